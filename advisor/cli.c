@@ -1,0 +1,260 @@
+/* cli.c - option tables, --help rendering and strict parsers shared by the subcommands. */
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int cli_build_getopt(const struct cli_option *opts, struct option *longs, size_t n_longs,
+                     char *shorts, size_t n_shorts)
+{
+    size_t nl = 0, ns = 0;
+    if (n_shorts < 2)
+        return -1;
+    shorts[ns++] = ':';
+    for (const struct cli_option *o = opts; o->name; o++) {
+        if (nl + 1 >= n_longs)
+            return -1;
+        longs[nl].name = o->name;
+        longs[nl].has_arg = o->has_arg;
+        longs[nl].flag = NULL;
+        longs[nl].val = o->val;
+        nl++;
+        if (o->val > 0 && o->val < 128 && isalnum(o->val)) {
+            if (ns + 3 >= n_shorts)
+                return -1;
+            shorts[ns++] = (char)o->val;
+            if (o->has_arg == required_argument)
+                shorts[ns++] = ':';
+            else if (o->has_arg == optional_argument) {
+                shorts[ns++] = ':';
+                shorts[ns++] = ':';
+            }
+        }
+    }
+    memset(&longs[nl], 0, sizeof longs[nl]);
+    shorts[ns] = '\0';
+    return 0;
+}
+
+static int option_label(const struct cli_option *o, char *buf, size_t cap)
+{
+    char shortpart[8] = "    ";
+    if (o->val > 0 && o->val < 128 && isalnum(o->val))
+        snprintf(shortpart, sizeof shortpart, "-%c, ", o->val);
+    if (o->has_arg == no_argument)
+        return snprintf(buf, cap, "%s--%s", shortpart, o->name);
+    if (o->has_arg == optional_argument)
+        return snprintf(buf, cap, "%s--%s[=%s]", shortpart, o->name,
+                        o->arg_name ? o->arg_name : "ARG");
+    return snprintf(buf, cap, "%s--%s=%s", shortpart, o->name, o->arg_name ? o->arg_name : "ARG");
+}
+
+void cli_print_help(const char *usage, const char *description, const struct cli_option *opts)
+{
+    char label[128];
+    int width = 0;
+    printf("%s\n", usage);
+    if (description && *description)
+        printf("\n%s\n", description);
+    for (const struct cli_option *o = opts; o->name; o++) {
+        int n = option_label(o, label, sizeof label);
+        if (n > width && n < 34)
+            width = n;
+    }
+    printf("\nOptions:\n");
+    for (const struct cli_option *o = opts; o->name; o++) {
+        int n = option_label(o, label, sizeof label);
+        if (n > width)
+            printf("  %s\n  %*s  %s\n", label, width, "", o->help);
+        else
+            printf("  %-*s  %s\n", width, label, o->help);
+    }
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("sizeup: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    if (cmd && *cmd)
+        fprintf(stderr, "\nTry 'sizeup %s --help'.\n", cmd);
+    else
+        fputs("\nTry 'sizeup --help'.\n", stderr);
+    return SIZEUP_EXIT_USAGE;
+}
+
+int cli_getopt_error(const char *cmd, int c, char **argv)
+{
+    const char *arg = argv[optind - 1];
+    if (c == ':')
+        return cli_usage_error(cmd, "option '%s' needs a value", arg);
+    if (optopt > 0 && optopt < 128 && isprint(optopt))
+        return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+    return cli_usage_error(cmd, "unknown option '%s'", arg);
+}
+
+int cli_parse_int(const char *s, long long min, long long max, long long *out)
+{
+    char *end = NULL;
+    long long v;
+    if (!s || !*s || isspace((unsigned char)*s))
+        return -1;
+    errno = 0;
+    v = strtoll(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_double(const char *s, double min, double max, double *out)
+{
+    char *end = NULL;
+    double v;
+    if (!s || !*s || isspace((unsigned char)*s))
+        return -1;
+    errno = 0;
+    v = strtod(s, &end);
+    if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Split "12.5ms" into the number and a unit suffix; the number must be finite and >= 0. */
+static int number_and_unit(const char *s, double *num, const char **unit)
+{
+    char *end = NULL;
+    if (!s || !*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
+        return -1;
+    errno = 0;
+    *num = strtod(s, &end);
+    if (errno != 0 || end == s || !isfinite(*num) || *num < 0)
+        return -1;
+    /* strtod accepts hex, inf and nan; reject anything that is not plain decimal */
+    for (const char *c = s; c < end; c++)
+        if (!isdigit((unsigned char)*c) && *c != '.' && *c != 'e' && *c != 'E' && *c != '-' &&
+            *c != '+')
+            return -1;
+    *unit = end;
+    return 0;
+}
+
+int cli_parse_duration(const char *s, double *out_s)
+{
+    double v;
+    const char *u;
+    if (number_and_unit(s, &v, &u) != 0)
+        return -1;
+    if (*u == '\0' || strcmp(u, "s") == 0)
+        *out_s = v;
+    else if (strcmp(u, "ms") == 0)
+        *out_s = v / 1000.0;
+    else if (strcmp(u, "m") == 0 || strcmp(u, "min") == 0)
+        *out_s = v * 60.0;
+    else if (strcmp(u, "h") == 0)
+        *out_s = v * 3600.0;
+    else
+        return -1;
+    return 0;
+}
+
+int cli_parse_size(const char *s, long long *out_bytes)
+{
+    double v, mult = 1;
+    const char *u;
+    if (number_and_unit(s, &v, &u) != 0)
+        return -1;
+    if (*u) {
+        switch (toupper((unsigned char)*u)) {
+        case 'B':
+            mult = 1;
+            break;
+        case 'K':
+            mult = 1024.0;
+            break;
+        case 'M':
+            mult = 1024.0 * 1024;
+            break;
+        case 'G':
+            mult = 1024.0 * 1024 * 1024;
+            break;
+        case 'T':
+            mult = 1024.0 * 1024 * 1024 * 1024;
+            break;
+        default:
+            return -1;
+        }
+        if (toupper((unsigned char)*u) != 'B') {
+            u++;
+            if (strcasecmp(u, "") != 0 && strcasecmp(u, "B") != 0 && strcasecmp(u, "iB") != 0)
+                return -1;
+        } else if (u[1] != '\0') {
+            return -1;
+        }
+    }
+    v *= mult;
+    if (v >= 9.2e18 || v != floor(v))
+        return -1;
+    *out_bytes = (long long)v;
+    return 0;
+}
+
+int cli_parse_int_list(const char *s, long long max, long long *out, size_t cap, size_t *n_out)
+{
+    size_t n = 0;
+    const char *p = s;
+    if (!s || !*s)
+        return -1;
+    for (;;) {
+        char item[32];
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        long long v;
+        if (len == 0 || len >= sizeof item || n >= cap)
+            return -1;
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (cli_parse_int(item, 1, max, &v) != 0)
+            return -1;
+        out[n++] = v;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    *n_out = n;
+    return 0;
+}
+
+int cli_parse_fraction(const char *s, double *out)
+{
+    size_t len;
+    double v;
+    char buf[64];
+    if (!s || !*s)
+        return -1;
+    len = strlen(s);
+    if (len >= sizeof buf)
+        return -1;
+    if (s[len - 1] == '%') {
+        memcpy(buf, s, len - 1);
+        buf[len - 1] = '\0';
+        if (cli_parse_double(buf, 0, 100, &v) != 0 || v <= 0)
+            return -1;
+        *out = v / 100.0;
+        return 0;
+    }
+    if (cli_parse_double(s, 0, 1, &v) != 0 || v <= 0)
+        return -1;
+    *out = v;
+    return 0;
+}

@@ -1,0 +1,94 @@
+/* main.c - the sizeup command: dispatches to a subcommand, nothing else. */
+#include "cli.h"
+#include "commands.h"
+
+#include <gsl/gsl_errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifndef SIZEUP_VERSION
+#define SIZEUP_VERSION "0.0.0"
+#endif
+
+struct subcommand {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct subcommand subcommands[] = {
+    {NULL, NULL, NULL},
+};
+
+static const struct subcommand *find_subcommand(const char *name)
+{
+    for (const struct subcommand *s = subcommands; s->name; s++)
+        if (strcmp(s->name, name) == 0)
+            return s;
+    return NULL;
+}
+
+static void print_help(void)
+{
+    printf("Usage: sizeup COMMAND [OPTIONS] [ARGS]\n"
+           "\n"
+           "sizeup measures, models and prices database servers, and ranks configurations by\n"
+           "throughput per cost at a latency target.\n"
+           "\n"
+           "Commands:\n");
+    for (const struct subcommand *s = subcommands; s->name; s++)
+        printf("  %-9s %s\n", s->name, s->summary);
+    printf("  %-9s %s\n", "help", "help CMD: the options of one command");
+    printf("\n"
+           "Options:\n"
+           "  -h, --help     this text\n"
+           "  -V, --version  print the version and exit\n"
+           "\n"
+           "Exit status:\n"
+           "  0    success\n"
+           "  1    the work failed (I/O error, server error, fit failure)\n"
+           "  2    bad command line\n"
+           "  3    some input was rejected or incomplete; the rest was processed\n"
+           "  4    a server or URL could not be reached\n"
+           "  130  interrupted (SIGINT); what was measured so far is kept\n");
+}
+
+int main(int argc, char **argv)
+{
+    const struct subcommand *s;
+
+    gsl_set_error_handler_off();
+    if (argc < 2) {
+        print_help();
+        return SIZEUP_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+        print_help();
+        return SIZEUP_EXIT_OK;
+    }
+    if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
+        printf("sizeup %s\n", SIZEUP_VERSION);
+        return SIZEUP_EXIT_OK;
+    }
+    if (strcmp(argv[1], "help") == 0) {
+        char help_flag[] = "--help";
+        char *sub_argv[3];
+        if (argc < 3) {
+            print_help();
+            return SIZEUP_EXIT_OK;
+        }
+        s = find_subcommand(argv[2]);
+        if (!s)
+            return cli_usage_error(NULL, "unknown command '%s'", argv[2]);
+        sub_argv[0] = argv[2];
+        sub_argv[1] = help_flag;
+        sub_argv[2] = NULL;
+        return s->run(2, sub_argv);
+    }
+    if (argv[1][0] == '-')
+        return cli_usage_error(NULL, "unknown option '%s'", argv[1]);
+    s = find_subcommand(argv[1]);
+    if (!s)
+        return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+    return s->run(argc - 1, argv + 1);
+}

@@ -1,0 +1,246 @@
+/*
+ * point.h - the sizeup.point/1 record: one measured point of one curve.
+ *
+ * A curve is all points with the same (target, workload).  Points travel as JSON
+ * Lines: one object per line, each with "schema": "sizeup.point/1".  This module
+ * holds the C form of the record, a writer that emits one whole line at a time,
+ * and a strict reader.
+ *
+ * Absent values stay absent: reals are NAN when absent (test with isnan or
+ * point_has_real), counts are POINT_NONE (-1) when absent, and the writer omits
+ * both rather than writing 0.
+ *
+ * JSON layout (keys in the order the writer emits them; only schema, target,
+ * workload, source and one of threads/nodes are required by the reader):
+ *
+ *   schema        "sizeup.point/1"
+ *   target        string, what was measured ("idc-nvme", a host name, ...)
+ *   config        string or null: catalog configuration id
+ *   workload      sysbench name: oltp_read_write, fileio_rndrw, cpu, ...
+ *   threads       integer > 0: client threads (or I/O queue depth for disk probes)
+ *   nodes         integer > 0: server nodes, for scale-out curves
+ *   rate          target rate, transactions per second (open loop), when set
+ *   duration_s    measured time, seconds (after warmup_s)
+ *   warmup_s      time cut as warm-up, seconds
+ *   transactions, queries, reads, writes, other, errors, reconnects : counts
+ *   tps, qps      per second
+ *   reads_ps, writes_ps, other_ps, errors_ps, reconnects_ps : per second
+ *   latency_ms    {"min","avg","max","sum","p50","p95","p99","p<any>"} milliseconds;
+ *                 percentiles as "p" + %g of the percentile (p99.9 -> "p99.9")
+ *   latency_overflows  count of latencies above the histogram's range, when known
+ *   ci95_tps      half-width of the 95 % confidence interval of tps
+ *   steady        bool
+ *   incomplete    true when the run ended before its summary (killed, interrupted)
+ *   flags         array of strings ("qps_below_tps", "interrupted", ...)
+ *   io            {"reads_ps","writes_ps","fsyncs_ps","read_mib_s","written_mib_s"} (fileio, disk)
+ *   series        array of per-interval objects {"t","threads","tps","qps","reads_ps",
+ *                 "writes_ps","other_ps","lat_ms","pct","errors_ps","reconnects_ps"} (t in s
+ *                 from the start; absent keys omitted)
+ *   histogram     {"unit":"ms","buckets":[[value_ms,count],...]}
+ *   tool          "sysbench 1.0.20", "sizeup 0.1.0", ...
+ *   server_version, client_cpu_s, started_at (RFC 3339 UTC)
+ *   options       object: the probe or run options, as given
+ *   extra         object: anything else (unknown CSV columns, fileio/memory figures)
+ *   source        {"kind": "probe"|"sysbench-log"|"table", "file", "line"}
+ *
+ * Thread-safety: functions touch only the objects passed to them.
+ */
+#ifndef SIZEUP_PROBES_POINT_H
+#define SIZEUP_PROBES_POINT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define POINT_SCHEMA "sizeup.point/1"
+/* Value of an absent count. */
+#define POINT_NONE ((int64_t)-1)
+/* Most percentiles one point carries. */
+#define POINT_MAX_PCT 8
+
+/* Error returns. */
+enum {
+    POINT_OK = 0,
+    POINT_EINVAL = -1, /* a value out of range or a required value missing */
+    POINT_ENOMEM = -2, /* allocation failed */
+    POINT_EIO = -3,    /* read or write failed (errno kept in the message) */
+    POINT_EPARSE = -4, /* input is not a valid sizeup.point/1 record */
+    POINT_ESCHEMA = -5 /* schema missing or of an unknown version */
+};
+
+/* Error detail: message names file, line (and column for JSON) where input was at fault. */
+struct point_error {
+    char msg[320];
+};
+
+enum point_source_kind { POINT_SRC_PROBE, POINT_SRC_SYSBENCH_LOG, POINT_SRC_TABLE };
+
+struct point_latency {
+    double min, avg, max, sum; /* ms; NAN when absent */
+    size_t n_pct;
+    double pct[POINT_MAX_PCT];    /* percentile, e.g. 95 or 99.9 */
+    double pct_ms[POINT_MAX_PCT]; /* its value, ms */
+};
+
+/* One intermediate report line ([ Ns ] in sysbench). Absent values: NAN / 0 threads. */
+struct point_interval {
+    double t_s; /* seconds since start, end of the interval */
+    int threads;
+    double tps, qps, reads_ps, writes_ps, other_ps;
+    double lat_ms; /* latency percentile of the interval, ms */
+    double pct;    /* which percentile lat_ms is */
+    double errors_ps, reconnects_ps;
+};
+
+struct point_bucket {
+    double value_ms;
+    uint64_t count;
+};
+
+struct point_io {
+    double reads_ps, writes_ps, fsyncs_ps; /* operations per second */
+    double read_mib_s, written_mib_s;      /* MiB (2^20 bytes) per second */
+};
+
+struct point {
+    char *target;   /* required */
+    char *config;   /* NULL when not joined to a catalog configuration */
+    char *workload; /* required */
+    int64_t threads, nodes;
+    double rate;
+    double duration_s, warmup_s;
+    int64_t transactions, queries, reads, writes, other, errors, reconnects;
+    double tps, qps, reads_ps, writes_ps, other_ps, errors_ps, reconnects_ps;
+    struct point_latency latency_ms;
+    int64_t latency_overflows;
+    double ci95_tps;
+    int steady;     /* -1 absent, 0 false, 1 true */
+    int incomplete; /* 0 or 1 */
+    char **flags;
+    size_t n_flags;
+    struct point_io io;
+    struct point_interval *series;
+    size_t n_series, cap_series;
+    struct point_bucket *histogram;
+    size_t n_hist, cap_hist;
+    char *tool;
+    char *server_version;
+    double client_cpu_s;
+    char *started_at;
+    json_t *options; /* owned reference or NULL */
+    json_t *extra;   /* owned reference or NULL */
+    enum point_source_kind source_kind;
+    char *source_file;
+    long source_line; /* 1-based line in source_file; 0 when none */
+};
+
+/**
+ * Set every field of an embedded point to "absent" (NAN, POINT_NONE, NULL).
+ * Never fails. Pair with point_destroy().
+ */
+void point_init(struct point *p);
+
+/** Free what an embedded point owns and leave it initialised (absent). NULL-safe. */
+void point_destroy(struct point *p);
+
+/** Heap point, initialised. Returns NULL when out of memory. Free with point_free(). */
+struct point *point_new(void);
+
+/** Free a heap point and what it owns. NULL-safe. */
+void point_free(struct point *p);
+
+/**
+ * Deep copy src into dst (dst must be initialised; its old contents are destroyed).
+ * @return POINT_OK or POINT_ENOMEM (dst then left initialised, absent).
+ */
+int point_copy(struct point *dst, const struct point *src);
+
+/**
+ * Replace a string field with a copy of s (NULL clears it); the old value is freed.
+ * @return POINT_OK or POINT_ENOMEM (field unchanged).
+ */
+int point_set_str(char **field, const char *s);
+
+/** Append a flag string (copied) unless already present. @return POINT_OK or POINT_ENOMEM. */
+int point_add_flag(struct point *p, const char *flag);
+
+/** 1 when flag is among p's flags, else 0. */
+int point_has_flag(const struct point *p, const char *flag);
+
+/**
+ * Set the latency percentile pct (0 < pct <= 100) to value_ms (>= 0), replacing an existing
+ * value for the same percentile.
+ * @return POINT_OK, POINT_EINVAL (pct or value out of range, or POINT_MAX_PCT reached).
+ */
+int point_set_percentile(struct point *p, double pct, double value_ms);
+
+/** Latency percentile pct in ms, or NAN when the point does not carry it. */
+double point_percentile(const struct point *p, double pct);
+
+/** Append one interval (copied). @return POINT_OK or POINT_ENOMEM. */
+int point_series_append(struct point *p, const struct point_interval *iv);
+
+/** A point_interval with every value absent (NAN, threads 0). */
+struct point_interval point_interval_none(void);
+
+/** Append one histogram bucket (value in ms, count). @return POINT_OK or POINT_ENOMEM. */
+int point_hist_append(struct point *p, double value_ms, uint64_t count);
+
+/** Name of a source kind: "probe", "sysbench-log", "table". */
+const char *point_source_kind_name(enum point_source_kind k);
+
+/**
+ * Build the JSON object of a point.
+ * @return a new reference, or NULL with err->msg set when a required field (target, workload,
+ *         threads or nodes) is missing (POINT_EINVAL) or memory ran out.
+ */
+json_t *point_to_json(const struct point *p, struct point_error *err);
+
+/**
+ * Write one point as one JSON line ("...}\n") to f and fflush f. The line is built in memory
+ * first and written with a single fwrite, so a failed conversion writes nothing.
+ * @return POINT_OK, POINT_EINVAL (missing required field), POINT_ENOMEM, POINT_EIO
+ *         (write or flush failed; err->msg has strerror).
+ */
+int point_write(FILE *f, const struct point *p, struct point_error *err);
+
+/**
+ * Fill out (initialised; old contents destroyed) from a JSON object. file and line name the
+ * object's place in error messages (file may be NULL).
+ * @return POINT_OK, POINT_ESCHEMA (schema missing or not sizeup.point/1), POINT_EPARSE (missing
+ *         required key, wrong type or value out of range; err->msg names the key), POINT_ENOMEM.
+ *         On error out is left initialised (absent).
+ */
+int point_from_json(const json_t *obj, struct point *out, const char *file, long line,
+                    struct point_error *err);
+
+/*
+ * Strict JSON Lines reader.  Blank lines are skipped; every other line must be one
+ * sizeup.point/1 object.
+ */
+struct point_reader;
+
+/**
+ * Open a reader over a stream (not closed by the reader) named name in messages.
+ * @return a reader, or NULL when out of memory. Free with point_reader_free().
+ */
+struct point_reader *point_reader_new(FILE *f, const char *name);
+
+/** Free a reader (not its stream). NULL-safe. */
+void point_reader_free(struct point_reader *r);
+
+/**
+ * Read the next point into out (initialised; old contents destroyed).
+ * @return 1 when a point was read, 0 at end of input, or a negative POINT_E* code with
+ *         err->msg naming file, line and column (POINT_EPARSE for invalid JSON).
+ */
+int point_reader_next(struct point_reader *r, struct point *out, struct point_error *err);
+
+/**
+ * 1 when the first non-blank line of the buffer looks like a sizeup.point record
+ * (a JSON object containing "schema":"sizeup.point/"), else 0. Used for format detection.
+ */
+int point_looks_like_jsonl(const char *buf, size_t len);
+
+#endif

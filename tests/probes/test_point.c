@@ -1,0 +1,195 @@
+/* test_point.c - the sizeup.point/1 record: round trip, absent values, strict reader. */
+#include "check.h"
+#include "point.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A point with every kind of field set, values taken from sysbench.md §7.2 (oltp_read_write). */
+static void fill(struct point *p)
+{
+    struct point_interval iv = point_interval_none();
+    point_set_str(&p->target, "local-mariadb");
+    point_set_str(&p->workload, "oltp_read_write");
+    p->threads = 2;
+    p->duration_s = 5.0117;
+    p->transactions = 1944;
+    p->queries = 38880;
+    p->reads = 27216;
+    p->writes = 7776;
+    p->other = 3888;
+    p->errors = 0;
+    p->reconnects = 0;
+    p->tps = 387.77;
+    p->qps = 7755.30;
+    p->latency_ms.min = 0.77;
+    p->latency_ms.avg = 5.15;
+    p->latency_ms.max = 739.30;
+    p->latency_ms.sum = 10014.30;
+    point_set_percentile(p, 95, 9.22);
+    iv.t_s = 1;
+    iv.threads = 2;
+    iv.tps = 93.68;
+    iv.qps = 1898.33;
+    iv.reads_ps = 1334.26;
+    iv.writes_ps = 374.74;
+    iv.other_ps = 189.34;
+    iv.lat_ms = 12.30;
+    iv.pct = 95;
+    iv.errors_ps = 0;
+    iv.reconnects_ps = 0;
+    point_series_append(p, &iv);
+    point_hist_append(p, 0.189, 29);
+    point_hist_append(p, 46.625, 1);
+    point_add_flag(p, "incomplete_series");
+    point_set_str(&p->tool, "sysbench 1.0.20");
+    p->source_kind = POINT_SRC_SYSBENCH_LOG;
+    point_set_str(&p->source_file, "x.log");
+    p->source_line = 12;
+    p->extra = json_pack("{s:f}", "cpu_peak_pct", 97.93);
+}
+
+static void round_trip(void)
+{
+    struct point a, b;
+    struct point_error err = {""};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    struct point_reader *r;
+    point_init(&a);
+    point_init(&b);
+    fill(&a);
+    CHECK_INT_EQ(point_write(f, &a, &err), POINT_OK);
+    fclose(f);
+    CHECK(len > 0 && buf[len - 1] == '\n');
+    CHECK(memchr(buf, '\n', len) == buf + len - 1); /* exactly one line */
+    CHECK(point_looks_like_jsonl(buf, len));
+    f = fmemopen(buf, len, "r");
+    r = point_reader_new(f, "mem");
+    CHECK_INT_EQ(point_reader_next(r, &b, &err), 1);
+    CHECK_STR_EQ(b.target, "local-mariadb");
+    CHECK_STR_EQ(b.workload, "oltp_read_write");
+    CHECK(b.config == NULL);
+    CHECK_INT_EQ(b.threads, 2);
+    CHECK_INT_EQ(b.nodes, POINT_NONE);
+    CHECK_INT_EQ(b.transactions, 1944);
+    CHECK_INT_EQ(b.reads, 27216);
+    CHECK_INT_EQ(b.errors, 0);
+    CHECK_NEAR(b.tps, 387.77, 1e-9);
+    CHECK_NEAR(b.duration_s, 5.0117, 1e-12);
+    CHECK_NEAR(point_percentile(&b, 95), 9.22, 1e-12);
+    CHECK(isnan(point_percentile(&b, 99)));
+    CHECK(isnan(b.ci95_tps));
+    CHECK(isnan(b.rate));
+    CHECK_INT_EQ(b.steady, -1);
+    CHECK_INT_EQ(b.n_series, 1);
+    CHECK_NEAR(b.series[0].writes_ps, 374.74, 1e-12);
+    CHECK_INT_EQ(b.n_hist, 2);
+    CHECK_NEAR(b.histogram[1].value_ms, 46.625, 1e-12);
+    CHECK_INT_EQ(b.histogram[0].count, 29);
+    CHECK(point_has_flag(&b, "incomplete_series"));
+    CHECK_INT_EQ(b.source_kind, POINT_SRC_SYSBENCH_LOG);
+    CHECK_INT_EQ(b.source_line, 12);
+    CHECK_NEAR(json_real_value(json_object_get(b.extra, "cpu_peak_pct")), 97.93, 1e-12);
+    CHECK_INT_EQ(point_reader_next(r, &b, &err), 0);
+    point_reader_free(r);
+    fclose(f);
+    /* absent values are omitted, never written as 0 */
+    CHECK(strstr(buf, "\"ci95_tps\"") == NULL);
+    CHECK(strstr(buf, "\"p99\"") == NULL);
+    CHECK(strstr(buf, "\"nodes\"") == NULL);
+    CHECK(strstr(buf, "\"config\":null") != NULL);
+    free(buf);
+    point_destroy(&a);
+    point_destroy(&b);
+}
+
+static int read_one(const char *text, struct point *p, struct point_error *err)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    struct point_reader *r = point_reader_new(f, "in.jsonl");
+    int rc = point_reader_next(r, p, err);
+    point_reader_free(r);
+    fclose(f);
+    return rc;
+}
+
+static void strict_reader(void)
+{
+    struct point p;
+    struct point_error err = {""};
+    point_init(&p);
+    CHECK_INT_EQ(read_one("{\"schema\":\"sizeup.point/2\",\"target\":\"a\",\"workload\":\"w\","
+                          "\"threads\":1,\"source\":{\"kind\":\"table\"}}\n",
+                          &p, &err),
+                 POINT_ESCHEMA);
+    CHECK(strstr(err.msg, "in.jsonl:1") != NULL);
+    CHECK(strstr(err.msg, "sizeup.point/2") != NULL);
+    CHECK_INT_EQ(read_one("\n{\"schema\":\"sizeup.point/1\",\"workload\":\"w\",\"threads\":1,"
+                          "\"source\":{\"kind\":\"table\"}}\n",
+                          &p, &err),
+                 POINT_EPARSE);
+    CHECK(strstr(err.msg, "in.jsonl:2") != NULL);
+    CHECK(strstr(err.msg, "\"target\"") != NULL);
+    CHECK_INT_EQ(read_one("{\"schema\":\"sizeup.point/1\",\"target\":\"a\",\"workload\":\"w\","
+                          "\"source\":{\"kind\":\"table\"}}\n",
+                          &p, &err),
+                 POINT_EPARSE);
+    CHECK(strstr(err.msg, "threads") != NULL);
+    CHECK_INT_EQ(read_one("{\"schema\":\"sizeup.point/1\",\"target\":\"a\",\"workload\":\"w\","
+                          "\"threads\":1,\"tps\":\"fast\",\"source\":{\"kind\":\"table\"}}\n",
+                          &p, &err),
+                 POINT_EPARSE);
+    CHECK(strstr(err.msg, "\"tps\"") != NULL);
+    CHECK_INT_EQ(read_one("{\"schema\":\"sizeup.point/1\", \"target\":\n", &p, &err),
+                 POINT_EPARSE);
+    CHECK(strstr(err.msg, "in.jsonl:1:") != NULL);
+    CHECK_INT_EQ(read_one("{\"schema\":\"sizeup.point/1\",\"target\":\"a\",\"workload\":\"w\","
+                          "\"threads\":1}\n",
+                          &p, &err),
+                 POINT_EPARSE);
+    CHECK(strstr(err.msg, "source") != NULL);
+    CHECK(p.target == NULL); /* nothing half-filled is left behind */
+    point_destroy(&p);
+}
+
+static void writer_refuses_incomplete(void)
+{
+    struct point p;
+    struct point_error err = {""};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    point_init(&p);
+    point_set_str(&p.target, "t");
+    CHECK_INT_EQ(point_write(f, &p, &err), POINT_EINVAL);
+    fclose(f);
+    CHECK_INT_EQ(len, 0);
+    free(buf);
+    point_destroy(&p);
+}
+
+static void copy(void)
+{
+    struct point a, b;
+    point_init(&a);
+    point_init(&b);
+    fill(&a);
+    CHECK_INT_EQ(point_copy(&b, &a), POINT_OK);
+    point_destroy(&a);
+    CHECK_STR_EQ(b.target, "local-mariadb");
+    CHECK_INT_EQ(b.n_series, 1);
+    CHECK(json_object_get(b.extra, "cpu_peak_pct") != NULL);
+    point_destroy(&b);
+}
+
+int main(void)
+{
+    round_trip();
+    strict_reader();
+    writer_refuses_incomplete();
+    copy();
+    return check_report();
+}
