@@ -868,3 +868,34 @@ int point_looks_like_jsonl(const char *buf, size_t len)
             return 1;
     return 0;
 }
+
+void point_list_init(struct point_list *l)
+{
+    l->items = NULL;
+    l->n = l->cap = 0;
+}
+
+void point_list_destroy(struct point_list *l)
+{
+    if (!l)
+        return;
+    point_list_truncate(l, 0);
+    free(l->items);
+    point_list_init(l);
+}
+
+struct point *point_list_push(struct point_list *l)
+{
+    void *arr = l->items;
+    if (grow(&arr, &l->cap, l->n + 1, sizeof *l->items))
+        return NULL;
+    l->items = arr;
+    point_init(&l->items[l->n]);
+    return &l->items[l->n++];
+}
+
+void point_list_truncate(struct point_list *l, size_t n)
+{
+    while (l->n > n)
+        point_destroy(&l->items[--l->n]);
+}

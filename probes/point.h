@@ -243,4 +243,25 @@ int point_reader_next(struct point_reader *r, struct point *out, struct point_er
  */
 int point_looks_like_jsonl(const char *buf, size_t len);
 
+/* A growable array of points. */
+struct point_list {
+    struct point *items;
+    size_t n, cap;
+};
+
+/** Set an embedded list empty. Never fails. */
+void point_list_init(struct point_list *l);
+
+/** Destroy every point and free the array; the list is left empty. NULL-safe. */
+void point_list_destroy(struct point_list *l);
+
+/**
+ * Append a new initialised point and return it (owned by the list; valid until the next
+ * append), or NULL when out of memory.
+ */
+struct point *point_list_push(struct point_list *l);
+
+/** Destroy and remove the points from index n on (n <= l->n). */
+void point_list_truncate(struct point_list *l, size_t n);
+
 #endif
