@@ -315,7 +315,7 @@ static int interval_line(struct parser *ps, const char *s)
         return IMPORT_OK; /* --rate queue line; checkpoints are read as their own blocks */
     if (after(p, "thds:")) {
         const char *q = p + 5;
-        if (num(&q, &th))
+        if (num(&q, &th) || th < 0 || th > 1e9)
             return bad_line(ps, "\"thds: N\"", s);
         iv.threads = (int)th;
         if (!lit(&q, "tps:")) {
@@ -355,7 +355,8 @@ static int interval_line(struct parser *ps, const char *s)
         /* 0.5: threads: N, tps: X, reads: X, writes: X, response time: Xms (P%), errors: X,
          * reconnects: X   (0.4 later builds: reads/s:, writes/s: and no errors) */
         const char *q = p + 8;
-        if (num(&q, &th) || lit(&q, ",") || lit(&q, "tps:") || num(&q, &iv.tps) || lit(&q, ","))
+        if (num(&q, &th) || th < 0 || th > 1e9 || lit(&q, ",") || lit(&q, "tps:") ||
+            num(&q, &iv.tps) || lit(&q, ","))
             return bad_line(ps, "\"[ Ns] threads: N, tps: X, ...\"", s);
         iv.threads = (int)th;
         if ((lit(&q, "reads:") && lit(&q, "reads/s:")) || num(&q, &iv.reads_ps) || lit(&q, ",") ||
@@ -726,7 +727,7 @@ static int parse_line(struct parser *ps, const char *raw)
             return rc;
         run_start(ps);
         if (num(&v, &ver) == 0)
-            r->version_major = (int)ver;
+            r->version_major = ver < 1000 ? (int)ver : -1;
         return point_set_str(&r->p.tool, raw) ? IMPORT_ENOMEM : IMPORT_OK;
     }
     if (after(t, "FATAL:")) {
