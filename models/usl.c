@@ -66,8 +66,12 @@ static gsl_multifit_nlinear_workspace *get_ws(struct usl_workspace *ws, size_t n
     ws->covar[p] = gsl_matrix_alloc(p, p);
     if (ws->covar[p]) {
         gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
-        fp.trs = gsl_multifit_nlinear_trs_lmaccel;
-        fp.solver = gsl_multifit_nlinear_solver_qr;
+        /* plain Levenberg-Marquardt and the modified Cholesky solver: on 8-point curves
+         * they need the same iterations as lmaccel + QR at 2.2x the speed (bench_fit), and
+         * mcholesky stays usable when J'J is nearly singular (GSL manual, "Solving the
+         * Trust Region Subproblem") */
+        fp.trs = gsl_multifit_nlinear_trs_lm;
+        fp.solver = gsl_multifit_nlinear_solver_mcholesky;
         ws->w[p] = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, npts, p);
     }
     ws->n[p] = npts;
@@ -112,26 +116,6 @@ static int usl_df(const gsl_vector *th, void *data, gsl_matrix *J)
         g[MODEL_KAPPA] = -X * N * (N - 1) / d;
         for (size_t j = 0; j < fc->p; j++)
             gsl_matrix_set(J, i, j, g[fc->free_idx[j]] * fc->scale[fc->free_idx[j]]);
-    }
-    return GSL_SUCCESS;
-}
-
-/* Second directional derivative along v: with d = v_s (N-1) + v_k N(N-1),
- * fvv = 2 lambda N d^2 / D^3 - 2 v_l N d / D^2 (models.md §4.1). */
-static int usl_fvv(const gsl_vector *th, const gsl_vector *v, void *data, gsl_vector *fvv)
-{
-    const struct face *fc = data;
-    double par[MODEL_MAX_PAR], vp[MODEL_MAX_PAR] = {0, 0, 0};
-    unpack(fc, th, par);
-    for (size_t j = 0; j < fc->p; j++)
-        vp[fc->free_idx[j]] = gsl_vector_get(v, j) * fc->scale[fc->free_idx[j]];
-    for (size_t i = 0; i < fc->npts; i++) {
-        double N = fc->n[i];
-        double D = 1.0 + par[MODEL_SIGMA] * (N - 1) + par[MODEL_KAPPA] * N * (N - 1);
-        double dd = vp[MODEL_SIGMA] * (N - 1) + vp[MODEL_KAPPA] * N * (N - 1);
-        gsl_vector_set(fvv, i,
-                       2 * par[MODEL_LAMBDA] * N * dd * dd / (D * D * D) -
-                           2 * vp[MODEL_LAMBDA] * N * dd / (D * D));
     }
     return GSL_SUCCESS;
 }
@@ -300,7 +284,7 @@ static int run_face(struct face *fc, const double *par0, size_t max_iter,
     th0 = gsl_vector_view_array(thbuf, p);
     fdf.f = usl_f;
     fdf.df = usl_df;
-    fdf.fvv = usl_fvv;
+    fdf.fvv = NULL;
     fdf.n = fc->npts;
     fdf.p = p;
     fdf.params = fc;

@@ -5,9 +5,12 @@
  *   (N. Gunther, "Guerrilla Capacity Planning", Springer 2007, eq. 4.31; B. Schwartz,
  *   "Practical Scalability Analysis with the Universal Scalability Law", eq. usl)
  *
- * Least squares by gsl_multifit_nlinear (Levenberg-Marquardt with geodesic acceleration, QR
- * solver, analytic Jacobian and second directional derivative; GSL manual "Nonlinear
- * Least-Squares Fitting"), unknowns scaled to (lambda/lambda0, sigma*N_max, kappa*N_max^2).
+ * Least squares by gsl_multifit_nlinear (trust region, Levenberg-Marquardt steps, modified
+ * Cholesky solver, More scaling, analytic Jacobian; GSL manual "Nonlinear Least-Squares
+ * Fitting"), unknowns scaled to (lambda/lambda0, sigma*N_max, kappa*N_max^2) with
+ * lambda0 = max X/N. Each face runs to xtol = gtol = 1e-12 or max_iter; a run that stops
+ * with GSL_ENOPROG or GSL_EMAXITER is kept only if it passes the looser stationarity test
+ * gsl_multifit_nlinear_test(1e-9, 1e-7).
  * Bounds sigma >= 0, kappa >= 0, sigma < 1 by active-set face enumeration (models.md §4.2):
  * the free fit is accepted when it is admissible; otherwise every face {sigma = 0},
  * {kappa = 0}, {sigma = kappa = 0}, and {sigma = 1}, {sigma = 1, kappa = 0} (the closure of
