@@ -60,7 +60,10 @@ int piecewise_fit(const double *n, const double *x, size_t npts, struct model_fi
     /* k points on the linear branch, k = 0..npts. k = 0: all on the ceiling (the knee at or
      * below the smallest N; lambda is then only bounded below, reported as X_m / N_min);
      * k = npts: no knee in the data. */
-    for (size_t k = 0; k <= npts; k++) {
+    for (size_t step = 0; step <= npts; step++) {
+        /* the one-parameter candidates first (no knee, then all on the ceiling), so that a
+         * two-parameter split must be strictly better to win */
+        size_t k = step == 0 ? npts : step - 1;
         double l = k ? cum_xn[k] / cum_nn[k] : (cum_x[npts] / (double)npts) / s[0].n;
         /* SSE of the linear part: sum x^2 - 2 l sum xn + l^2 sum n^2 */
         double sse = k ? (cum_xx[k]) - l * cum_xn[k] : 0.0;
@@ -77,7 +80,7 @@ int piecewise_fit(const double *n, const double *x, size_t npts, struct model_fi
         }
         if (sse < 0)
             sse = 0;
-        if (sse < best_sse * (1 - 1e-12)) {
+        if (sse < best_sse * (1 - 1e-9) - 1e-12 * cum_xx[npts] || best_sse == INFINITY) {
             best_sse = sse;
             best_l = l;
             best_m = m;
