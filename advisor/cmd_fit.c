@@ -261,19 +261,14 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts, const 
         int latency = !o->by_nodes;
         struct latency_pctl *lp = NULL;
         if (latency && !o->by_qps && o->n_predict) {
-            /* percentile curve from the measured percentiles; mean: measured avg, else
-             * Little's law on the measured point */
+            /* percentile curve from the measured percentiles */
             double pc = curve_pctl(pts, idx, m);
             if (pc > 0) {
-                double *ps = malloc(m * sizeof *ps), *ms = malloc(m * sizeof *ms);
-                if (ps && ms) {
-                    for (size_t i = 0; i < m; i++) {
-                        const struct point *p = &pts->items[idx[i]];
-                        ps[i] = point_percentile(p, pc) * 1e-3;
-                        ms[i] = !isnan(p->latency_ms.avg) ? p->latency_ms.avg * 1e-3
-                                                         : n[i] / x[i] - o->think_s;
-                    }
-                    lp = latency_pctl_new(n, ps, ms, m, err, sizeof err);
+                double *ps = malloc(m * sizeof *ps);
+                if (ps) {
+                    for (size_t i = 0; i < m; i++)
+                        ps[i] = point_percentile(&pts->items[idx[i]], pc) * 1e-3;
+                    lp = latency_pctl_new(n, ps, m, err, sizeof err);
                     if (lp)
                         rec.pctl = pc;
                     else
@@ -281,7 +276,6 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts, const 
                                 p0->target, p0->workload, err);
                 }
                 free(ps);
-                free(ms);
             }
         }
         for (size_t i = 0; i < o->n_predict; i++) {

@@ -118,7 +118,7 @@ int latency_at_target(const struct model_fit *f, double target_s, double think_s
 
 struct latency_pctl {
     size_t m;
-    double *n, *p, *mean; /* sorted by n */
+    double *n, *p; /* sorted by n */
     gsl_interp *interp;   /* NULL when m < 2 */
 };
 
@@ -132,8 +132,8 @@ void latency_pctl_free(struct latency_pctl *c)
     free(c);
 }
 
-struct latency_pctl *latency_pctl_new(const double *n, const double *pctl_s, const double *mean_s,
-                                      size_t m, char *errmsg, size_t errcap)
+struct latency_pctl *latency_pctl_new(const double *n, const double *pctl_s, size_t m,
+                                      char *errmsg, size_t errcap)
 {
     struct latency_pctl *c;
     if (m < 1) {
@@ -142,14 +142,14 @@ struct latency_pctl *latency_pctl_new(const double *n, const double *pctl_s, con
         return NULL;
     }
     for (size_t i = 0; i < m; i++)
-        if (!(n[i] > 0) || !(pctl_s[i] > 0) || !(mean_s[i] > 0) || !isfinite(n[i]) ||
-            !isfinite(pctl_s[i]) || !isfinite(mean_s[i])) {
+        if (!(n[i] > 0) || !(pctl_s[i] > 0) || !isfinite(n[i]) || !isfinite(pctl_s[i])) {
             if (errmsg)
-                snprintf(errmsg, errcap, "point %zu: x, percentile and mean must be > 0", i + 1);
+                snprintf(errmsg, errcap, "point %zu: x and percentile must be finite and > 0",
+                         i + 1);
             return NULL;
         }
     c = calloc(1, sizeof *c);
-    if (!c || !(c->n = malloc(3 * m * sizeof *c->n))) {
+    if (!c || !(c->n = malloc(2 * m * sizeof *c->n))) {
         free(c);
         if (errmsg)
             snprintf(errmsg, errcap, "out of memory");
@@ -157,19 +157,16 @@ struct latency_pctl *latency_pctl_new(const double *n, const double *pctl_s, con
     }
     c->m = m;
     c->p = c->n + m;
-    c->mean = c->p + m;
     /* insertion sort by n (m is small) */
     for (size_t i = 0; i < m; i++) {
         size_t j = i;
         while (j > 0 && c->n[j - 1] > n[i]) {
             c->n[j] = c->n[j - 1];
             c->p[j] = c->p[j - 1];
-            c->mean[j] = c->mean[j - 1];
             j--;
         }
         c->n[j] = n[i];
         c->p[j] = pctl_s[i];
-        c->mean[j] = mean_s[i];
     }
     for (size_t i = 1; i < m; i++)
         if (c->n[i] == c->n[i - 1]) {
@@ -208,8 +205,10 @@ double latency_pctl_eval(const struct latency_pctl *c, const struct model_fit *f
     }
     *extrapolated = 1;
     end = n < c->n[0] ? 0 : c->m - 1;
-    y = latency_mean(f, n, think_s);
-    if (!isfinite(y) || !(y > 0))
-        return NAN;
-    return y * c->p[end] / c->mean[end];
+    {
+        double r = latency_mean(f, n, think_s), re = latency_mean(f, c->n[end], think_s);
+        if (!isfinite(r) || !isfinite(re) || !(r > 0) || !(re > 0))
+            return NAN;
+        return c->p[end] * r / re;
+    }
 }

@@ -17,8 +17,9 @@
  * Percentile latency as a function of N from measured percentiles (struct latency_pctl):
  * inside the measured range Steffen's monotone cubic interpolation (M. Steffen, Astron.
  * Astrophys. 239, 1990; gsl_interp_steffen) through the measured values (linear for 2 points);
- * outside it the model's mean R(N) times the measured percentile/mean ratio at the nearest
- * measured end, flagged as extrapolated.
+ * outside it the mean extrapolated by the model times the percentile/mean ratio measured at
+ * the nearest end e of the range: P(N) = (P_e / M_e) * M_e * R(N) / R(N_e) = P_e R(N) / R(N_e),
+ * which is continuous at the end; flagged as extrapolated.
  *
  * Thread-safety: functions touch only their arguments; a latency_pctl may be read by several
  * threads at once.
@@ -69,14 +70,12 @@ struct latency_pctl;
  * Build a percentile curve from m measured points.
  * @param n       concurrency of each point (> 0, distinct)
  * @param pctl_s  the measured percentile at each point (> 0), seconds
- * @param mean_s  the measured mean latency at each point (> 0), seconds; used for the
- *                percentile/mean ratio at the ends of the range
  * @param m       points, >= 1 (any order)
  * @return a curve (free with latency_pctl_free), or NULL with errmsg set (bad or duplicate
  *         values, out of memory).
  */
-struct latency_pctl *latency_pctl_new(const double *n, const double *pctl_s, const double *mean_s,
-                                      size_t m, char *errmsg, size_t errcap);
+struct latency_pctl *latency_pctl_new(const double *n, const double *pctl_s, size_t m,
+                                      char *errmsg, size_t errcap);
 
 /** Free a curve. NULL-safe. */
 void latency_pctl_free(struct latency_pctl *c);
