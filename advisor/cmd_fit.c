@@ -130,7 +130,7 @@ static void print_block(const struct fit_record *r)
     printf("  %-11s %s", "regime", derived_regime_name(d->regime));
     if (d->regime == DERIVED_CONTENTION || d->regime == DERIVED_COHERENCY)
         printf("-bound at %g %s", f->n_max, xn);
-    if (isfinite(d->crossover_n))
+    if (isfinite(d->crossover_n) && d->crossover_n > 0)
         printf(" (coherency overtakes contention at %.4g %s)", d->crossover_n, xn);
     printf("\n");
     printf("  %-11s R^2 %.5f, RSE %.5g, AICc %.2f, dof %d\n", "fit", f->r2, f->rse, f->aicc,

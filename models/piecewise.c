@@ -73,6 +73,8 @@ int piecewise_fit(const double *n, const double *x, size_t npts, struct model_fi
             double sx = cum_x[npts] - cum_x[k];
             if (k > 0 && s[k - 1].n == s[k].n)
                 continue; /* a split must fall between distinct N */
+            if (k > 0 && s[npts - 1].n == s[k].n)
+                continue; /* one x on the ceiling cannot tell flat from still rising */
             m = sx / (double)nf;
             if (k > 0 && (l * s[k - 1].n > m * (1 + 1e-12) || m > l * s[k].n * (1 + 1e-12)))
                 continue; /* inconsistent with the min */

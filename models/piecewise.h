@@ -7,7 +7,8 @@
  * for model selection (models.md §1.4). The SSE is not smooth in (lambda, X_m), so the fit
  * enumerates the splits of the points sorted by N: the k smallest N on the linear branch
  * (lambda = sum X_i N_i / sum N_i^2), the rest on the flat branch (X_m = their mean); a split is
- * admissible when lambda*N_k <= X_m <= lambda*N_{k+1} (consistent with the min). All points on
+ * admissible when lambda*N_k <= X_m <= lambda*N_{k+1} (consistent with the min) and the flat
+ * branch holds at least 2 distinct N (one point cannot tell a ceiling from a rise). All points on
  * the linear branch (no knee inside the data, X_m unknown, 1 parameter) is one more candidate.
  * The smallest SSE wins. Given the split the model is linear, so standard errors are exact
  * for that split: var(lambda) = s^2 / sum N_i^2, var(X_m) = s^2 / n_flat, covariance 0.
