@@ -242,10 +242,15 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts, const 
         x[i] = yv;
     }
     if (fit_curve(n, x, m, o->model, ws, fr, err, sizeof err) != MODEL_OK) {
-        fprintf(stderr, "sizeup: %s: %s / %s: %s\n", p0->source_file ? p0->source_file : "-",
-                p0->target, p0->workload, err);
+        fprintf(stderr, "sizeup: %s:%ld: %s / %s: %s\n",
+                p0->source_file ? p0->source_file : "-", p0->source_line, p0->target,
+                p0->workload, err);
         goto out;
     }
+    if (fr->fits[fr->chosen].warnings & MODEL_WARN_FEW_DISTINCT)
+        fprintf(stderr, "sizeup: %s:%ld: %s / %s: %s\n", p0->source_file ? p0->source_file : "-",
+                p0->source_line, p0->target, p0->workload,
+                model_warning_text(MODEL_WARN_FEW_DISTINCT));
     memset(&rec, 0, sizeof rec);
     rec.target = p0->target;
     rec.workload = p0->workload;
