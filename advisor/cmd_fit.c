@@ -242,9 +242,8 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts, const 
         x[i] = yv;
     }
     if (fit_curve(n, x, m, o->model, ws, fr, err, sizeof err) != MODEL_OK) {
-        fprintf(stderr, "sizeup: %s:%ld: %s / %s: %s\n",
-                p0->source_file ? p0->source_file : "-", p0->source_line, p0->target,
-                p0->workload, err);
+        fprintf(stderr, "sizeup: %s:%ld: %s / %s: %s\n", p0->source_file ? p0->source_file : "-",
+                p0->source_line, p0->target, p0->workload, err);
         goto out;
     }
     if (fr->fits[fr->chosen].warnings & MODEL_WARN_FEW_DISTINCT)
@@ -277,8 +276,8 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts, const 
                     if (lp)
                         rec.pctl = pc;
                     else
-                        fprintf(stderr, "sizeup: %s / %s: no percentile curve: %s\n",
-                                p0->target, p0->workload, err);
+                        fprintf(stderr, "sizeup: %s / %s: no percentile curve: %s\n", p0->target,
+                                p0->workload, err);
                 }
                 free(ps);
             }
@@ -341,8 +340,10 @@ int cmd_fit(int argc, char **argv)
             else if (model_kind_parse(optarg, &k) == 0)
                 o.model = (int)k;
             else
-                return cli_usage_error("fit", "--model takes usl, amdahl, piecewise or auto, "
-                                              "not '%s'", optarg);
+                return cli_usage_error("fit",
+                                       "--model takes usl, amdahl, piecewise or auto, "
+                                       "not '%s'",
+                                       optarg);
             break;
         }
         case OPT_X:
@@ -363,23 +364,27 @@ int cmd_fit(int argc, char **argv)
             break;
         case OPT_THINK:
             if (cli_parse_duration(optarg, &o.think_s) != 0)
-                return cli_usage_error("fit", "--think-time takes a duration >= 0, e.g. 5ms, "
-                                              "not '%s'", optarg);
+                return cli_usage_error("fit",
+                                       "--think-time takes a duration >= 0, e.g. 5ms, "
+                                       "not '%s'",
+                                       optarg);
             break;
         case OPT_JSON:
             o.json = 1;
             break;
         case OPT_PREDICT:
-            if (cli_parse_int_list(optarg, 1000000000LL, o.predict, MAX_PREDICT, &o.n_predict) !=
-                0)
-                return cli_usage_error("fit", "--predict takes a list of up to %d positive "
-                                              "integers, e.g. 8,64,256, not '%s'",
+            if (cli_parse_int_list(optarg, 1000000000LL, o.predict, MAX_PREDICT, &o.n_predict) != 0)
+                return cli_usage_error("fit",
+                                       "--predict takes a list of up to %d positive "
+                                       "integers, e.g. 8,64,256, not '%s'",
                                        MAX_PREDICT, optarg);
             break;
         case OPT_TARGET:
             if (cli_parse_duration(optarg, &o.target_s) != 0 || !(o.target_s > 0))
-                return cli_usage_error("fit", "--latency-target takes a duration > 0, e.g. 20ms, "
-                                              "not '%s'", optarg);
+                return cli_usage_error("fit",
+                                       "--latency-target takes a duration > 0, e.g. 20ms, "
+                                       "not '%s'",
+                                       optarg);
             o.has_target = 1;
             break;
         case 'h':

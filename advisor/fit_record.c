@@ -92,7 +92,8 @@ json_t *fit_record_to_json(const struct fit_record *r)
     json_object_set_new(o, "x", json_string(r->x_name));
     json_object_set_new(o, "y", json_string(r->y_name));
     json_object_set_new(o, "model", json_string(model_kind_name(fr->chosen)));
-    json_object_set_new(o, "selection", json_pack("{ssss}", "asked", r->asked, "reason", fr->reason));
+    json_object_set_new(o, "selection",
+                        json_pack("{ssss}", "asked", r->asked, "reason", fr->reason));
     json_object_set_new(o, "n_points", json_integer((json_int_t)f->n));
     json_object_set_new(o, "n_distinct", json_integer((json_int_t)f->n_distinct));
     json_object_set_new(o, "x_range", json_pack("[ff]", f->n_min, f->n_max));
@@ -134,9 +135,9 @@ json_t *fit_record_to_json(const struct fit_record *r)
     a = json_array();
     for (size_t i = 0; i < f->n_resid; i++) {
         double fitted = model_eval(f, f->resid_n[i]);
-        json_array_append_new(a, json_pack("{sfsfsfsf}", "x", f->resid_n[i], "y",
-                                           fitted + f->resid[i], "fitted", fitted, "resid",
-                                           f->resid[i]));
+        json_array_append_new(a,
+                              json_pack("{sfsfsfsf}", "x", f->resid_n[i], "y", fitted + f->resid[i],
+                                        "fitted", fitted, "resid", f->resid[i]));
     }
     json_object_set_new(o, "residuals", a);
     a = json_array();

@@ -56,8 +56,8 @@ struct fit_record {
     double think_time_s;
     size_t n_pred;
     const struct fit_record_prediction *pred;
-    double pctl;     /* percentile of pred[].pctl_ms (e.g. 95); 0 when none */
-    int has_target;  /* 1: target holds the answer for target_s */
+    double pctl;    /* percentile of pred[].pctl_ms (e.g. 95); 0 when none */
+    int has_target; /* 1: target holds the answer for target_s */
     double target_s;
     struct latency_target at_target;
 };

@@ -46,7 +46,7 @@ struct model_derived {
     struct derived_value ceiling; /* lambda/sigma, or X_m; NAN when sigma = 0 */
     struct derived_value knee;    /* X_m/lambda, or 1/sigma; NAN when undefined */
     enum derived_regime regime;
-    double crossover_n;           /* sigma/kappa: where coherency overtakes contention */
+    double crossover_n; /* sigma/kappa: where coherency overtakes contention */
 };
 
 /* A prediction at one x. */

@@ -129,8 +129,8 @@ int fit_curve(const double *n, const double *x, size_t npts, int model, struct u
                      out->fits[MODEL_PIECEWISE].aicc);
         } else {
             out->chosen = (enum model_kind)sat;
-            snprintf(out->reason, sizeof out->reason, "lowest AICc%s%s",
-                     *why_sat ? "; " : "", why_sat);
+            snprintf(out->reason, sizeof out->reason, "lowest AICc%s%s", *why_sat ? "; " : "",
+                     why_sat);
         }
     }
     return MODEL_OK;

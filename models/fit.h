@@ -24,12 +24,12 @@
 #define FIT_AUTO (-1)
 
 struct fit_result {
-    int fitted[3];             /* 1 when fits[kind] holds a fit */
-    struct model_fit fits[3];  /* indexed by enum model_kind */
-    char fit_err[3][160];      /* why a model could not be fitted ("" when fitted) */
-    enum model_kind chosen;    /* the selected model */
-    char reason[200];          /* why it was chosen, one sentence */
-    int kappa_significant;     /* USL fitted and kappa's 95 % interval excludes 0 */
+    int fitted[3];            /* 1 when fits[kind] holds a fit */
+    struct model_fit fits[3]; /* indexed by enum model_kind */
+    char fit_err[3][160];     /* why a model could not be fitted ("" when fitted) */
+    enum model_kind chosen;   /* the selected model */
+    char reason[200];         /* why it was chosen, one sentence */
+    int kappa_significant;    /* USL fitted and kappa's 95 % interval excludes 0 */
 };
 
 /**

@@ -118,8 +118,8 @@ int latency_at_target(const struct model_fit *f, double target_s, double think_s
 
 struct latency_pctl {
     size_t m;
-    double *n, *p; /* sorted by n */
-    gsl_interp *interp;   /* NULL when m < 2 */
+    double *n, *p;      /* sorted by n */
+    gsl_interp *interp; /* NULL when m < 2 */
 };
 
 void latency_pctl_free(struct latency_pctl *c)
@@ -132,8 +132,8 @@ void latency_pctl_free(struct latency_pctl *c)
     free(c);
 }
 
-struct latency_pctl *latency_pctl_new(const double *n, const double *pctl_s, size_t m,
-                                      char *errmsg, size_t errcap)
+struct latency_pctl *latency_pctl_new(const double *n, const double *pctl_s, size_t m, char *errmsg,
+                                      size_t errcap)
 {
     struct latency_pctl *c;
     if (m < 1) {

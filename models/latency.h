@@ -9,10 +9,10 @@
  * Concurrency at a target mean latency R_t for the USL: N/X = R_t + Z solves
  *   kappa N^2 + (sigma - kappa) N + (1 - sigma - lambda (R_t + Z)) = 0,
  * taken in the cancellation-free form (models.md §1.3)
- *   N_R = 2c / ((sigma - kappa) + sqrt((sigma - kappa)^2 + 4 kappa c)),  c = lambda (R_t+Z) - 1 + sigma,
- * which gives c/sigma when kappa = 0. Past the peak N* both latency and throughput get worse, so
- * the answer is capped at N* (never beyond) and the throughput is X(min(N_R, N*)). For the
- * piecewise model R = 1/lambda - Z up to the knee and N/X_m - Z beyond: N_R = (R_t + Z) X_m.
+ *   N_R = 2c / ((sigma - kappa) + sqrt((sigma - kappa)^2 + 4 kappa c)),  c = lambda (R_t+Z) - 1 +
+ * sigma, which gives c/sigma when kappa = 0. Past the peak N* both latency and throughput get
+ * worse, so the answer is capped at N* (never beyond) and the throughput is X(min(N_R, N*)). For
+ * the piecewise model R = 1/lambda - Z up to the knee and N/X_m - Z beyond: N_R = (R_t + Z) X_m.
  *
  * Percentile latency as a function of N from measured percentiles (struct latency_pctl):
  * inside the measured range Steffen's monotone cubic interpolation (M. Steffen, Astron.
@@ -74,8 +74,8 @@ struct latency_pctl;
  * @return a curve (free with latency_pctl_free), or NULL with errmsg set (bad or duplicate
  *         values, out of memory).
  */
-struct latency_pctl *latency_pctl_new(const double *n, const double *pctl_s, size_t m,
-                                      char *errmsg, size_t errcap);
+struct latency_pctl *latency_pctl_new(const double *n, const double *pctl_s, size_t m, char *errmsg,
+                                      size_t errcap);
 
 /** Free a curve. NULL-safe. */
 void latency_pctl_free(struct latency_pctl *c);

@@ -117,8 +117,7 @@ double model_delta_se(const struct model_fit *f, double (*g)(const double *par, 
     return var > 0 ? sqrt(var) : 0.0;
 }
 
-int model_check_points(const double *n, const double *x, size_t npts, char *errmsg,
-                       size_t errcap)
+int model_check_points(const double *n, const double *x, size_t npts, char *errmsg, size_t errcap)
 {
     if (npts < 1) {
         if (errmsg)

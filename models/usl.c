@@ -166,8 +166,8 @@ static int solve_small(double A[3][3], double *b, int k, double *c)
  * a linear least-squares fit through the origin: with lambda free the unknowns are
  * (1/lambda, sigma/lambda, kappa/lambda) on the columns (1 + fixed terms, N-1, N(N-1));
  * with lambda fixed, N lambda/X - 1 - fixed terms = sigma (N-1) + kappa N (N-1). */
-static void start_values(const struct face *fc, int sigma_free, int kappa_free,
-                         int lambda_free, double *par)
+static void start_values(const struct face *fc, int sigma_free, int kappa_free, int lambda_free,
+                         double *par)
 {
     double A[3][3] = {{0}}, b[3] = {0}, c[3] = {0, 0, 0}, lam0 = 0;
     int k = 0, ci_s = -1, ci_k = -1;
@@ -232,8 +232,8 @@ static void start_values(const struct face *fc, int sigma_free, int kappa_free,
 
 /* Fit one face starting from par0; on success fill out's par, cov (unscaled (J'J)^-1), p,
  * status, info, iterations, rcond. Returns 0, or -1 when the solver failed. */
-static int run_face(struct face *fc, const double *par0, size_t max_iter,
-                    struct usl_workspace *ws, struct model_fit *out)
+static int run_face(struct face *fc, const double *par0, size_t max_iter, struct usl_workspace *ws,
+                    struct model_fit *out)
 {
     gsl_multifit_nlinear_fdf fdf;
     gsl_multifit_nlinear_workspace *w;
@@ -261,8 +261,8 @@ static int run_face(struct face *fc, const double *par0, size_t max_iter,
         double sgy = 0, sgg = 0;
         for (size_t i = 0; i < fc->npts; i++) {
             double N = fc->n[i];
-            double g = N / (1.0 + fc->fixed[MODEL_SIGMA] * (N - 1) +
-                            fc->fixed[MODEL_KAPPA] * N * (N - 1));
+            double g =
+                N / (1.0 + fc->fixed[MODEL_SIGMA] * (N - 1) + fc->fixed[MODEL_KAPPA] * N * (N - 1));
             sgy += g * fc->x[i];
             sgg += g * g;
         }
@@ -305,8 +305,7 @@ static int run_face(struct face *fc, const double *par0, size_t max_iter,
             return -1;
     for (size_t j = 0; j < p; j++)
         out->par[fc->free_idx[j]].value = par[fc->free_idx[j]];
-    if (gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 1e-10, ws->covar[p]) !=
-        GSL_SUCCESS)
+    if (gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 1e-10, ws->covar[p]) != GSL_SUCCESS)
         return -1;
     for (size_t a = 0; a < p; a++)
         for (size_t b = 0; b < p; b++) {
@@ -434,8 +433,7 @@ int usl_fit(const double *n, const double *x, size_t npts, const struct usl_opti
     }
     if (!have) {
         if (errmsg)
-            snprintf(errmsg, errcap, "the solver did not converge on any face (%zu tried)",
-                     faces);
+            snprintf(errmsg, errcap, "the solver did not converge on any face (%zu tried)", faces);
         rc = MODEL_ENOCONV;
         goto done;
     }

@@ -15,10 +15,10 @@
  * the free fit is accepted when it is admissible; otherwise every face {sigma = 0},
  * {kappa = 0}, {sigma = kappa = 0}, and {sigma = 1}, {sigma = 1, kappa = 0} (the closure of
  * sigma < 1, where a curve that falls from its first point ends up) is fitted and the
- * admissible face with the smallest SSE is kept. With two simple bounds this is the Karush-Kuhn-Tucker solution; a parameter on its
- * bound is reported fixed (value 0, no standard error) and the standard errors of the others
- * come from the face's own Jacobian: SE = sqrt(diag((J'J)^-1) * SSE/(n-p)) (GSL manual,
- * "Covariance matrix of best fit parameters").
+ * admissible face with the smallest SSE is kept. With two simple bounds this is the
+ * Karush-Kuhn-Tucker solution; a parameter on its bound is reported fixed (value 0, no standard
+ * error) and the standard errors of the others come from the face's own Jacobian: SE =
+ * sqrt(diag((J'J)^-1) * SSE/(n-p)) (GSL manual, "Covariance matrix of best fit parameters").
  *
  * Starting values come from the linearised form N/X = ((1-sigma) + (sigma-kappa)N + kappa N^2)
  * / lambda, a linear least-squares fit of N/X on (1, N, N^2) (the "solve a linearized

@@ -40,8 +40,7 @@ int main(void)
         struct model_fit f;
         struct model_derived dv;
         for (int i = 0; i < NPTS; i++) {
-            double x = truth[0] * N[i] /
-                       (1 + truth[1] * (N[i] - 1) + truth[2] * N[i] * (N[i] - 1));
+            double x = truth[0] * N[i] / (1 + truth[1] * (N[i] - 1) + truth[2] * N[i] * (N[i] - 1));
             X[i] = x + gsl_ran_gaussian(rng, noise_sd);
         }
         if (usl_fit(N, X, NPTS, NULL, ws, &f, err, sizeof err) != MODEL_OK) {

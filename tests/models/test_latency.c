@@ -184,7 +184,8 @@ static void percentiles(void)
     }
     /* monotone between them (Steffen: no overshoot) */
     for (double q = 1; q <= 32; q += 0.25) {
-        double a = latency_pctl_eval(c, &f, q, 0, &ext), b = latency_pctl_eval(c, &f, q + 0.25, 0, &ext);
+        double a = latency_pctl_eval(c, &f, q, 0, &ext),
+               b = latency_pctl_eval(c, &f, q + 0.25, 0, &ext);
         CHECK(b >= a);
     }
     v = latency_pctl_eval(c, &f, 12, 0, &ext);
@@ -192,8 +193,7 @@ static void percentiles(void)
     /* beyond the range: the measured end value scaled by the model's mean, R(N)/R(N_end) */
     v = latency_pctl_eval(c, &f, 64, 0, &ext);
     CHECK(ext);
-    CHECK_NEAR_REL(v, 0.011 * ((1 + S0 * 63 + K0 * 64 * 63) / (1 + S0 * 31 + K0 * 32 * 31)),
-                   1e-8);
+    CHECK_NEAR_REL(v, 0.011 * ((1 + S0 * 63 + K0 * 64 * 63) / (1 + S0 * 31 + K0 * 32 * 31)), 1e-8);
     v = latency_pctl_eval(c, &f, 0.5, 0, &ext);
     CHECK(ext);
     CHECK_NEAR_REL(v, 0.0010 * (1 + S0 * -0.5 + K0 * 0.5 * -0.5), 1e-8);

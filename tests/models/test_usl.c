@@ -108,7 +108,7 @@ static void specsdm91(void)
     CHECK(dv.has_peak);
     CHECK_NEAR_REL(dv.n_peak.value, 96.51956, 1e-4);
     CHECK_NEAR(dv.x_peak.value, 1884, 0.5);
-    CHECK_NEAR_REL(dv.knee.value, 36.06401, 1e-4);   /* optimal.scalability = 1/alpha */
+    CHECK_NEAR_REL(dv.knee.value, 36.06401, 1e-4);    /* optimal.scalability = 1/alpha */
     CHECK_NEAR_REL(dv.ceiling.value, 3245.589, 1e-4); /* limit.scalability = gamma/alpha */
     CHECK_NEAR(model_eval(&f, 1 / SIGMA(f)), 1542, 0.5);
     CHECK(dataset_load("specsdm91", &d) == 0);
