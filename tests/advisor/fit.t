@@ -100,3 +100,9 @@ $ fit --help
 ? 0
 > Usage: sizeup fit [OPTIONS] POINTS...
 > --latency-target=T
+
+### predictions carry the measured p99, interpolated inside the range, extrapolated outside
+$ fit --predict 8,64,1024 data/published/seekdb-4c8g-1c2g.csv
+? 0
+> p99
+> (extrapolated)  beyond the data
