@@ -2,7 +2,8 @@
  * test_usl.c - the fitter against every dataset of tests/models/data/EXPECTED.md (copied from
  * ../shared/reference/usl-datasets), each in the mode its source used (M3: lambda free; M2:
  * lambda = X(1); MQ: linearised), within the tolerances EXPECTED.md states. Tolerances for
- * values printed to d significant digits are half a unit of the last digit.
+ * values printed to d significant digits are half a unit of the last digit. The soft datasets
+ * of its §7 are checked against the research's own refits (regression checks).
  */
 #include "check.h"
 #include "datasets.h"
@@ -214,6 +215,35 @@ static void synthetic(void)
     CHECK(dv.n_peak.lo < 7.0 && dv.n_peak.hi > 7.0);
 }
 
+/* EXPECTED.md §7, soft datasets: no published coefficients, the research's own M3 refits
+ * (scipy and GSL agreeing to >= 5 significant digits) as regression checks */
+static void soft(void)
+{
+    struct model_fit f;
+    CHECK(fit_m3("paypal_nodejs", 0, &f) == MODEL_OK);
+    CHECK_NEAR_REL(SIGMA(f), 0.07695, 1e-4);
+    CHECK_NEAR_REL(KAPPA(f), 0.000288, 2e-3);
+    CHECK_NEAR_REL(LAMBDA(f), 3.106, 2e-4);
+    CHECK(fit_m3("handlersocket", 0, &f) == MODEL_OK);
+    CHECK_NEAR_REL(SIGMA(f), 0.084651, 1e-4);
+    CHECK_NEAR_REL(KAPPA(f), 4.43146e-4, 1e-4);
+    CHECK_NEAR_REL(LAMBDA(f), 13171.6, 1e-4);
+    CHECK_NEAR(f.r2, 0.979, 0.0005);
+    /* first 15 rows: kappa -> 0 (the Amdahl face) */
+    CHECK(fit_m3("handlersocket", 15, &f) == MODEL_OK);
+    CHECK(f.par[MODEL_KAPPA].fixed && KAPPA(f) == 0.0);
+    CHECK_NEAR_REL(SIGMA(f), 0.0443, 2e-3);
+    CHECK_NEAR_REL(LAMBDA(f), 10116, 1e-4);
+    /* 360 noisy production samples, non-integer N */
+    CHECK(fit_m3("oracledb", 0, &f) == MODEL_OK);
+    CHECK_NEAR_REL(SIGMA(f), 0.44137, 1e-4);
+    CHECK_NEAR_REL(KAPPA(f), 0.045298, 1e-4);
+    CHECK_NEAR_REL(LAMBDA(f), 3.38608, 1e-4);
+    CHECK_NEAR(npeak(&f), 3.51, 0.005);
+    CHECK_NEAR(f.r2, 0.586, 0.0005);
+    CHECK_INT_EQ(f.n, 360);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -223,5 +253,6 @@ int main(void)
     raytracer();
     isilon();
     synthetic();
+    soft();
     return check_report();
 }
