@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_MODEL = 256, OPT_X, OPT_Y, OPT_THINK, OPT_JSON, OPT_PREDICT, OPT_TARGET };
+enum { OPT_MODEL = 256, OPT_X, OPT_Y, OPT_THINK, OPT_JSON, OPT_PREDICT, OPT_TARGET, OPT_BOOT };
+
+/* gsl_rng seed of --bootstrap: fixed, so a run is reproducible */
+#define BOOTSTRAP_SEED 42UL
 
 #define MAX_PREDICT 64
 
@@ -28,6 +31,9 @@ static const struct cli_option fit_options[] = {
      "print X(N) and mean latency R(N) with 95 % intervals at these x values"},
     {"latency-target", required_argument, OPT_TARGET, "T",
      "mean latency target, e.g. 20ms: print the concurrency and throughput there"},
+    {"bootstrap", required_argument, OPT_BOOT, "B",
+     "intervals of N*, peak and ceiling from a residual bootstrap with B replicates (>= 100, "
+     "fixed seed 42) instead of the delta method"},
     {"help", no_argument, 'h', NULL, "this text"},
     {NULL, 0, 0, NULL, NULL}};
 
@@ -46,6 +52,7 @@ struct fit_cli {
     int by_nodes, by_qps, json;
     double think_s, target_s;
     int has_target;
+    long long boot_b; /* 0: delta method */
     long long predict[MAX_PREDICT];
     size_t n_predict;
 };
@@ -67,7 +74,9 @@ static double curve_pctl(const struct point_list *pts, const size_t *idx, size_t
 
 static void print_value(const char *unit, const struct derived_value *v)
 {
-    if (isfinite(v->lo))
+    if (isfinite(v->lo) && isinf(v->hi))
+        printf("%.5g [%.5g, unbounded)%s%s", v->value, v->lo, *unit ? " " : "", unit);
+    else if (isfinite(v->lo))
         printf("%.5g [%.5g, %.5g]%s%s", v->value, v->lo, v->hi, *unit ? " " : "", unit);
     else
         printf("%.5g%s%s", v->value, *unit ? " " : "", unit);
@@ -135,6 +144,12 @@ static void print_block(const struct fit_record *r)
     printf("\n");
     printf("  %-11s R^2 %.5f, RSE %.5g, AICc %.2f, dof %d\n", "fit", f->r2, f->rse, f->aicc,
            f->dof);
+    if (r->bootstrapped)
+        printf("  %-11s peak and ceiling: residual bootstrap, %zu of %zu refits (%zu without a "
+               "peak), seed %lu\n",
+               "intervals", r->boot.refitted, r->boot.replicates, r->boot.no_peak, r->seed);
+    else
+        printf("  %-11s delta method, t(0.975, %d)\n", "intervals", f->dof);
     printf("  %-11s %s, %zu iterations, %zu face%s\n", "solver", gsl_strerror(f->status),
            f->iterations, f->faces_tried, f->faces_tried == 1 ? "" : "s");
     {
@@ -260,6 +275,31 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts, const 
     rec.result = fr;
     rec.think_time_s = o->think_s;
     derived_compute(&fr->fits[fr->chosen], &rec.derived);
+    if (o->boot_b > 0 && fr->fits[fr->chosen].dof > 0) {
+        struct bootstrap_options bo = bootstrap_options_default();
+        struct derived_value *dn = &rec.derived.n_peak, *dx = &rec.derived.x_peak;
+        struct derived_value *dc = &rec.derived.ceiling;
+        bo.replicates = (size_t)o->boot_b;
+        bo.seed = BOOTSTRAP_SEED;
+        if (bootstrap_derived(n, x, m, &fr->fits[fr->chosen], &bo, ws, &rec.boot, err,
+                              sizeof err) == MODEL_OK) {
+            rec.bootstrapped = 1;
+            rec.seed = BOOTSTRAP_SEED;
+            if (rec.derived.has_peak) {
+                dn->lo = rec.boot.n_peak.lo;
+                dn->hi = rec.boot.n_peak.hi;
+                dx->lo = rec.boot.x_max.lo;
+                dx->hi = rec.boot.x_max.hi;
+            }
+            if (isfinite(dc->value)) {
+                dc->lo = rec.boot.ceiling.lo;
+                dc->hi = rec.boot.ceiling.hi;
+            }
+        } else {
+            fprintf(stderr, "sizeup: %s / %s: bootstrap: %s; delta-method intervals kept\n",
+                    p0->target, p0->workload, err);
+        }
+    }
     {
         const struct model_fit *f = &fr->fits[fr->chosen];
         int latency = !o->by_nodes;
@@ -386,6 +426,13 @@ int cmd_fit(int argc, char **argv)
                                        "not '%s'",
                                        optarg);
             o.has_target = 1;
+            break;
+        case OPT_BOOT:
+            if (cli_parse_int(optarg, 100, 1000000, &o.boot_b) != 0)
+                return cli_usage_error("fit",
+                                       "--bootstrap takes a replicate count from 100 to "
+                                       "1000000, e.g. 2000, not '%s'",
+                                       optarg);
             break;
         case 'h':
             cli_print_help(fit_usage, fit_description, fit_options);

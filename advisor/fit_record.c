@@ -22,6 +22,8 @@ static json_t *value_json(const struct derived_value *v)
     set_real(o, "value", v->value);
     if (isfinite(v->lo) && isfinite(v->hi))
         json_object_set_new(o, "ci95", json_pack("[ff]", v->lo, v->hi));
+    else if (isfinite(v->lo) && isinf(v->hi))
+        json_object_set_new(o, "ci95", json_pack("[fn]", v->lo)); /* unbounded above */
     return o;
 }
 
@@ -113,6 +115,14 @@ json_t *fit_record_to_json(const struct fit_record *r)
         json_object_set_new(o, "solver", s);
     }
     json_object_set_new(o, "derived", derived_json(&r->derived));
+    if (r->bootstrapped)
+        json_object_set_new(o, "intervals",
+                            json_pack("{sssIsIsIsI}", "method", "bootstrap", "replicates",
+                                      (json_int_t)r->boot.replicates, "refitted",
+                                      (json_int_t)r->boot.refitted, "seed", (json_int_t)r->seed,
+                                      "no_peak", (json_int_t)r->boot.no_peak));
+    else
+        json_object_set_new(o, "intervals", json_pack("{ss}", "method", "delta"));
     a = json_array();
     for (int k = 0; k < 3; k++) {
         json_t *c = json_object();

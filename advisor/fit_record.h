@@ -22,13 +22,17 @@
  *                 "p<N>_ms": value, "p<N>_extrapolated": bool, "extrapolated": bool}]
  *   latency_target {"mean_ms", "status": "ok"|"unreachable"|"unbounded",
  *                   "x": {"value","ci95"}, "y": {...}, "capped_at_peak", "extrapolated"}
- * Intervals are 95 % (t quantile with the fit's degrees of freedom; models/derived.h).
+ *   intervals   {"method": "delta"} or {"method": "bootstrap", "replicates", "refitted",
+ *               "seed", "no_peak"}: how the intervals of "derived" were made
+ * Intervals are 95 %: t quantile with the fit's degrees of freedom (models/derived.h), or
+ * bootstrap percentiles (models/bootstrap.h); an unbounded end is written as null.
  *
  * Thread-safety: touches only its arguments.
  */
 #ifndef SIZEUP_ADVISOR_FIT_RECORD_H
 #define SIZEUP_ADVISOR_FIT_RECORD_H
 
+#include "bootstrap.h"
 #include "derived.h"
 #include "fit.h"
 #include "latency.h"
@@ -60,6 +64,9 @@ struct fit_record {
     int has_target; /* 1: target holds the answer for target_s */
     double target_s;
     struct latency_target at_target;
+    int bootstrapped;   /* 1: derived peak and ceiling intervals are bootstrap's */
+    unsigned long seed; /* its gsl_rng seed */
+    struct bootstrap_result boot;
 };
 
 /**

@@ -52,6 +52,7 @@ struct usl_options usl_options_default(void)
     o.amdahl = 0;
     o.lambda_fixed = NAN;
     o.max_iter = 500;
+    o.any_sign_x = 0;
     return o;
 }
 
@@ -347,8 +348,16 @@ int usl_fit(const double *n, const double *x, size_t npts, const struct usl_opti
     int have = 0, rc = MODEL_OK;
     size_t faces = 0;
 
-    if (model_check_points(n, x, npts, errmsg, errcap) != MODEL_OK)
+    if (o.any_sign_x) {
+        for (size_t i = 0; i < npts; i++)
+            if (!(n[i] > 0) || !isfinite(n[i]) || !isfinite(x[i])) {
+                if (errmsg)
+                    snprintf(errmsg, errcap, "point %zu: x must be > 0, throughput finite", i + 1);
+                return MODEL_EINVAL;
+            }
+    } else if (model_check_points(n, x, npts, errmsg, errcap) != MODEL_OK) {
         return MODEL_EINVAL;
+    }
     if (!lambda_free && !(o.lambda_fixed > 0 && isfinite(o.lambda_fixed))) {
         if (errmsg)
             snprintf(errmsg, errcap, "fixed lambda %g is not > 0", o.lambda_fixed);

@@ -49,6 +49,8 @@ struct usl_options {
     double lambda_fixed; /* NAN: lambda fitted; > 0: lambda held at this value (Gunther's
                             normalised fit with lambda = X(1), "M2" of EXPECTED.md) */
     size_t max_iter;     /* solver iteration limit per face (default 500) */
+    int any_sign_x;      /* 1: accept throughputs <= 0 (finite), as resampled data can have
+                            (bootstrap.h); default 0: every throughput must be > 0 */
 };
 
 /** The 3-parameter USL, lambda fitted, 500 iterations. */
@@ -58,7 +60,7 @@ struct usl_options usl_options_default(void);
  * Fit the USL (or Amdahl's law) with the bounds above.
  *
  * @param n      x of each point: concurrency or node count, finite and > 0
- * @param x      throughput of each point, finite and > 0
+ * @param x      throughput of each point, finite and > 0 (any finite value with any_sign_x)
  * @param npts   points; at least 3 with at least 3 distinct n (fewer distinct n cannot
  *               determine sigma and kappa: use piecewise_fit)
  * @param opt    NULL for usl_options_default()

@@ -106,3 +106,15 @@ $ fit --predict 8,64,1024 data/published/seekdb-4c8g-1c2g.csv
 ? 0
 > p99
 > (extrapolated)  beyond the data
+
+### bootstrap intervals (models.md §4.4: vendor curve a N* [37.0, 49.1]; same shape in tps)
+$ fit --bootstrap 2000 data/published/rds-idc-vs-cloud-4c16g.csv
+? 0
+> peak        N* = 42.297 [36.
+> intervals   peak and ceiling: residual bootstrap, 2000 of 2000 refits
+> seed 42
+
+### --bootstrap needs at least 100 replicates
+$ fit --bootstrap 5 data/published/rds-idc-vs-cloud-4c16g.csv
+? 2
+! --bootstrap takes a replicate count from 100
