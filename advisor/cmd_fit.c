@@ -19,21 +19,18 @@ enum { OPT_MODEL = 256, OPT_X, OPT_Y, OPT_THINK, OPT_JSON, OPT_PREDICT, OPT_TARG
 #define MAX_PREDICT 64
 
 static const struct cli_option fit_options[] = {
-    {"model", required_argument, OPT_MODEL, "M",
-     "usl, amdahl, piecewise or auto (default auto: lowest AICc; the USL only when kappa is "
-     "significant)"},
-    {"x", required_argument, OPT_X, "X", "threads (default) or nodes: the x axis of each curve"},
+    {"model", required_argument, OPT_MODEL, "M", "usl, amdahl, piecewise or auto (default)"},
+    {"x", required_argument, OPT_X, "X", "threads (default) or nodes: the x axis"},
     {"y", required_argument, OPT_Y, "Y", "tps (default) or qps: the throughput to fit"},
     {"think-time", required_argument, OPT_THINK, "T",
-     "think time per request in a closed loop, e.g. 5ms (default 0): R(N) = N/X(N) - T"},
-    {"json", no_argument, OPT_JSON, NULL, "write sizeup.fit/1 records (JSON Lines), one per curve"},
+     "closed-loop think time, e.g. 5ms (default 0): R = N/X - T"},
+    {"json", no_argument, OPT_JSON, NULL, "write sizeup.fit/1 records (JSON Lines)"},
     {"predict", required_argument, OPT_PREDICT, "N,...",
-     "print X(N) and mean latency R(N) with 95 % intervals at these x values"},
+     "print X(N) and mean latency R(N) with intervals there"},
     {"latency-target", required_argument, OPT_TARGET, "T",
-     "mean latency target, e.g. 20ms: print the concurrency and throughput there"},
+     "mean latency target, e.g. 20ms: concurrency, throughput"},
     {"bootstrap", required_argument, OPT_BOOT, "B",
-     "intervals of N*, peak and ceiling from a residual bootstrap with B replicates (>= 100, "
-     "fixed seed 42) instead of the delta method"},
+     "peak/ceiling intervals by residual bootstrap, B >= 100"},
     {"help", no_argument, 'h', NULL, "this text"},
     {NULL, 0, 0, NULL, NULL}};
 
@@ -45,7 +42,10 @@ static const char fit_description[] =
     "range\"), the ceiling, R^2 and the residuals. POINTS are sizeup.point/1 JSON Lines or\n"
     "anything `sizeup import` reads ('-' reads stdin). A file or curve that cannot be used is\n"
     "reported on stderr, the others are still fitted, and the exit status is 3.\n"
-    "Latency is the closed-loop mean from Little's law; with --y qps it is per query.";
+    "Latency is the closed-loop mean from Little's law; with --y qps it is per query.\n"
+    "auto picks the lowest AICc, and the USL only when its kappa is significant.\n"
+    "Intervals are 95 %: delta method, or with --bootstrap percentiles of B refits\n"
+    "(gsl_rng seed 42, reproducible).";
 
 struct fit_cli {
     int model; /* FIT_AUTO or enum model_kind */
