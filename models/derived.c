@@ -114,7 +114,8 @@ int derived_compute(const struct model_fit *f, struct model_derived *out)
     }
     {
         double s = par[MODEL_SIGMA], k = f->kind == MODEL_USL ? par[MODEL_KAPPA] : 0.0;
-        if (s > 0) {
+        if (s > 0 && !(f->par[MODEL_SIGMA].fixed && s >= 1)) {
+            /* (with sigma at its bound 1 both would only restate lambda and N = 1) */
             out->ceiling = with_interval(f, g_ceiling, &c, par[MODEL_LAMBDA] / s, 1);
             out->knee = with_interval(f, g_knee, &c, 1.0 / s, 1);
         }
