@@ -441,6 +441,9 @@ int cmd_fit(int argc, char **argv)
             return cli_getopt_error("fit", c, argv);
         }
     }
+    if (o.has_target && o.by_nodes)
+        return cli_usage_error("fit", "--latency-target needs --x threads: a node count is not "
+                                      "a concurrency");
     if (optind >= argc)
         return cli_usage_error("fit", "no input files: give one or more POINTS files ('-' for "
                                       "stdin)");

@@ -118,3 +118,8 @@ $ fit --bootstrap 2000 data/published/rds-idc-vs-cloud-4c16g.csv
 $ fit --bootstrap 5 data/published/rds-idc-vs-cloud-4c16g.csv
 ? 2
 ! --bootstrap takes a replicate count from 100
+
+### a latency target needs concurrency on the x axis
+$ fit --x nodes --latency-target 20ms data/published/monosql-scaleout-c5-2xlarge.csv
+? 2
+! --latency-target needs --x threads
