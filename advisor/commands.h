@@ -9,4 +9,7 @@
 /** sizeup import FILE... : sysbench outputs and CSV tables -> point records. */
 int cmd_import(int argc, char **argv);
 
+/** sizeup fit POINTS... : fit saturation models to every curve; print or write fits. */
+int cmd_fit(int argc, char **argv);
+
 #endif

@@ -1,0 +1,497 @@
+/* cmd_fit.c - `sizeup fit POINTS...`: fit saturation models to every curve. */
+#include "cli.h"
+#include "commands.h"
+#include "fit_record.h"
+#include "import.h"
+#include "point.h"
+
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { OPT_MODEL = 256, OPT_X, OPT_Y, OPT_THINK, OPT_JSON, OPT_PREDICT, OPT_TARGET, OPT_BOOT };
+
+/* gsl_rng seed of --bootstrap: fixed, so a run is reproducible */
+#define BOOTSTRAP_SEED 42UL
+
+#define MAX_PREDICT 64
+
+static const struct cli_option fit_options[] = {
+    {"model", required_argument, OPT_MODEL, "M", "usl, amdahl, piecewise or auto (default)"},
+    {"x", required_argument, OPT_X, "X", "threads (default) or nodes: the x axis"},
+    {"y", required_argument, OPT_Y, "Y", "tps (default) or qps: the throughput to fit"},
+    {"think-time", required_argument, OPT_THINK, "T",
+     "closed-loop think time, e.g. 5ms (default 0): R = N/X - T"},
+    {"json", no_argument, OPT_JSON, NULL, "write sizeup.fit/1 records (JSON Lines)"},
+    {"predict", required_argument, OPT_PREDICT, "N,...",
+     "print X(N) and mean latency R(N) with intervals there"},
+    {"latency-target", required_argument, OPT_TARGET, "T",
+     "mean latency target, e.g. 20ms: concurrency, throughput"},
+    {"bootstrap", required_argument, OPT_BOOT, "B",
+     "peak/ceiling intervals by residual bootstrap, B >= 100"},
+    {"help", no_argument, 'h', NULL, "this text"},
+    {NULL, 0, 0, NULL, NULL}};
+
+static const char fit_usage[] = "Usage: sizeup fit [OPTIONS] POINTS...";
+static const char fit_description[] =
+    "Fit the Universal Scalability Law, Amdahl's law and the piecewise min(lambda*N, X_max)\n"
+    "bound to every curve (all points with the same target and workload) and print, per\n"
+    "curve, the chosen model with 95 % intervals, the peak N* (or \"plateau, no peak in\n"
+    "range\"), the ceiling, R^2 and the residuals. POINTS are sizeup.point/1 JSON Lines or\n"
+    "anything `sizeup import` reads ('-' reads stdin). A file or curve that cannot be used is\n"
+    "reported on stderr, the others are still fitted, and the exit status is 3.\n"
+    "Latency is the closed-loop mean from Little's law; with --y qps it is per query.\n"
+    "auto picks the lowest AICc, and the USL only when its kappa is significant.\n"
+    "Intervals are 95 %: delta method, or with --bootstrap percentiles of B refits\n"
+    "(gsl_rng seed 42, reproducible).";
+
+struct fit_cli {
+    int model; /* FIT_AUTO or enum model_kind */
+    int by_nodes, by_qps, json;
+    double think_s, target_s;
+    int has_target;
+    long long boot_b; /* 0: delta method */
+    long long predict[MAX_PREDICT];
+    size_t n_predict;
+};
+
+/* Percentile to carry into predictions: p95 when every point of the curve has it, else p99. */
+static double curve_pctl(const struct point_list *pts, const size_t *idx, size_t m)
+{
+    static const double cand[2] = {95, 99};
+    for (int c = 0; c < 2; c++) {
+        size_t have = 0;
+        for (size_t i = 0; i < m; i++)
+            if (!isnan(point_percentile(&pts->items[idx[i]], cand[c])))
+                have++;
+        if (have == m)
+            return cand[c];
+    }
+    return 0;
+}
+
+static void print_value(const char *unit, const struct derived_value *v)
+{
+    if (isfinite(v->lo) && isinf(v->hi))
+        printf("%.5g [%.5g, unbounded)%s%s", v->value, v->lo, *unit ? " " : "", unit);
+    else if (isfinite(v->lo))
+        printf("%.5g [%.5g, %.5g]%s%s", v->value, v->lo, v->hi, *unit ? " " : "", unit);
+    else
+        printf("%.5g%s%s", v->value, *unit ? " " : "", unit);
+}
+
+static void print_param(const char *name, const struct model_param *p)
+{
+    printf("  %-11s ", name);
+    if (p->fixed)
+        printf("%-12.6g (at bound)\n", p->value);
+    else if (isfinite(p->se))
+        printf("%-12.6g ± %-10.4g 95%% [%.6g, %.6g]\n", p->value, p->se, p->lo, p->hi);
+    else
+        printf("%-12.6g (no interval: no degrees of freedom)\n", p->value);
+}
+
+static void print_block(const struct fit_record *r)
+{
+    const struct fit_result *fr = r->result;
+    const struct model_fit *f = &fr->fits[fr->chosen];
+    const struct model_derived *d = &r->derived;
+    const char *xn = r->x_name, *yn = r->y_name;
+
+    printf("%s / %s: %zu points, %s %g-%g, %s\n", r->target, r->workload, f->n, xn, f->n_min,
+           f->n_max, yn);
+    printf("  %-11s %s (%s)\n", "model", model_kind_name(fr->chosen), fr->reason);
+    print_param("lambda", &f->par[MODEL_LAMBDA]);
+    if (f->kind == MODEL_PIECEWISE) {
+        if (isfinite(f->par[MODEL_XM].value))
+            print_param("x_max", &f->par[MODEL_XM]);
+    } else {
+        print_param("sigma", &f->par[MODEL_SIGMA]);
+        if (f->kind == MODEL_USL)
+            print_param("kappa", &f->par[MODEL_KAPPA]);
+    }
+    printf("  %-11s ", "peak");
+    if (d->has_peak) {
+        printf("N* = ");
+        print_value(xn, &d->n_peak);
+        printf(", X = ");
+        print_value(yn, &d->x_peak);
+        printf("%s\n", d->peak_beyond ? " (beyond the data: extrapolated)" : "");
+    } else if (d->falling) {
+        printf("at or below the smallest %s measured: throughput falls throughout\n", xn);
+    } else if (f->kind == MODEL_PIECEWISE && !isfinite(f->par[MODEL_XM].value)) {
+        printf("none: linear over the measured range\n");
+    } else {
+        printf("plateau, no peak in range\n");
+    }
+    if (isfinite(d->ceiling.value)) {
+        printf("  %-11s ", "ceiling");
+        print_value(yn, &d->ceiling);
+        printf(f->kind == MODEL_PIECEWISE ? " (x_max)\n" : " (lambda/sigma)\n");
+    }
+    if (isfinite(d->knee.value)) {
+        printf("  %-11s ", "knee");
+        print_value(xn, &d->knee);
+        printf(f->kind == MODEL_PIECEWISE ? " (x_max/lambda)\n" : " (1/sigma)\n");
+    }
+    printf("  %-11s %s", "regime", derived_regime_name(d->regime));
+    if (d->regime == DERIVED_CONTENTION || d->regime == DERIVED_COHERENCY)
+        printf("-bound at %g %s", f->n_max, xn);
+    if (isfinite(d->crossover_n) && d->crossover_n > 0)
+        printf(" (coherency overtakes contention at %.4g %s)", d->crossover_n, xn);
+    printf("\n");
+    printf("  %-11s R^2 %.5f, RSE %.5g, AICc %.2f, dof %d\n", "fit", f->r2, f->rse, f->aicc,
+           f->dof);
+    if (r->bootstrapped)
+        printf("  %-11s peak and ceiling: residual bootstrap, %zu of %zu refits (%zu without a "
+               "peak), seed %lu\n",
+               "intervals", r->boot.refitted, r->boot.replicates, r->boot.no_peak, r->seed);
+    else
+        printf("  %-11s delta method, t(0.975, %d)\n", "intervals", f->dof);
+    printf("  %-11s %s, %zu iterations, %zu face%s\n", "solver", gsl_strerror(f->status),
+           f->iterations, f->faces_tried, f->faces_tried == 1 ? "" : "s");
+    {
+        const char *sep = " ";
+        int any = 0;
+        printf("  %-11s", "others");
+        for (int k = 0; k < 3; k++) {
+            if (k == (int)fr->chosen)
+                continue;
+            if (fr->fitted[k])
+                printf("%s%s AICc %.2f%s", sep, model_kind_name((enum model_kind)k),
+                       fr->fits[k].aicc,
+                       k == MODEL_USL && !fr->kappa_significant ? " (kappa not significant)" : "");
+            else if (fr->fit_err[k][0])
+                printf("%s%s not fitted (%s)", sep, model_kind_name((enum model_kind)k),
+                       fr->fit_err[k]);
+            else
+                continue;
+            sep = "; ";
+            any = 1;
+        }
+        printf("%s\n", any ? "" : " none fitted");
+    }
+    printf("  %-11s %8s %12s %12s %10s %8s\n", "residuals", xn, "measured", "fitted", "resid",
+           "resid%");
+    for (size_t i = 0; i < f->n_resid; i++) {
+        double fit = model_eval(f, f->resid_n[i]);
+        double meas = fit + f->resid[i];
+        printf("  %-11s %8g %12.6g %12.6g %10.4g %7.1f%%\n", "", f->resid_n[i], meas, fit,
+               f->resid[i], 100 * f->resid[i] / meas);
+    }
+    if (r->n_pred) {
+        printf("  %-11s %8s %28s %28s", "predict", xn, yn, "mean latency ms");
+        if (r->pctl > 0)
+            printf(" %12s%g", "p", r->pctl);
+        printf("\n");
+        for (size_t i = 0; i < r->n_pred; i++) {
+            const struct fit_record_prediction *p = &r->pred[i];
+            char xs[64], rs[64] = "-";
+            snprintf(xs, sizeof xs, "%.6g [%.6g, %.6g]", p->p.x.value, p->p.x.lo, p->p.x.hi);
+            if (isfinite(p->p.r_s.value))
+                snprintf(rs, sizeof rs, "%.4g [%.4g, %.4g]", p->p.r_s.value * 1e3,
+                         p->p.r_s.lo * 1e3, p->p.r_s.hi * 1e3);
+            printf("  %-11s %8g %28s %28s", "", p->p.n, xs, rs);
+            if (r->pctl > 0 && isfinite(p->pctl_ms))
+                printf(" %10.4g%s", p->pctl_ms, p->pctl_extrapolated ? " (extrapolated)" : "");
+            printf("%s\n", p->p.extrapolated ? "  beyond the data" : "");
+        }
+    }
+    if (r->has_target) {
+        printf("  %-11s mean %.4g ms: ", "target", r->target_s * 1e3);
+        if (r->at_target.status == LATENCY_UNREACHABLE)
+            printf("unreachable (below the latency at the smallest concurrency)\n");
+        else if (r->at_target.status == LATENCY_UNBOUNDED)
+            printf("met at every concurrency (the model does not saturate)\n");
+        else {
+            printf("%s ", xn);
+            print_value("", &r->at_target.n);
+            printf(", ");
+            print_value(yn, &r->at_target.x);
+            printf("%s%s\n", r->at_target.capped ? " (capped at the peak N*)" : "",
+                   r->at_target.extrapolated ? " (beyond the data)" : "");
+        }
+    }
+    for (unsigned b = 1; b <= MODEL_WARN_SIGMA_ONE; b <<= 1)
+        if (f->warnings & b)
+            printf("  %-11s %s\n", "warning", model_warning_text(b));
+    if (d->peak_beyond)
+        printf("  %-11s %s\n", "warning", model_warning_text(MODEL_WARN_PEAK_BEYOND));
+    printf("\n");
+}
+
+/* Fit one curve (the points idx[0..m-1]); returns 0, or -1 after reporting why on stderr. */
+static int fit_one(const struct fit_cli *o, const struct point_list *pts, const size_t *idx,
+                   size_t m, struct usl_workspace *ws, struct fit_result *fr)
+{
+    const struct point *p0 = &pts->items[idx[0]];
+    double *n = malloc(m * sizeof *n), *x = malloc(m * sizeof *x);
+    struct fit_record rec;
+    struct fit_record_prediction pred[MAX_PREDICT];
+    char err[256];
+    int rc = -1;
+
+    if (!n || !x) {
+        fprintf(stderr, "sizeup: out of memory\n");
+        goto out;
+    }
+    for (size_t i = 0; i < m; i++) {
+        const struct point *p = &pts->items[idx[i]];
+        int64_t xv = o->by_nodes ? p->nodes : p->threads;
+        double yv = o->by_qps ? p->qps : p->tps;
+        if (xv <= 0) {
+            fprintf(stderr, "sizeup: %s:%ld: %s / %s: point has no %s count\n",
+                    p->source_file ? p->source_file : "-", p->source_line, p->target, p->workload,
+                    o->by_nodes ? "nodes" : "threads");
+            goto out;
+        }
+        if (isnan(yv) || !(yv > 0)) {
+            fprintf(stderr, "sizeup: %s:%ld: %s / %s: point at %s %lld has no positive %s\n",
+                    p->source_file ? p->source_file : "-", p->source_line, p->target, p->workload,
+                    o->by_nodes ? "nodes" : "threads", (long long)xv, o->by_qps ? "qps" : "tps");
+            goto out;
+        }
+        n[i] = (double)xv;
+        x[i] = yv;
+    }
+    if (fit_curve(n, x, m, o->model, ws, fr, err, sizeof err) != MODEL_OK) {
+        fprintf(stderr, "sizeup: %s:%ld: %s / %s: %s\n", p0->source_file ? p0->source_file : "-",
+                p0->source_line, p0->target, p0->workload, err);
+        goto out;
+    }
+    if (fr->fits[fr->chosen].warnings & MODEL_WARN_FEW_DISTINCT)
+        fprintf(stderr, "sizeup: %s:%ld: %s / %s: %s\n", p0->source_file ? p0->source_file : "-",
+                p0->source_line, p0->target, p0->workload,
+                model_warning_text(MODEL_WARN_FEW_DISTINCT));
+    memset(&rec, 0, sizeof rec);
+    rec.target = p0->target;
+    rec.workload = p0->workload;
+    rec.config = p0->config;
+    rec.x_name = o->by_nodes ? "nodes" : "threads";
+    rec.y_name = o->by_qps ? "qps" : "tps";
+    rec.asked = o->model == FIT_AUTO ? "auto" : model_kind_name((enum model_kind)o->model);
+    rec.result = fr;
+    rec.think_time_s = o->think_s;
+    derived_compute(&fr->fits[fr->chosen], &rec.derived);
+    if (o->boot_b > 0 && fr->fits[fr->chosen].dof > 0) {
+        struct bootstrap_options bo = bootstrap_options_default();
+        struct derived_value *dn = &rec.derived.n_peak, *dx = &rec.derived.x_peak;
+        struct derived_value *dc = &rec.derived.ceiling;
+        bo.replicates = (size_t)o->boot_b;
+        bo.seed = BOOTSTRAP_SEED;
+        if (bootstrap_derived(n, x, m, &fr->fits[fr->chosen], &bo, ws, &rec.boot, err,
+                              sizeof err) == MODEL_OK) {
+            rec.bootstrapped = 1;
+            rec.seed = BOOTSTRAP_SEED;
+            if (rec.derived.has_peak) {
+                dn->lo = rec.boot.n_peak.lo;
+                dn->hi = rec.boot.n_peak.hi;
+                dx->lo = rec.boot.x_max.lo;
+                dx->hi = rec.boot.x_max.hi;
+            }
+            if (isfinite(dc->value)) {
+                dc->lo = rec.boot.ceiling.lo;
+                dc->hi = rec.boot.ceiling.hi;
+            }
+        } else {
+            fprintf(stderr, "sizeup: %s / %s: bootstrap: %s; delta-method intervals kept\n",
+                    p0->target, p0->workload, err);
+        }
+    }
+    {
+        const struct model_fit *f = &fr->fits[fr->chosen];
+        int latency = !o->by_nodes;
+        struct latency_pctl *lp = NULL;
+        if (latency && !o->by_qps && o->n_predict) {
+            /* percentile curve from the measured percentiles */
+            double pc = curve_pctl(pts, idx, m);
+            if (pc > 0) {
+                double *ps = malloc(m * sizeof *ps);
+                if (ps) {
+                    for (size_t i = 0; i < m; i++)
+                        ps[i] = point_percentile(&pts->items[idx[i]], pc) * 1e-3;
+                    lp = latency_pctl_new(n, ps, m, err, sizeof err);
+                    if (lp)
+                        rec.pctl = pc;
+                    else
+                        fprintf(stderr, "sizeup: %s / %s: no percentile curve: %s\n", p0->target,
+                                p0->workload, err);
+                }
+                free(ps);
+            }
+        }
+        for (size_t i = 0; i < o->n_predict; i++) {
+            derived_predict(f, (double)o->predict[i], o->think_s, latency, &pred[i].p);
+            pred[i].pctl_ms = NAN;
+            pred[i].pctl_extrapolated = 0;
+            if (lp)
+                pred[i].pctl_ms = latency_pctl_eval(lp, f, (double)o->predict[i], o->think_s,
+                                                    &pred[i].pctl_extrapolated) *
+                                  1e3;
+        }
+        latency_pctl_free(lp);
+        rec.n_pred = o->n_predict;
+        rec.pred = pred;
+        if (o->has_target && latency) {
+            rec.has_target = 1;
+            rec.target_s = o->target_s;
+            latency_at_target(f, o->target_s, o->think_s, &rec.at_target);
+        }
+    }
+    if (o->json) {
+        if (fit_record_write(stdout, &rec, err, sizeof err) != 0) {
+            fprintf(stderr, "sizeup: stdout: %s\n", err);
+            goto out;
+        }
+    } else {
+        print_block(&rec);
+    }
+    rc = 0;
+out:
+    free(n);
+    free(x);
+    return rc;
+}
+
+int cmd_fit(int argc, char **argv)
+{
+    struct option longs[16];
+    char shorts[32];
+    struct fit_cli o;
+    struct point_list pts;
+    struct usl_workspace *ws;
+    struct fit_result *fr;
+    size_t *idx;
+    char *done;
+    int c, status = SIZEUP_EXIT_OK;
+
+    memset(&o, 0, sizeof o);
+    o.model = FIT_AUTO;
+    cli_build_getopt(fit_options, longs, 16, shorts, sizeof shorts);
+    optind = 1;
+    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+        switch (c) {
+        case OPT_MODEL: {
+            enum model_kind k;
+            if (strcmp(optarg, "auto") == 0)
+                o.model = FIT_AUTO;
+            else if (model_kind_parse(optarg, &k) == 0)
+                o.model = (int)k;
+            else
+                return cli_usage_error("fit",
+                                       "--model takes usl, amdahl, piecewise or auto, "
+                                       "not '%s'",
+                                       optarg);
+            break;
+        }
+        case OPT_X:
+            if (strcmp(optarg, "threads") == 0)
+                o.by_nodes = 0;
+            else if (strcmp(optarg, "nodes") == 0)
+                o.by_nodes = 1;
+            else
+                return cli_usage_error("fit", "--x takes threads or nodes, not '%s'", optarg);
+            break;
+        case OPT_Y:
+            if (strcmp(optarg, "tps") == 0)
+                o.by_qps = 0;
+            else if (strcmp(optarg, "qps") == 0)
+                o.by_qps = 1;
+            else
+                return cli_usage_error("fit", "--y takes tps or qps, not '%s'", optarg);
+            break;
+        case OPT_THINK:
+            if (cli_parse_duration(optarg, &o.think_s) != 0)
+                return cli_usage_error("fit",
+                                       "--think-time takes a duration >= 0, e.g. 5ms, "
+                                       "not '%s'",
+                                       optarg);
+            break;
+        case OPT_JSON:
+            o.json = 1;
+            break;
+        case OPT_PREDICT:
+            if (cli_parse_int_list(optarg, 1000000000LL, o.predict, MAX_PREDICT, &o.n_predict) != 0)
+                return cli_usage_error("fit",
+                                       "--predict takes a list of up to %d positive "
+                                       "integers, e.g. 8,64,256, not '%s'",
+                                       MAX_PREDICT, optarg);
+            break;
+        case OPT_TARGET:
+            if (cli_parse_duration(optarg, &o.target_s) != 0 || !(o.target_s > 0))
+                return cli_usage_error("fit",
+                                       "--latency-target takes a duration > 0, e.g. 20ms, "
+                                       "not '%s'",
+                                       optarg);
+            o.has_target = 1;
+            break;
+        case OPT_BOOT:
+            if (cli_parse_int(optarg, 100, 1000000, &o.boot_b) != 0)
+                return cli_usage_error("fit",
+                                       "--bootstrap takes a replicate count from 100 to "
+                                       "1000000, e.g. 2000, not '%s'",
+                                       optarg);
+            break;
+        case 'h':
+            cli_print_help(fit_usage, fit_description, fit_options);
+            return SIZEUP_EXIT_OK;
+        default:
+            return cli_getopt_error("fit", c, argv);
+        }
+    }
+    if (o.has_target && o.by_nodes)
+        return cli_usage_error("fit", "--latency-target needs --x threads: a node count is not "
+                                      "a concurrency");
+    if (optind >= argc)
+        return cli_usage_error("fit", "no input files: give one or more POINTS files ('-' for "
+                                      "stdin)");
+
+    point_list_init(&pts);
+    for (int i = optind; i < argc; i++) {
+        struct import_report rep;
+        int rc = import_file(argv[i], NULL, &pts, &rep);
+        if (rc < 0 || rc == IMPORT_WARN) {
+            fprintf(stderr, "sizeup: %s\n", rep.msg);
+            status = SIZEUP_EXIT_INPUT;
+        }
+    }
+    if (pts.n == 0) {
+        fprintf(stderr, "sizeup: no points to fit\n");
+        point_list_destroy(&pts);
+        return status == SIZEUP_EXIT_OK ? SIZEUP_EXIT_INPUT : status;
+    }
+    ws = usl_workspace_new();
+    fr = malloc(sizeof *fr);
+    idx = malloc(pts.n * sizeof *idx);
+    done = calloc(pts.n, 1);
+    if (!ws || !fr || !idx || !done) {
+        fprintf(stderr, "sizeup: out of memory\n");
+        status = SIZEUP_EXIT_FAIL;
+        goto out;
+    }
+    /* curves in order of first appearance */
+    for (size_t i = 0; i < pts.n; i++) {
+        size_t m = 0;
+        if (done[i])
+            continue;
+        for (size_t j = i; j < pts.n; j++) {
+            const struct point *p = &pts.items[j], *q = &pts.items[i];
+            if (!done[j] && strcmp(p->target, q->target) == 0 &&
+                strcmp(p->workload, q->workload) == 0) {
+                done[j] = 1;
+                idx[m++] = j;
+            }
+        }
+        if (fit_one(&o, &pts, idx, m, ws, fr) != 0 && status == SIZEUP_EXIT_OK)
+            status = SIZEUP_EXIT_INPUT;
+    }
+out:
+    free(done);
+    free(idx);
+    free(fr);
+    usl_workspace_free(ws);
+    point_list_destroy(&pts);
+    return status;
+}

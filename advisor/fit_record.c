@@ -1,0 +1,225 @@
+/* fit_record.c - the sizeup.fit/1 JSON writer. */
+#include "fit_record.h"
+
+#include <errno.h>
+#include <gsl/gsl_errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Set key to a real when finite (absent values are omitted). */
+static void set_real(json_t *o, const char *key, double v)
+{
+    if (isfinite(v))
+        json_object_set_new(o, key, json_real(v));
+}
+
+static json_t *value_json(const struct derived_value *v)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    set_real(o, "value", v->value);
+    if (isfinite(v->lo) && isfinite(v->hi))
+        json_object_set_new(o, "ci95", json_pack("[ff]", v->lo, v->hi));
+    else if (isfinite(v->lo) && isinf(v->hi))
+        json_object_set_new(o, "ci95", json_pack("[fn]", v->lo)); /* unbounded above */
+    return o;
+}
+
+static json_t *param_json(const struct model_param *p)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    set_real(o, "value", p->value);
+    if (!p->fixed) {
+        set_real(o, "se", p->se);
+        if (isfinite(p->lo) && isfinite(p->hi))
+            json_object_set_new(o, "ci95", json_pack("[ff]", p->lo, p->hi));
+    }
+    json_object_set_new(o, "at_bound", json_boolean(p->fixed));
+    return o;
+}
+
+static json_t *params_json(const struct model_fit *f)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "lambda", param_json(&f->par[MODEL_LAMBDA]));
+    if (f->kind == MODEL_PIECEWISE) {
+        json_object_set_new(o, "x_max", param_json(&f->par[MODEL_XM]));
+    } else {
+        json_object_set_new(o, "sigma", param_json(&f->par[MODEL_SIGMA]));
+        if (f->kind == MODEL_USL)
+            json_object_set_new(o, "kappa", param_json(&f->par[MODEL_KAPPA]));
+    }
+    return o;
+}
+
+static json_t *derived_json(const struct model_derived *d)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    if (d->has_peak) {
+        json_t *pk = json_object();
+        json_object_set_new(pk, "x", value_json(&d->n_peak));
+        json_object_set_new(pk, "y", value_json(&d->x_peak));
+        json_object_set_new(pk, "beyond_data", json_boolean(d->peak_beyond));
+        json_object_set_new(o, "peak", pk);
+    }
+    json_object_set_new(o, "plateau", json_boolean(d->plateau));
+    json_object_set_new(o, "falling", json_boolean(d->falling));
+    if (isfinite(d->ceiling.value))
+        json_object_set_new(o, "ceiling", value_json(&d->ceiling));
+    if (isfinite(d->knee.value))
+        json_object_set_new(o, "knee", value_json(&d->knee));
+    json_object_set_new(o, "regime", json_string(derived_regime_name(d->regime)));
+    return o;
+}
+
+json_t *fit_record_to_json(const struct fit_record *r)
+{
+    const struct fit_result *fr = r->result;
+    const struct model_fit *f = &fr->fits[fr->chosen];
+    json_t *o = json_object(), *a;
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "schema", json_string(FIT_RECORD_SCHEMA));
+    json_object_set_new(o, "target", json_string(r->target));
+    json_object_set_new(o, "workload", json_string(r->workload));
+    json_object_set_new(o, "config", r->config ? json_string(r->config) : json_null());
+    json_object_set_new(o, "x", json_string(r->x_name));
+    json_object_set_new(o, "y", json_string(r->y_name));
+    json_object_set_new(o, "model", json_string(model_kind_name(fr->chosen)));
+    json_object_set_new(o, "selection",
+                        json_pack("{ssss}", "asked", r->asked, "reason", fr->reason));
+    json_object_set_new(o, "n_points", json_integer((json_int_t)f->n));
+    json_object_set_new(o, "n_distinct", json_integer((json_int_t)f->n_distinct));
+    json_object_set_new(o, "x_range", json_pack("[ff]", f->n_min, f->n_max));
+    json_object_set_new(o, "dof", json_integer(f->dof));
+    json_object_set_new(o, "params", params_json(f));
+    set_real(o, "sse", f->sse);
+    set_real(o, "rse", f->rse);
+    set_real(o, "rmse", sqrt(f->sse / (double)f->n));
+    set_real(o, "r2", f->r2);
+    set_real(o, "aicc", f->aicc);
+    {
+        json_t *s = json_object();
+        json_object_set_new(s, "status", json_string(gsl_strerror(f->status)));
+        json_object_set_new(s, "iterations", json_integer((json_int_t)f->iterations));
+        json_object_set_new(s, "faces_tried", json_integer((json_int_t)f->faces_tried));
+        set_real(s, "rcond", f->rcond);
+        json_object_set_new(o, "solver", s);
+    }
+    json_object_set_new(o, "derived", derived_json(&r->derived));
+    if (r->bootstrapped)
+        json_object_set_new(o, "intervals",
+                            json_pack("{sssIsIsIsI}", "method", "bootstrap", "replicates",
+                                      (json_int_t)r->boot.replicates, "refitted",
+                                      (json_int_t)r->boot.refitted, "seed", (json_int_t)r->seed,
+                                      "no_peak", (json_int_t)r->boot.no_peak));
+    else
+        json_object_set_new(o, "intervals", json_pack("{ss}", "method", "delta"));
+    a = json_array();
+    for (int k = 0; k < 3; k++) {
+        json_t *c = json_object();
+        json_object_set_new(c, "model", json_string(model_kind_name((enum model_kind)k)));
+        if (fr->fitted[k]) {
+            set_real(c, "aicc", fr->fits[k].aicc);
+            set_real(c, "sse", fr->fits[k].sse);
+            set_real(c, "r2", fr->fits[k].r2);
+            if (k == MODEL_USL)
+                json_object_set_new(c, "kappa_significant", json_boolean(fr->kappa_significant));
+        } else if (fr->fit_err[k][0]) {
+            json_object_set_new(c, "error", json_string(fr->fit_err[k]));
+        } else {
+            json_decref(c);
+            continue;
+        }
+        json_array_append_new(a, c);
+    }
+    json_object_set_new(o, "candidates", a);
+    a = json_array();
+    for (size_t i = 0; i < f->n_resid; i++) {
+        double fitted = model_eval(f, f->resid_n[i]);
+        json_array_append_new(a,
+                              json_pack("{sfsfsfsf}", "x", f->resid_n[i], "y", fitted + f->resid[i],
+                                        "fitted", fitted, "resid", f->resid[i]));
+    }
+    json_object_set_new(o, "residuals", a);
+    a = json_array();
+    for (unsigned b = 1; b <= MODEL_WARN_SIGMA_ONE; b <<= 1)
+        if (f->warnings & b)
+            json_array_append_new(a, json_string(model_warning_text(b)));
+    if (r->derived.peak_beyond)
+        json_array_append_new(a, json_string(model_warning_text(MODEL_WARN_PEAK_BEYOND)));
+    json_object_set_new(o, "warnings", a);
+    json_object_set_new(o, "think_time_s", json_real(r->think_time_s));
+    if (r->n_pred) {
+        char key[32], key2[48];
+        a = json_array();
+        snprintf(key, sizeof key, "p%g_ms", r->pctl);
+        snprintf(key2, sizeof key2, "p%g_extrapolated", r->pctl);
+        for (size_t i = 0; i < r->n_pred; i++) {
+            const struct fit_record_prediction *p = &r->pred[i];
+            json_t *e = json_object();
+            set_real(e, "x", p->p.n);
+            json_object_set_new(e, "y", value_json(&p->p.x));
+            if (isfinite(p->p.r_s.value)) {
+                struct derived_value ms = {p->p.r_s.value * 1e3, p->p.r_s.lo * 1e3,
+                                           p->p.r_s.hi * 1e3};
+                json_object_set_new(e, "latency_ms", value_json(&ms));
+            }
+            if (r->pctl > 0 && isfinite(p->pctl_ms)) {
+                set_real(e, key, p->pctl_ms);
+                json_object_set_new(e, key2, json_boolean(p->pctl_extrapolated));
+            }
+            json_object_set_new(e, "extrapolated", json_boolean(p->p.extrapolated));
+            json_array_append_new(a, e);
+        }
+        json_object_set_new(o, "predictions", a);
+    }
+    if (r->has_target) {
+        static const char *const st[] = {"ok", "unreachable", "unbounded"};
+        json_t *t = json_object();
+        set_real(t, "mean_ms", r->target_s * 1e3);
+        json_object_set_new(t, "status", json_string(st[r->at_target.status]));
+        if (r->at_target.status == LATENCY_OK) {
+            json_object_set_new(t, "x", value_json(&r->at_target.n));
+            json_object_set_new(t, "y", value_json(&r->at_target.x));
+            json_object_set_new(t, "capped_at_peak", json_boolean(r->at_target.capped));
+            json_object_set_new(t, "extrapolated", json_boolean(r->at_target.extrapolated));
+        }
+        json_object_set_new(o, "latency_target", t);
+    }
+    return o;
+}
+
+int fit_record_write(FILE *f, const struct fit_record *r, char *errmsg, size_t errcap)
+{
+    json_t *o = fit_record_to_json(r);
+    char *line;
+    size_t len;
+    int rc = 0;
+    if (!o) {
+        snprintf(errmsg, errcap, "out of memory");
+        return -1;
+    }
+    line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    json_decref(o);
+    if (!line) {
+        snprintf(errmsg, errcap, "out of memory");
+        return -1;
+    }
+    len = strlen(line);
+    line[len] = '\n'; /* json_dumps leaves room for the terminator only: rewrite it */
+    if (fwrite(line, 1, len + 1, f) != len + 1 || fflush(f) != 0) {
+        snprintf(errmsg, errcap, "write failed: %s", strerror(errno));
+        rc = -1;
+    }
+    free(line);
+    return rc;
+}

@@ -1,0 +1,137 @@
+/* fit.c - fit the USL, Amdahl and piecewise models to a curve and choose by AICc. */
+#include "fit.h"
+
+#include "piecewise.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+int fit_kappa_significant(const struct model_fit *f)
+{
+    const struct model_param *k = &f->par[MODEL_KAPPA];
+    return f->kind == MODEL_USL && !k->fixed && isfinite(k->lo) && k->lo > 0;
+}
+
+int fit_curve(const double *n, const double *x, size_t npts, int model, struct usl_workspace *ws,
+              struct fit_result *out, char *errmsg, size_t errcap)
+{
+    size_t distinct;
+    int want[3] = {0, 0, 0}, rc;
+
+    memset(out, 0, sizeof *out);
+    if (model != FIT_AUTO && model != MODEL_USL && model != MODEL_AMDAHL &&
+        model != MODEL_PIECEWISE) {
+        if (errmsg)
+            snprintf(errmsg, errcap, "unknown model %d", model);
+        return MODEL_EINVAL;
+    }
+    if (npts < 2) {
+        if (errmsg)
+            snprintf(errmsg, errcap, "%zu point%s: a curve needs at least 2 points", npts,
+                     npts == 1 ? "" : "s");
+        return MODEL_EINVAL;
+    }
+    if (model_check_points(n, x, npts, errmsg, errcap) != MODEL_OK)
+        return MODEL_EINVAL;
+    distinct = model_count_distinct(n, npts);
+    if (model == FIT_AUTO)
+        want[MODEL_USL] = want[MODEL_AMDAHL] = want[MODEL_PIECEWISE] = 1;
+    else
+        want[model] = 1;
+    if (distinct < 3) {
+        for (int k = 0; k < 2; k++)
+            if (want[k])
+                snprintf(out->fit_err[k], sizeof out->fit_err[k],
+                         "%zu distinct x values: needs at least 3", distinct);
+        want[MODEL_USL] = want[MODEL_AMDAHL] = 0;
+        want[MODEL_PIECEWISE] = 1;
+    }
+    for (int k = 0; k < 3; k++) {
+        char msg[160] = "";
+        if (!want[k])
+            continue;
+        if (k == MODEL_PIECEWISE) {
+            rc = piecewise_fit(n, x, npts, &out->fits[k], msg, sizeof msg);
+        } else {
+            struct usl_options o = usl_options_default();
+            o.amdahl = k == MODEL_AMDAHL;
+            rc = usl_fit(n, x, npts, &o, ws, &out->fits[k], msg, sizeof msg);
+        }
+        if (rc == MODEL_ENOMEM) {
+            if (errmsg)
+                snprintf(errmsg, errcap, "out of memory");
+            return rc;
+        }
+        if (rc == MODEL_OK) {
+            out->fitted[k] = 1;
+            if (distinct < 3)
+                out->fits[k].warnings |= MODEL_WARN_FEW_DISTINCT;
+        } else {
+            snprintf(out->fit_err[k], sizeof out->fit_err[k], "%s", msg);
+        }
+    }
+    out->kappa_significant = out->fitted[MODEL_USL] && fit_kappa_significant(&out->fits[MODEL_USL]);
+
+    if (model != FIT_AUTO && distinct >= 3) {
+        if (!out->fitted[model]) {
+            if (errmsg)
+                snprintf(errmsg, errcap, "%s: %s", model_kind_name((enum model_kind)model),
+                         out->fit_err[model]);
+            return MODEL_ENOCONV;
+        }
+        out->chosen = (enum model_kind)model;
+        snprintf(out->reason, sizeof out->reason, "asked for");
+        return MODEL_OK;
+    }
+    if (distinct < 3) {
+        if (!out->fitted[MODEL_PIECEWISE]) {
+            if (errmsg)
+                snprintf(errmsg, errcap, "piecewise: %s", out->fit_err[MODEL_PIECEWISE]);
+            return MODEL_ENOCONV;
+        }
+        out->chosen = MODEL_PIECEWISE;
+        snprintf(out->reason, sizeof out->reason,
+                 "only %zu distinct x values: the USL and Amdahl need at least 3", distinct);
+        return MODEL_OK;
+    }
+    {
+        /* saturating model: USL only when kappa is significant and AICc prefers it */
+        int sat = -1;
+        const char *why_sat = "";
+        if (out->fitted[MODEL_AMDAHL])
+            sat = MODEL_AMDAHL;
+        if (out->fitted[MODEL_USL]) {
+            const struct model_fit *u = &out->fits[MODEL_USL];
+            if (sat < 0 && out->kappa_significant) {
+                sat = MODEL_USL;
+            } else if (sat >= 0 && out->kappa_significant && u->aicc < out->fits[sat].aicc) {
+                sat = MODEL_USL;
+                why_sat = "kappa significant and lower AICc than Amdahl";
+            } else if (sat >= 0) {
+                why_sat = out->kappa_significant ? "USL has higher AICc than Amdahl"
+                                                 : "kappa not significant";
+            }
+        }
+        if (sat < 0 && !out->fitted[MODEL_PIECEWISE]) {
+            if (errmsg)
+                snprintf(errmsg, errcap, "no model could be fitted: %s", out->fit_err[MODEL_USL]);
+            return MODEL_ENOCONV;
+        }
+        if (sat < 0) {
+            out->chosen = MODEL_PIECEWISE;
+            snprintf(out->reason, sizeof out->reason, "the only model fitted");
+        } else if (out->fitted[MODEL_PIECEWISE] &&
+                   out->fits[MODEL_PIECEWISE].aicc < out->fits[sat].aicc) {
+            out->chosen = MODEL_PIECEWISE;
+            snprintf(out->reason, sizeof out->reason, "lowest AICc (%s %.1f > piecewise %.1f)",
+                     model_kind_name((enum model_kind)sat), out->fits[sat].aicc,
+                     out->fits[MODEL_PIECEWISE].aicc);
+        } else {
+            out->chosen = (enum model_kind)sat;
+            snprintf(out->reason, sizeof out->reason, "lowest AICc%s%s", *why_sat ? "; " : "",
+                     why_sat);
+        }
+    }
+    return MODEL_OK;
+}

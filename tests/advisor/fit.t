@@ -1,0 +1,125 @@
+# Transcript of `sizeup fit` (format: tests/transcript.sh).
+# Expected figures: models.md §5 (idc-nvme = vendor curve a: peak near 42 threads) and the
+# issue's "done when" (a fit with intervals for each of the four curves of the table).
+
+### four curves of the IDC-versus-cloud table, each with intervals
+$ fit data/published/rds-idc-vs-cloud-4c16g.csv
+? 0
+> idc-nvme / oltp_legacy: 9 points, threads 1-512, tps
+> cloud-local-ssd / oltp_legacy: 9 points
+> cloud-essd / oltp_legacy: 9 points
+> cloud-ssd / oltp_legacy: 9 points
+> model       usl (lowest AICc; kappa significant and lower AICc than Amdahl)
+> peak        N* = 42.
+> plateau, no peak in range
+> 95% [
+> residuals
+
+### JSON Lines: one sizeup.fit/1 record per curve
+$ fit --json data/published/rds-idc-vs-cloud-4c16g.csv
+? 0
+= 4
+> {"schema":"sizeup.fit/1","target":"idc-nvme","workload":"oltp_legacy"
+> "model":"usl"
+> "peak":{"x":{"value":42.
+> "ci95":[
+
+### the seekdb 4c8g point_select curve saturates: kappa not significant, plateau
+$ fit data/published/seekdb-4c8g-1c2g.csv
+? 0
+> seekdb-4c8g / oltp_point_select: 5 points, threads 10-400, tps
+> model       amdahl (lowest AICc; kappa not significant)
+
+### scale-out curve on nodes
+$ fit --x nodes data/published/monosql-scaleout-c5-2xlarge.csv
+? 0
+> monosql-c5.2xlarge / oltp_point_select: 4 points, nodes 2-16, tps
+
+### predictions and a latency target (idc-nvme: 2 ms per query lies past the peak)
+$ fit --y qps --predict 16,64,256 --latency-target 2ms data/published/rds-idc-vs-cloud-4c16g.csv
+? 0
+> predict
+> (capped at the peak N*)
+
+### no such file
+$ fit tests/fixtures/fit/no-such-file.jsonl
+? 3
+! tests/fixtures/fit/no-such-file.jsonl
+! No such file or directory
+= 0
+
+### a curve with one point is reported, the other curve is still fitted
+$ fit tests/fixtures/fit/one-point-curve.csv
+? 3
+! tests/fixtures/fit/one-point-curve.csv:2: lonely / oltp_read_only: 1 point: a curve needs at least 2 points
+> ok / oltp_read_only: 5 points
+>! lonely
+
+### a point without positive throughput
+$ fit tests/fixtures/fit/zero-tps.csv
+? 3
+! zero / oltp_point_select: point at threads 16 has no positive tps
+= 0
+
+### two distinct x values: only the piecewise/linear model, with a warning
+$ fit tests/fixtures/fit/two-x.csv
+? 0
+! fewer than 3 distinct x values
+> model       piecewise
+> warning     fewer than 3 distinct x values
+
+### unknown model
+$ fit --model bogus data/published/rds-idc-vs-cloud-4c16g.csv
+? 2
+! --model takes usl, amdahl, piecewise or auto, not 'bogus'
+! Try 'sizeup fit --help'.
+= 0
+
+### bad option values
+$ fit --x cores data/published/rds-idc-vs-cloud-4c16g.csv
+? 2
+! --x takes threads or nodes
+
+### --latency-target must be a duration
+$ fit --latency-target fast data/published/rds-idc-vs-cloud-4c16g.csv
+? 2
+! --latency-target takes a duration > 0
+
+### --predict takes positive integers
+$ fit --predict 0,4 data/published/rds-idc-vs-cloud-4c16g.csv
+? 2
+! --predict takes a list
+
+### no input
+$ fit
+? 2
+! no input files
+
+### help
+$ fit --help
+? 0
+> Usage: sizeup fit [OPTIONS] POINTS...
+> --latency-target=T
+
+### predictions carry the measured p99, interpolated inside the range, extrapolated outside
+$ fit --predict 8,64,1024 data/published/seekdb-4c8g-1c2g.csv
+? 0
+> p99
+> (extrapolated)  beyond the data
+
+### bootstrap intervals (models.md §4.4: vendor curve a N* [37.0, 49.1]; same shape in tps)
+$ fit --bootstrap 2000 data/published/rds-idc-vs-cloud-4c16g.csv
+? 0
+> peak        N* = 42.297 [36.
+> intervals   peak and ceiling: residual bootstrap, 2000 of 2000 refits
+> seed 42
+
+### --bootstrap needs at least 100 replicates
+$ fit --bootstrap 5 data/published/rds-idc-vs-cloud-4c16g.csv
+? 2
+! --bootstrap takes a replicate count from 100
+
+### a latency target needs concurrency on the x axis
+$ fit --x nodes --latency-target 20ms data/published/monosql-scaleout-c5-2xlarge.csv
+? 2
+! --latency-target needs --x threads
