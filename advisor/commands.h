@@ -9,4 +9,7 @@
 /** sizeup import FILE... : sysbench outputs and CSV tables -> point records. */
 int cmd_import(int argc, char **argv);
 
+/** sizeup catalog check | cost | list | fetch | convert : catalogs and cost (cmd_catalog.c). */
+int cmd_catalog(int argc, char **argv);
+
 #endif

@@ -17,6 +17,7 @@ struct subcommand {
 };
 
 static const struct subcommand subcommands[] = {
+    {"catalog", cmd_catalog, "check | cost | list | fetch | convert: catalogs and cost"},
     {NULL, NULL, NULL},
 };
 
