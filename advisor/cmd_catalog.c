@@ -384,10 +384,19 @@ static int catalog_list(int argc, char **argv)
         cat_pricing_parse(x.pricing, &want);
     if ((rc = load_catalogs(&x.cats, &cat)) != SIZEUP_EXIT_OK)
         return rc;
+    int w_id = 6, w_on = 7;
+    for (size_t i = 0; i < cat->n_configs; i++) {
+        const struct cat_config *cf = &cat->configs[i];
+        int l = (int)strlen(cf->id);
+        int m = (int)strlen(cf->instance ? cf->instance : cf->server) +
+                (cf->disk ? (int)strlen(cf->disk) + 20 : 0);
+        w_id = l > w_id ? l : w_id;
+        w_on = m > w_on ? m : w_on;
+    }
     if (x.json)
         arr = json_array();
     else
-        printf("%-24s %-56s %5s %12s %12s\n", "config", "runs on", "nodes",
+        printf("%-*s  %-*s %5s %12s %12s\n", w_id, "config", w_on, "runs on", "nodes",
                "per hour", "per month");
     for (size_t i = 0; i < cat->n_configs; i++) {
         const struct cat_config *cf = &cat->configs[i];
@@ -406,11 +415,12 @@ static int catalog_list(int argc, char **argv)
         else
             snprintf(on, sizeof on, "%s", cf->instance ? cf->instance : cf->server);
         if (ok)
-            printf("%-24s %-56s %5d %11.4f%s %12.2f %s\n", cf->id, on, cost.nodes, cost.per_hour,
+            printf("%-*s  %-*s %5d %11.4f%s %12.2f %s\n", w_id, cf->id, w_on, on, cost.nodes,
+                   cost.per_hour,
                    cost.estimate ? "~" : " ", cost.per_month, cat->currency);
         else
-            printf("%-24s %-56s %5d %12s %12s\n", cf->id, on, x.nodes ? (int)x.nodes : cf->nodes,
-                   "-", "-");
+            printf("%-*s  %-*s %5d %12s %12s\n", w_id, cf->id, w_on, on,
+                   x.nodes ? (int)x.nodes : cf->nodes, "-", "-");
     }
     if (arr) {
         json_dumpf(arr, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
