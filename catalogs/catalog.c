@@ -142,7 +142,7 @@ void cat_catalog_free(struct cat_catalog *cat)
         if (!id)                                                                                   \
             return NULL;                                                                           \
         for (size_t i_ = 0; i_ < (n); i_++)                                                        \
-            if (strcmp((arr)[i_].id, id) == 0)                                                     \
+            if (strcmp((arr)[i_].id, (id)) == 0)                                                     \
                 return &(arr)[i_];                                                                 \
         return NULL;                                                                               \
     } while (0)
@@ -389,7 +389,7 @@ static int valid_date(const char *s)
 
 static int valid_currency(const char *s)
 {
-    if (strlen(s) != 3)
+    if (!s || strlen(s) != 3)
         return 0;
     for (int i = 0; i < 3; i++)
         if (!isupper((unsigned char)s[i]))
@@ -934,9 +934,12 @@ static int parse_config(struct ld *ld, json_t *v)
     if (cf->disk) {
         const struct cat_disk *d = lookup_disk(ld, cf->disk);
         n = push_key(ld, "disk");
-        if (!d)
+        if (!d) {
             rc = fail(ld, "unknown disk type \"%s\" (not among $.disks)", cf->disk);
-        else if (!d->local && !d->per_gib_month.present)
+            pop(ld, n);
+            return rc;
+        }
+        if (!d->local && !d->per_gib_month.present)
             rc = fail(ld, "disk type \"%s\" has no prices, so a configuration cannot use it",
                       cf->disk);
         pop(ld, n);

@@ -462,7 +462,7 @@ int cat_fetch(const char *url, const struct cat_fetch_options *opts, char **buf,
 {
     struct cat_fetch_options defaults;
     const struct cat_fetch_options *o = opts;
-    struct cat_fetch_result res_local, *res = res_out ? res_out : &res_local;
+    struct cat_fetch_result res_local = {0}, *res = res_out ? res_out : &res_local;
     struct response r;
     struct cache cache;
     json_t *merged = NULL, *first = NULL;
