@@ -171,11 +171,12 @@ static int catalog_check(int argc, char **argv)
 {
     struct check_ctx x = {0};
     struct cat_catalog *cat = NULL;
-    int rc = parse("catalog check", argc, argv, check_opts, check_opt, &x,
-                   "Usage: sizeup catalog check [--together] FILE|URL...",
-                   "Validate sizeup.catalog/1 files: types, ranges, currencies and rates, unique\n"
-                   "ids, references between sections, disk capacity and provisioning limits.\n"
-                   "Errors name the file, line, column and JSON path. Exit 3 when any is rejected.");
+    int rc =
+        parse("catalog check", argc, argv, check_opts, check_opt, &x,
+              "Usage: sizeup catalog check [--together] FILE|URL...",
+              "Validate sizeup.catalog/1 files: types, ranges, currencies and rates, unique\n"
+              "ids, references between sections, disk capacity and provisioning limits.\n"
+              "Errors name the file, line, column and JSON path. Exit 3 when any is rejected.");
     int status = SIZEUP_EXIT_OK;
     if (rc < 0)
         return SIZEUP_EXIT_OK;
@@ -192,8 +193,7 @@ static int catalog_check(int argc, char **argv)
                 return SIZEUP_EXIT_FAIL;
             }
         }
-        size_t ni = cat->n_instances, nd = cat->n_disks, ns = cat->n_servers,
-               nc = cat->n_configs;
+        size_t ni = cat->n_instances, nd = cat->n_disks, ns = cat->n_servers, nc = cat->n_configs;
         one = load_one(cat, argv[i]);
         if (one == SIZEUP_EXIT_OK) {
             /* every configuration must be costable under some pricing model */
@@ -203,8 +203,8 @@ static int catalog_check(int argc, char **argv)
                 struct cat_error err;
                 for (int p = 0; p < CAT_PRICING_COUNT; p++)
                     if (mask & (1u << p)) {
-                        if (cat_config_cost(cat, cat->configs[k].id, (enum cat_pricing)p, 0,
-                                            &cost, &err) != CAT_OK) {
+                        if (cat_config_cost(cat, cat->configs[k].id, (enum cat_pricing)p, 0, &cost,
+                                            &err) != CAT_OK) {
                             fprintf(stderr, "sizeup: %s: %s\n", argv[i], err.msg);
                             one = SIZEUP_EXIT_INPUT;
                         }
@@ -281,8 +281,9 @@ static int cost_one(const struct cat_catalog *cat, const struct cost_ctx *x, con
     unsigned mask;
     int printed = 0;
     if (!cf) {
-        fprintf(stderr, "sizeup: no configuration \"%s\" in the catalog (try 'sizeup catalog "
-                        "list')\n",
+        fprintf(stderr,
+                "sizeup: no configuration \"%s\" in the catalog (try 'sizeup catalog "
+                "list')\n",
                 id);
         return SIZEUP_EXIT_INPUT;
     }
@@ -298,8 +299,7 @@ static int cost_one(const struct cat_catalog *cat, const struct cost_ctx *x, con
             continue;
         if (cf->server && all && p != CAT_PRICING_ON_DEMAND)
             continue; /* an owned server costs the same under every model */
-        if (cat_config_cost(cat, id, (enum cat_pricing)p, (int)x->nodes, &cost, &err) !=
-            CAT_OK) {
+        if (cat_config_cost(cat, id, (enum cat_pricing)p, (int)x->nodes, &cost, &err) != CAT_OK) {
             fprintf(stderr, "sizeup: %s\n", err.msg);
             return SIZEUP_EXIT_INPUT;
         }
@@ -396,8 +396,8 @@ static int catalog_list(int argc, char **argv)
     if (x.json)
         arr = json_array();
     else
-        printf("%-*s  %-*s %5s %12s %12s\n", w_id, "config", w_on, "runs on", "nodes",
-               "per hour", "per month");
+        printf("%-*s  %-*s %5s %12s %12s\n", w_id, "config", w_on, "runs on", "nodes", "per hour",
+               "per month");
     for (size_t i = 0; i < cat->n_configs; i++) {
         const struct cat_config *cf = &cat->configs[i];
         struct cat_cost cost;
@@ -416,8 +416,7 @@ static int catalog_list(int argc, char **argv)
             snprintf(on, sizeof on, "%s", cf->instance ? cf->instance : cf->server);
         if (ok)
             printf("%-*s  %-*s %5d %11.4f%s %12.2f %s\n", w_id, cf->id, w_on, on, cost.nodes,
-                   cost.per_hour,
-                   cost.estimate ? "~" : " ", cost.per_month, cat->currency);
+                   cost.per_hour, cost.estimate ? "~" : " ", cost.per_month, cat->currency);
         else
             printf("%-*s  %-*s %5d %12s %12s\n", w_id, cf->id, w_on, on,
                    x.nodes ? (int)x.nodes : cf->nodes, "-", "-");
@@ -466,8 +465,8 @@ static int duration_ms(const char *cmd, const char *opt, const char *arg, long *
 {
     double s;
     if (cli_parse_duration(arg, &s) != 0 || s <= 0 || s > 86400)
-        return cli_usage_error(cmd, "--%s takes a duration such as 500ms, 10s or 2m, not '%s'",
-                               opt, arg);
+        return cli_usage_error(cmd, "--%s takes a duration such as 500ms, 10s or 2m, not '%s'", opt,
+                               arg);
     *out = (long)(s * 1000 + 0.5);
     if (*out < 1)
         *out = 1;
@@ -498,8 +497,7 @@ static int fetch_opt(void *p, int c, const char *arg)
         return 0;
     case OPT_MAX_SIZE:
         if (cli_parse_size(arg, &v) != 0 || v < 1)
-            return cli_usage_error(cmd, "--max-size takes a size such as 64M or 1G, not '%s'",
-                                   arg);
+            return cli_usage_error(cmd, "--max-size takes a size such as 64M or 1G, not '%s'", arg);
         x->o.max_bytes = v;
         return 0;
     case OPT_CACHE_DIR:
@@ -603,8 +601,7 @@ static int convert_opt(void *p, int c, const char *arg)
     switch (c) {
     case 'f':
         if (strcmp(arg, "ec2instances") != 0 && strcmp(arg, "azure-retail") != 0)
-            return cli_usage_error(cmd, "--from takes ec2instances or azure-retail, not '%s'",
-                                   arg);
+            return cli_usage_error(cmd, "--from takes ec2instances or azure-retail, not '%s'", arg);
         x->from = arg;
         return 0;
     case 'o':
@@ -618,8 +615,7 @@ static int convert_opt(void *p, int c, const char *arg)
         return 0;
     case OPT_OFFERING:
         if (strcmp(arg, "Standard") != 0 && strcmp(arg, "Convertible") != 0)
-            return cli_usage_error(cmd, "--offering takes Standard or Convertible, not '%s'",
-                                   arg);
+            return cli_usage_error(cmd, "--offering takes Standard or Convertible, not '%s'", arg);
         x->o.offering = arg;
         return 0;
     case OPT_PURCHASE:
@@ -632,8 +628,8 @@ static int convert_opt(void *p, int c, const char *arg)
     case OPT_AS_OF: {
         int y, m, d;
         char tail;
-        if (strlen(arg) != 10 || sscanf(arg, "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3 ||
-            m < 1 || m > 12 || d < 1 || d > 31)
+        if (strlen(arg) != 10 || sscanf(arg, "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3 || m < 1 ||
+            m > 12 || d < 1 || d > 31)
             return cli_usage_error(cmd, "--as-of takes a date YYYY-MM-DD, not '%s'", arg);
         x->o.as_of = arg;
         return 0;
@@ -737,8 +733,7 @@ static int catalog_convert(int argc, char **argv)
         json_error_t jerr;
         json_t *doc = json_load_file(argv[i], 0, &jerr);
         if (!doc) {
-            fprintf(stderr, "sizeup: %s:%d:%d: %s\n", argv[i], jerr.line, jerr.column,
-                    jerr.text);
+            fprintf(stderr, "sizeup: %s:%d:%d: %s\n", argv[i], jerr.line, jerr.column, jerr.text);
             json_decref(catalog);
             return SIZEUP_EXIT_INPUT;
         }
@@ -802,8 +797,7 @@ static int catalog_convert(int argc, char **argv)
         fprintf(stderr,
                 "sizeup: %zu instances, %zu prices from %zu records -> %s (%zu records of "
                 "other regions, OS or models; %zu prices that were not numbers)\n",
-                st.instances, st.prices, st.records, x.output, st.skipped_none,
-                st.skipped_price);
+                st.instances, st.prices, st.records, x.output, st.skipped_none, st.skipped_price);
     return SIZEUP_EXIT_OK;
 }
 

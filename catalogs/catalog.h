@@ -28,11 +28,11 @@
 /* Error returns of every catalogs function. */
 enum {
     CAT_OK = 0,
-    CAT_EINVAL = -1,   /* a value is out of range, a reference is unknown, an id is repeated */
-    CAT_ENOMEM = -2,   /* allocation failed */
-    CAT_EIO = -3,      /* a file could not be read or written (errno text in the message) */
-    CAT_EPARSE = -4,   /* the input is not JSON */
-    CAT_ESCHEMA = -5,  /* schema missing or not sizeup.catalog/1 */
+    CAT_EINVAL = -1,    /* a value is out of range, a reference is unknown, an id is repeated */
+    CAT_ENOMEM = -2,    /* allocation failed */
+    CAT_EIO = -3,       /* a file could not be read or written (errno text in the message) */
+    CAT_EPARSE = -4,    /* the input is not JSON */
+    CAT_ESCHEMA = -5,   /* schema missing or not sizeup.catalog/1 */
     CAT_ENOTFOUND = -6, /* an id or a price for the asked pricing model does not exist */
     CAT_ENET = -7,      /* a URL could not be fetched (network error, HTTP error status) */
     CAT_ETOOBIG = -8    /* a download exceeded its size cap */
@@ -105,19 +105,19 @@ struct cat_perf_rule {
 
 /* A disk type: performance and price rules as data. */
 struct cat_disk {
-    char *id;       /* e.g. "alibaba-essd-pl1" */
-    char *provider; /* may be NULL */
-    char *name;     /* e.g. "ESSD PL1"; may be NULL */
-    int local;      /* 1: instance store or server disk, priced in the instance/server */
-    double min_gib, max_gib;             /* allowed capacity */
-    struct cat_perf_rule iops;           /* baseline IOPS at capacity C */
+    char *id;                  /* e.g. "alibaba-essd-pl1" */
+    char *provider;            /* may be NULL */
+    char *name;                /* e.g. "ESSD PL1"; may be NULL */
+    int local;                 /* 1: instance store or server disk, priced in the instance/server */
+    double min_gib, max_gib;   /* allowed capacity */
+    struct cat_perf_rule iops; /* baseline IOPS at capacity C */
     struct cat_perf_rule throughput_mb_s; /* baseline MB/s at capacity C */
     /* Provisioned IOPS bought on top of the baseline (gp3, io2, AutoPL, GPSSD2). */
     int has_prov_iops;
-    double prov_iops_max;           /* most extra IOPS, +inf when absent */
-    double prov_iops_total_min;     /* least total IOPS once provisioned (io2: 100), 0 = none */
-    double prov_iops_total_max;     /* most total IOPS, +inf when absent */
-    double prov_iops_total_per_gib; /* most total IOPS per GiB, +inf when absent */
+    double prov_iops_max;            /* most extra IOPS, +inf when absent */
+    double prov_iops_total_min;      /* least total IOPS once provisioned (io2: 100), 0 = none */
+    double prov_iops_total_max;      /* most total IOPS, +inf when absent */
+    double prov_iops_total_per_gib;  /* most total IOPS per GiB, +inf when absent */
     double throughput_per_prov_iops; /* MB/s each provisioned IOPS adds (AutoPL 16/1024) */
     /* Provisioned throughput bought on top of the baseline (gp3, GPSSD2). */
     int has_prov_throughput;
@@ -137,15 +137,15 @@ struct cat_server {
     char *local_disk;  /* disk id or NULL */
     int local_disk_count;
     double local_disk_gib;
-    struct cat_price capital;   /* purchase price of the whole server */
-    double amortisation_years;  /* > 0; default 5 */
-    double maintenance_rate;    /* fraction of capital per year, >= 0; default 0.15 */
-    double power_kw;            /* average electrical draw, kW, >= 0 */
-    double pue;                 /* power usage effectiveness, >= 1; default 1.5 */
+    struct cat_price capital;  /* purchase price of the whole server */
+    double amortisation_years; /* > 0; default 5 */
+    double maintenance_rate;   /* fraction of capital per year, >= 0; default 0.15 */
+    double power_kw;           /* average electrical draw, kW, >= 0 */
+    double pue;                /* power usage effectiveness, >= 1; default 1.5 */
     struct cat_price energy_per_kwh;
-    struct cat_price rack_per_month; /* colocation cost of one whole rack per month */
-    double rack_units;               /* U the server occupies, > 0 */
-    double rack_units_per_rack;      /* U of a rack, > 0; default 42 */
+    struct cat_price rack_per_month;  /* colocation cost of one whole rack per month */
+    double rack_units;                /* U the server occupies, > 0 */
+    double rack_units_per_rack;       /* U of a rack, > 0; default 42 */
     struct cat_price staff_per_month; /* share of operations staff for this server; optional */
 };
 
@@ -157,11 +157,11 @@ struct cat_config {
     char *server;      /* server id or NULL */
     int slice_vcpu;    /* server slice, vCPU (0 = whole server) */
     double slice_memory_gib;
-    char *disk;         /* disk id or NULL (no storage priced) */
-    double size_gib;    /* disk capacity per node, GiB */
-    double provisioned_iops;         /* extra IOPS per node, >= 0 */
+    char *disk;                         /* disk id or NULL (no storage priced) */
+    double size_gib;                    /* disk capacity per node, GiB */
+    double provisioned_iops;            /* extra IOPS per node, >= 0 */
     double provisioned_throughput_mb_s; /* extra MB/s per node, >= 0 */
-    int nodes;          /* >= 1 */
+    int nodes;                          /* >= 1 */
 };
 
 /* A currency conversion rate declared by the catalog: 1 unit of code = rate catalog units. */
@@ -208,8 +208,8 @@ void cat_catalog_free(struct cat_catalog *cat);
  *         a currency without a declared rate, a currency different from the files already
  *         added), CAT_ENOMEM.
  */
-int cat_catalog_add_buffer(struct cat_catalog *cat, const char *text, size_t len,
-                           const char *name, struct cat_error *err);
+int cat_catalog_add_buffer(struct cat_catalog *cat, const char *text, size_t len, const char *name,
+                           struct cat_error *err);
 
 /**
  * Read a file and add it as cat_catalog_add_buffer() does.
@@ -230,8 +230,8 @@ const struct cat_config *cat_find_config(const struct cat_catalog *cat, const ch
  * @param rate  if not NULL, set to the rate record used (NULL for the catalog's own currency)
  * @return CAT_OK, or CAT_ENOTFOUND when the catalog declares no rate for code.
  */
-int cat_catalog_convert(const struct cat_catalog *cat, double amount, const char *code,
-                        double *out, const struct cat_rate **rate);
+int cat_catalog_convert(const struct cat_catalog *cat, double amount, const char *code, double *out,
+                        const struct cat_rate **rate);
 
 /** Name of a pricing model ("on-demand", ...); "?" for an out-of-range value. */
 const char *cat_pricing_name(enum cat_pricing p);

@@ -152,8 +152,7 @@ int cat_convert_ec2instances(json_t *catalog, json_t *doc, const char *source,
                     "%s: expected a JSON array of instance objects (ec2instances.info "
                     "instances.json)",
                     source);
-    snprintf(src, sizeof src, "ec2instances.info instances.json (%s), %s, %s", source, region,
-             os);
+    snprintf(src, sizeof src, "ec2instances.info instances.json (%s), %s, %s", source, region, os);
     json_array_foreach(doc, i, v)
     {
         const char *type = json_string_value(json_object_get(v, "instance_type"));
@@ -162,8 +161,10 @@ int cat_convert_ec2instances(json_t *catalog, json_t *doc, const char *source,
         double amount;
         size_t n_before;
         if (!json_is_object(v) || !type || !*type)
-            return cerr(err, CAT_EINVAL, "%s: $[%zu]: expected an instance object with "
-                        "\"instance_type\"", source, i);
+            return cerr(err, CAT_EINVAL,
+                        "%s: $[%zu]: expected an instance object with "
+                        "\"instance_type\"",
+                        source, i);
         st->records++;
         by_os = json_object_get(json_object_get(json_object_get(v, "pricing"), region), os);
         if (!json_is_object(by_os)) {
@@ -202,9 +203,9 @@ int cat_convert_ec2instances(json_t *catalog, json_t *doc, const char *source,
                 snprintf(key, sizeof key, "effective hourly rate of yrTerm%d%s.%s",
                          p == CAT_PRICING_RESERVED_1Y ? 1 : 3, offering, purchase);
             if (add_price(prices, (enum cat_pricing)p, amount, "USD", src, as_of,
-                          p == CAT_PRICING_RESERVED_1Y || p == CAT_PRICING_RESERVED_3Y ? key
-                                                                                       : NULL) !=
-                0) {
+                          p == CAT_PRICING_RESERVED_1Y || p == CAT_PRICING_RESERVED_3Y
+                              ? key
+                              : NULL) != 0) {
                 json_decref(prices);
                 return cerr(err, CAT_ENOMEM, "out of memory");
             }
@@ -233,8 +234,7 @@ int cat_convert_ec2instances(json_t *catalog, json_t *doc, const char *source,
             json_object_set_new(inst, "block_max_iops", json_real(json_number_value(x)));
         if ((x = json_object_get(v, "ebs_throughput")) && json_is_number(x) &&
             json_number_value(x) > 0)
-            json_object_set_new(inst, "block_max_throughput_mb_s",
-                                json_real(json_number_value(x)));
+            json_object_set_new(inst, "block_max_throughput_mb_s", json_real(json_number_value(x)));
         storage = json_object_get(v, "storage");
         if (json_is_object(storage) && (json_is_true(json_object_get(storage, "ssd")) ||
                                         json_is_true(json_object_get(storage, "nvme_ssd")))) {
@@ -350,8 +350,8 @@ int cat_convert_azure_retail(json_t *catalog, json_t *doc, const char *source,
         note[0] = '\0';
         if (pricing == CAT_PRICING_RESERVED_1Y || pricing == CAT_PRICING_RESERVED_3Y) {
             int years = pricing == CAT_PRICING_RESERVED_1Y ? 1 : 3;
-            snprintf(note, sizeof note, "reservation price %g %s for %d year%s / %d h", amount,
-                     cur, years, years > 1 ? "s" : "", years * 8760);
+            snprintf(note, sizeof note, "reservation price %g %s for %d year%s / %d h", amount, cur,
+                     years, years > 1 ? "s" : "", years * 8760);
             amount /= years * 8760.0;
         }
         if (start && strlen(start) >= 10) {

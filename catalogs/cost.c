@@ -52,8 +52,9 @@ static int convert(const struct cat_catalog *cat, const struct cat_price *p, dou
 
 static double unit_hours(enum cat_unit u)
 {
-    return u == CAT_UNIT_HOUR ? 1.0 : u == CAT_UNIT_MONTH ? CAT_HOURS_PER_MONTH
-                                                          : CAT_HOURS_PER_YEAR;
+    return u == CAT_UNIT_HOUR    ? 1.0
+           : u == CAT_UNIT_MONTH ? CAT_HOURS_PER_MONTH
+                                 : CAT_HOURS_PER_YEAR;
 }
 
 static int server_terms(const struct cat_catalog *cat, const struct cat_server *s, double share,
@@ -172,15 +173,14 @@ static int disk_terms(const struct cat_catalog *cat, const struct cat_config *cf
         return CAT_OK;
     if (!d->per_gib_month.present)
         return cost_fail(err, CAT_ENOTFOUND, "%s: disk type %s has no prices", cf->id, d->id);
-    if ((rc = convert(cat, &d->per_gib_month, d->per_gib_month.amount, &x, &rate, conv,
-                      sizeof conv, err)) != CAT_OK)
+    if ((rc = convert(cat, &d->per_gib_month, d->per_gib_month.amount, &x, &rate, conv, sizeof conv,
+                      err)) != CAT_OK)
         return rc;
     t = add_term(c, "disk capacity", &d->per_gib_month);
     t->rate = rate;
     t->per_hour = nodes * cf->size_gib * x / CAT_HOURS_PER_MONTH;
-    snprintf(t->formula, sizeof t->formula, "%d x %g GiB x %g %s/GiB-month%s / 730 h (%s)",
-             nodes, cf->size_gib, d->per_gib_month.amount, d->per_gib_month.currency, conv,
-             d->id);
+    snprintf(t->formula, sizeof t->formula, "%d x %g GiB x %g %s/GiB-month%s / 730 h (%s)", nodes,
+             cf->size_gib, d->per_gib_month.amount, d->per_gib_month.currency, conv, d->id);
     if (cf->provisioned_iops > 0) {
         if ((rc = convert(cat, &d->per_prov_iops_month, d->per_prov_iops_month.amount, &x, &rate,
                           conv, sizeof conv, err)) != CAT_OK)
@@ -194,8 +194,8 @@ static int disk_terms(const struct cat_catalog *cat, const struct cat_config *cf
                  d->per_prov_iops_month.currency, conv);
     }
     if (cf->provisioned_throughput_mb_s > 0) {
-        if ((rc = convert(cat, &d->per_prov_mb_s_month, d->per_prov_mb_s_month.amount, &x,
-                          &rate, conv, sizeof conv, err)) != CAT_OK)
+        if ((rc = convert(cat, &d->per_prov_mb_s_month, d->per_prov_mb_s_month.amount, &x, &rate,
+                          conv, sizeof conv, err)) != CAT_OK)
             return rc;
         t = add_term(c, "disk throughput", &d->per_prov_mb_s_month);
         t->rate = rate;
@@ -208,9 +208,8 @@ static int disk_terms(const struct cat_catalog *cat, const struct cat_config *cf
     return CAT_OK;
 }
 
-int cat_config_cost(const struct cat_catalog *cat, const char *config_id,
-                    enum cat_pricing pricing, int nodes, struct cat_cost *out,
-                    struct cat_error *err)
+int cat_config_cost(const struct cat_catalog *cat, const char *config_id, enum cat_pricing pricing,
+                    int nodes, struct cat_cost *out, struct cat_error *err)
 {
     const struct cat_config *cf = cat_find_config(cat, config_id);
     const struct cat_disk *d = NULL;
@@ -218,8 +217,7 @@ int cat_config_cost(const struct cat_catalog *cat, const char *config_id,
 
     memset(out, 0, sizeof *out);
     if (!cf)
-        return cost_fail(err, CAT_ENOTFOUND, "no configuration \"%s\" in the catalog",
-                         config_id);
+        return cost_fail(err, CAT_ENOTFOUND, "no configuration \"%s\" in the catalog", config_id);
     if (nodes < 0)
         return cost_fail(err, CAT_EINVAL, "node count %d is negative", nodes);
     out->config = cf;
@@ -246,26 +244,24 @@ int cat_config_cost(const struct cat_catalog *cat, const char *config_id,
             return cost_fail(err, CAT_ENOTFOUND, "%s: instance %s has no %s price (it has: %s)",
                              cf->id, in->id, cat_pricing_name(pricing), have);
         }
-        if ((rc = convert(cat, &ip->price, ip->price.amount, &x, &rate, conv, sizeof conv,
-                          err)) != CAT_OK)
+        if ((rc = convert(cat, &ip->price, ip->price.amount, &x, &rate, conv, sizeof conv, err)) !=
+            CAT_OK)
             return rc;
         t = add_term(out, "instance", &ip->price);
         t->rate = rate;
         t->per_hour = out->nodes * x / unit_hours(ip->unit);
         if (ip->unit == CAT_UNIT_HOUR)
             snprintf(t->formula, sizeof t->formula, "%d x %g %s/h%s (%s %s)", out->nodes,
-                     ip->price.amount, ip->price.currency, conv, in->id,
-                     cat_pricing_name(pricing));
+                     ip->price.amount, ip->price.currency, conv, in->id, cat_pricing_name(pricing));
         else
-            snprintf(t->formula, sizeof t->formula, "%d x %g %s/%s%s / %g h (%s %s)",
-                     out->nodes, ip->price.amount, ip->price.currency, cat_unit_name(ip->unit),
-                     conv, unit_hours(ip->unit), in->id, cat_pricing_name(pricing));
+            snprintf(t->formula, sizeof t->formula, "%d x %g %s/%s%s / %g h (%s %s)", out->nodes,
+                     ip->price.amount, ip->price.currency, cat_unit_name(ip->unit), conv,
+                     unit_hours(ip->unit), in->id, cat_pricing_name(pricing));
     } else {
         const struct cat_server *s = cat_find_server(cat, cf->server);
         double share = 1.0;
         if (!s)
-            return cost_fail(err, CAT_ENOTFOUND, "%s: unknown server \"%s\"", cf->id,
-                             cf->server);
+            return cost_fail(err, CAT_ENOTFOUND, "%s: unknown server \"%s\"", cf->id, cf->server);
         if (cf->slice_vcpu > 0)
             share = fmax((double)cf->slice_vcpu / s->vcpu, cf->slice_memory_gib / s->memory_gib);
         if ((rc = server_terms(cat, s, share, out->nodes, out, err)) != CAT_OK)
@@ -276,8 +272,7 @@ int cat_config_cost(const struct cat_catalog *cat, const char *config_id,
         char msg[300];
         d = cat_find_disk(cat, cf->disk);
         if (!d)
-            return cost_fail(err, CAT_ENOTFOUND, "%s: unknown disk type \"%s\"", cf->id,
-                             cf->disk);
+            return cost_fail(err, CAT_ENOTFOUND, "%s: unknown disk type \"%s\"", cf->id, cf->disk);
         if (cat_disk_performance(d, cf->size_gib, cf->provisioned_iops,
                                  cf->provisioned_throughput_mb_s, &out->disk, msg,
                                  sizeof msg) != CAT_OK)
@@ -312,7 +307,8 @@ void cat_cost_print(FILE *f, const struct cat_cost *c)
     fprintf(f, "  %-16s %12.2f %s/month (730 h)%s\n", "per month", c->per_month, c->currency,
             c->estimate ? "  [rests on estimates]" : "");
     if (c->has_disk) {
-        fprintf(f, "  disk             %g GiB: %.0f IOPS (baseline %.0f), %.1f MB/s (baseline %.1f)",
+        fprintf(f,
+                "  disk             %g GiB: %.0f IOPS (baseline %.0f), %.1f MB/s (baseline %.1f)",
                 c->disk.size_gib, c->disk.iops, c->disk.baseline_iops, c->disk.throughput_mb_s,
                 c->disk.baseline_throughput_mb_s);
         if (c->iops < c->disk.iops || c->throughput_mb_s < c->disk.throughput_mb_s)

@@ -33,9 +33,9 @@
 
 /* One term of a cost breakdown. */
 struct cat_cost_term {
-    char name[32];       /* "instance", "disk capacity", "capital", "power", ... */
-    char formula[240];   /* the arithmetic with its figures and units */
-    double per_hour;     /* catalog currency per hour, all nodes */
+    char name[32];                 /* "instance", "disk capacity", "capital", "power", ... */
+    char formula[240];             /* the arithmetic with its figures and units */
+    double per_hour;               /* catalog currency per hour, all nodes */
     const struct cat_price *price; /* borrowed from the catalog: provenance; may be NULL */
     const struct cat_rate *rate;   /* conversion rate used, or NULL */
 };
@@ -71,9 +71,8 @@ struct cat_cost {
  *         pricing: err names the models it has); CAT_EINVAL (disk provisioning out of limits,
  *         currency without a rate, nodes < 0).
  */
-int cat_config_cost(const struct cat_catalog *cat, const char *config_id,
-                    enum cat_pricing pricing, int nodes, struct cat_cost *out,
-                    struct cat_error *err);
+int cat_config_cost(const struct cat_catalog *cat, const char *config_id, enum cat_pricing pricing,
+                    int nodes, struct cat_cost *out, struct cat_error *err);
 
 /**
  * Hourly cost of a share of one on-premises server (the five terms above), into out

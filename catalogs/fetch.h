@@ -30,30 +30,30 @@
 #define CAT_AZURE_PAGE_SIZE 100
 
 struct cat_fetch_options {
-    long connect_timeout_ms;   /* per attempt; default 10000 */
-    long timeout_ms;           /* whole transfer of one attempt; default 600000 */
-    int max_retries;           /* further attempts after the first, >= 0; default 4 */
-    long backoff_initial_ms;   /* wait before the first retry; doubles each retry; default 1000 */
-    long backoff_max_ms;       /* cap on the doubling wait; default 30000 */
-    long retry_after_max_ms;   /* cap on a server's Retry-After; default 120000 */
-    long long max_bytes;       /* size cap of one response body (decoded), default 1 GiB */
-    int max_pages;             /* most pages followed; default 10000 */
-    const char *cache_dir;     /* NULL: $XDG_CACHE_HOME/sizeup (or $HOME/.cache/sizeup);
-                                  "" disables the cache */
-    int follow_pages;          /* 1 (default): follow Azure paging */
-    int require_json;          /* 1 (default): every response body must be JSON */
-    int progress;              /* 1: progress on stderr for downloads taking over 2 s */
+    long connect_timeout_ms; /* per attempt; default 10000 */
+    long timeout_ms;         /* whole transfer of one attempt; default 600000 */
+    int max_retries;         /* further attempts after the first, >= 0; default 4 */
+    long backoff_initial_ms; /* wait before the first retry; doubles each retry; default 1000 */
+    long backoff_max_ms;     /* cap on the doubling wait; default 30000 */
+    long retry_after_max_ms; /* cap on a server's Retry-After; default 120000 */
+    long long max_bytes;     /* size cap of one response body (decoded), default 1 GiB */
+    int max_pages;           /* most pages followed; default 10000 */
+    const char *cache_dir;   /* NULL: $XDG_CACHE_HOME/sizeup (or $HOME/.cache/sizeup);
+                                "" disables the cache */
+    int follow_pages;        /* 1 (default): follow Azure paging */
+    int require_json;        /* 1 (default): every response body must be JSON */
+    int progress;            /* 1: progress on stderr for downloads taking over 2 s */
 };
 
 /* What a fetch did. */
 struct cat_fetch_result {
-    long http_status;   /* status of the last response */
-    int requests;       /* HTTP requests sent, retries included */
-    int retries;        /* of which retries */
-    int pages;          /* pages read */
-    int cached;         /* pages served from the cache after a 304 */
-    long long bytes;    /* bytes of the final document */
-    long waited_ms;     /* total time slept between retries */
+    long http_status; /* status of the last response */
+    int requests;     /* HTTP requests sent, retries included */
+    int retries;      /* of which retries */
+    int pages;        /* pages read */
+    int cached;       /* pages served from the cache after a 304 */
+    long long bytes;  /* bytes of the final document */
+    long waited_ms;   /* total time slept between retries */
 };
 
 /** Set the defaults listed above. */

@@ -138,8 +138,7 @@ static void test_azure(void)
     CHECK_INT_EQ(st.instances, 2);
     CHECK_INT_EQ(st.prices, 4);
     CHECK_NEAR(price_of(c, "azure-Standard_D4s_v5", CAT_PRICING_ON_DEMAND), 0.192, 1e-12);
-    CHECK_NEAR(price_of(c, "azure-Standard_D4s_v5", CAT_PRICING_RESERVED_1Y), 1008.0 / 8760,
-               1e-12);
+    CHECK_NEAR(price_of(c, "azure-Standard_D4s_v5", CAT_PRICING_RESERVED_1Y), 1008.0 / 8760, 1e-12);
     CHECK_NEAR(price_of(c, "azure-Standard_D4s_v5", CAT_PRICING_RESERVED_3Y), 1944.0 / 26280,
                1e-12);
     CHECK_NEAR(price_of(c, "azure-Standard_D2s_v5", CAT_PRICING_ON_DEMAND), 0.096, 1e-12);

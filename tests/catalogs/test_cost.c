@@ -27,8 +27,8 @@ static struct cat_catalog *load(const char *path)
 }
 
 /* IOPS and MB/s of disk id at size with provisioning; -1 when refused. */
-static void perf(const struct cat_catalog *c, const char *id, double gib, double piops,
-                 double ptp, double want_iops, double want_mb_s)
+static void perf(const struct cat_catalog *c, const char *id, double gib, double piops, double ptp,
+                 double want_iops, double want_mb_s)
 {
     const struct cat_disk *d = cat_find_disk(c, id);
     struct cat_disk_perf p;
@@ -55,25 +55,25 @@ static void test_disk_rules(void)
     struct cat_catalog *p = load("data/catalogs/published.json");
 
     /* Alibaba ESSD PL1: min{1800 + 50C, 50000}, min{120 + 0.5C, 350} */
-    perf(b, "alibaba-essd-pl1", 500, 0, 0, 26800, 350);  /* 1800+25000; 120+250 -> 350 */
-    perf(b, "alibaba-essd-pl1", 460, 0, 0, 24800, 350);  /* throughput breakpoint */
-    perf(b, "alibaba-essd-pl1", 964, 0, 0, 50000, 350);  /* IOPS breakpoint: 1800+48200 */
-    perf(b, "alibaba-essd-pl1", 100, 0, 0, 6800, 170);   /* 1800+5000; 120+50 */
-    perf(b, "alibaba-essd-pl1", 10, 0, 0, -1, -1);       /* below 20 GiB */
+    perf(b, "alibaba-essd-pl1", 500, 0, 0, 26800, 350); /* 1800+25000; 120+250 -> 350 */
+    perf(b, "alibaba-essd-pl1", 460, 0, 0, 24800, 350); /* throughput breakpoint */
+    perf(b, "alibaba-essd-pl1", 964, 0, 0, 50000, 350); /* IOPS breakpoint: 1800+48200 */
+    perf(b, "alibaba-essd-pl1", 100, 0, 0, 6800, 170);  /* 1800+5000; 120+50 */
+    perf(b, "alibaba-essd-pl1", 10, 0, 0, -1, -1);      /* below 20 GiB */
     /* PL0: min{1800 + 12C, 10000}, min{100 + 0.25C, 180} */
     perf(b, "alibaba-essd-pl0", 100, 0, 0, 3000, 125);   /* 1800+1200; 100+25 */
     perf(b, "alibaba-essd-pl0", 1000, 0, 0, 10000, 180); /* 13800 -> 10000; 350 -> 180 */
     /* PL2: min{1800 + 50C, 100000}, min{120 + 0.5C, 750} */
     perf(b, "alibaba-essd-pl2", 1000, 0, 0, 51800, 620);
-    perf(b, "alibaba-essd-pl2", 400, 0, 0, -1, -1);      /* below 461 GiB */
+    perf(b, "alibaba-essd-pl2", 400, 0, 0, -1, -1); /* below 461 GiB */
     /* PL3: min{1800 + 50C, 1000000}, min{120 + 0.5C, 4000} */
     perf(b, "alibaba-essd-pl3", 2000, 0, 0, 101800, 1120);
     perf(b, "alibaba-essd-pl3", 32768, 0, 0, 1000000, 4000); /* 1640200 -> cap; 16504 -> cap */
     /* AutoPL: max{min{1800 + 50C, 50000}, 3000}; max{min{120 + 0.5C, 350}, 125};
      * provisioned P <= min{1000C - baseline, 50000}, adds 16/1024 MB/s each */
-    perf(b, "alibaba-essd-autopl", 20, 0, 0, 3000, 130);   /* 2800 -> floor 3000; 130 */
+    perf(b, "alibaba-essd-autopl", 20, 0, 0, 3000, 130); /* 2800 -> floor 3000; 130 */
     perf(b, "alibaba-essd-autopl", 40, 0, 0, 3800, 140);
-    perf(b, "alibaba-essd-autopl", 40, 10000, 0, 13800, 296.25); /* 140 + 10000*16/1024 */
+    perf(b, "alibaba-essd-autopl", 40, 10000, 0, 13800, 296.25);  /* 140 + 10000*16/1024 */
     perf(b, "alibaba-essd-autopl", 40, 36200, 0, 40000, 705.625); /* 1000*40 - 3800 = 36200 */
     perf(b, "alibaba-essd-autopl", 40, 36201, 0, -1, -1);
     perf(b, "alibaba-essd-autopl", 1000, 50001, 0, -1, -1); /* above 50000 provisioned */
@@ -81,30 +81,30 @@ static void test_disk_rules(void)
     perf(b, "aws-gp3", 100, 0, 0, 3000, 125);
     perf(b, "aws-gp3", 100, 3000, 125, 6000, 250);
     perf(b, "aws-gp3", 100, 13000, 875, 16000, 1000);
-    perf(b, "aws-gp3", 20, 7000, 0, 10000, 125);  /* 500 x 20 = 10000: the limit exactly */
+    perf(b, "aws-gp3", 20, 7000, 0, 10000, 125); /* 500 x 20 = 10000: the limit exactly */
     perf(b, "aws-gp3", 20, 7001, 0, -1, -1);
-    perf(b, "aws-gp3", 100, 1000, 876, -1, -1);   /* 1001 MB/s > 0.25 x 4000 = 1000 */
+    perf(b, "aws-gp3", 100, 1000, 876, -1, -1); /* 1001 MB/s > 0.25 x 4000 = 1000 */
     /* gp2: max(100, min(3C, 16000)), 250 MB/s */
     perf(b, "aws-gp2", 10, 0, 0, 100, 250);
     perf(b, "aws-gp2", 100, 0, 0, 300, 250);
     perf(b, "aws-gp2", 1000, 0, 0, 3000, 250);
     perf(b, "aws-gp2", 6000, 0, 0, 16000, 250);
-    perf(b, "aws-gp2", 100, 100, 0, -1, -1);      /* gp2 takes no provisioning */
+    perf(b, "aws-gp2", 100, 100, 0, -1, -1); /* gp2 takes no provisioning */
     /* io2: all IOPS provisioned, 100 <= IOPS <= min(256000, 1000C); 0.256 MB/s per IOPS */
     perf(b, "aws-io2", 30, 300, 0, 300, 76.8);
     perf(b, "aws-io2", 300, 256000, 0, 256000, 65536); /* min(256000, 300000) */
-    perf(b, "aws-io2", 300, 256001, 0, -1, -1);   /* above the 256000 cap */
-    perf(b, "aws-io2", 100, 0, 0, -1, -1);        /* below the 100 IOPS minimum */
+    perf(b, "aws-io2", 300, 256001, 0, -1, -1);        /* above the 256000 cap */
+    perf(b, "aws-io2", 100, 0, 0, -1, -1);             /* below the 100 IOPS minimum */
     /* Huawei EVS */
-    perf(b, "huawei-essd", 500, 0, 0, 26800, 370);     /* min(128000, 26800); min(1000, 370) */
-    perf(b, "huawei-essd", 3000, 0, 0, 128000, 1000);  /* 151800 -> cap; 1620 -> cap */
-    perf(b, "huawei-ssd", 1000, 0, 0, 50000, 350);     /* 51800 -> 50000; 620 -> 350 */
-    perf(b, "huawei-gpssd", 500, 0, 0, 7800, 250);     /* 1800+6000; 100+250 -> 250 */
-    perf(b, "huawei-sas", 500, 0, 0, 5000, 150);       /* 1800+4000 -> 5000; 175 -> 150 */
-    perf(b, "huawei-sas", 100, 0, 0, 2600, 115);       /* 1800+800; 100+15 */
+    perf(b, "huawei-essd", 500, 0, 0, 26800, 370);    /* min(128000, 26800); min(1000, 370) */
+    perf(b, "huawei-essd", 3000, 0, 0, 128000, 1000); /* 151800 -> cap; 1620 -> cap */
+    perf(b, "huawei-ssd", 1000, 0, 0, 50000, 350);    /* 51800 -> 50000; 620 -> 350 */
+    perf(b, "huawei-gpssd", 500, 0, 0, 7800, 250);    /* 1800+6000; 100+250 -> 250 */
+    perf(b, "huawei-sas", 500, 0, 0, 5000, 150);      /* 1800+4000 -> 5000; 175 -> 150 */
+    perf(b, "huawei-sas", 100, 0, 0, 2600, 115);      /* 1800+800; 100+15 */
     perf(b, "huawei-gpssd2", 100, 2000, 100, 5000, 225);
     perf(b, "huawei-gpssd2", 100, 47000, 0, 50000, 125); /* 500 x 100 exactly */
-    perf(b, "huawei-gpssd2", 100, 48000, 0, -1, -1);  /* 51000 > 500 x 100 */
+    perf(b, "huawei-gpssd2", 100, 48000, 0, -1, -1);     /* 51000 > 500 x 100 */
     /* local NVMe: min(165C, 240000) */
     perf(b, "local-nvme-ssd", 1000, 0, 0, 165000, 200);
     perf(b, "local-nvme-ssd", 2000, 0, 0, 240000, 200);
@@ -140,18 +140,18 @@ static void test_cloud_costs(void)
     CHECK(!c.estimate);
     CHECK_NEAR(c.iops, 3000, 0);
     /* + 9000 IOPS and 375 MB/s provisioned: 9000 x 0.005 = 45, 375 x 0.04 = 15 per month */
-    CHECK_INT_EQ(cat_config_cost(b, "aws-c5.2xlarge-gp3-500-12k", CAT_PRICING_ON_DEMAND, 0, &c,
-                                 &err),
-                 CAT_OK);
+    CHECK_INT_EQ(
+        cat_config_cost(b, "aws-c5.2xlarge-gp3-500-12k", CAT_PRICING_ON_DEMAND, 0, &c, &err),
+        CAT_OK);
     CHECK_NEAR(term(&c, "disk IOPS"), 45.0 / 730, 1e-12);
     CHECK_NEAR(term(&c, "disk throughput"), 15.0 / 730, 1e-12);
     CHECK_NEAR(c.per_month, 248.2 + 40 + 45 + 15, 1e-9);
     CHECK_NEAR(c.iops, 12000, 0);
     CHECK_NEAR(c.throughput_mb_s, 500, 0);
     /* io2 500 GiB, 16000 IOPS: 500 x 0.125 + 16000 x 0.065 = 62.5 + 1040 per month */
-    CHECK_INT_EQ(cat_config_cost(b, "aws-c5.2xlarge-io2-500-16k", CAT_PRICING_ON_DEMAND, 0, &c,
-                                 &err),
-                 CAT_OK);
+    CHECK_INT_EQ(
+        cat_config_cost(b, "aws-c5.2xlarge-io2-500-16k", CAT_PRICING_ON_DEMAND, 0, &c, &err),
+        CAT_OK);
     CHECK_NEAR(c.per_month, 248.2 + 62.5 + 1040, 1e-9);
     CHECK(c.estimate); /* the io2 IOPS price ignores the tiers: marked */
     /* node count override: 4 nodes cost 4 times */
@@ -176,9 +176,9 @@ static void test_cloud_costs(void)
     CHECK_INT_EQ(cat_config_cost(p, "cloud-essd", CAT_PRICING_ON_DEMAND, 0, &c, &err), CAT_OK);
     CHECK_NEAR(c.per_hour, 0.192 + 175.0 / 730, 1e-12);
     /* x2iedn: instance store only, its EBS cap is not applied to a local disk */
-    CHECK_INT_EQ(cat_config_cost(b, "aws-x2iedn.32xlarge-local", CAT_PRICING_RESERVED_1Y, 0, &c,
-                                 &err),
-                 CAT_OK);
+    CHECK_INT_EQ(
+        cat_config_cost(b, "aws-x2iedn.32xlarge-local", CAT_PRICING_RESERVED_1Y, 0, &c, &err),
+        CAT_OK);
     CHECK_NEAR(c.per_hour, 16.41374, 1e-12);
     CHECK_INT_EQ(c.n_terms, 1);
     cat_catalog_free(b);

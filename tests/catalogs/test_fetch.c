@@ -134,8 +134,7 @@ static void test_paging(void)
     for (size_t i = 0; i < json_array_size(items); i++) {
         char want[32];
         snprintf(want, sizeof want, "meter-%04zu", i);
-        CHECK_STR_EQ(json_string_value(json_object_get(json_array_get(items, i), "meterId")),
-                     want);
+        CHECK_STR_EQ(json_string_value(json_object_get(json_array_get(items, i), "meterId")), want);
     }
     json_decref(doc);
 
@@ -411,8 +410,7 @@ static void test_cli(void)
 
     /* unreachable after retries: exit 4, nothing written */
     url(u, sizeof u, "/flaky/cli");
-    CHECK_INT_EQ(run("catalog fetch %s -o %s/flaky.json --retries 1 --backoff 10ms", u, tmpdir),
-                 4);
+    CHECK_INT_EQ(run("catalog fetch %s -o %s/flaky.json --retries 1 --backoff 10ms", u, tmpdir), 4);
     CHECK(file_contains("err", "HTTP 500 after 2 attempts"));
     CHECK(!exists("flaky.json"));
 
@@ -434,7 +432,8 @@ static void test_cli(void)
 int main(void)
 {
     char cache[300];
-    snprintf(tmpdir, sizeof tmpdir, "%s/sizeup-fetch-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    snprintf(tmpdir, sizeof tmpdir, "%s/sizeup-fetch-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
     if (!mkdtemp(tmpdir)) {
         perror("mkdtemp");
         return 1;
