@@ -185,6 +185,7 @@ int cat_catalog_convert(const struct cat_catalog *cat, double amount, const char
     return CAT_ENOTFOUND;
 }
 
+/* Move the arrays of src onto the end of dst. */
 #define APPEND(field, count)                                                                       \
     do {                                                                                           \
         if (src->count) {                                                                          \

@@ -720,5 +720,3 @@ int cat_load_document(struct cat_jr *ld, json_t *root)
         return rc;
     return CAT_OK;
 }
-
-/* Move the arrays of src onto the end of dst. */
