@@ -42,6 +42,7 @@ enum {
     OPT_NO_CACHE,
     OPT_NO_PAGING,
     OPT_QUIET,
+    OPT_RETRY_404,
     OPT_REGION,
     OPT_OS,
     OPT_OFFERING,
@@ -456,6 +457,8 @@ static const struct cli_option fetch_opts[] = {
      "conditional-request cache (default $XDG_CACHE_HOME/sizeup)"},
     {"no-cache", no_argument, OPT_NO_CACHE, NULL, "neither use nor fill the cache"},
     {"no-paging", no_argument, OPT_NO_PAGING, NULL, "do not follow Azure NextPageLink / $skip"},
+    {"retry-404", no_argument, OPT_RETRY_404, NULL,
+     "retry HTTP 404 too (files still being published)"},
     {"quiet", no_argument, OPT_QUIET, NULL, "no progress or summary on stderr"},
     {"help", no_argument, 'h', NULL, "this text"},
     {NULL, 0, 0, NULL, NULL},
@@ -511,6 +514,9 @@ static int fetch_opt(void *p, int c, const char *arg)
         return 0;
     case OPT_QUIET:
         x->quiet = 1;
+        return 0;
+    case OPT_RETRY_404:
+        x->o.retry_not_found = 1;
         return 0;
     }
     return 0;

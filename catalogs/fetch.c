@@ -398,7 +398,7 @@ static int get_url(CURL *h, const char *url, const struct cat_fetch_options *o,
                 return ferr(err, CAT_ENET, "%s: HTTP 304 Not Modified but no cached copy", url);
             res->cached++;
             return CAT_OK;
-        } else if (status == 429 || status >= 500) {
+        } else if (status == 429 || status >= 500 || (status == 404 && o->retry_not_found)) {
             if (attempt >= o->max_retries)
                 return ferr(err, CAT_ENET, "%s: HTTP %ld after %d attempt%s", url, status,
                             attempt + 1, attempt ? "s" : "");

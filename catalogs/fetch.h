@@ -43,6 +43,8 @@ struct cat_fetch_options {
     int follow_pages;        /* 1 (default): follow Azure paging */
     int require_json;        /* 1 (default): every response body must be JSON */
     int progress;            /* 1: progress on stderr for downloads taking over 2 s */
+    int retry_not_found;     /* 1: retry HTTP 404 too (AWS region indexes name files that are
+                                still being published; catalogs.md 2e); default 0 */
 };
 
 /* What a fetch did. */

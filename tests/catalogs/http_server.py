@@ -17,6 +17,8 @@ gets SIGTERM, its stdin closes, or it has been idle for --idle-exit seconds.  Ro
   /slow                  waits 3 s before answering
   /gzip                  gzip-encoded JSON when the client accepts gzip
   /big                   a 2 MiB JSON body
+  /drip                  a 256 KiB JSON body sent in 16 KiB pieces over about 3 s
+  /late/<tag>            404 on the first two requests, then a JSON body
   /file/<name>           a file from tests/catalogs/fixtures or data/catalogs
   /count/<path>          how many requests <path> has had, and the last conditional headers
 """
@@ -155,6 +157,21 @@ class Handler(BaseHTTPRequestHandler):
                                        "Content-Encoding": "gzip"}, z)
             else:
                 self.send_status(200, {"Content-Type": "application/json"}, body)
+        elif path == "/drip":
+            body = b'["' + b"x" * (256 * 1024 - 4) + b'"]'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            for i in range(0, len(body), 16384):
+                self.wfile.write(body[i:i + 16384])
+                self.wfile.flush()
+                time.sleep(0.2)
+        elif path.startswith("/late/"):
+            if n <= 2:
+                self.send_status(404)
+            else:
+                self.send_json({"ok": True, "attempt": n})
         elif path == "/big":
             self.send_status(200, {"Content-Type": "application/json"},
                              b'["' + b"x" * (2 << 20) + b'"]')

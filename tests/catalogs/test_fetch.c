@@ -421,6 +421,21 @@ static void test_cli(void)
     CHECK(file_contains("err", "1 request (0 retries, 1 from cache)"));
     CHECK(file_contains("etag2.json", "\"/etag/cli\""));
 
+    /* a long download shows progress on stderr (a plain line per second when not a tty) */
+    url(u, sizeof u, "/drip");
+    CHECK_INT_EQ(run("catalog fetch %s -o %s/drip.json --no-cache", u, tmpdir), 0);
+    CHECK(file_contains("err", "sizeup: fetching http://127.0.0.1:"));
+    CHECK(file_contains("err", " of 0.2 MiB ("));
+    CHECK(file_contains("err", "262144 bytes in 1 page"));
+
+    /* 404 is final unless --retry-404: the first request gets 404 and stops */
+    url(u, sizeof u, "/late/cli");
+    CHECK_INT_EQ(run("catalog fetch %s -o %s/late.json --backoff 10ms", u, tmpdir), 4);
+    CHECK(file_contains("err", "HTTP 404"));
+    /* second and third requests: 404 then the body */
+    CHECK_INT_EQ(run("catalog fetch %s -o %s/late.json --backoff 10ms --retry-404", u, tmpdir), 0);
+    CHECK(file_contains("late.json", "\"attempt\": 3"));
+
     /* catalog check of a URL */
     url(u, sizeof u, "/file/published.json");
     CHECK_INT_EQ(run("catalog check %s", u), 0);
