@@ -297,8 +297,9 @@ int cat_config_cost(const struct cat_catalog *cat, const char *config_id, enum c
 void cat_cost_print(FILE *f, const struct cat_cost *c)
 {
     const char *id = c->config ? c->config->id : "(server)";
-    fprintf(f, "%s  (%s, %d node%s, %s)\n", id, cat_pricing_name(c->pricing), c->nodes,
-            c->nodes == 1 ? "" : "s", c->currency);
+    fprintf(f, "%s  (%s, %d node%s, %s)\n", id,
+            c->config && c->config->server ? "owned server" : cat_pricing_name(c->pricing),
+            c->nodes, c->nodes == 1 ? "" : "s", c->currency);
     for (size_t i = 0; i < c->n_terms; i++)
         fprintf(f, "  %-16s %12.6f %s/h  = %s%s\n", c->terms[i].name, c->terms[i].per_hour,
                 c->currency, c->terms[i].formula,

@@ -18,6 +18,18 @@
  * An on-premises server costs the same under every pricing model.
  * Prices in another currency are converted only through the catalog's declared rates.
  *
+ * Use (the advisor joins points to configurations by id = the points' target):
+ *
+ *     struct cat_catalog *cat = cat_catalog_new();
+ *     struct cat_error err;
+ *     struct cat_cost cost;
+ *     if (cat_catalog_add_file(cat, "data/catalogs/published.json", &err) != CAT_OK) ...
+ *     if (cat_config_cost(cat, "monosql-c5.2xlarge", CAT_PRICING_ON_DEMAND, nodes, &cost,
+ *                         &err) == CAT_OK)
+ *         price_per_hour = cost.per_hour;   (in cat->currency, "USD" for the bundled files;
+ *                                            cost.terms[] is the breakdown)
+ *     cat_catalog_free(cat);
+ *
  * Thread-safety: functions touch only their arguments; the catalog is read-only.
  */
 #ifndef SIZEUP_CATALOGS_COST_H
