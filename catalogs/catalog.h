@@ -119,6 +119,7 @@ struct cat_disk {
     double prov_iops_total_max;      /* most total IOPS, +inf when absent */
     double prov_iops_total_per_gib;  /* most total IOPS per GiB, +inf when absent */
     double throughput_per_prov_iops; /* MB/s each provisioned IOPS adds (AutoPL 16/1024) */
+    double prov_iops_throughput_max; /* ceiling of MB/s with provisioned IOPS (io2: 4000), +inf */
     /* Provisioned throughput bought on top of the baseline (gp3, GPSSD2). */
     int has_prov_throughput;
     double prov_tp_total_max;      /* most total MB/s, +inf when absent */

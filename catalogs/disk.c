@@ -46,8 +46,12 @@ int cat_disk_performance(const struct cat_disk *d, double size_gib, double provi
     out->provisioned_iops = provisioned_iops;
     out->provisioned_throughput_mb_s = provisioned_mb_s;
     out->iops = out->baseline_iops + provisioned_iops;
-    out->throughput_mb_s = out->baseline_throughput_mb_s +
-                           d->throughput_per_prov_iops * provisioned_iops + provisioned_mb_s;
+    out->throughput_mb_s = out->baseline_throughput_mb_s + provisioned_mb_s;
+    if (provisioned_iops > 0)
+        out->throughput_mb_s =
+            fmax(out->throughput_mb_s,
+                 fmin(out->throughput_mb_s + d->throughput_per_prov_iops * provisioned_iops,
+                      d->prov_iops_throughput_max));
     if (d->has_prov_iops) {
         if (provisioned_iops > d->prov_iops_max)
             return bad(msg, msg_cap, "%s: %g provisioned IOPS exceed the maximum %g", d->id,

@@ -7,8 +7,9 @@
  *
  *   baseline(C)   = max(floor, min(base + per_gib*C, cap, cap_per_gib*C))   for IOPS and MB/s
  *   IOPS          = baseline_iops(C) + P                (P = provisioned IOPS, bought extra)
- *   MB/s          = baseline_mb_s(C) + k*P + T          (k = throughput_mb_s_per_iops,
- *                                                         T = provisioned MB/s, bought extra)
+ *   MB/s          = baseline_mb_s(C) + T + min(k*P, ...) (k = throughput_mb_s_per_iops,
+ *                                                         T = provisioned MB/s, bought extra;
+ *                   the k*P part stops at throughput_mb_s_max, e.g. io2's 4,000 MiB/s)
  *   limits        P <= max;  total_min <= IOPS <= min(total_max, total_max_per_gib*C);
  *                 when T > 0: MB/s <= min(total_max, total_max_per_iops*IOPS)
  *

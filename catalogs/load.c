@@ -306,8 +306,13 @@ static int parse_disk(struct cat_jr *ld, json_t *v)
                                        "note",
                                        NULL};
     static const char *const size_keys[] = {"min", "max", NULL};
-    static const char *const piops_keys[] = {
-        "max", "total_min", "total_max", "total_max_per_gib", "throughput_mb_s_per_iops", NULL};
+    static const char *const piops_keys[] = {"max",
+                                             "total_min",
+                                             "total_max",
+                                             "total_max_per_gib",
+                                             "throughput_mb_s_per_iops",
+                                             "throughput_mb_s_max",
+                                             NULL};
     static const char *const ptp_keys[] = {"total_max", "total_max_per_iops", NULL};
     static const char *const dprice_keys[] = {"per_gib_month", "per_provisioned_iops_month",
                                               "per_provisioned_mb_s_month", NULL};
@@ -347,6 +352,7 @@ static int parse_disk(struct cat_jr *ld, json_t *v)
         (rc = get_rule(ld, v, "throughput_mb_s", &d->throughput_mb_s)) != CAT_OK)
         return rc;
     d->prov_iops_max = d->prov_iops_total_max = d->prov_iops_total_per_gib = INFINITY;
+    d->prov_iops_throughput_max = INFINITY;
     d->prov_tp_total_max = d->prov_tp_total_per_iops = INFINITY;
     if ((o = json_object_get(v, "provisioned_iops")) != NULL) {
         n = cat_jr_push_key(ld, "provisioned_iops");
@@ -361,9 +367,11 @@ static int parse_disk(struct cat_jr *ld, json_t *v)
                  (rc = cat_jr_get_num(ld, o, "total_max", 0, 0, 1e9, INFINITY,
                                       &d->prov_iops_total_max)) == CAT_OK &&
                  (rc = cat_jr_get_num(ld, o, "total_max_per_gib", 0, 0, 1e6, INFINITY,
-                                      &d->prov_iops_total_per_gib)) == CAT_OK)
-            rc = cat_jr_get_num(ld, o, "throughput_mb_s_per_iops", 0, 0, 1e3, 0,
-                                &d->throughput_per_prov_iops);
+                                      &d->prov_iops_total_per_gib)) == CAT_OK &&
+                 (rc = cat_jr_get_num(ld, o, "throughput_mb_s_per_iops", 0, 0, 1e3, 0,
+                                      &d->throughput_per_prov_iops)) == CAT_OK)
+            rc = cat_jr_get_num(ld, o, "throughput_mb_s_max", 0, 0, 1e9, INFINITY,
+                                &d->prov_iops_throughput_max);
         cat_jr_pop(ld, n);
         if (rc != CAT_OK)
             return rc;

@@ -92,7 +92,8 @@ static void test_disk_rules(void)
     perf(b, "aws-gp2", 100, 100, 0, -1, -1); /* gp2 takes no provisioning */
     /* io2: all IOPS provisioned, 100 <= IOPS <= min(256000, 1000C); 0.256 MB/s per IOPS */
     perf(b, "aws-io2", 30, 300, 0, 300, 76.8);
-    perf(b, "aws-io2", 300, 256000, 0, 256000, 65536); /* min(256000, 300000) */
+    perf(b, "aws-io2", 300, 256000, 0, 256000, 4000); /* min(256000, 300000); MB/s capped */
+    perf(b, "aws-io2", 100, 10000, 0, 10000, 2560);   /* 0.256 x 10000 under the cap */
     perf(b, "aws-io2", 300, 256001, 0, -1, -1);        /* above the 256000 cap */
     perf(b, "aws-io2", 100, 0, 0, -1, -1);             /* below the 100 IOPS minimum */
     /* Huawei EVS */
