@@ -578,6 +578,38 @@ static int parse_config(struct cat_jr *ld, json_t *v)
                                      sizeof msg) != CAT_OK)
                 return cat_jr_fail(ld, "%s", msg);
         }
+        if (d->local) {
+            /* a local disk must be the machine's own, and fit in it */
+            const char *host_disk = NULL, *host = cf->instance ? cf->instance : cf->server;
+            double host_gib = 0;
+            if (cf->instance) {
+                const struct cat_instance *in = cat_find_instance(c, cf->instance);
+                if (!in && ld->base)
+                    in = cat_find_instance(ld->base, cf->instance);
+                host_disk = in->local_disk;
+                host_gib = in->local_disk_count * in->local_disk_gib;
+            } else {
+                const struct cat_server *sv = cat_find_server(c, cf->server);
+                if (!sv && ld->base)
+                    sv = cat_find_server(ld->base, cf->server);
+                host_disk = sv->local_disk;
+                host_gib = sv->local_disk_count * sv->local_disk_gib;
+            }
+            n = cat_jr_push_key(ld, "disk");
+            if (!host_disk || strcmp(host_disk, d->id) != 0)
+                rc = cat_jr_fail(ld, "local disk \"%s\" is not the local disk of %s (%s)", d->id,
+                                 host, host_disk ? host_disk : "it has none");
+            cat_jr_pop(ld, n);
+            if (rc != CAT_OK)
+                return rc;
+            if (cf->size_gib > host_gib) {
+                n = cat_jr_push_key(ld, "size_gib");
+                rc = cat_jr_fail(ld, "%g GiB exceed the %g GiB of local disk %s has", cf->size_gib,
+                                 host_gib, host);
+                cat_jr_pop(ld, n);
+                return rc;
+            }
+        }
     } else if (cf->size_gib > 0 || cf->provisioned_iops > 0) {
         return cat_jr_fail(ld, "size_gib and provisioned_iops need a 'disk'");
     }
