@@ -11,5 +11,7 @@ int cmd_import(int argc, char **argv);
 
 /** sizeup fit POINTS... : fit saturation models to every curve; print or write fits. */
 int cmd_fit(int argc, char **argv);
+/** sizeup catalog check | cost | list | fetch | convert : catalogs and cost (cmd_catalog.c). */
+int cmd_catalog(int argc, char **argv);
 
 #endif

@@ -1,0 +1,316 @@
+/* catalog.c - load and validate sizeup.catalog/1 documents (docs/catalog-format.md). */
+#include "catalog.h"
+#include "load.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const pricing_names[CAT_PRICING_COUNT] = {
+    "on-demand", "reserved-1y", "reserved-3y", "spot", "subscription-1m", "subscription-1y"};
+
+const char *cat_pricing_name(enum cat_pricing p)
+{
+    return (unsigned)p < CAT_PRICING_COUNT ? pricing_names[p] : "?";
+}
+
+int cat_pricing_parse(const char *s, enum cat_pricing *out)
+{
+    for (int i = 0; i < CAT_PRICING_COUNT; i++)
+        if (s && strcmp(s, pricing_names[i]) == 0) {
+            *out = (enum cat_pricing)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *cat_unit_name(enum cat_unit u)
+{
+    switch (u) {
+    case CAT_UNIT_HOUR:
+        return "hour";
+    case CAT_UNIT_MONTH:
+        return "month";
+    case CAT_UNIT_YEAR:
+        return "year";
+    }
+    return "?";
+}
+
+/* ---- freeing ---------------------------------------------------------------------------- */
+
+static void price_destroy(struct cat_price *p)
+{
+    free(p->source);
+    free(p->as_of);
+    free(p->note);
+    memset(p, 0, sizeof *p);
+}
+
+static void instance_destroy(struct cat_instance *in)
+{
+    free(in->id);
+    free(in->provider);
+    free(in->region);
+    free(in->name);
+    free(in->description);
+    free(in->local_disk);
+    for (size_t i = 0; i < in->n_prices; i++)
+        price_destroy(&in->prices[i].price);
+    free(in->prices);
+}
+
+static void disk_destroy(struct cat_disk *d)
+{
+    free(d->id);
+    free(d->provider);
+    free(d->name);
+    free(d->source);
+    price_destroy(&d->per_gib_month);
+    price_destroy(&d->per_prov_iops_month);
+    price_destroy(&d->per_prov_mb_s_month);
+}
+
+static void server_destroy(struct cat_server *s)
+{
+    free(s->id);
+    free(s->description);
+    free(s->local_disk);
+    price_destroy(&s->capital);
+    price_destroy(&s->energy_per_kwh);
+    price_destroy(&s->rack_per_month);
+    price_destroy(&s->staff_per_month);
+}
+
+static void config_destroy(struct cat_config *c)
+{
+    free(c->id);
+    free(c->description);
+    free(c->instance);
+    free(c->server);
+    free(c->disk);
+}
+
+static void catalog_clear(struct cat_catalog *cat)
+{
+    for (size_t i = 0; i < cat->n_rates; i++)
+        price_destroy(&cat->rates[i].rate);
+    free(cat->rates);
+    for (size_t i = 0; i < cat->n_instances; i++)
+        instance_destroy(&cat->instances[i]);
+    free(cat->instances);
+    for (size_t i = 0; i < cat->n_disks; i++)
+        disk_destroy(&cat->disks[i]);
+    free(cat->disks);
+    for (size_t i = 0; i < cat->n_servers; i++)
+        server_destroy(&cat->servers[i]);
+    free(cat->servers);
+    for (size_t i = 0; i < cat->n_configs; i++)
+        config_destroy(&cat->configs[i]);
+    free(cat->configs);
+    for (size_t i = 0; i < cat->n_files; i++)
+        free(cat->files[i]);
+    free(cat->files);
+    free(cat->as_of);
+    free(cat->name);
+    memset(cat, 0, sizeof *cat);
+}
+
+struct cat_catalog *cat_catalog_new(void)
+{
+    return calloc(1, sizeof(struct cat_catalog));
+}
+
+void cat_catalog_free(struct cat_catalog *cat)
+{
+    if (!cat)
+        return;
+    catalog_clear(cat);
+    free(cat);
+}
+
+/* ---- look-ups ----------------------------------------------------------------------------- */
+
+#define FIND_BY_ID(arr, n, id)                                                                     \
+    do {                                                                                           \
+        if (!id)                                                                                   \
+            return NULL;                                                                           \
+        for (size_t i_ = 0; i_ < (n); i_++)                                                        \
+            if (strcmp((arr)[i_].id, (id)) == 0)                                                   \
+                return &(arr)[i_];                                                                 \
+        return NULL;                                                                               \
+    } while (0)
+
+const struct cat_instance *cat_find_instance(const struct cat_catalog *cat, const char *id)
+{
+    FIND_BY_ID(cat->instances, cat->n_instances, id);
+}
+
+const struct cat_disk *cat_find_disk(const struct cat_catalog *cat, const char *id)
+{
+    FIND_BY_ID(cat->disks, cat->n_disks, id);
+}
+
+const struct cat_server *cat_find_server(const struct cat_catalog *cat, const char *id)
+{
+    FIND_BY_ID(cat->servers, cat->n_servers, id);
+}
+
+const struct cat_config *cat_find_config(const struct cat_catalog *cat, const char *id)
+{
+    FIND_BY_ID(cat->configs, cat->n_configs, id);
+}
+
+int cat_catalog_convert(const struct cat_catalog *cat, double amount, const char *code, double *out,
+                        const struct cat_rate **rate)
+{
+    if (rate)
+        *rate = NULL;
+    if (strcmp(code, cat->currency) == 0) {
+        *out = amount;
+        return CAT_OK;
+    }
+    for (size_t i = 0; i < cat->n_rates; i++)
+        if (strcmp(cat->rates[i].code, code) == 0) {
+            *out = amount * cat->rates[i].rate.amount;
+            if (rate)
+                *rate = &cat->rates[i];
+            return CAT_OK;
+        }
+    return CAT_ENOTFOUND;
+}
+
+/* Move the arrays of src onto the end of dst. */
+#define APPEND(field, count)                                                                       \
+    do {                                                                                           \
+        if (src->count) {                                                                          \
+            void *p_ = realloc(dst->field, (dst->count + src->count) * sizeof *dst->field);        \
+            if (!p_)                                                                               \
+                return CAT_ENOMEM;                                                                 \
+            dst->field = p_;                                                                       \
+            memcpy(dst->field + dst->count, src->field, src->count * sizeof *dst->field);          \
+            dst->count += src->count;                                                              \
+            free(src->field);                                                                      \
+            src->field = NULL;                                                                     \
+            src->count = 0;                                                                        \
+        }                                                                                          \
+    } while (0)
+
+static int merge(struct cat_catalog *dst, struct cat_catalog *src, const char *name)
+{
+    char **files = realloc(dst->files, (dst->n_files + 1) * sizeof *files);
+    if (!files)
+        return CAT_ENOMEM;
+    dst->files = files;
+    if (!(dst->files[dst->n_files] = strdup(name)))
+        return CAT_ENOMEM;
+    dst->n_files++;
+    if (dst->n_files == 1) {
+        memcpy(dst->currency, src->currency, sizeof dst->currency);
+        dst->as_of = src->as_of;
+        dst->name = src->name;
+        src->as_of = src->name = NULL;
+        /* rates: src holds all of them (its own plus copies of earlier ones) */
+    }
+    for (size_t i = 0; i < dst->n_rates; i++)
+        price_destroy(&dst->rates[i].rate);
+    free(dst->rates);
+    dst->rates = src->rates;
+    dst->n_rates = src->n_rates;
+    src->rates = NULL;
+    src->n_rates = 0;
+    APPEND(disks, n_disks);
+    APPEND(instances, n_instances);
+    APPEND(servers, n_servers);
+    APPEND(configs, n_configs);
+    return CAT_OK;
+}
+
+int cat_catalog_add_buffer(struct cat_catalog *cat, const char *text, size_t len, const char *name,
+                           struct cat_error *err)
+{
+    struct cat_catalog tmp;
+    struct cat_jr ld;
+    json_error_t jerr;
+    json_t *root;
+    int rc;
+
+    if (err) {
+        memset(err, 0, sizeof *err);
+    }
+    root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+    if (!root) {
+        if (err) {
+            err->line = jerr.line;
+            err->column = jerr.column;
+            snprintf(err->msg, sizeof err->msg, "%s:%d:%d: not valid JSON: %s", name, jerr.line,
+                     jerr.column, jerr.text);
+        }
+        return CAT_EPARSE;
+    }
+    memset(&tmp, 0, sizeof tmp);
+    memset(&ld, 0, sizeof ld);
+    ld.text = text;
+    ld.len = len;
+    ld.name = name;
+    ld.err = err;
+    ld.base = cat;
+    ld.cat = &tmp;
+    snprintf(ld.path, sizeof ld.path, "$");
+    rc = cat_load_document(&ld, root);
+    json_decref(root);
+    if (rc == CAT_OK && merge(cat, &tmp, name) != CAT_OK)
+        rc = cat_jr_nomem(&ld);
+    catalog_clear(&tmp);
+    return rc;
+}
+
+int cat_catalog_add_file(struct cat_catalog *cat, const char *path, struct cat_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    int rc;
+    if (err)
+        memset(err, 0, sizeof *err);
+    if (!f) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "%s: cannot open: %s", path, strerror(errno));
+        return CAT_EIO;
+    }
+    for (;;) {
+        size_t got;
+        if (len == cap) {
+            char *p = realloc(buf, cap ? cap * 2 : 65536);
+            if (!p) {
+                free(buf);
+                fclose(f);
+                if (err)
+                    snprintf(err->msg, sizeof err->msg, "%s: out of memory", path);
+                return CAT_ENOMEM;
+            }
+            buf = p;
+            cap = cap ? cap * 2 : 65536;
+        }
+        got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "%s: read error: %s", path, strerror(errno));
+        free(buf);
+        fclose(f);
+        return CAT_EIO;
+    }
+    fclose(f);
+    rc = cat_catalog_add_buffer(cat, buf, len, path, err);
+    free(buf);
+    return rc;
+}

@@ -1,0 +1,246 @@
+/*
+ * catalog.h - the sizeup.catalog/1 record: instances, disks, on-premises servers and
+ * configurations, each price with its currency, source, as-of date and estimate flag.
+ *
+ * The JSON layout is documented in docs/catalog-format.md. This module loads one or more
+ * catalog files into one struct cat_catalog, validates every field (types, ranges, unknown
+ * keys, references between sections, duplicate ids across all loaded files) and answers
+ * look-ups by id. Errors name the file, the line and column of the offending value and its
+ * JSON path ("$.instances[2].prices[0].amount").
+ *
+ * All amounts stay in the currency they were written in; conversion into the catalog's
+ * currency happens only through the rates the catalog declares (cat_catalog_convert()).
+ *
+ * Thread-safety: a loaded catalog is read-only; concurrent readers are safe.
+ */
+#ifndef SIZEUP_CATALOGS_CATALOG_H
+#define SIZEUP_CATALOGS_CATALOG_H
+
+#include <stddef.h>
+
+#define CAT_SCHEMA "sizeup.catalog/1"
+/* Hours per month used to turn monthly prices into hourly ones (AWS and Azure convention,
+ * catalogs.md 2e). */
+#define CAT_HOURS_PER_MONTH 730.0
+/* Hours per year (365 x 24), used by the on-premises amortisation formula. */
+#define CAT_HOURS_PER_YEAR 8760.0
+
+/* Error returns of every catalogs function. */
+enum {
+    CAT_OK = 0,
+    CAT_EINVAL = -1,    /* a value is out of range, a reference is unknown, an id is repeated */
+    CAT_ENOMEM = -2,    /* allocation failed */
+    CAT_EIO = -3,       /* a file could not be read or written (errno text in the message) */
+    CAT_EPARSE = -4,    /* the input is not JSON */
+    CAT_ESCHEMA = -5,   /* schema missing or not sizeup.catalog/1 */
+    CAT_ENOTFOUND = -6, /* an id or a price for the asked pricing model does not exist */
+    CAT_ENET = -7,      /* a URL could not be fetched (network error, HTTP error status) */
+    CAT_ETOOBIG = -8    /* a download exceeded its size cap */
+};
+
+/* Error detail. msg reads "FILE:LINE:COLUMN: $.path: what was expected"; line and column are
+ * 1-based (0 when unknown), path is the JSON path of the offending value ("" when none). */
+struct cat_error {
+    char msg[640];
+    char path[160];
+    long line, column;
+};
+
+/* Pricing models. Hourly figures of reserved terms are effective rates (upfront spread over
+ * the term), as ec2instances.info publishes them. */
+enum cat_pricing {
+    CAT_PRICING_ON_DEMAND,       /* "on-demand": pay as you go */
+    CAT_PRICING_RESERVED_1Y,     /* "reserved-1y" */
+    CAT_PRICING_RESERVED_3Y,     /* "reserved-3y" */
+    CAT_PRICING_SPOT,            /* "spot" */
+    CAT_PRICING_SUBSCRIPTION_1M, /* "subscription-1m": monthly subscription (Alibaba, Huawei) */
+    CAT_PRICING_SUBSCRIPTION_1Y, /* "subscription-1y" */
+    CAT_PRICING_COUNT
+};
+
+/* Unit a price amount is quoted per. */
+enum cat_unit { CAT_UNIT_HOUR, CAT_UNIT_MONTH, CAT_UNIT_YEAR };
+
+/* One price with its provenance. Strings are owned by the catalog. */
+struct cat_price {
+    int present;      /* 0 when the catalog does not give this price */
+    double amount;    /* >= 0, in currency per the unit the context says */
+    char currency[8]; /* ISO 4217 code, e.g. "USD", "CNY" */
+    char *source;     /* where the figure comes from (document, URL, file) */
+    char *as_of;      /* date of the figure, YYYY-MM-DD */
+    int estimate;     /* 1 when derived or second-hand rather than a published list price */
+    char *note;       /* how an estimate was made; may be NULL */
+};
+
+/* A price of an instance under one pricing model. */
+struct cat_instance_price {
+    enum cat_pricing pricing;
+    enum cat_unit unit;
+    struct cat_price price;
+};
+
+/* A cloud instance type (or a managed database instance class). */
+struct cat_instance {
+    char *id;          /* unique across the catalog, e.g. "aws-c5.2xlarge" */
+    char *provider;    /* "aws", "alibaba", "huawei", "azure", ... */
+    char *region;      /* e.g. "us-east-1"; may be NULL */
+    char *name;        /* provider's name, e.g. "c5.2xlarge"; may be NULL */
+    char *description; /* may be NULL */
+    int vcpu;          /* > 0, or 0 when unknown */
+    double memory_gib; /* > 0, or 0 when unknown */
+    char *local_disk;  /* disk id of the instance store, or NULL */
+    int local_disk_count;
+    double local_disk_gib;             /* size of one local disk, GiB */
+    double block_max_iops;             /* per-instance cap on attached block storage, 0 = none */
+    double block_max_throughput_mb_s;  /* same for MB/s, 0 = none */
+    struct cat_instance_price *prices; /* n_prices >= 1 */
+    size_t n_prices;
+};
+
+/* A performance function of capacity C in GiB: max(floor, min(base + per_gib*C, cap,
+ * cap_per_gib*C)). Absent floor is 0, absent caps are +infinity. */
+struct cat_perf_rule {
+    double base, per_gib, floor, cap, cap_per_gib;
+};
+
+/* A disk type: performance and price rules as data. */
+struct cat_disk {
+    char *id;                  /* e.g. "alibaba-essd-pl1" */
+    char *provider;            /* may be NULL */
+    char *name;                /* e.g. "ESSD PL1"; may be NULL */
+    int local;                 /* 1: instance store or server disk, priced in the instance/server */
+    double min_gib, max_gib;   /* allowed capacity */
+    struct cat_perf_rule iops; /* baseline IOPS at capacity C */
+    struct cat_perf_rule throughput_mb_s; /* baseline MB/s at capacity C */
+    /* Provisioned IOPS bought on top of the baseline (gp3, io2, AutoPL, GPSSD2). */
+    int has_prov_iops;
+    double prov_iops_max;            /* most extra IOPS, +inf when absent */
+    double prov_iops_total_min;      /* least total IOPS once provisioned (io2: 100), 0 = none */
+    double prov_iops_total_max;      /* most total IOPS, +inf when absent */
+    double prov_iops_total_per_gib;  /* most total IOPS per GiB, +inf when absent */
+    double throughput_per_prov_iops; /* MB/s each provisioned IOPS adds (AutoPL 16/1024) */
+    double prov_iops_throughput_max; /* ceiling of MB/s with provisioned IOPS (io2: 4000), +inf */
+    /* Provisioned throughput bought on top of the baseline (gp3, GPSSD2). */
+    int has_prov_throughput;
+    double prov_tp_total_max;      /* most total MB/s, +inf when absent */
+    double prov_tp_total_per_iops; /* most total MB/s per total IOPS, +inf when absent */
+    /* Prices per month; absent (present == 0) for local disks. */
+    struct cat_price per_gib_month, per_prov_iops_month, per_prov_mb_s_month;
+    char *source; /* where the performance rule comes from */
+};
+
+/* An on-premises server and the figures of its hourly cost (catalogs.md section 5). */
+struct cat_server {
+    char *id;
+    char *description;
+    int vcpu;          /* hardware threads sold as vCPU, > 0 */
+    double memory_gib; /* > 0 */
+    char *local_disk;  /* disk id or NULL */
+    int local_disk_count;
+    double local_disk_gib;
+    struct cat_price capital;  /* purchase price of the whole server */
+    double amortisation_years; /* > 0; default 5 */
+    double maintenance_rate;   /* fraction of capital per year, >= 0; default 0.15 */
+    double power_kw;           /* average electrical draw, kW, >= 0 */
+    double pue;                /* power usage effectiveness, >= 1; default 1.5 */
+    struct cat_price energy_per_kwh;
+    struct cat_price rack_per_month;  /* colocation cost of one whole rack per month */
+    double rack_units;                /* U the server occupies, > 0 */
+    double rack_units_per_rack;       /* U of a rack, > 0; default 42 */
+    struct cat_price staff_per_month; /* share of operations staff for this server; optional */
+};
+
+/* A configuration: what a ranked candidate runs on. Exactly one of instance/server is set. */
+struct cat_config {
+    char *id;          /* e.g. "idc-nvme": the target name used in points */
+    char *description; /* may be NULL */
+    char *instance;    /* instance id or NULL */
+    char *server;      /* server id or NULL */
+    int slice_vcpu;    /* server slice, vCPU (0 = whole server) */
+    double slice_memory_gib;
+    char *disk;                         /* disk id or NULL (no storage priced) */
+    double size_gib;                    /* disk capacity per node, GiB */
+    double provisioned_iops;            /* extra IOPS per node, >= 0 */
+    double provisioned_throughput_mb_s; /* extra MB/s per node, >= 0 */
+    int nodes;                          /* >= 1 */
+};
+
+/* A currency conversion rate declared by the catalog: 1 unit of code = rate catalog units. */
+struct cat_rate {
+    char code[8];
+    struct cat_price rate; /* amount = catalog currency per one unit of code */
+};
+
+/* A loaded catalog: the union of every file added to it. */
+struct cat_catalog {
+    char currency[8]; /* currency every cost is reported in */
+    char *as_of;      /* as-of date of the first file */
+    char *name;       /* name of the first file's catalog, may be NULL */
+    struct cat_rate *rates;
+    size_t n_rates;
+    struct cat_instance *instances;
+    size_t n_instances;
+    struct cat_disk *disks;
+    size_t n_disks;
+    struct cat_server *servers;
+    size_t n_servers;
+    struct cat_config *configs;
+    size_t n_configs;
+    char **files; /* names of the files added */
+    size_t n_files;
+};
+
+/** Heap catalog, empty. NULL when out of memory. Free with cat_catalog_free(). */
+struct cat_catalog *cat_catalog_new(void);
+
+/** Free a catalog and everything it owns. NULL-safe. */
+void cat_catalog_free(struct cat_catalog *cat);
+
+/**
+ * Parse and validate one sizeup.catalog/1 document held in memory and add it to cat.
+ * The whole document is checked before anything is added: on error cat is unchanged.
+ *
+ * @param cat   catalog to add to (may already hold other files)
+ * @param text  the document, len bytes (need not be NUL-terminated)
+ * @param name  file name or URL used in error messages
+ * @param err   filled on error; may be NULL
+ * @return CAT_OK, CAT_EPARSE (not JSON), CAT_ESCHEMA (schema missing or other version),
+ *         CAT_EINVAL (a value out of range, an unknown key, an unknown reference, a duplicate id,
+ *         a currency without a declared rate, a currency different from the files already
+ *         added), CAT_ENOMEM.
+ */
+int cat_catalog_add_buffer(struct cat_catalog *cat, const char *text, size_t len, const char *name,
+                           struct cat_error *err);
+
+/**
+ * Read a file and add it as cat_catalog_add_buffer() does.
+ * @return as cat_catalog_add_buffer(), or CAT_EIO when the file cannot be read.
+ */
+int cat_catalog_add_file(struct cat_catalog *cat, const char *path, struct cat_error *err);
+
+/** Look-ups by id; NULL when absent. The result is borrowed from cat. */
+const struct cat_instance *cat_find_instance(const struct cat_catalog *cat, const char *id);
+const struct cat_disk *cat_find_disk(const struct cat_catalog *cat, const char *id);
+const struct cat_server *cat_find_server(const struct cat_catalog *cat, const char *id);
+const struct cat_config *cat_find_config(const struct cat_catalog *cat, const char *id);
+
+/**
+ * Convert an amount into the catalog's currency through its declared rates.
+ * @param code  currency of amount; the catalog's own currency converts at 1
+ * @param out   converted amount
+ * @param rate  if not NULL, set to the rate record used (NULL for the catalog's own currency)
+ * @return CAT_OK, or CAT_ENOTFOUND when the catalog declares no rate for code.
+ */
+int cat_catalog_convert(const struct cat_catalog *cat, double amount, const char *code, double *out,
+                        const struct cat_rate **rate);
+
+/** Name of a pricing model ("on-demand", ...); "?" for an out-of-range value. */
+const char *cat_pricing_name(enum cat_pricing p);
+
+/** Parse a pricing model name. @return 0 and *out set, or -1 for an unknown name. */
+int cat_pricing_parse(const char *s, enum cat_pricing *out);
+
+/** Name of a unit: "hour", "month", "year". */
+const char *cat_unit_name(enum cat_unit u);
+
+#endif
