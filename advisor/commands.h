@@ -9,4 +9,7 @@
 /** sizeup import FILE... : sysbench outputs and CSV tables -> point records. */
 int cmd_import(int argc, char **argv);
 
+/** sizeup probe prepare|run|cleanup : sysbench 1.0.20-compatible OLTP probes. */
+int cmd_probe(int argc, char **argv);
+
 #endif

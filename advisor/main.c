@@ -17,6 +17,7 @@ struct subcommand {
 };
 
 static const struct subcommand subcommands[] = {
+    {"probe", cmd_probe, "prepare | run | cleanup: sysbench-style OLTP probes on a MySQL server"},
     {NULL, NULL, NULL},
 };
 
