@@ -514,7 +514,8 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
                 break;
         all_done = sh.n_done >= threads;
         pthread_mutex_unlock(&sh.lock);
-        if (all_done)
+        /* a full interval is reported even when the workers have just finished */
+        if (all_done && clock_now_ns() < next_tick)
             break;
         {
             struct probe_totals d = {0, 0, 0, 0, 0, 0};
@@ -558,6 +559,8 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
             while (next_tick <= clock_now_ns()) /* missed ticks are skipped, as sysbench */
                 next_tick += interval_ns;
         }
+        if (all_done)
+            break;
     }
 
     for (unsigned i = 0; i < threads; i++)
