@@ -55,8 +55,8 @@ static const struct cli_option probe_options[] = {
     {"mysql-user", required_argument, O_USER, "NAME", "user [sbtest]"},
     {"mysql-db", required_argument, O_DB, "NAME", "database [sbtest]"},
     {"mysql-password-file", required_argument, O_PWFILE, "FILE",
-     "read the password from the first line of FILE (else MYSQL_PWD, else the [client] "
-     "section of the option file); never printed or stored"},
+     "read the password from the first line of FILE (else the [client] section of "
+     "--defaults-file, else MYSQL_PWD, else ~/.my.cnf); never printed or stored"},
     {"defaults-file", required_argument, O_DEFAULTS, "FILE", "option file [~/.my.cnf]"},
     {"mysql-ssl-mode", required_argument, O_SSL_MODE, "MODE",
      "DISABLED (default), PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY"},
@@ -240,14 +240,15 @@ static int read_option_file(const char *path, int required, char **out)
 static int resolve_password(struct probe_cli *pc)
 {
     const char *env = getenv("MYSQL_PWD");
+    /* explicit options first, then the environment, then ~/.my.cnf */
     if (pc->pwfile)
         return read_password_file(pc->pwfile, &pc->password);
+    if (pc->defaults_file)
+        return read_option_file(pc->defaults_file, 1, &pc->password);
     if (env) {
         pc->password = strdup(env);
         return pc->password ? 0 : -1;
     }
-    if (pc->defaults_file)
-        return read_option_file(pc->defaults_file, 1, &pc->password);
     if (getenv("HOME")) {
         char path[4096];
         snprintf(path, sizeof path, "%s/.my.cnf", getenv("HOME"));
