@@ -615,6 +615,7 @@ struct prep_job {
     struct sbrand rng;
     struct myconn_error err;
     int rc;
+    int started; /* written by the creating thread only */
     pthread_t thread;
 };
 
@@ -699,20 +700,18 @@ int probe_prepare(const struct probe_config *cfg, unsigned threads, char *msg, s
     if (cfg->out && n_jobs > 1)
         fprintf(cfg->out, "Initializing worker threads...\n\n");
     for (unsigned i = 0; i < n_jobs; i++)
-        if (pthread_create(&jobs[i].thread, NULL, prep_main, &jobs[i]) != 0)
-            jobs[i].rc = -1;
+        jobs[i].started = pthread_create(&jobs[i].thread, NULL, prep_main, &jobs[i]) == 0;
     rc = 0;
     for (unsigned i = 0; i < n_jobs; i++) {
-        if (jobs[i].rc != -1)
+        if (jobs[i].started)
             pthread_join(jobs[i].thread, NULL);
-        if (jobs[i].rc && !rc) {
-            rc = jobs[i].rc == -1 ? MYCONN_FATAL : jobs[i].rc;
-            if (jobs[i].rc == -1)
-                snprintf(msg, msg_len, "could not start a thread");
-            else
-                snprintf(msg, msg_len, "prepare failed: %s: error %u (%s): %s",
-                         jobs[i].err.func, jobs[i].err.errnum, jobs[i].err.sqlstate,
-                         jobs[i].err.msg);
+        if (!jobs[i].started && !rc) {
+            rc = MYCONN_FATAL;
+            snprintf(msg, msg_len, "could not start a thread");
+        } else if (jobs[i].rc && !rc) {
+            rc = jobs[i].rc;
+            snprintf(msg, msg_len, "prepare failed: %s: error %u (%s): %s", jobs[i].err.func,
+                     jobs[i].err.errnum, jobs[i].err.sqlstate, jobs[i].err.msg);
         }
     }
     free(jobs);
