@@ -510,10 +510,15 @@ static int run_levels(struct probe_cli *pc)
             break;
         }
         if (r.end == PROBE_END_CONNECT) {
-            printf("FATAL: unable to connect to MySQL server on host '%s', port %u, aborting...\n"
-                   "FATAL: error %u: %s\n",
-                   pc->cfg.conn.socket ? "localhost" : pc->cfg.conn.host, pc->cfg.conn.port,
-                   r.err.errnum, r.err.msg);
+            if (strcmp(r.err.func, "mysql_real_connect") == 0)
+                printf("FATAL: unable to connect to MySQL server on host '%s', port %u, "
+                       "aborting...\nFATAL: error %u: %s\n",
+                       pc->cfg.conn.socket ? "localhost" : pc->cfg.conn.host, pc->cfg.conn.port,
+                       r.err.errnum, r.err.msg);
+            else
+                printf("FATAL: %s() returned error %u (%s)\nFATAL: Thread initialization "
+                       "failed!\n",
+                       r.err.func, r.err.errnum, r.err.msg);
             fprintf(stderr,
                     "sizeup: cannot connect or prepare statements: error %u (SQLSTATE %s): %s\n",
                     r.err.errnum, r.err.sqlstate, r.err.msg);
@@ -539,6 +544,11 @@ static int run_levels(struct probe_cli *pc)
                 threads, r.elapsed_s > 0 ? (double)r.tot.events / r.elapsed_s : 0.0,
                 (double)p95 / 1e6, (unsigned long)r.tot.errors, (unsigned long)r.tot.reconnects,
                 r.client_cpu_s, out ? " -> " : "", out ? pc->out : "");
+        if (pc->cfg.rate > 0)
+            fprintf(stderr,
+                    "sizeup probe: open loop at %.0f/s: start lag behind the intended start "
+                    "avg %.3f ms, max %.3f ms (included in the latencies)\n",
+                    pc->cfg.rate, r.lag_avg_ms, r.lag_max_ms);
         if (r.end == PROBE_END_INTERRUPTED) {
             fprintf(stderr, "sizeup: interrupted; the level so far was written, marked "
                             "interrupted\n");
