@@ -36,12 +36,55 @@ static void on_signal(int sig)
 }
 
 enum {
-    O_HOST = 256, O_PORT, O_SOCKET, O_USER, O_DB, O_PWFILE, O_DEFAULTS, O_SSL_MODE, O_SSL_CA,
-    O_SSL_CERT, O_SSL_KEY, O_TABLES, O_TABLE_SIZE, O_THREADS, O_TIME, O_EVENTS, O_RATE,
-    O_REPORT, O_PCT, O_RAND_TYPE, O_RAND_SEED, O_SPEC_ITER, O_SPEC_PCT, O_SPEC_RES, O_PARETO_H,
-    O_RANGE_SIZE, O_POINT, O_SIMPLE, O_SUM, O_ORDER, O_DISTINCT, O_IDX, O_NONIDX, O_DELINS,
-    O_RANGE_SELECTS, O_RANDOM_POINTS, O_NRANGES, O_DELTA, O_SKIP_TRX, O_AUTO_INC, O_SECONDARY,
-    O_CREATE_SECONDARY, O_ENGINE, O_IGNORE, O_PS_MODE, O_WORKLOAD, O_TARGET, O_CONFIG, O_OUT
+    O_HOST = 256,
+    O_PORT,
+    O_SOCKET,
+    O_USER,
+    O_DB,
+    O_PWFILE,
+    O_DEFAULTS,
+    O_SSL_MODE,
+    O_SSL_CA,
+    O_SSL_CERT,
+    O_SSL_KEY,
+    O_TABLES,
+    O_TABLE_SIZE,
+    O_THREADS,
+    O_TIME,
+    O_EVENTS,
+    O_RATE,
+    O_REPORT,
+    O_PCT,
+    O_RAND_TYPE,
+    O_RAND_SEED,
+    O_SPEC_ITER,
+    O_SPEC_PCT,
+    O_SPEC_RES,
+    O_PARETO_H,
+    O_RANGE_SIZE,
+    O_POINT,
+    O_SIMPLE,
+    O_SUM,
+    O_ORDER,
+    O_DISTINCT,
+    O_IDX,
+    O_NONIDX,
+    O_DELINS,
+    O_RANGE_SELECTS,
+    O_RANDOM_POINTS,
+    O_NRANGES,
+    O_DELTA,
+    O_SKIP_TRX,
+    O_AUTO_INC,
+    O_SECONDARY,
+    O_CREATE_SECONDARY,
+    O_ENGINE,
+    O_IGNORE,
+    O_PS_MODE,
+    O_WORKLOAD,
+    O_TARGET,
+    O_CONFIG,
+    O_OUT
 };
 
 static const struct cli_option probe_options[] = {
@@ -282,23 +325,47 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
             if (oltp_workload_parse(a, &cfg->oltp.workload))
                 return cli_usage_error("probe", "--workload: unknown workload '%s'", a);
             break;
-        case O_HOST: cfg->conn.host = a; break;
-        case O_PORT: bad = parse_uint(a, 1, 65535, &cfg->conn.port); break;
-        case O_SOCKET: cfg->conn.socket = a; break;
-        case O_USER: cfg->conn.user = a; break;
-        case O_DB: cfg->conn.db = a; break;
-        case O_PWFILE: pc->pwfile = a; break;
-        case O_DEFAULTS: pc->defaults_file = a; break;
+        case O_HOST:
+            cfg->conn.host = a;
+            break;
+        case O_PORT:
+            bad = parse_uint(a, 1, 65535, &cfg->conn.port);
+            break;
+        case O_SOCKET:
+            cfg->conn.socket = a;
+            break;
+        case O_USER:
+            cfg->conn.user = a;
+            break;
+        case O_DB:
+            cfg->conn.db = a;
+            break;
+        case O_PWFILE:
+            pc->pwfile = a;
+            break;
+        case O_DEFAULTS:
+            pc->defaults_file = a;
+            break;
         case O_SSL_MODE:
             if (myconn_ssl_mode_parse(a, &cfg->conn.ssl_mode))
                 return cli_usage_error("probe", "--mysql-ssl-mode takes DISABLED, PREFERRED, "
                                                 "REQUIRED, VERIFY_CA or VERIFY_IDENTITY");
             break;
-        case O_SSL_CA: cfg->conn.ssl_ca = a; break;
-        case O_SSL_CERT: cfg->conn.ssl_cert = a; break;
-        case O_SSL_KEY: cfg->conn.ssl_key = a; break;
-        case O_TABLES: bad = parse_uint(a, 1, 100000, &cfg->oltp.tables); break;
-        case O_TABLE_SIZE: bad = parse_uint(a, 0, 2147483647, &cfg->oltp.table_size); break;
+        case O_SSL_CA:
+            cfg->conn.ssl_ca = a;
+            break;
+        case O_SSL_CERT:
+            cfg->conn.ssl_cert = a;
+            break;
+        case O_SSL_KEY:
+            cfg->conn.ssl_key = a;
+            break;
+        case O_TABLES:
+            bad = parse_uint(a, 1, 100000, &cfg->oltp.tables);
+            break;
+        case O_TABLE_SIZE:
+            bad = parse_uint(a, 0, 2147483647, &cfg->oltp.table_size);
+            break;
         case O_THREADS:
             if (cli_parse_int_list(a, 4096, pc->threads, MAX_LEVELS, &pc->n_threads))
                 return cli_usage_error("probe", "--threads takes a list of positive integers "
@@ -311,8 +378,12 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
             bad = cli_parse_int(a, 0, (long long)1 << 62, &ll);
             cfg->events = (uint64_t)ll;
             break;
-        case O_RATE: bad = cli_parse_double(a, 0, 1e9, &cfg->rate); break;
-        case O_REPORT: bad = parse_uint(a, 0, 86400, &cfg->report_interval_s); break;
+        case O_RATE:
+            bad = cli_parse_double(a, 0, 1e9, &cfg->rate);
+            break;
+        case O_REPORT:
+            bad = parse_uint(a, 0, 86400, &cfg->report_interval_s);
+            break;
         case O_PCT:
             bad = cli_parse_double(a, 0, 100, &d);
             cfg->percentile = d;
@@ -322,29 +393,80 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
                 return cli_usage_error("probe", "--rand-type takes special, uniform, gaussian "
                                                 "or pareto");
             break;
-        case O_RAND_SEED: bad = parse_uint(a, 0, 4294967295LL, &cfg->rand_seed); break;
-        case O_SPEC_ITER: bad = parse_uint(a, 1, 1000, &iter); break;
-        case O_SPEC_PCT: bad = parse_uint(a, 1, 100, &spct); break;
-        case O_SPEC_RES: bad = parse_uint(a, 0, 99, &sres); break;
-        case O_PARETO_H: bad = cli_parse_double(a, 1e-9, 1 - 1e-9, &pareto_h); break;
-        case O_RANGE_SIZE: bad = parse_uint(a, 1, 1000000000, &cfg->oltp.range_size); break;
-        case O_POINT: bad = parse_uint(a, 0, 1000000, &cfg->oltp.point_selects); break;
-        case O_SIMPLE: bad = parse_uint(a, 0, 1000000, &cfg->oltp.simple_ranges); break;
-        case O_SUM: bad = parse_uint(a, 0, 1000000, &cfg->oltp.sum_ranges); break;
-        case O_ORDER: bad = parse_uint(a, 0, 1000000, &cfg->oltp.order_ranges); break;
-        case O_DISTINCT: bad = parse_uint(a, 0, 1000000, &cfg->oltp.distinct_ranges); break;
-        case O_IDX: bad = parse_uint(a, 0, 1000000, &cfg->oltp.index_updates); break;
-        case O_NONIDX: bad = parse_uint(a, 0, 1000000, &cfg->oltp.non_index_updates); break;
-        case O_DELINS: bad = parse_uint(a, 0, 1000000, &cfg->oltp.delete_inserts); break;
-        case O_RANDOM_POINTS: bad = parse_uint(a, 1, 1000, &cfg->oltp.random_points); break;
-        case O_NRANGES: bad = parse_uint(a, 1, 1000, &cfg->oltp.number_of_ranges); break;
-        case O_DELTA: bad = parse_uint(a, 0, 1000000000, &cfg->oltp.delta); break;
-        case O_RANGE_SELECTS: bad = parse_bool(a, &b); cfg->oltp.range_selects = b; break;
-        case O_SKIP_TRX: bad = parse_bool(a, &b); cfg->oltp.skip_trx = b; break;
-        case O_AUTO_INC: bad = parse_bool(a, &b); cfg->oltp.auto_inc = b; break;
-        case O_SECONDARY: bad = parse_bool(a, &b); cfg->oltp.secondary = b; break;
-        case O_CREATE_SECONDARY: bad = parse_bool(a, &b); cfg->oltp.create_secondary = b; break;
-        case O_ENGINE: cfg->oltp.storage_engine = a; break;
+        case O_RAND_SEED:
+            bad = parse_uint(a, 0, 4294967295LL, &cfg->rand_seed);
+            break;
+        case O_SPEC_ITER:
+            bad = parse_uint(a, 1, 1000, &iter);
+            break;
+        case O_SPEC_PCT:
+            bad = parse_uint(a, 1, 100, &spct);
+            break;
+        case O_SPEC_RES:
+            bad = parse_uint(a, 0, 99, &sres);
+            break;
+        case O_PARETO_H:
+            bad = cli_parse_double(a, 1e-9, 1 - 1e-9, &pareto_h);
+            break;
+        case O_RANGE_SIZE:
+            bad = parse_uint(a, 1, 1000000000, &cfg->oltp.range_size);
+            break;
+        case O_POINT:
+            bad = parse_uint(a, 0, 1000000, &cfg->oltp.point_selects);
+            break;
+        case O_SIMPLE:
+            bad = parse_uint(a, 0, 1000000, &cfg->oltp.simple_ranges);
+            break;
+        case O_SUM:
+            bad = parse_uint(a, 0, 1000000, &cfg->oltp.sum_ranges);
+            break;
+        case O_ORDER:
+            bad = parse_uint(a, 0, 1000000, &cfg->oltp.order_ranges);
+            break;
+        case O_DISTINCT:
+            bad = parse_uint(a, 0, 1000000, &cfg->oltp.distinct_ranges);
+            break;
+        case O_IDX:
+            bad = parse_uint(a, 0, 1000000, &cfg->oltp.index_updates);
+            break;
+        case O_NONIDX:
+            bad = parse_uint(a, 0, 1000000, &cfg->oltp.non_index_updates);
+            break;
+        case O_DELINS:
+            bad = parse_uint(a, 0, 1000000, &cfg->oltp.delete_inserts);
+            break;
+        case O_RANDOM_POINTS:
+            bad = parse_uint(a, 1, 1000, &cfg->oltp.random_points);
+            break;
+        case O_NRANGES:
+            bad = parse_uint(a, 1, 1000, &cfg->oltp.number_of_ranges);
+            break;
+        case O_DELTA:
+            bad = parse_uint(a, 0, 1000000000, &cfg->oltp.delta);
+            break;
+        case O_RANGE_SELECTS:
+            bad = parse_bool(a, &b);
+            cfg->oltp.range_selects = b;
+            break;
+        case O_SKIP_TRX:
+            bad = parse_bool(a, &b);
+            cfg->oltp.skip_trx = b;
+            break;
+        case O_AUTO_INC:
+            bad = parse_bool(a, &b);
+            cfg->oltp.auto_inc = b;
+            break;
+        case O_SECONDARY:
+            bad = parse_bool(a, &b);
+            cfg->oltp.secondary = b;
+            break;
+        case O_CREATE_SECONDARY:
+            bad = parse_bool(a, &b);
+            cfg->oltp.create_secondary = b;
+            break;
+        case O_ENGINE:
+            cfg->oltp.storage_engine = a;
+            break;
         case O_IGNORE:
             pc->ignore_text = a;
             if (myconn_ignore_parse(a, &cfg->conn.ignore))
@@ -360,9 +482,15 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
             else
                 return cli_usage_error("probe", "--db-ps-mode takes auto or disable");
             break;
-        case O_TARGET: pc->target = a; break;
-        case O_CONFIG: pc->config = a; break;
-        case O_OUT: pc->out = a; break;
+        case O_TARGET:
+            pc->target = a;
+            break;
+        case O_CONFIG:
+            pc->config = a;
+            break;
+        case O_OUT:
+            pc->out = a;
+            break;
         default:
             return cli_getopt_error("probe", c, argv);
         }
@@ -378,8 +506,7 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
         return cli_usage_error("probe", "a command is required: prepare, run or cleanup");
     *command = argv[optind];
     if (strcmp(*command, "prepare") && strcmp(*command, "run") && strcmp(*command, "cleanup"))
-        return cli_usage_error("probe", "unknown command '%s' (prepare, run or cleanup)",
-                               *command);
+        return cli_usage_error("probe", "unknown command '%s' (prepare, run or cleanup)", *command);
     if (optind + 1 < argc)
         return cli_usage_error("probe", "unexpected argument '%s'", argv[optind + 1]);
     if (sbrand_params_init(&cfg->rand, dist, iter, spct, sres, pareto_h))
@@ -417,18 +544,16 @@ static json_t *options_json(const struct probe_cli *pc)
     if (!j)
         return NULL;
     json_object_update_new(
-        j, json_pack("{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b,s:b,s:b,s:b,s:s}",
-                     "range_size", (json_int_t)o->range_size, "point_selects",
-                     (json_int_t)o->point_selects, "simple_ranges", (json_int_t)o->simple_ranges,
-                     "sum_ranges", (json_int_t)o->sum_ranges, "order_ranges",
-                     (json_int_t)o->order_ranges, "distinct_ranges",
-                     (json_int_t)o->distinct_ranges, "index_updates",
-                     (json_int_t)o->index_updates, "non_index_updates",
-                     (json_int_t)o->non_index_updates, "delete_inserts",
-                     (json_int_t)o->delete_inserts, "range_selects", o->range_selects,
-                     "skip_trx", o->skip_trx, "auto_inc", o->auto_inc, "secondary",
-                     o->secondary, "create_secondary", o->create_secondary,
-                     "mysql_storage_engine", o->storage_engine));
+        j, json_pack(
+               "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b,s:b,s:b,s:b,s:s}", "range_size",
+               (json_int_t)o->range_size, "point_selects", (json_int_t)o->point_selects,
+               "simple_ranges", (json_int_t)o->simple_ranges, "sum_ranges",
+               (json_int_t)o->sum_ranges, "order_ranges", (json_int_t)o->order_ranges,
+               "distinct_ranges", (json_int_t)o->distinct_ranges, "index_updates",
+               (json_int_t)o->index_updates, "non_index_updates", (json_int_t)o->non_index_updates,
+               "delete_inserts", (json_int_t)o->delete_inserts, "range_selects", o->range_selects,
+               "skip_trx", o->skip_trx, "auto_inc", o->auto_inc, "secondary", o->secondary,
+               "create_secondary", o->create_secondary, "mysql_storage_engine", o->storage_engine));
     if (o->workload == OLTP_SELECT_RANDOM_POINTS)
         json_object_set_new(j, "random_points", json_integer(o->random_points));
     if (o->workload == OLTP_SELECT_RANDOM_RANGES) {
@@ -499,9 +624,8 @@ static int run_levels(struct probe_cli *pc)
         struct probe_result r;
         unsigned threads = (unsigned)pc->threads[i];
         uint64_t p95 = 0;
-        fprintf(stderr, "sizeup probe: level %zu/%zu: %s, %u thread%s, %s\n", i + 1,
-                pc->n_threads, oltp_workload_name(pc->cfg.oltp.workload), threads,
-                threads == 1 ? "" : "s",
+        fprintf(stderr, "sizeup probe: level %zu/%zu: %s, %u thread%s, %s\n", i + 1, pc->n_threads,
+                oltp_workload_name(pc->cfg.oltp.workload), threads, threads == 1 ? "" : "s",
                 pc->cfg.time_s > 0 ? "time-limited" : "event-limited");
         if (probe_run(&pc->cfg, threads, &r) != 0) {
             fprintf(stderr, "sizeup: %s\n", r.err.msg);
@@ -640,7 +764,7 @@ int cmd_probe(int argc, char **argv)
         fflush(stdout);
         if (r != 0)
             fprintf(stderr, "sizeup: %s %s\n", command, msg);
-        rc = r == 0 ? SIZEUP_EXIT_OK
+        rc = r == 0                   ? SIZEUP_EXIT_OK
              : r == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE
                                       : SIZEUP_EXIT_FAIL;
         if (atomic_load(&probe_stop_flag))

@@ -107,7 +107,7 @@ int hist_percentile(const struct hist *h, double p, uint64_t *value_ns)
     }
     if (p == 0.0 || p == 100.0) {
         *value_ns = p == 0.0 ? h->min_ns : h->max_ns;
-        return *value_ns < HIST_LOWEST_NS    ? HIST_BELOW_RANGE
+        return *value_ns < HIST_LOWEST_NS     ? HIST_BELOW_RANGE
                : *value_ns >= HIST_HIGHEST_NS ? HIST_ABOVE_RANGE
                                               : HIST_OK;
     }

@@ -48,8 +48,8 @@ enum myconn_ps_mode { MYCONN_PS_AUTO, MYCONN_PS_DISABLE };
 
 /* --mysql-ignore-errors */
 struct myconn_ignore {
-    int all;                          /* "all": every errno is ignorable */
-    size_t n;                         /* number of codes */
+    int all;  /* "all": every errno is ignorable */
+    size_t n; /* number of codes */
     unsigned codes[MYCONN_MAX_IGNORE];
 };
 
@@ -70,10 +70,10 @@ struct myconn_opts {
 
 struct myconn_error {
     enum myconn_class cls;
-    unsigned errnum;   /* raw mysql_errno / mysql_stmt_errno */
-    char sqlstate[6];  /* SQLSTATE, e.g. "40001" */
-    char msg[256];     /* the server's or library's message */
-    char func[32];     /* the failing call, e.g. "mysql_stmt_execute" */
+    unsigned errnum;  /* raw mysql_errno / mysql_stmt_errno */
+    char sqlstate[6]; /* SQLSTATE, e.g. "40001" */
+    char msg[256];    /* the server's or library's message */
+    char func[32];    /* the failing call, e.g. "mysql_stmt_execute" */
 };
 
 struct myconn {
@@ -88,8 +88,8 @@ enum myconn_ptype { MYCONN_P_INT, MYCONN_P_CHAR };
 struct myconn_param {
     enum myconn_ptype type;
     int32_t ival;
-    char *sval;          /* CHAR buffer of capacity cap (owned) */
-    unsigned long len;   /* CHAR length */
+    char *sval;        /* CHAR buffer of capacity cap (owned) */
+    unsigned long len; /* CHAR length */
     unsigned long cap;
 };
 
@@ -110,8 +110,8 @@ struct myconn_stmt {
 
 /* What one successful statement did. */
 struct myconn_result {
-    int is_read;        /* returned a result set (field count > 0) */
-    uint64_t rows;      /* rows returned (read) or affected rows (otherwise) */
+    int is_read;   /* returned a result set (field count > 0) */
+    uint64_t rows; /* rows returned (read) or affected rows (otherwise) */
 };
 
 /** Initialise the client library once, in the main thread. @return 0 or -1. */

@@ -13,10 +13,10 @@ static const char PAD_TEMPLATE[] = "###########-###########-###########-########
 #define QBUF_SIZE 1024
 
 static const char *const workload_names[OLTP_N_WORKLOADS] = {
-    "oltp_point_select", "oltp_read_only",        "oltp_read_write", "oltp_write_only",
-    "oltp_insert",       "oltp_update_index",     "oltp_update_non_index",
-    "oltp_delete",       "select_random_points",  "select_random_ranges",
-    "oltp_legacy"};
+    "oltp_point_select",     "oltp_read_only", "oltp_read_write",
+    "oltp_write_only",       "oltp_insert",    "oltp_update_index",
+    "oltp_update_non_index", "oltp_delete",    "select_random_points",
+    "select_random_ranges",  "oltp_legacy"};
 
 /* SQL templates per kind (oltp_common.lua stmt_defs); %u = table number. */
 static const char *const kind_sql[OLTP_N_KINDS] = {
@@ -88,10 +88,10 @@ int oltp_opts_check(const struct oltp_opts *o, char *msg, size_t msg_len)
         snprintf(msg, msg_len, "--table-size must be < 2^31 and --range-size >= 1");
         return -1;
     }
-    if (strlen(o->storage_engine) > 64 || strspn(o->storage_engine,
-                                                 "abcdefghijklmnopqrstuvwxyz"
-                                                 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
-                                              strlen(o->storage_engine)) {
+    if (strlen(o->storage_engine) > 64 ||
+        strspn(o->storage_engine,
+               "abcdefghijklmnopqrstuvwxyz"
+               "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(o->storage_engine)) {
         snprintf(msg, msg_len, "--mysql-storage-engine must be an identifier (letters, digits, _)");
         return -1;
     }
@@ -106,9 +106,9 @@ static int uses_trx(const struct oltp_opts *o)
 
 void oltp_event_shape(const struct oltp_opts *o, struct oltp_shape *s)
 {
-    unsigned ranges = o->range_selects ? o->simple_ranges + o->sum_ranges + o->order_ranges +
-                                             o->distinct_ranges
-                                       : 0;
+    unsigned ranges = o->range_selects
+                          ? o->simple_ranges + o->sum_ranges + o->order_ranges + o->distinct_ranges
+                          : 0;
     memset(s, 0, sizeof *s);
     s->begins = s->commits = uses_trx(o) ? 1 : 0;
     switch (o->workload) {
@@ -526,8 +526,8 @@ static int event_legacy(struct oltp_worker *w, struct oltp_counts *c, const char
         if (LEGACY("SELECT c FROM sbtest%u WHERE id=%u", t, (unsigned)get_id(w)))
             return rc;
     if (o->range_selects) {
-        static const char *const heads[4] = {"SELECT c FROM", "SELECT SUM(K) FROM",
-                                             "SELECT c FROM", "SELECT DISTINCT c FROM"};
+        static const char *const heads[4] = {"SELECT c FROM", "SELECT SUM(K) FROM", "SELECT c FROM",
+                                             "SELECT DISTINCT c FROM"};
         const unsigned times[4] = {o->simple_ranges, o->sum_ranges, o->order_ranges,
                                    o->distinct_ranges};
         for (int kind = 0; kind < 4; kind++) {
@@ -639,8 +639,9 @@ int oltp_prepare_table(struct myconn *conn, const struct oltp_opts *o,
         conn->err.cls = MYCONN_FATAL;
         return MYCONN_FATAL;
     }
-    head = (size_t)snprintf(buf, BULK_SIZE, o->auto_inc ? "INSERT INTO sbtest%u(k, c, pad) VALUES"
-                                                        : "INSERT INTO sbtest%u(id, k, c, pad) VALUES",
+    head = (size_t)snprintf(buf, BULK_SIZE,
+                            o->auto_inc ? "INSERT INTO sbtest%u(k, c, pad) VALUES"
+                                        : "INSERT INTO sbtest%u(id, k, c, pad) VALUES",
                             n);
     len = head;
     for (unsigned i = 1; i <= table_size; i++) {
@@ -679,11 +680,12 @@ int oltp_prepare_table(struct myconn *conn, const struct oltp_opts *o,
     free(buf);
     if (o->create_secondary) {
         if (out)
-            fprintf(out, legacy ? "Creating secondary indexes on 'sbtest%u'...\n"
-                                : "Creating a secondary index on 'sbtest%u'...\n",
+            fprintf(out,
+                    legacy ? "Creating secondary indexes on 'sbtest%u'...\n"
+                           : "Creating a secondary index on 'sbtest%u'...\n",
                     n);
-        snprintf(sql, sizeof sql, legacy ? "CREATE INDEX k_%u on sbtest%u(k)"
-                                         : "CREATE INDEX k_%u ON sbtest%u(k)",
+        snprintf(sql, sizeof sql,
+                 legacy ? "CREATE INDEX k_%u on sbtest%u(k)" : "CREATE INDEX k_%u ON sbtest%u(k)",
                  n, n);
         if ((rc = myconn_query(conn, sql, strlen(sql), NULL)))
             return rc;
@@ -721,8 +723,7 @@ int oltp_table_is_sbtest(struct myconn *conn, unsigned n, char *why, size_t why_
     if (mysql_real_query(conn->mysql, sql, (unsigned long)strlen(sql)) != 0 ||
         !(rs = mysql_store_result(conn->mysql))) {
         conn->err.errnum = mysql_errno(conn->mysql);
-        snprintf(conn->err.sqlstate, sizeof conn->err.sqlstate, "%s",
-                 mysql_sqlstate(conn->mysql));
+        snprintf(conn->err.sqlstate, sizeof conn->err.sqlstate, "%s", mysql_sqlstate(conn->mysql));
         snprintf(conn->err.msg, sizeof conn->err.msg, "%s", mysql_error(conn->mysql));
         conn->err.cls = myconn_classify(conn->err.errnum, &conn->opts->ignore);
         if (conn->err.cls == MYCONN_IGNORABLE)

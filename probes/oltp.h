@@ -123,11 +123,11 @@ void oltp_event_shape(const struct oltp_opts *o, struct oltp_shape *out);
  * the end (statements only), oltp_worker_destroy() frees the rest.
  */
 struct oltp_worker {
-    const struct oltp_opts *o;       /* borrowed */
-    const struct sbrand_params *rp;  /* borrowed */
-    struct sbrand *rng;              /* borrowed, this thread's */
-    struct sbrand_unique *uniq;      /* borrowed, shared (oltp_insert without auto_inc) */
-    unsigned thread_id, threads;     /* 0-based id, number of threads of the run */
+    const struct oltp_opts *o;      /* borrowed */
+    const struct sbrand_params *rp; /* borrowed */
+    struct sbrand *rng;             /* borrowed, this thread's */
+    struct sbrand_unique *uniq;     /* borrowed, shared (oltp_insert without auto_inc) */
+    unsigned thread_id, threads;    /* 0-based id, number of threads of the run */
     struct myconn conn;
     /* owned */
     struct myconn_stmt *stmts; /* [tables * OLTP_N_KINDS], empty where unused */

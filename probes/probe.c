@@ -51,8 +51,8 @@ struct shared {
     pthread_mutex_t lock; /* state changes, start gate, completion */
     pthread_cond_t cond;
     unsigned n_ready, n_failed, n_done;
-    int go;        /* start gate open */
-    int cancelled; /* setup failed: workers leave without running */
+    int go;                    /* start gate open */
+    int cancelled;             /* setup failed: workers leave without running */
     uint64_t start_ns, end_ns; /* end_ns 0 = no time limit */
     atomic_int abort_run;      /* fatal error in some worker */
     atomic_int any_down;       /* some worker could not reconnect */
@@ -673,8 +673,7 @@ int probe_prepare(const struct probe_config *cfg, unsigned threads, char *msg, s
                          "overwrites tables (run 'sizeup probe cleanup' first)",
                          n, cfg->conn.db ? cfg->conn.db : "");
             else
-                snprintf(msg, msg_len, "cannot list tables: error %u: %s", c.err.errnum,
-                         c.err.msg);
+                snprintf(msg, msg_len, "cannot list tables: error %u: %s", c.err.errnum, c.err.msg);
             myconn_close(&c);
             return e > 0 ? 1 : e;
         }
@@ -738,8 +737,8 @@ int probe_cleanup(const struct probe_config *cfg, char *msg, size_t msg_len)
             continue;
         ok = oltp_table_is_sbtest(&c, n, why, sizeof why);
         if (ok < 0) {
-            snprintf(msg, msg_len, "cannot read columns of sbtest%u: error %u: %s", n,
-                     c.err.errnum, c.err.msg);
+            snprintf(msg, msg_len, "cannot read columns of sbtest%u: error %u: %s", n, c.err.errnum,
+                     c.err.msg);
             myconn_close(&c);
             return ok;
         }
@@ -767,8 +766,7 @@ int probe_cleanup(const struct probe_config *cfg, char *msg, size_t msg_len)
 
 /* ---- point -------------------------------------------------------------------------------- */
 
-int probe_fill_point(const struct probe_config *cfg, const struct probe_result *r,
-                     struct point *p)
+int probe_fill_point(const struct probe_config *cfg, const struct probe_result *r, struct point *p)
 {
     const struct hist *h = r->hist;
     double el = r->elapsed_s > 0 ? r->elapsed_s : 0;

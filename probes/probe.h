@@ -77,18 +77,18 @@ struct probe_result {
     unsigned threads;
     enum probe_end end;
     struct probe_totals tot;
-    struct hist *hist;         /* cumulative latency histogram (owned) */
-    double elapsed_s;          /* start (all workers ready) to end */
-    double *thread_events;     /* per worker: events (owned, threads entries) */
-    double *thread_time_s;     /* per worker: sum of its event latencies, s */
+    struct hist *hist;             /* cumulative latency histogram (owned) */
+    double elapsed_s;              /* start (all workers ready) to end */
+    double *thread_events;         /* per worker: events (owned, threads entries) */
+    double *thread_time_s;         /* per worker: sum of its event latencies, s */
     struct point_interval *series; /* per full report interval (owned) */
     size_t n_series, cap_series;
-    double client_cpu_s;       /* user + system CPU of this process over the level */
+    double client_cpu_s;           /* user + system CPU of this process over the level */
     double lag_avg_ms, lag_max_ms; /* with rate: actual - intended start */
     char server_version[96];
-    char started_at[32];       /* RFC 3339 UTC */
-    struct myconn_error err;   /* the fatal / connect / lost-connection error, when any */
-    char err_sql[256];         /* statement that failed fatally (template or text) */
+    char started_at[32];     /* RFC 3339 UTC */
+    struct myconn_error err; /* the fatal / connect / lost-connection error, when any */
+    char err_sql[256];       /* statement that failed fatally (template or text) */
 };
 
 /** Zero a result (no allocation). */
@@ -127,7 +127,6 @@ int probe_cleanup(const struct probe_config *cfg, char *msg, size_t msg_len);
  * the caller's.
  * @return POINT_OK or POINT_ENOMEM.
  */
-int probe_fill_point(const struct probe_config *cfg, const struct probe_result *r,
-                     struct point *p);
+int probe_fill_point(const struct probe_config *cfg, const struct probe_result *r, struct point *p);
 
 #endif

@@ -113,8 +113,7 @@ void report_summary(FILE *f, const struct probe_result *r, double percentile)
     }
     fprintf(f, "         sum: %39.2f\n", h ? (double)h->sum_ns / 1e6 : 0.0);
     if (h && h->overflow > 0)
-        fprintf(f, "         latency overflows (>= 100000 ms): %lu\n",
-                (unsigned long)h->overflow);
+        fprintf(f, "         latency overflows (>= 100000 ms): %lu\n", (unsigned long)h->overflow);
     mean_sd(r->thread_events, r->threads, &ev_mean, &ev_sd);
     mean_sd(r->thread_time_s, r->threads, &tm_mean, &tm_sd);
     fprintf(f, "\nThreads fairness:\n");

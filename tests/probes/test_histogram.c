@@ -210,7 +210,7 @@ static void test_clock(void)
     CHECK_INT_EQ(clock_sleep_until_ns(t0 + 20 * MS), 0);
     t1 = clock_now_ns();
     CHECK(t1 - t0 >= 20 * MS);
-    CHECK(t1 - t0 < 2000 * MS); /* generous: the machine is shared */
+    CHECK(t1 - t0 < 2000 * MS);                /* generous: the machine is shared */
     CHECK_INT_EQ(clock_sleep_until_ns(t0), 0); /* past deadline returns at once */
     CHECK_NEAR(clock_ns_to_ms(1500000), 1.5, 1e-12);
     CHECK_NEAR(clock_ns_to_s(2500000000u), 2.5, 1e-12);
