@@ -14,6 +14,8 @@
 #   p95 ratio       sizeup p95 / sysbench p95 (means over the rounds)
 #   cpu/1k ratio    client CPU seconds (user + system, /usr/bin/time) per 1000 transactions,
 #                   sizeup / sysbench
+#   usr/1k ratio    the user-space part alone (the rest is the kernel's: TCP and the context
+#                   switch of every synchronous round trip, the same for both tools)
 # Goals (issue 4): point_select tps ratio >= 1.10 with cpu/1k ratio <= 0.5; read_write tps
 # ratio within 0.95 .. 1.05. On a shared machine the figures are noisy: run more rounds.
 set -euo pipefail
@@ -32,7 +34,7 @@ while [ $# -gt 0 ]; do
     --rounds) rounds=$2; shift 2 ;;
     --threads) threads_list=$2; shift 2 ;;
     --workloads) workloads=$2; shift 2 ;;
-    -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "run-probe-vs-sysbench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -52,7 +54,7 @@ common=(--mysql-host=127.0.0.1 --mysql-port="$port" --mysql-user=sbtest --mysql-
 sysbench oltp_read_write "${common[@]}" --mysql-password=sbtest cleanup >/dev/null
 sysbench oltp_read_write "${common[@]}" --mysql-password=sbtest --threads=4 prepare >/dev/null
 
-# run_one TOOL WORKLOAD THREADS -> "tps p95_ms transactions cpu_s"
+# run_one TOOL WORKLOAD THREADS -> "tps p95_ms transactions cpu_s user_s"
 run_one() {
     local tool=$1 w=$2 t=$3 out=$tmp/out err=$tmp/time
     if [ "$tool" = sysbench ]; then
@@ -63,37 +65,42 @@ run_one() {
             --mysql-host 127.0.0.1 --mysql-port "$port" --mysql-user sbtest --mysql-db sbtest \
             --tables 4 --table-size 10000 --threads "$t" --time "$dur" run >"$out" 2>/dev/null
     fi
-    awk -v cpu="$(awk '{print $1 + $2}' "$err")" '
+    awk -v cpu="$(awk '{print $1 + $2}' "$err")" -v usr="$(awk '{print $1}' "$err")" '
         /^    transactions:/ { tx = $2; gsub(/\(/, "", $3); tps = $3 }
         /95th percentile:/ { p95 = $3 }
-        END { printf "%s %s %s %s\n", tps, p95, tx, cpu }' "$out"
+        END { printf "%s %s %s %s %s\n", tps, p95, tx, cpu, usr }' "$out"
 }
 
-printf '%-18s %3s | %10s %10s %6s | %8s %8s %6s | %8s %8s %6s\n' workload thr \
-    "sizeup tps" "sysb tps" ratio "sz p95" "sb p95" ratio "sz cpu/k" "sb cpu/k" ratio
+printf '%-18s %3s | %10s %10s %6s | %8s %8s %6s | %8s %8s %6s | %8s %8s %6s\n' workload thr \
+    "sizeup tps" "sysb tps" ratio "sz p95" "sb p95" ratio "sz cpu/k" "sb cpu/k" ratio \
+    "sz usr/k" "sb usr/k" ratio
 for w in $workloads; do
     for t in $threads_list; do
         declare -A sum=()
-        for k in sz_tps sb_tps sz_p95 sb_p95 sz_tx sb_tx sz_cpu sb_cpu; do sum[$k]=0; done
+        for k in sz_tps sb_tps sz_p95 sb_p95 sz_tx sb_tx sz_cpu sb_cpu sz_usr sb_usr; do
+            sum[$k]=0
+        done
         for r in $(seq 1 "$rounds"); do
             if [ $((r % 2)) -eq 1 ]; then order="sysbench sizeup"; else order="sizeup sysbench"; fi
             for tool in $order; do
-                read -r tps p95 tx cpu <<<"$(run_one "$tool" "$w" "$t")"
+                read -r tps p95 tx cpu usr <<<"$(run_one "$tool" "$w" "$t")"
                 p=sz; [ "$tool" = sysbench ] && p=sb
                 sum[${p}_tps]=$(awk -v a="${sum[${p}_tps]}" -v b="$tps" 'BEGIN{print a+b}')
                 sum[${p}_p95]=$(awk -v a="${sum[${p}_p95]}" -v b="$p95" 'BEGIN{print a+b}')
                 sum[${p}_tx]=$(awk -v a="${sum[${p}_tx]}" -v b="$tx" 'BEGIN{print a+b}')
                 sum[${p}_cpu]=$(awk -v a="${sum[${p}_cpu]}" -v b="$cpu" 'BEGIN{print a+b}')
-                echo "  round $r $tool $w $t: tps $tps p95 $p95 ms tx $tx cpu $cpu s" >&2
+                sum[${p}_usr]=$(awk -v a="${sum[${p}_usr]}" -v b="$usr" 'BEGIN{print a+b}')
+                echo "  round $r $tool $w $t: tps $tps p95 $p95 ms tx $tx cpu $cpu s (user $usr s)" >&2
             done
         done
         awk -v w="$w" -v t="$t" -v n="$rounds" -v a="${sum[sz_tps]}" -v b="${sum[sb_tps]}" \
             -v c="${sum[sz_p95]}" -v d="${sum[sb_p95]}" -v e="${sum[sz_cpu]}" -v f="${sum[sz_tx]}" \
-            -v g="${sum[sb_cpu]}" -v h="${sum[sb_tx]}" 'BEGIN {
-            zc = 1000 * e / f; bc = 1000 * g / h
-            printf "%-18s %3d | %10.1f %10.1f %6.3f | %8.2f %8.2f %6.3f | %8.3f %8.3f %6.3f\n",
+            -v g="${sum[sb_cpu]}" -v h="${sum[sb_tx]}" -v zu="${sum[sz_usr]}" \
+            -v bu="${sum[sb_usr]}" 'BEGIN {
+            zc = 1000 * e / f; bc = 1000 * g / h; zuk = 1000 * zu / f; buk = 1000 * bu / h
+            printf "%-18s %3d | %10.1f %10.1f %6.3f | %8.2f %8.2f %6.3f | %8.3f %8.3f %6.3f | %8.4f %8.4f %6.3f\n",
                    w, t, a / n, b / n, a / b, c / n, d / n, (d > 0 ? c / d : 0), zc, bc,
-                   (bc > 0 ? zc / bc : 0) }'
+                   (bc > 0 ? zc / bc : 0), zuk, buk, (buk > 0 ? zuk / buk : 0) }'
         unset sum
     done
 done
