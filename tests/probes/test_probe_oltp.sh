@@ -68,6 +68,37 @@ probe run --workload oltp_point_select --tables 2 --table-size 300 --events 10 -
 after=$(sql "SHOW GLOBAL STATUS LIKE 'Com_stmt_execute'" | cut -f2)
 check_eq "ps-mode disable: no prepared executions" "$((after - before))" 0
 
+# ---- open loop (--rate): Poisson arrivals at the asked rate, latency from the intended start --
+# 150/s for 2 s: 300 arrivals expected, Poisson sd 17 -> [230, 370] is > 4 sd wide
+probe run --workload oltp_point_select --tables 2 --table-size 300 --threads 2 --time 2 \
+    --rate 150 --report-interval 1 --out "$TMPD/rate.jsonl" >"$TMPD/rate.out" 2>"$TMPD/rate.err"
+check_eq "rate run exit" $? 0
+check_eq "rate: events near 150/s x 2 s, rate and lag recorded" \
+    "$(json_get "$TMPD/rate.jsonl" 1 "230 <= p['transactions'] <= 370, p['rate'], p['extra']['rate_lag_ms']['max'] >= p['extra']['rate_lag_ms']['avg'] >= 0")" \
+    "True 150.0 True"
+check_true "rate: header and queue lines as sysbench" \
+    grep -q "^Target transaction rate: 150/sec" "$TMPD/rate.out"
+check_true "rate: queue line" grep -Eq '^\[ 1s \] queue length: [0-9]+, concurrency: [0-9]+$' \
+    "$TMPD/rate.out"
+check_true "rate: lag on stderr" grep -q "start lag behind the intended start" "$TMPD/rate.err"
+# no coordinated omission: the table is locked for 1 s in the middle of a 3 s run. Open loop at
+# 100/s: ~100 arrivals wait for the lock, on average 0.5 s, i.e. ~1/3 of ~300 events take
+# > 0.3 s with probability ~0.7 each -> p95 >= 300 ms. Closed loop with 2 threads: at most 2
+# events wait (one per thread), so p95 stays far below.
+stall() { sleep 1; sql "LOCK TABLES sbtest1 WRITE, sbtest2 WRITE; DO SLEEP(1); UNLOCK TABLES"; }
+stall &
+probe run --workload oltp_point_select --tables 2 --table-size 300 --threads 2 --time 3 \
+    --rate 100 --out "$TMPD/co.jsonl" >/dev/null 2>&1
+wait
+stall &
+probe run --workload oltp_point_select --tables 2 --table-size 300 --threads 2 --time 3 \
+    --out "$TMPD/co.jsonl" >/dev/null 2>&1
+wait
+check_eq "open loop counts the stall for every queued event (p95 >= 300 ms)" \
+    "$(json_get "$TMPD/co.jsonl" 1 "p['latency_ms']['p95'] >= 300 and p['latency_ms']['max'] >= 900")" True
+check_eq "closed loop hides it (p95 < 100 ms, max still ~1 s)" \
+    "$(json_get "$TMPD/co.jsonl" 2 "p['latency_ms']['p95'] < 100 and p['latency_ms']['max'] >= 900")" True
+
 # ---- prepare refuses to overwrite --------------------------------------------------------
 rows=$(sql "SELECT COUNT(*) FROM sbtest1")
 probe prepare --tables 2 --table-size 300 >/dev/null 2>"$TMPD/err"
