@@ -47,6 +47,27 @@ check_eq "KILL: one reconnect, not partial" \
     "1 [] True"
 check_true "KILL: report counts it" grep -Eq "^    reconnects: +1 " "$TMPD/kill.out"
 
+# ---- an ignorable error (1205 lock wait timeout, in the default list): the transaction is
+# re-run and counted; with 1205 not in --mysql-ignore-errors it is fatal, as in sysbench --------
+rootsql "SET GLOBAL innodb_lock_wait_timeout = 1"
+hold() { sleep 0.5; sql "BEGIN; UPDATE sbtest1 SET pad = pad WHERE id BETWEEN 1 AND 200; DO SLEEP(2.5); ROLLBACK"; }
+hold &
+probe --workload oltp_update_index --tables 1 --table-size 200 --threads 1 --time 4 \
+    --out "$TMPD/ign.jsonl" run >"$TMPD/ign.out" 2>"$TMPD/ign.err"
+check_eq "ignorable 1205: exit" $? 0
+wait
+check_eq "ignorable 1205: errors counted, level complete" \
+    "$(rec "$TMPD/ign.jsonl" 1 "p['errors'] >= 1, p.get('flags', []), p['transactions'] > 0")" \
+    "True [] True"
+hold &
+probe --workload oltp_update_index --tables 1 --table-size 200 --threads 1 --time 4 \
+    --mysql-ignore-errors 1213 run >"$TMPD/ign2.out" 2>"$TMPD/ign2.err"
+check_eq "1205 not ignored: exit 1" $? 1
+wait
+check_true "1205 not ignored: FATAL line" \
+    grep -q "^FATAL: mysql_stmt_execute() returned error 1205 " "$TMPD/ign2.out"
+rootsql "SET GLOBAL innodb_lock_wait_timeout = DEFAULT"
+
 # ---- a non-ignorable error mid-run: FATAL as sysbench, record kept and flagged, exit 1 ------
 probe --workload oltp_point_select --tables 1 --table-size 200 --threads 2 --time 5 \
     --out "$TMPD/fatal.jsonl" run >"$TMPD/fatal.out" 2>"$TMPD/fatal.err" &
