@@ -13,5 +13,7 @@ int cmd_import(int argc, char **argv);
 int cmd_fit(int argc, char **argv);
 /** sizeup catalog check | cost | list | fetch | convert : catalogs and cost (cmd_catalog.c). */
 int cmd_catalog(int argc, char **argv);
+/** sizeup probe prepare|run|cleanup : sysbench 1.0.20-compatible OLTP probes. */
+int cmd_probe(int argc, char **argv);
 
 #endif

@@ -20,6 +20,7 @@ static const struct subcommand subcommands[] = {
     {"import", cmd_import, "sysbench outputs (1.0, 1.1, legacy 0.4/0.5) and CSV tables -> points"},
     {"fit", cmd_fit, "fit saturation models (USL, Amdahl, piecewise) to every curve"},
     {"catalog", cmd_catalog, "check | cost | list | fetch | convert: catalogs and cost"},
+    {"probe", cmd_probe, "prepare | run | cleanup: sysbench-style OLTP probes on a MySQL server"},
     {NULL, NULL, NULL},
 };
 

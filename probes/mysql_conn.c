@@ -1,0 +1,344 @@
+/* mysql_conn.c - connections, prepared statements and classified errors (see mysql_conn.h). */
+#include "mysql_conn.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Client and server errnos that mean the connection is gone. */
+static const unsigned lost_errnos[] = {
+    2002, /* CR_CONNECTION_ERROR (socket) */
+    2003, /* CR_CONN_HOST_ERROR */
+    2006, /* CR_SERVER_GONE_ERROR */
+    2011, /* CR_TCP_CONNECTION */
+    2013, /* CR_SERVER_LOST */
+    2055, /* CR_SERVER_LOST_EXTENDED */
+    1053, /* ER_SERVER_SHUTDOWN */
+    1927, /* ER_CONNECTION_KILLED (MariaDB) */
+};
+
+int myconn_library_init(void)
+{
+    return mysql_library_init(0, NULL, NULL) == 0 ? 0 : -1;
+}
+
+void myconn_thread_init(void)
+{
+    mysql_thread_init();
+}
+
+void myconn_thread_end(void)
+{
+    mysql_thread_end();
+}
+
+int myconn_ignore_parse(const char *s, struct myconn_ignore *out)
+{
+    const char *p = s;
+    memset(out, 0, sizeof *out);
+    if (strcmp(s, "all") == 0) {
+        out->all = 1;
+        return 0;
+    }
+    while (*p) {
+        char *end;
+        long v;
+        errno = 0;
+        v = strtol(p, &end, 10);
+        if (end == p || errno || v < 1 || v > 65535 || (*end != ',' && *end != '\0') ||
+            out->n >= MYCONN_MAX_IGNORE)
+            return -1;
+        out->codes[out->n++] = (unsigned)v;
+        p = *end == ',' ? end + 1 : end;
+        if (*end == ',' && *p == '\0')
+            return -1;
+    }
+    return 0;
+}
+
+enum myconn_class myconn_classify(unsigned errnum, const struct myconn_ignore *ig)
+{
+    for (size_t i = 0; i < sizeof lost_errnos / sizeof lost_errnos[0]; i++)
+        if (errnum == lost_errnos[i])
+            return MYCONN_RECONNECT;
+    if (ig->all)
+        return MYCONN_IGNORABLE;
+    for (size_t i = 0; i < ig->n; i++)
+        if (ig->codes[i] == errnum)
+            return MYCONN_IGNORABLE;
+    return MYCONN_FATAL;
+}
+
+int myconn_ssl_mode_parse(const char *s, enum myconn_ssl_mode *out)
+{
+    static const char *const names[] = {"DISABLED", "PREFERRED", "REQUIRED", "VERIFY_CA",
+                                        "VERIFY_IDENTITY"};
+    for (int i = 0; i < 5; i++) {
+        if (strcasecmp(s, names[i]) == 0) {
+            *out = (enum myconn_ssl_mode)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int set_error(struct myconn *c, const char *func, unsigned errnum, const char *state,
+                     const char *msg)
+{
+    c->err.errnum = errnum;
+    snprintf(c->err.sqlstate, sizeof c->err.sqlstate, "%s", state ? state : "HY000");
+    snprintf(c->err.msg, sizeof c->err.msg, "%s", msg ? msg : "");
+    snprintf(c->err.func, sizeof c->err.func, "%s", func);
+    c->err.cls = myconn_classify(errnum, &c->opts->ignore);
+    return (int)c->err.cls;
+}
+
+static int conn_error(struct myconn *c, const char *func)
+{
+    return set_error(c, func, mysql_errno(c->mysql), mysql_sqlstate(c->mysql),
+                     mysql_error(c->mysql));
+}
+
+static int stmt_error(struct myconn *c, MYSQL_STMT *st, const char *func)
+{
+    return set_error(c, func, mysql_stmt_errno(st), mysql_stmt_sqlstate(st), mysql_stmt_error(st));
+}
+
+int myconn_connect(struct myconn *c, const struct myconn_opts *o)
+{
+    const char *host = o->socket ? "localhost" : (o->host ? o->host : "localhost");
+    MYSQL *m;
+    myconn_close(c);
+    c->opts = o;
+    memset(&c->err, 0, sizeof c->err);
+    m = mysql_init(NULL);
+    if (!m)
+        return set_error(c, "mysql_init", 2008, "HY000", "out of memory");
+    if (o->connect_timeout_s) {
+        unsigned t = o->connect_timeout_s;
+        mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &t);
+    }
+    if (o->ssl_mode != MYCONN_SSL_DISABLED) {
+        my_bool on = 1, verify = o->ssl_mode >= MYCONN_SSL_VERIFY_CA;
+        mysql_ssl_set(m, o->ssl_key, o->ssl_cert, o->ssl_ca, NULL, NULL);
+        if (o->ssl_mode >= MYCONN_SSL_REQUIRED)
+            mysql_options(m, MYSQL_OPT_SSL_ENFORCE, &on);
+        mysql_options(m, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &verify);
+    } else {
+        my_bool off = 0;
+        mysql_options(m, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &off);
+    }
+    c->mysql = m;
+    if (!mysql_real_connect(m, host, o->user, o->password ? o->password : "", o->db,
+                            o->socket ? 0 : o->port, o->socket, CLIENT_MULTI_STATEMENTS)) {
+        int rc = conn_error(c, "mysql_real_connect");
+        mysql_close(m);
+        c->mysql = NULL;
+        /* a refused or failed connection is never "ignorable" */
+        if (rc == MYCONN_IGNORABLE)
+            c->err.cls = MYCONN_FATAL;
+        return (int)c->err.cls;
+    }
+    return 0;
+}
+
+void myconn_close(struct myconn *c)
+{
+    if (c->mysql) {
+        mysql_close(c->mysql);
+        c->mysql = NULL;
+    }
+}
+
+int myconn_query(struct myconn *c, const char *sql, size_t len, struct myconn_result *res)
+{
+    MYSQL_RES *rs;
+    struct myconn_result r = {0, 0};
+    if (!c->mysql)
+        return set_error(c, "mysql_real_query", 2006, "HY000", "not connected");
+    if (mysql_real_query(c->mysql, sql, (unsigned long)len) != 0)
+        return conn_error(c, "mysql_real_query");
+    rs = mysql_store_result(c->mysql);
+    if (rs) {
+        r.is_read = 1;
+        r.rows = mysql_num_rows(rs);
+        mysql_free_result(rs);
+    } else if (mysql_field_count(c->mysql) > 0) {
+        return conn_error(c, "mysql_store_result");
+    } else {
+        r.rows = mysql_affected_rows(c->mysql);
+    }
+    /* drain any further results of a multi-statement (none in the probes' SQL) */
+    while (mysql_more_results(c->mysql) && mysql_next_result(c->mysql) == 0) {
+        rs = mysql_store_result(c->mysql);
+        if (rs)
+            mysql_free_result(rs);
+    }
+    if (res)
+        *res = r;
+    return 0;
+}
+
+int myconn_stmt_prepare(struct myconn *c, struct myconn_stmt *s, const char *sql,
+                        const enum myconn_ptype *types, const unsigned long *char_cap,
+                        size_t n_params)
+{
+    size_t text_cap = strlen(sql) + 1;
+    memset(s, 0, sizeof *s);
+    s->sql = strdup(sql);
+    s->params = calloc(n_params ? n_params : 1, sizeof *s->params);
+    s->binds = calloc(n_params ? n_params : 1, sizeof *s->binds);
+    if (!s->sql || !s->params || !s->binds) {
+        myconn_stmt_destroy(s);
+        return set_error(c, "malloc", 2008, "HY000", "out of memory");
+    }
+    s->n_params = n_params;
+    for (size_t i = 0; i < n_params; i++) {
+        struct myconn_param *p = &s->params[i];
+        p->type = types[i];
+        if (p->type == MYCONN_P_CHAR) {
+            p->cap = char_cap[i];
+            p->sval = calloc(p->cap + 1, 1);
+            if (!p->sval) {
+                myconn_stmt_destroy(s);
+                return set_error(c, "malloc", 2008, "HY000", "out of memory");
+            }
+            s->binds[i].buffer_type = MYSQL_TYPE_STRING;
+            s->binds[i].buffer = p->sval;
+            s->binds[i].buffer_length = p->cap;
+            s->binds[i].length = &p->len;
+            text_cap += p->cap + 2;
+        } else {
+            s->binds[i].buffer_type = MYSQL_TYPE_LONG;
+            s->binds[i].buffer = &p->ival;
+            text_cap += 12;
+        }
+    }
+    if (c->opts->ps_mode == MYCONN_PS_AUTO) {
+        MYSQL_STMT *st;
+        if (!c->mysql) {
+            myconn_stmt_destroy(s);
+            return set_error(c, "mysql_stmt_prepare", 2006, "HY000", "not connected");
+        }
+        st = mysql_stmt_init(c->mysql);
+        if (!st) {
+            myconn_stmt_destroy(s);
+            return conn_error(c, "mysql_stmt_init");
+        }
+        if (mysql_stmt_prepare(st, sql, (unsigned long)strlen(sql)) != 0) {
+            unsigned e = mysql_stmt_errno(st);
+            if (e != 1295) { /* ER_UNSUPPORTED_PS: fall back to text, as sysbench does */
+                int rc = stmt_error(c, st, "mysql_stmt_prepare");
+                mysql_stmt_close(st);
+                myconn_stmt_destroy(s);
+                return rc;
+            }
+            mysql_stmt_close(st);
+        } else {
+            if (n_params && mysql_stmt_bind_param(st, s->binds)) {
+                int rc = stmt_error(c, st, "mysql_stmt_bind_param");
+                mysql_stmt_close(st);
+                myconn_stmt_destroy(s);
+                return rc;
+            }
+            s->stmt = st;
+            return 0;
+        }
+    }
+    s->text_cap = text_cap;
+    s->text = malloc(text_cap);
+    if (!s->text) {
+        myconn_stmt_destroy(s);
+        return set_error(c, "malloc", 2008, "HY000", "out of memory");
+    }
+    return 0;
+}
+
+void myconn_stmt_set_int(struct myconn_stmt *s, size_t i, int32_t v)
+{
+    s->params[i].ival = v;
+}
+
+void myconn_stmt_set_str(struct myconn_stmt *s, size_t i, const char *v, size_t len)
+{
+    struct myconn_param *p = &s->params[i];
+    if (len > p->cap)
+        len = p->cap;
+    memcpy(p->sval, v, len);
+    p->len = (unsigned long)len;
+}
+
+char *myconn_stmt_buf(struct myconn_stmt *s, size_t i)
+{
+    return s->params[i].sval;
+}
+
+void myconn_stmt_set_len(struct myconn_stmt *s, size_t i, size_t len)
+{
+    s->params[i].len = (unsigned long)(len > s->params[i].cap ? s->params[i].cap : len);
+}
+
+/* Build the text form: each '?' replaced by %d or '%s' (no escaping, as sysbench). */
+static size_t emulate(struct myconn_stmt *s)
+{
+    char *o = s->text;
+    size_t k = 0;
+    for (const char *p = s->sql; *p; p++) {
+        if (*p == '?' && k < s->n_params) {
+            struct myconn_param *pr = &s->params[k++];
+            if (pr->type == MYCONN_P_INT) {
+                o += sprintf(o, "%d", (int)pr->ival);
+            } else {
+                *o++ = '\'';
+                memcpy(o, pr->sval, pr->len);
+                o += pr->len;
+                *o++ = '\'';
+            }
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = '\0';
+    return (size_t)(o - s->text);
+}
+
+int myconn_stmt_execute(struct myconn *c, struct myconn_stmt *s, struct myconn_result *res)
+{
+    MYSQL_STMT *st = s->stmt;
+    if (!st)
+        return myconn_query(c, s->text, emulate(s), res);
+    if (mysql_stmt_execute(st) != 0)
+        return stmt_error(c, st, "mysql_stmt_execute");
+    if (mysql_stmt_field_count(st) > 0) {
+        if (mysql_stmt_store_result(st) != 0)
+            return stmt_error(c, st, "mysql_stmt_store_result");
+        res->is_read = 1;
+        res->rows = mysql_stmt_num_rows(st);
+        mysql_stmt_free_result(st);
+    } else {
+        res->is_read = 0;
+        res->rows = mysql_stmt_affected_rows(st);
+    }
+    return 0;
+}
+
+void myconn_stmt_destroy(struct myconn_stmt *s)
+{
+    if (s->stmt)
+        mysql_stmt_close(s->stmt);
+    if (s->params)
+        for (size_t i = 0; i < s->n_params; i++)
+            free(s->params[i].sval);
+    free(s->params);
+    free(s->binds);
+    free(s->sql);
+    free(s->text);
+    memset(s, 0, sizeof *s);
+}
+
+const char *myconn_server_version(const struct myconn *c)
+{
+    return c->mysql ? mysql_get_server_info(c->mysql) : "";
+}

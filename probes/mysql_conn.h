@@ -1,0 +1,189 @@
+/*
+ * mysql_conn.h - one MySQL-protocol connection for the probes (MariaDB Connector/C, i.e.
+ * libmysqlclient's API): connect with TLS options, server-side prepared statements with the
+ * binds sysbench uses, text queries, and errors kept with their class.
+ *
+ * Call sequence (sysbench.md 2.5): myconn_library_init() once in the main thread before any
+ * thread starts; per thread mysql_thread_init() (myconn_thread_init) and myconn_thread_end();
+ * myconn_connect() takes a *fresh* handle from mysql_init() every time, including reconnects
+ * (reusing a closed handle is what crashes sysbench 1.0.20 with libmariadb, its issue #527).
+ *
+ * Error classes (struct myconn_error):
+ *   MYCONN_IGNORABLE  errno in --mysql-ignore-errors (default 1213,1020,1205, or "all"): the
+ *                     transaction is restarted and counted as an error;
+ *   MYCONN_RECONNECT  the connection is gone (2002, 2003, 2006, 2011, 2013, 2055, 1053 server
+ *                     shutdown, 1927 connection killed): the caller reconnects with a fresh
+ *                     handle (sizeup always does; sysbench only when the errno is ignored);
+ *   MYCONN_FATAL      anything else: the run stops.
+ * The raw mysql_errno, SQLSTATE and message are kept beside the class.
+ *
+ * Passwords: struct myconn_opts holds the password for mysql_real_connect only; no function
+ * here prints or copies it anywhere else.
+ *
+ * Thread-safety: a struct myconn and its statements belong to one thread at a time.
+ */
+#ifndef SIZEUP_PROBES_MYSQL_CONN_H
+#define SIZEUP_PROBES_MYSQL_CONN_H
+
+#include <mysql.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum myconn_class { MYCONN_OK = 0, MYCONN_IGNORABLE = 1, MYCONN_RECONNECT = 2, MYCONN_FATAL = 3 };
+
+/* --mysql-ssl-mode (MySQL's names). Connector/C has no separate VERIFY_CA: both VERIFY modes
+ * verify the certificate chain *and* the host name (the stricter of the two). */
+enum myconn_ssl_mode {
+    MYCONN_SSL_DISABLED,
+    MYCONN_SSL_PREFERRED,
+    MYCONN_SSL_REQUIRED,
+    MYCONN_SSL_VERIFY_CA,
+    MYCONN_SSL_VERIFY_IDENTITY
+};
+
+/* --db-ps-mode */
+enum myconn_ps_mode { MYCONN_PS_AUTO, MYCONN_PS_DISABLE };
+
+#define MYCONN_MAX_IGNORE 64
+
+/* --mysql-ignore-errors */
+struct myconn_ignore {
+    int all;  /* "all": every errno is ignorable */
+    size_t n; /* number of codes */
+    unsigned codes[MYCONN_MAX_IGNORE];
+};
+
+/* Connection options. Strings are borrowed (the caller keeps them alive); NULL = unset. */
+struct myconn_opts {
+    const char *host;     /* --mysql-host, default "localhost" */
+    unsigned port;        /* --mysql-port, default 3306 */
+    const char *socket;   /* --mysql-socket; when set, host "localhost" and this socket are used */
+    const char *user;     /* --mysql-user, default "sbtest" */
+    const char *password; /* from MYSQL_PWD / password file / option file; never printed */
+    const char *db;       /* --mysql-db, default "sbtest" */
+    enum myconn_ssl_mode ssl_mode;
+    const char *ssl_ca, *ssl_cert, *ssl_key;
+    enum myconn_ps_mode ps_mode;
+    struct myconn_ignore ignore;
+    unsigned connect_timeout_s; /* 0 = the library's default */
+};
+
+struct myconn_error {
+    enum myconn_class cls;
+    unsigned errnum;  /* raw mysql_errno / mysql_stmt_errno */
+    char sqlstate[6]; /* SQLSTATE, e.g. "40001" */
+    char msg[256];    /* the server's or library's message */
+    char func[32];    /* the failing call, e.g. "mysql_stmt_execute" */
+};
+
+struct myconn {
+    MYSQL *mysql; /* NULL while disconnected */
+    const struct myconn_opts *opts;
+    struct myconn_error err;
+};
+
+/* Parameter types of a statement (sysbench's INT -> MYSQL_TYPE_LONG, CHAR -> MYSQL_TYPE_STRING). */
+enum myconn_ptype { MYCONN_P_INT, MYCONN_P_CHAR };
+
+struct myconn_param {
+    enum myconn_ptype type;
+    int32_t ival;
+    char *sval;        /* CHAR buffer of capacity cap (owned) */
+    unsigned long len; /* CHAR length */
+    unsigned long cap;
+};
+
+/*
+ * A statement: a template with '?' markers, prepared on the server (ps_mode auto) or sent as
+ * text with the markers replaced by %d / '%s' (ps_mode disable, or when the server answers
+ * 1295 ER_UNSUPPORTED_PS), exactly as sysbench's driver does.
+ */
+struct myconn_stmt {
+    char *sql;
+    size_t n_params;
+    struct myconn_param *params;
+    MYSQL_BIND *binds;
+    MYSQL_STMT *stmt; /* NULL when emulated */
+    char *text;       /* emulation buffer */
+    size_t text_cap;
+};
+
+/* What one successful statement did. */
+struct myconn_result {
+    int is_read;   /* returned a result set (field count > 0) */
+    uint64_t rows; /* rows returned (read) or affected rows (otherwise) */
+};
+
+/** Initialise the client library once, in the main thread. @return 0 or -1. */
+int myconn_library_init(void);
+
+/** mysql_thread_init() for a thread that will use connections. */
+void myconn_thread_init(void);
+
+/** mysql_thread_end() before a thread that used connections exits. */
+void myconn_thread_end(void);
+
+/**
+ * Parse --mysql-ignore-errors: "" (none), "all", or a comma-separated list of errnos.
+ * @return 0, or -1 when an item is not a number in 1..65535 or there are > MYCONN_MAX_IGNORE.
+ */
+int myconn_ignore_parse(const char *s, struct myconn_ignore *out);
+
+/** Class of an errno under an ignore list (see the top of this file). */
+enum myconn_class myconn_classify(unsigned errnum, const struct myconn_ignore *ig);
+
+/** Parse a --mysql-ssl-mode name (case-insensitive). @return 0 or -1. */
+int myconn_ssl_mode_parse(const char *s, enum myconn_ssl_mode *out);
+
+/**
+ * Open a connection with a fresh handle (mysql_init) and the options o (borrowed for the
+ * connection's life). A previous handle in c is closed first.
+ * @return 0, or the error class (c->err filled; c->mysql NULL).
+ */
+int myconn_connect(struct myconn *c, const struct myconn_opts *o);
+
+/** Close the handle (mysql_close). Safe on a closed connection. */
+void myconn_close(struct myconn *c);
+
+/**
+ * Run a text query and discard its result (fully transferred, as sysbench does).
+ * @return 0 with *res filled (res may be NULL), or the error class with c->err filled.
+ */
+int myconn_query(struct myconn *c, const char *sql, size_t len, struct myconn_result *res);
+
+/**
+ * Prepare a statement with n_params parameters of the given types; CHAR parameters get a
+ * buffer of char_cap[i] bytes (ignored for INT; char_cap may be NULL when there is no CHAR).
+ * Under MYCONN_PS_DISABLE (or ER_UNSUPPORTED_PS) the statement is emulated as text.
+ * @return 0, or the error class (c->err filled; s left empty and safe to destroy).
+ */
+int myconn_stmt_prepare(struct myconn *c, struct myconn_stmt *s, const char *sql,
+                        const enum myconn_ptype *types, const unsigned long *char_cap,
+                        size_t n_params);
+
+/** Set INT parameter i. */
+void myconn_stmt_set_int(struct myconn_stmt *s, size_t i, int32_t v);
+
+/** Set CHAR parameter i to len bytes of v (len <= its capacity; longer is cut). */
+void myconn_stmt_set_str(struct myconn_stmt *s, size_t i, const char *v, size_t len);
+
+/** Pointer to CHAR parameter i's buffer, to fill in place; then myconn_stmt_set_len(). */
+char *myconn_stmt_buf(struct myconn_stmt *s, size_t i);
+
+/** Set CHAR parameter i's length after filling its buffer in place. */
+void myconn_stmt_set_len(struct myconn_stmt *s, size_t i, size_t len);
+
+/**
+ * Execute with the current parameters; the result set, if any, is transferred and freed.
+ * @return 0 with *res filled, or the error class with c->err filled.
+ */
+int myconn_stmt_execute(struct myconn *c, struct myconn_stmt *s, struct myconn_result *res);
+
+/** Close the server statement (if the connection still has it) and free s's memory. Safe on
+ * an empty or already destroyed statement; s is left empty. */
+void myconn_stmt_destroy(struct myconn_stmt *s);
+
+/** Version string of the connected server (mysql_get_server_info), or "" when closed. */
+const char *myconn_server_version(const struct myconn *c);
+
+#endif

@@ -1,0 +1,760 @@
+/* oltp.c - sysbench 1.0.20 OLTP workloads (see oltp.h for the sources). */
+#include "oltp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char C_TEMPLATE[] = "###########-###########-###########-###########-###########-"
+                                 "###########-###########-###########-###########-###########";
+static const char PAD_TEMPLATE[] = "###########-###########-###########-###########-###########";
+
+/* Bulk-insert buffer of sysbench's driver (BULK_PACKET_SIZE). */
+#define BULK_SIZE (512u * 1024u)
+#define QBUF_SIZE 1024
+
+static const char *const workload_names[OLTP_N_WORKLOADS] = {
+    "oltp_point_select",     "oltp_read_only", "oltp_read_write",
+    "oltp_write_only",       "oltp_insert",    "oltp_update_index",
+    "oltp_update_non_index", "oltp_delete",    "select_random_points",
+    "select_random_ranges",  "oltp_legacy"};
+
+/* SQL templates per kind (oltp_common.lua stmt_defs); %u = table number. */
+static const char *const kind_sql[OLTP_N_KINDS] = {
+    "SELECT c FROM sbtest%u WHERE id=?",
+    "SELECT c FROM sbtest%u WHERE id BETWEEN ? AND ?",
+    "SELECT SUM(k) FROM sbtest%u WHERE id BETWEEN ? AND ?",
+    "SELECT c FROM sbtest%u WHERE id BETWEEN ? AND ? ORDER BY c",
+    "SELECT DISTINCT c FROM sbtest%u WHERE id BETWEEN ? AND ? ORDER BY c",
+    "UPDATE sbtest%u SET k=k+1 WHERE id=?",
+    "UPDATE sbtest%u SET c=? WHERE id=?",
+    "DELETE FROM sbtest%u WHERE id=?",
+    "INSERT INTO sbtest%u (id, k, c, pad) VALUES (?, ?, ?, ?)"};
+
+void oltp_opts_default(struct oltp_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->workload = OLTP_READ_WRITE;
+    o->tables = 1;
+    o->table_size = 10000;
+    o->range_size = 100;
+    o->point_selects = 10;
+    o->simple_ranges = o->sum_ranges = o->order_ranges = o->distinct_ranges = 1;
+    o->index_updates = o->non_index_updates = o->delete_inserts = 1;
+    o->random_points = 10;
+    o->number_of_ranges = 10;
+    o->delta = 5;
+    o->range_selects = 1;
+    o->skip_trx = 0;
+    o->auto_inc = 1;
+    o->secondary = 0;
+    o->create_secondary = 1;
+    o->storage_engine = "innodb";
+}
+
+int oltp_workload_parse(const char *name, enum oltp_workload *out)
+{
+    for (int i = 0; i < OLTP_N_WORKLOADS; i++) {
+        if (strcmp(name, workload_names[i]) == 0) {
+            *out = (enum oltp_workload)i;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+const char *oltp_workload_name(enum oltp_workload w)
+{
+    return (unsigned)w < OLTP_N_WORKLOADS ? workload_names[w] : "?";
+}
+
+int oltp_opts_check(const struct oltp_opts *o, char *msg, size_t msg_len)
+{
+    if (o->tables < 1 || o->tables > 100000) {
+        snprintf(msg, msg_len, "--tables must be between 1 and 100000");
+        return -1;
+    }
+    if ((o->workload == OLTP_SELECT_RANDOM_POINTS || o->workload == OLTP_SELECT_RANDOM_RANGES) &&
+        o->tables != 1) {
+        snprintf(msg, msg_len, "%s does not support --tables > 1 (as sysbench)",
+                 oltp_workload_name(o->workload));
+        return -1;
+    }
+    if (o->random_points < 1 || o->random_points > 1000 || o->number_of_ranges < 1 ||
+        o->number_of_ranges > 1000) {
+        snprintf(msg, msg_len, "--random-points and --number-of-ranges must be in 1..1000");
+        return -1;
+    }
+    if (o->table_size > 2147483647u || o->range_size < 1) {
+        snprintf(msg, msg_len, "--table-size must be < 2^31 and --range-size >= 1");
+        return -1;
+    }
+    if (strlen(o->storage_engine) > 64 ||
+        strspn(o->storage_engine,
+               "abcdefghijklmnopqrstuvwxyz"
+               "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(o->storage_engine)) {
+        snprintf(msg, msg_len, "--mysql-storage-engine must be an identifier (letters, digits, _)");
+        return -1;
+    }
+    return 0;
+}
+
+static int uses_trx(const struct oltp_opts *o)
+{
+    return !o->skip_trx && (o->workload == OLTP_READ_ONLY || o->workload == OLTP_READ_WRITE ||
+                            o->workload == OLTP_WRITE_ONLY || o->workload == OLTP_LEGACY);
+}
+
+void oltp_event_shape(const struct oltp_opts *o, struct oltp_shape *s)
+{
+    unsigned ranges = o->range_selects
+                          ? o->simple_ranges + o->sum_ranges + o->order_ranges + o->distinct_ranges
+                          : 0;
+    memset(s, 0, sizeof *s);
+    s->begins = s->commits = uses_trx(o) ? 1 : 0;
+    switch (o->workload) {
+    case OLTP_POINT_SELECT:
+        s->selects = 1;
+        break;
+    case OLTP_READ_ONLY:
+        s->selects = o->point_selects + ranges;
+        break;
+    case OLTP_READ_WRITE:
+    case OLTP_LEGACY:
+        s->selects = o->point_selects + ranges;
+        /* fall through */
+    case OLTP_WRITE_ONLY:
+        s->updates = o->index_updates + o->non_index_updates;
+        s->deletes = s->inserts = o->delete_inserts;
+        break;
+    case OLTP_INSERT:
+        s->inserts = 1;
+        break;
+    case OLTP_UPDATE_INDEX:
+        s->updates = o->index_updates;
+        break;
+    case OLTP_UPDATE_NON_INDEX:
+        s->updates = o->non_index_updates;
+        break;
+    case OLTP_DELETE:
+        s->deletes = 1;
+        break;
+    case OLTP_SELECT_RANDOM_POINTS:
+    case OLTP_SELECT_RANDOM_RANGES:
+        s->selects = 1;
+        break;
+    case OLTP_N_WORKLOADS:
+        break;
+    }
+}
+
+/* ---- statements ---------------------------------------------------------------------- */
+
+static struct myconn_stmt *stmt_at(struct oltp_worker *w, unsigned table, enum oltp_kind k)
+{
+    return &w->stmts[(size_t)(table - 1) * OLTP_N_KINDS + k];
+}
+
+static int prepare_kind(struct oltp_worker *w, enum oltp_kind k)
+{
+    static const enum myconn_ptype t_int[2] = {MYCONN_P_INT, MYCONN_P_INT};
+    static const enum myconn_ptype t_nonidx[2] = {MYCONN_P_CHAR, MYCONN_P_INT};
+    static const unsigned long cap_nonidx[2] = {120, 0};
+    static const enum myconn_ptype t_ins[4] = {MYCONN_P_INT, MYCONN_P_INT, MYCONN_P_CHAR,
+                                               MYCONN_P_CHAR};
+    static const unsigned long cap_ins[4] = {0, 0, 120, 60};
+    for (unsigned t = 1; t <= w->o->tables; t++) {
+        char sql[160];
+        const enum myconn_ptype *types = t_int;
+        const unsigned long *caps = NULL;
+        size_t n = 1;
+        int rc;
+        snprintf(sql, sizeof sql, kind_sql[k], t);
+        switch (k) {
+        case OLTP_K_SIMPLE:
+        case OLTP_K_SUM:
+        case OLTP_K_ORDER:
+        case OLTP_K_DISTINCT:
+            n = 2;
+            break;
+        case OLTP_K_NONIDX_UPD:
+            types = t_nonidx;
+            caps = cap_nonidx;
+            n = 2;
+            break;
+        case OLTP_K_INSERT:
+            types = t_ins;
+            caps = cap_ins;
+            n = 4;
+            break;
+        default:
+            break;
+        }
+        rc = myconn_stmt_prepare(&w->conn, stmt_at(w, t, k), sql, types, caps, n);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int prepare_trx(struct oltp_worker *w)
+{
+    int rc;
+    if (w->o->skip_trx)
+        return 0;
+    rc = myconn_stmt_prepare(&w->conn, &w->begin, "BEGIN", NULL, NULL, 0);
+    if (!rc)
+        rc = myconn_stmt_prepare(&w->conn, &w->commit, "COMMIT", NULL, NULL, 0);
+    return rc;
+}
+
+static int prepare_ranges(struct oltp_worker *w)
+{
+    int rc = 0;
+    if (!w->o->range_selects)
+        return 0;
+    for (int k = OLTP_K_SIMPLE; k <= OLTP_K_DISTINCT && !rc; k++)
+        rc = prepare_kind(w, (enum oltp_kind)k);
+    return rc;
+}
+
+static int prepare_writes(struct oltp_worker *w)
+{
+    int rc = prepare_kind(w, OLTP_K_IDX_UPD);
+    if (!rc)
+        rc = prepare_kind(w, OLTP_K_NONIDX_UPD);
+    if (!rc)
+        rc = prepare_kind(w, OLTP_K_DELETE);
+    if (!rc)
+        rc = prepare_kind(w, OLTP_K_INSERT);
+    return rc;
+}
+
+/* The long-string SQL of select_random_points / select_random_ranges, whitespace kept. */
+static int prepare_single(struct oltp_worker *w)
+{
+    int random_points = w->o->workload == OLTP_SELECT_RANDOM_POINTS;
+    unsigned n = random_points ? w->o->random_points : 2 * w->o->number_of_ranges;
+    size_t cap = 128 + (size_t)n * 24;
+    char *sql = malloc(cap), *p;
+    enum myconn_ptype *types = calloc(n, sizeof *types);
+    int rc;
+    if (!sql || !types) {
+        free(sql);
+        free(types);
+        snprintf(w->conn.err.msg, sizeof w->conn.err.msg, "out of memory");
+        w->conn.err.cls = MYCONN_FATAL;
+        return MYCONN_FATAL;
+    }
+    if (random_points) {
+        p = sql + sprintf(sql, "        SELECT id, k, c, pad\n          FROM sbtest1\n"
+                               "          WHERE k IN (");
+        for (unsigned i = 0; i < n; i++)
+            p += sprintf(p, i + 1 < n ? "?, " : "?");
+        sprintf(p, ")\n        ");
+    } else {
+        p = sql + sprintf(sql, "        SELECT count(k)\n          FROM sbtest1\n          WHERE ");
+        for (unsigned i = 0; i < n / 2; i++)
+            p += sprintf(p, i + 1 < n / 2 ? "k BETWEEN ? AND ? OR " : "k BETWEEN ? AND ?");
+    }
+    for (unsigned i = 0; i < n; i++)
+        types[i] = MYCONN_P_INT;
+    rc = myconn_stmt_prepare(&w->conn, &w->single, sql, types, NULL, n);
+    free(sql);
+    free(types);
+    return rc;
+}
+
+int oltp_worker_prepare(struct oltp_worker *w)
+{
+    const struct oltp_opts *o = w->o;
+    if (!w->stmts) {
+        w->stmts = calloc((size_t)o->tables * OLTP_N_KINDS, sizeof *w->stmts);
+        w->qbuf = malloc(QBUF_SIZE);
+        if (!w->stmts || !w->qbuf) {
+            snprintf(w->conn.err.msg, sizeof w->conn.err.msg, "out of memory");
+            w->conn.err.cls = MYCONN_FATAL;
+            return MYCONN_FATAL;
+        }
+    }
+    switch (o->workload) {
+    case OLTP_POINT_SELECT:
+        return prepare_kind(w, OLTP_K_POINT);
+    case OLTP_READ_ONLY: {
+        int rc = prepare_kind(w, OLTP_K_POINT);
+        if (!rc)
+            rc = prepare_trx(w);
+        if (!rc)
+            rc = prepare_ranges(w);
+        return rc;
+    }
+    case OLTP_READ_WRITE: {
+        int rc = prepare_trx(w);
+        if (!rc)
+            rc = prepare_kind(w, OLTP_K_POINT);
+        if (!rc)
+            rc = prepare_ranges(w);
+        if (!rc)
+            rc = prepare_writes(w);
+        return rc;
+    }
+    case OLTP_WRITE_ONLY: {
+        int rc = prepare_trx(w);
+        if (!rc)
+            rc = prepare_writes(w);
+        return rc;
+    }
+    case OLTP_UPDATE_INDEX:
+        return prepare_kind(w, OLTP_K_IDX_UPD);
+    case OLTP_UPDATE_NON_INDEX:
+        return prepare_kind(w, OLTP_K_NONIDX_UPD);
+    case OLTP_DELETE:
+        return prepare_kind(w, OLTP_K_DELETE);
+    case OLTP_SELECT_RANDOM_POINTS:
+    case OLTP_SELECT_RANDOM_RANGES:
+        return prepare_single(w);
+    case OLTP_INSERT:
+    case OLTP_LEGACY: /* text queries only */
+    case OLTP_N_WORKLOADS:
+        break;
+    }
+    return 0;
+}
+
+void oltp_worker_release(struct oltp_worker *w)
+{
+    if (w->stmts)
+        for (size_t i = 0; i < (size_t)w->o->tables * OLTP_N_KINDS; i++)
+            myconn_stmt_destroy(&w->stmts[i]);
+    myconn_stmt_destroy(&w->begin);
+    myconn_stmt_destroy(&w->commit);
+    myconn_stmt_destroy(&w->single);
+}
+
+void oltp_worker_destroy(struct oltp_worker *w)
+{
+    oltp_worker_release(w);
+    myconn_close(&w->conn);
+    free(w->stmts);
+    free(w->qbuf);
+    w->stmts = NULL;
+    w->qbuf = NULL;
+}
+
+/* ---- events ---------------------------------------------------------------------------- */
+
+static void count(struct oltp_counts *c, const struct myconn_result *r)
+{
+    if (r->is_read)
+        c->reads++;
+    else if (r->rows > 0)
+        c->writes++;
+    else
+        c->other++;
+}
+
+static int exec(struct oltp_worker *w, struct myconn_stmt *s, struct oltp_counts *c,
+                const char **failed_sql)
+{
+    struct myconn_result r;
+    int rc = myconn_stmt_execute(&w->conn, s, &r);
+    if (rc) {
+        *failed_sql = s->stmt ? s->sql : s->text;
+        return rc;
+    }
+    count(c, &r);
+    return 0;
+}
+
+static int text(struct oltp_worker *w, int len, struct oltp_counts *c, const char **failed_sql)
+{
+    struct myconn_result r;
+    int rc = myconn_query(&w->conn, w->qbuf, (size_t)len, &r);
+    if (rc) {
+        *failed_sql = w->qbuf;
+        return rc;
+    }
+    count(c, &r);
+    return 0;
+}
+
+static uint32_t get_id(struct oltp_worker *w)
+{
+    return sbrand_default(w->rng, w->rp, 1, w->o->table_size);
+}
+
+static uint32_t get_table(struct oltp_worker *w)
+{
+    return sbrand_uniform(w->rng, 1, w->o->tables);
+}
+
+static int run_kind(struct oltp_worker *w, enum oltp_kind k, unsigned times, struct oltp_counts *c,
+                    const char **failed_sql)
+{
+    uint32_t t;
+    struct myconn_stmt *s;
+    int rc;
+    if (times == 0) /* the scripts still draw the table number */
+        return (void)get_table(w), 0;
+    t = get_table(w);
+    s = stmt_at(w, t, k);
+    for (unsigned i = 0; i < times; i++) {
+        switch (k) {
+        case OLTP_K_SIMPLE:
+        case OLTP_K_SUM:
+        case OLTP_K_ORDER:
+        case OLTP_K_DISTINCT: {
+            uint32_t id = get_id(w);
+            myconn_stmt_set_int(s, 0, (int32_t)id);
+            myconn_stmt_set_int(s, 1, (int32_t)(id + w->o->range_size - 1));
+            break;
+        }
+        case OLTP_K_NONIDX_UPD:
+            sbrand_str(w->rng, C_TEMPLATE, myconn_stmt_buf(s, 0));
+            myconn_stmt_set_len(s, 0, OLTP_C_LEN);
+            myconn_stmt_set_int(s, 1, (int32_t)get_id(w));
+            break;
+        case OLTP_K_DELETE: { /* delete_inserts: DELETE id then INSERT (id, k, c, pad) */
+            struct myconn_stmt *ins = stmt_at(w, t, OLTP_K_INSERT);
+            uint32_t id = get_id(w), k2 = get_id(w);
+            myconn_stmt_set_int(s, 0, (int32_t)id);
+            myconn_stmt_set_int(ins, 0, (int32_t)id);
+            myconn_stmt_set_int(ins, 1, (int32_t)k2);
+            sbrand_str(w->rng, C_TEMPLATE, myconn_stmt_buf(ins, 2));
+            myconn_stmt_set_len(ins, 2, OLTP_C_LEN);
+            sbrand_str(w->rng, PAD_TEMPLATE, myconn_stmt_buf(ins, 3));
+            myconn_stmt_set_len(ins, 3, OLTP_PAD_LEN);
+            rc = exec(w, s, c, failed_sql);
+            if (!rc)
+                rc = exec(w, ins, c, failed_sql);
+            if (rc)
+                return rc;
+            continue;
+        }
+        default: /* POINT, IDX_UPD */
+            myconn_stmt_set_int(s, 0, (int32_t)get_id(w));
+            break;
+        }
+        rc = exec(w, s, c, failed_sql);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+static int event_rw(struct oltp_worker *w, int reads, int writes, struct oltp_counts *c,
+                    const char **failed_sql)
+{
+    const struct oltp_opts *o = w->o;
+    int rc = 0;
+    if (!o->skip_trx && (rc = exec(w, &w->begin, c, failed_sql)))
+        return rc;
+    if (reads) {
+        if ((rc = run_kind(w, OLTP_K_POINT, o->point_selects, c, failed_sql)))
+            return rc;
+        if (o->range_selects) {
+            if ((rc = run_kind(w, OLTP_K_SIMPLE, o->simple_ranges, c, failed_sql)) ||
+                (rc = run_kind(w, OLTP_K_SUM, o->sum_ranges, c, failed_sql)) ||
+                (rc = run_kind(w, OLTP_K_ORDER, o->order_ranges, c, failed_sql)) ||
+                (rc = run_kind(w, OLTP_K_DISTINCT, o->distinct_ranges, c, failed_sql)))
+                return rc;
+        }
+    }
+    if (writes) {
+        if ((rc = run_kind(w, OLTP_K_IDX_UPD, o->index_updates, c, failed_sql)) ||
+            (rc = run_kind(w, OLTP_K_NONIDX_UPD, o->non_index_updates, c, failed_sql)) ||
+            (rc = run_kind(w, OLTP_K_DELETE, o->delete_inserts, c, failed_sql)))
+            return rc;
+    }
+    if (!o->skip_trx)
+        rc = exec(w, &w->commit, c, failed_sql);
+    return rc;
+}
+
+static int event_insert(struct oltp_worker *w, struct oltp_counts *c, const char **failed_sql)
+{
+    char cval[OLTP_C_LEN + 1], pad[OLTP_PAD_LEN + 1];
+    uint32_t t = get_table(w);
+    uint32_t k = get_id(w);
+    long long id;
+    sbrand_str(w->rng, C_TEMPLATE, cval);
+    sbrand_str(w->rng, PAD_TEMPLATE, pad);
+    cval[OLTP_C_LEN] = pad[OLTP_PAD_LEN] = '\0';
+    id = w->o->auto_inc ? 0 : (long long)sbrand_unique_next(w->uniq) - 2147483648LL;
+    return text(w,
+                snprintf(w->qbuf, QBUF_SIZE,
+                         "INSERT INTO sbtest%u (id, k, c, pad) VALUES (%lld, %u, '%s', '%s')",
+                         (unsigned)t, id, (unsigned)k, cval, pad),
+                c, failed_sql);
+}
+
+/* rlen = table_size / threads and rmin = rlen * thread_id are Lua doubles; sb_rand() gets
+ * them converted to uint32 (truncated). */
+static uint32_t random_thread_value(struct oltp_worker *w)
+{
+    double rlen = (double)w->o->table_size / w->threads;
+    double rmin = rlen * w->thread_id, rmax = rmin + rlen;
+    return sbrand_default(w->rng, w->rp, (uint32_t)rmin, (uint32_t)rmax);
+}
+
+static int event_random(struct oltp_worker *w, struct oltp_counts *c, const char **failed_sql)
+{
+    if (w->o->workload == OLTP_SELECT_RANDOM_POINTS) {
+        for (unsigned i = 0; i < w->o->random_points; i++)
+            myconn_stmt_set_int(&w->single, i, (int32_t)random_thread_value(w));
+    } else {
+        for (unsigned i = 0; i < w->o->number_of_ranges; i++) {
+            uint32_t v = random_thread_value(w);
+            myconn_stmt_set_int(&w->single, 2 * i, (int32_t)v);
+            myconn_stmt_set_int(&w->single, 2 * i + 1, (int32_t)(v + w->o->delta));
+        }
+    }
+    return exec(w, &w->single, c, failed_sql);
+}
+
+/* tests/include/oltp_legacy/oltp.lua of sysbench 1.0: text queries, one table per event. */
+static int event_legacy(struct oltp_worker *w, struct oltp_counts *c, const char **failed_sql)
+{
+    const struct oltp_opts *o = w->o;
+    char *q = w->qbuf;
+    char cval[OLTP_C_LEN + 1], pad[OLTP_PAD_LEN + 1];
+    unsigned t = get_table(w);
+    int rc;
+#define LEGACY(...) (rc = text(w, snprintf(q, QBUF_SIZE, __VA_ARGS__), c, failed_sql))
+    if (!o->skip_trx && LEGACY("BEGIN"))
+        return rc;
+    for (unsigned i = 0; i < o->point_selects; i++)
+        if (LEGACY("SELECT c FROM sbtest%u WHERE id=%u", t, (unsigned)get_id(w)))
+            return rc;
+    if (o->range_selects) {
+        static const char *const heads[4] = {"SELECT c FROM", "SELECT SUM(K) FROM", "SELECT c FROM",
+                                             "SELECT DISTINCT c FROM"};
+        const unsigned times[4] = {o->simple_ranges, o->sum_ranges, o->order_ranges,
+                                   o->distinct_ranges};
+        for (int kind = 0; kind < 4; kind++) {
+            for (unsigned i = 0; i < times[kind]; i++) {
+                uint32_t start = get_id(w);
+                if (LEGACY("%s sbtest%u WHERE id BETWEEN %u AND %u%s", heads[kind], t,
+                           (unsigned)start, (unsigned)(start + o->range_size - 1),
+                           kind >= 2 ? " ORDER BY c" : ""))
+                    return rc;
+            }
+        }
+    }
+    for (unsigned i = 0; i < o->index_updates; i++)
+        if (LEGACY("UPDATE sbtest%u SET k=k+1 WHERE id=%u", t, (unsigned)get_id(w)))
+            return rc;
+    for (unsigned i = 0; i < o->non_index_updates; i++) {
+        sbrand_str(w->rng, C_TEMPLATE, cval);
+        cval[OLTP_C_LEN] = '\0';
+        if (LEGACY("UPDATE sbtest%u SET c='%s' WHERE id=%u", t, cval, (unsigned)get_id(w)))
+            return rc;
+    }
+    for (unsigned i = 0; i < o->delete_inserts; i++) {
+        uint32_t id = get_id(w);
+        if (LEGACY("DELETE FROM sbtest%u WHERE id=%u", t, (unsigned)id))
+            return rc;
+        sbrand_str(w->rng, C_TEMPLATE, cval);
+        sbrand_str(w->rng, PAD_TEMPLATE, pad);
+        cval[OLTP_C_LEN] = pad[OLTP_PAD_LEN] = '\0';
+        if (LEGACY("INSERT INTO sbtest%u (id, k, c, pad) VALUES (%u, %u, '%s', '%s')", t,
+                   (unsigned)id, (unsigned)get_id(w), cval, pad))
+            return rc;
+    }
+    if (!o->skip_trx && LEGACY("COMMIT"))
+        return rc;
+#undef LEGACY
+    return 0;
+}
+
+int oltp_event(struct oltp_worker *w, struct oltp_counts *c, const char **failed_sql)
+{
+    const struct oltp_opts *o = w->o;
+    switch (o->workload) {
+    case OLTP_POINT_SELECT:
+        return run_kind(w, OLTP_K_POINT, 1, c, failed_sql);
+    case OLTP_READ_ONLY:
+        return event_rw(w, 1, 0, c, failed_sql);
+    case OLTP_READ_WRITE:
+        return event_rw(w, 1, 1, c, failed_sql);
+    case OLTP_WRITE_ONLY:
+        return event_rw(w, 0, 1, c, failed_sql);
+    case OLTP_INSERT:
+        return event_insert(w, c, failed_sql);
+    case OLTP_UPDATE_INDEX:
+        return run_kind(w, OLTP_K_IDX_UPD, o->index_updates, c, failed_sql);
+    case OLTP_UPDATE_NON_INDEX:
+        return run_kind(w, OLTP_K_NONIDX_UPD, o->non_index_updates, c, failed_sql);
+    case OLTP_DELETE: {
+        uint32_t t = get_table(w);
+        struct myconn_stmt *s = stmt_at(w, t, OLTP_K_DELETE);
+        myconn_stmt_set_int(s, 0, (int32_t)get_id(w));
+        return exec(w, s, c, failed_sql);
+    }
+    case OLTP_SELECT_RANDOM_POINTS:
+    case OLTP_SELECT_RANDOM_RANGES:
+        return event_random(w, c, failed_sql);
+    case OLTP_LEGACY:
+        return event_legacy(w, c, failed_sql);
+    case OLTP_N_WORKLOADS:
+        break;
+    }
+    return MYCONN_FATAL;
+}
+
+/* ---- prepare / cleanup --------------------------------------------------------------- */
+
+int oltp_prepare_table(struct myconn *conn, const struct oltp_opts *o,
+                       const struct sbrand_params *rp, struct sbrand *rng, unsigned n, FILE *out)
+{
+    char sql[512], row[256], cval[OLTP_C_LEN + 1], pad[OLTP_PAD_LEN + 1];
+    char *buf;
+    size_t len, head, rows = 0;
+    int legacy = o->workload == OLTP_LEGACY, rc;
+    unsigned table_size = o->workload == OLTP_INSERT && !o->auto_inc ? 0 : o->table_size;
+
+    if (out)
+        fprintf(out, "Creating table 'sbtest%u'...\n", n);
+    if (legacy)
+        snprintf(sql, sizeof sql,
+                 "CREATE TABLE sbtest%u (\nid INTEGER UNSIGNED NOT NULL %s,\n"
+                 "k INTEGER UNSIGNED DEFAULT '0' NOT NULL,\nc CHAR(120) DEFAULT '' NOT NULL,\n"
+                 "pad CHAR(60) DEFAULT '' NOT NULL,\n%s (id)\n) /*! ENGINE = %s MAX_ROWS = "
+                 "1000000 */ ",
+                 n, o->auto_inc ? "AUTO_INCREMENT" : "", o->secondary ? "KEY xid" : "PRIMARY KEY",
+                 o->storage_engine);
+    else
+        snprintf(sql, sizeof sql,
+                 "CREATE TABLE sbtest%u(\n  id %s,\n  k INTEGER DEFAULT '0' NOT NULL,\n"
+                 "  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n"
+                 "  %s (id)\n) /*! ENGINE = %s */ ",
+                 n, o->auto_inc ? "INTEGER NOT NULL AUTO_INCREMENT" : "INTEGER NOT NULL",
+                 o->secondary ? "KEY xid" : "PRIMARY KEY", o->storage_engine);
+    if ((rc = myconn_query(conn, sql, strlen(sql), NULL)))
+        return rc;
+    if (table_size > 0 && out)
+        fprintf(out, "Inserting %u records into 'sbtest%u'\n", table_size, n);
+    buf = malloc(BULK_SIZE);
+    if (!buf) {
+        snprintf(conn->err.msg, sizeof conn->err.msg, "out of memory");
+        conn->err.cls = MYCONN_FATAL;
+        return MYCONN_FATAL;
+    }
+    head = (size_t)snprintf(buf, BULK_SIZE,
+                            o->auto_inc ? "INSERT INTO sbtest%u(k, c, pad) VALUES"
+                                        : "INSERT INTO sbtest%u(id, k, c, pad) VALUES",
+                            n);
+    len = head;
+    for (unsigned i = 1; i <= table_size; i++) {
+        size_t rl;
+        sbrand_str(rng, C_TEMPLATE, cval);
+        sbrand_str(rng, PAD_TEMPLATE, pad);
+        cval[OLTP_C_LEN] = pad[OLTP_PAD_LEN] = '\0';
+        if (o->auto_inc)
+            rl = (size_t)snprintf(row, sizeof row, "(%u, '%s', '%s')",
+                                  (unsigned)sbrand_default(rng, rp, 1, o->table_size), cval, pad);
+        else if (legacy)
+            rl = (size_t)snprintf(row, sizeof row, "(%u,%u,'%s', '%s'  )", i,
+                                  (unsigned)sbrand_default(rng, rp, 1, o->table_size), cval, pad);
+        else
+            rl = (size_t)snprintf(row, sizeof row, "(%u, %u, '%s', '%s')", i,
+                                  (unsigned)sbrand_default(rng, rp, 1, o->table_size), cval, pad);
+        /* room for the row, a ',' unless first, and a NUL (sysbench's db_bulk_insert_next) */
+        if (len + rl + 1 + (rows > 0) > BULK_SIZE) {
+            if ((rc = myconn_query(conn, buf, len, NULL))) {
+                free(buf);
+                return rc;
+            }
+            len = head;
+            rows = 0;
+        }
+        if (rows > 0)
+            buf[len++] = ',';
+        memcpy(buf + len, row, rl);
+        len += rl;
+        rows++;
+    }
+    if (rows > 0 && (rc = myconn_query(conn, buf, len, NULL))) {
+        free(buf);
+        return rc;
+    }
+    free(buf);
+    if (o->create_secondary) {
+        if (out)
+            fprintf(out,
+                    legacy ? "Creating secondary indexes on 'sbtest%u'...\n"
+                           : "Creating a secondary index on 'sbtest%u'...\n",
+                    n);
+        snprintf(sql, sizeof sql,
+                 legacy ? "CREATE INDEX k_%u on sbtest%u(k)" : "CREATE INDEX k_%u ON sbtest%u(k)",
+                 n, n);
+        if ((rc = myconn_query(conn, sql, strlen(sql), NULL)))
+            return rc;
+    }
+    return 0;
+}
+
+int oltp_table_exists(struct myconn *conn, unsigned n)
+{
+    char sql[256];
+    struct myconn_result r;
+    int rc;
+    snprintf(sql, sizeof sql,
+             "SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND "
+             "TABLE_NAME = 'sbtest%u'",
+             n);
+    rc = myconn_query(conn, sql, strlen(sql), &r);
+    if (rc)
+        return -rc;
+    return r.rows > 0;
+}
+
+int oltp_table_is_sbtest(struct myconn *conn, unsigned n, char *why, size_t why_len)
+{
+    static const char *const names[4] = {"id", "k", "c", "pad"};
+    char sql[320];
+    MYSQL_RES *rs;
+    MYSQL_ROW row;
+    unsigned i = 0;
+    int ok = 1;
+    snprintf(sql, sizeof sql,
+             "SELECT COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS WHERE "
+             "TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'sbtest%u' ORDER BY ORDINAL_POSITION",
+             n);
+    if (mysql_real_query(conn->mysql, sql, (unsigned long)strlen(sql)) != 0 ||
+        !(rs = mysql_store_result(conn->mysql))) {
+        conn->err.errnum = mysql_errno(conn->mysql);
+        snprintf(conn->err.sqlstate, sizeof conn->err.sqlstate, "%s", mysql_sqlstate(conn->mysql));
+        snprintf(conn->err.msg, sizeof conn->err.msg, "%s", mysql_error(conn->mysql));
+        conn->err.cls = myconn_classify(conn->err.errnum, &conn->opts->ignore);
+        if (conn->err.cls == MYCONN_IGNORABLE)
+            conn->err.cls = MYCONN_FATAL;
+        return -(int)conn->err.cls;
+    }
+    while ((row = mysql_fetch_row(rs)) != NULL) {
+        const char *type = row[1] ? row[1] : "";
+        int type_ok;
+        if (i >= 4) {
+            snprintf(why, why_len, "it has a column '%s' that sysbench's schema has not", row[0]);
+            ok = 0;
+            break;
+        }
+        if (i < 2)
+            type_ok = strncmp(type, "int", 3) == 0;
+        else
+            type_ok = strcmp(type, i == 2 ? "char(120)" : "char(60)") == 0;
+        if (strcmp(row[0] ? row[0] : "", names[i]) != 0 || !type_ok) {
+            snprintf(why, why_len, "column %u is '%s' %s, expected '%s' %s", i + 1,
+                     row[0] ? row[0] : "", type, names[i],
+                     i < 2 ? "int" : (i == 2 ? "char(120)" : "char(60)"));
+            ok = 0;
+            break;
+        }
+        i++;
+    }
+    mysql_free_result(rs);
+    if (ok && i != 4) {
+        snprintf(why, why_len, "it has %u of sysbench's 4 columns (id, k, c, pad)", i);
+        ok = 0;
+    }
+    return ok;
+}

@@ -1,0 +1,185 @@
+/*
+ * oltp.h - the sysbench 1.0.20 OLTP workloads: options, schema and data of `prepare`, the
+ * statements of each workload and the shape of one event ("transaction"), and `cleanup`.
+ *
+ * Sources (read, not copied): the Lua scripts of sysbench 1.0.20 (oltp_common.lua and one
+ * script per workload; tests/include/oltp_legacy/{common,oltp}.lua for oltp_legacy) and
+ * ../shared/reference/sysbench.md sections 1-2.  SQL text, statement order, the random draw
+ * behind every value and the order of the draws follow the scripts, so that for the same RNG
+ * state the same statements are sent.
+ *
+ * Events per workload (defaults; r/w/o = statements returning rows / affecting rows / neither):
+ *   oltp_read_write        BEGIN, 10 point, 4 ranges, idx upd, non-idx upd, delete, insert,
+ *                          COMMIT                                                  14/4/2
+ *   oltp_read_only         BEGIN, 10 point, 4 ranges, COMMIT                        14/0/2
+ *   oltp_write_only        BEGIN, idx upd, non-idx upd, delete, insert, COMMIT       0/4/2
+ *   oltp_point_select      1 point select (point_selects forced to 1)                1/0/0
+ *   oltp_update_index      1 UPDATE ... SET k=k+1                                    0/1/0
+ *   oltp_update_non_index  1 UPDATE ... SET c=?                                      0/1/0
+ *   oltp_delete            1 DELETE (0 rows once deleted -> "other")                 0/1/0
+ *   oltp_insert            1 text INSERT                                             0/1/0
+ *   select_random_points   1 SELECT ... WHERE k IN (10 values), --tables=1 only      1/0/0
+ *   select_random_ranges   1 SELECT count(k) ... 10 BETWEEN ranges, --tables=1 only  1/0/0
+ *   oltp_legacy            as oltp_read_write but text queries and one table per event
+ * BEGIN/COMMIT are left out with --skip-trx; ranges with --range-selects=off.
+ *
+ * Thread-safety: a struct oltp_worker belongs to one thread; prepare/cleanup functions use
+ * only their arguments.
+ */
+#ifndef SIZEUP_PROBES_OLTP_H
+#define SIZEUP_PROBES_OLTP_H
+
+#include "mysql_conn.h"
+#include "sbrand.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum oltp_workload {
+    OLTP_POINT_SELECT,
+    OLTP_READ_ONLY,
+    OLTP_READ_WRITE,
+    OLTP_WRITE_ONLY,
+    OLTP_INSERT,
+    OLTP_UPDATE_INDEX,
+    OLTP_UPDATE_NON_INDEX,
+    OLTP_DELETE,
+    OLTP_SELECT_RANDOM_POINTS,
+    OLTP_SELECT_RANDOM_RANGES,
+    OLTP_LEGACY,
+    OLTP_N_WORKLOADS
+};
+
+/* Workload options with sysbench's defaults (oltp_opts_default). */
+struct oltp_opts {
+    enum oltp_workload workload;
+    unsigned tables;            /* 1 */
+    unsigned table_size;        /* 10000 */
+    unsigned range_size;        /* 100 */
+    unsigned point_selects;     /* 10 */
+    unsigned simple_ranges;     /* 1 */
+    unsigned sum_ranges;        /* 1 */
+    unsigned order_ranges;      /* 1 */
+    unsigned distinct_ranges;   /* 1 */
+    unsigned index_updates;     /* 1 */
+    unsigned non_index_updates; /* 1 */
+    unsigned delete_inserts;    /* 1 */
+    unsigned random_points;     /* 10 (select_random_points) */
+    unsigned number_of_ranges;  /* 10 (select_random_ranges) */
+    unsigned delta;             /* 5 (select_random_ranges) */
+    int range_selects;          /* 1 */
+    int skip_trx;               /* 0 */
+    int auto_inc;               /* 1 */
+    int secondary;              /* 0: PRIMARY KEY (id); 1: KEY xid (id) */
+    int create_secondary;       /* 1: CREATE INDEX k_N after the load */
+    const char *storage_engine; /* "innodb" (borrowed) */
+};
+
+/* Statement kinds of the OLTP scripts (index into a worker's per-table statements). */
+enum oltp_kind {
+    OLTP_K_POINT,
+    OLTP_K_SIMPLE,
+    OLTP_K_SUM,
+    OLTP_K_ORDER,
+    OLTP_K_DISTINCT,
+    OLTP_K_IDX_UPD,
+    OLTP_K_NONIDX_UPD,
+    OLTP_K_DELETE,
+    OLTP_K_INSERT,
+    OLTP_N_KINDS
+};
+
+/* The c and pad templates: 10 and 5 groups of 11 '#' joined by '-' (119 and 59 chars). */
+#define OLTP_C_LEN 119
+#define OLTP_PAD_LEN 59
+
+/** Fill o with sysbench 1.0.20's defaults (workload oltp_read_write). */
+void oltp_opts_default(struct oltp_opts *o);
+
+/** Parse a workload name (sysbench's script names, e.g. "oltp_read_write"). @return 0 or -1. */
+int oltp_workload_parse(const char *name, enum oltp_workload *out);
+
+/** Name of a workload. */
+const char *oltp_workload_name(enum oltp_workload w);
+
+/**
+ * Check options against a workload's rules (select_random_* need tables = 1; counts and sizes
+ * in range). @return 0, or -1 with a message ("--tables must be 1 for ...") in msg.
+ */
+int oltp_opts_check(const struct oltp_opts *o, char *msg, size_t msg_len);
+
+/**
+ * The expected statement counts of one event without errors, for checks and reports:
+ * selects, updates, deletes, inserts, begins, commits (text or prepared alike).
+ */
+struct oltp_shape {
+    unsigned selects, updates, deletes, inserts, begins, commits;
+};
+void oltp_event_shape(const struct oltp_opts *o, struct oltp_shape *out);
+
+/*
+ * One thread's state while running a workload.  Fill the first block, then
+ * oltp_worker_prepare() after myconn_connect(); oltp_worker_release() before reconnecting or at
+ * the end (statements only), oltp_worker_destroy() frees the rest.
+ */
+struct oltp_worker {
+    const struct oltp_opts *o;      /* borrowed */
+    const struct sbrand_params *rp; /* borrowed */
+    struct sbrand *rng;             /* borrowed, this thread's */
+    struct sbrand_unique *uniq;     /* borrowed, shared (oltp_insert without auto_inc) */
+    unsigned thread_id, threads;    /* 0-based id, number of threads of the run */
+    struct myconn conn;
+    /* owned */
+    struct myconn_stmt *stmts; /* [tables * OLTP_N_KINDS], empty where unused */
+    struct myconn_stmt begin, commit, single;
+    char *qbuf; /* text queries (oltp_insert, oltp_legacy) */
+};
+
+/* Statement counts of one event attempt (reads, writes, other by sysbench.md 2.3). */
+struct oltp_counts {
+    uint64_t reads, writes, other;
+};
+
+/**
+ * Prepare every statement the workload uses, for every table (as thread_init of the scripts).
+ * @return 0, or a myconn class with w->conn.err filled.
+ */
+int oltp_worker_prepare(struct oltp_worker *w);
+
+/** Close the worker's statements (keeps the connection). Safe to call twice. */
+void oltp_worker_release(struct oltp_worker *w);
+
+/** Release statements, close the connection, free buffers. Safe on a zeroed worker. */
+void oltp_worker_destroy(struct oltp_worker *w);
+
+/**
+ * Run one event. Statements that succeed are added to *c (also those of an attempt that fails
+ * later, as sysbench counts them).
+ * @return 0, or the class of the failing statement's error (w->conn.err has errno, SQLSTATE,
+ *         message, and *failed_sql the statement's SQL template or text).
+ */
+int oltp_event(struct oltp_worker *w, struct oltp_counts *c, const char **failed_sql);
+
+/**
+ * Create and load table number n (1-based) as sysbench's prepare: CREATE TABLE, multi-row
+ * INSERTs of up to 512 KiB, then CREATE INDEX k_n. Progress lines (sysbench's wording) go to
+ * out when not NULL.
+ * @return 0, or a myconn class with conn->err filled.
+ */
+int oltp_prepare_table(struct myconn *conn, const struct oltp_opts *o,
+                       const struct sbrand_params *rp, struct sbrand *rng, unsigned n, FILE *out);
+
+/**
+ * Whether table sbtest<n> exists in the connection's database.
+ * @return 1 yes, 0 no, or -(myconn class) on a query error.
+ */
+int oltp_table_exists(struct myconn *conn, unsigned n);
+
+/**
+ * Whether sbtest<n>'s columns are exactly sysbench's (id, k int; c char(120); pad char(60),
+ * in that order; legacy int unsigned accepted).
+ * @return 1 yes, 0 no (why in why), or -(myconn class) on a query error.
+ */
+int oltp_table_is_sbtest(struct myconn *conn, unsigned n, char *why, size_t why_len);
+
+#endif

@@ -1,0 +1,132 @@
+/*
+ * probe.h - the multi-threaded OLTP probe runner: prepare (tables in parallel), run one
+ * concurrency level, cleanup.
+ *
+ * Run model (sysbench 1.0.20's, sysbench.md 2.4, 4, 5):
+ *   - one connection per worker thread (pthreads), statements prepared once per thread;
+ *   - closed loop by default: each worker runs the next event as soon as the previous ends;
+ *   - with rate > 0 an open loop: arrivals are a Poisson process of that rate (exponential
+ *     gaps -(1e9/rate) ln(1-u) ns), shared by the workers in arrival order; an event's latency
+ *     is measured from its *intended* start (its arrival), so a stalled server shows as the
+ *     queueing delay of every event that should have been sent (no coordinated omission); the
+ *     lag (actual start - intended start) is reported;
+ *   - an event that fails with an ignorable error is re-run from its start (new random values,
+ *     no ROLLBACK, as sysbench); its latency includes the failed attempts; it counts once in
+ *     events and once per failure in errors;
+ *   - a lost connection gets a fresh handle and reconnects with exponential backoff (1 ms
+ *     doubling to 1 s), counted in reconnects; the event is then re-run.  When a worker cannot
+ *     reconnect before the level ends (or within give_up_s) the level is marked partial;
+ *   - a fatal error stops every worker after its current event; the level is marked fatal;
+ *   - *stop becoming non-zero (SIGINT) stops every worker after its current event; the level
+ *     is marked interrupted.
+ *
+ * Aggregation (CONVENTIONS.md "Threads"): each worker owns a 64-byte aligned slot with its
+ * counters and latency histogram, updated under the slot's own (uncontended) mutex once per
+ * event; the calling thread is the single aggregator: every report interval it drains every
+ * slot into an interval histogram (for the interval line's percentile) and a cumulative one
+ * (for the summary).  No shared atomic is touched per event except with --events (one
+ * fetch-add, as sysbench) or --rate (the arrival schedule's mutex).
+ *
+ * Thread-safety: call from one thread; the runner creates and joins its own workers.
+ */
+#ifndef SIZEUP_PROBES_PROBE_H
+#define SIZEUP_PROBES_PROBE_H
+
+#include "histogram.h"
+#include "mysql_conn.h"
+#include "oltp.h"
+#include "point.h"
+#include "sbrand.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Everything a level needs. Strings and pointers are borrowed. */
+struct probe_config {
+    struct oltp_opts oltp;
+    struct myconn_opts conn;
+    struct sbrand_params rand;
+    unsigned rand_seed;         /* --rand-seed; 0 = time(NULL) at each level's start */
+    double time_s;              /* --time, seconds; 0 = no limit */
+    uint64_t events;            /* --events; 0 = no limit */
+    double rate;                /* --rate, events/s; 0 = closed loop */
+    unsigned report_interval_s; /* --report-interval; 0 = no interval lines */
+    double percentile;          /* --percentile, 0 < p <= 100; 0 = disabled */
+    double give_up_s;           /* reconnect give-up time when no --time limit applies */
+    const atomic_int *stop;     /* non-zero: stop (SIGINT); may be NULL */
+    FILE *out;                  /* sysbench-layout report (stdout); NULL = none */
+    FILE *progress;             /* progress lines (stderr); NULL = none */
+};
+
+/* Counters of a level (or of one interval). */
+struct probe_totals {
+    uint64_t events, reads, writes, other, errors, reconnects;
+};
+
+/* How a level ended. */
+enum probe_end {
+    PROBE_END_OK = 0,          /* time or event limit reached */
+    PROBE_END_INTERRUPTED = 1, /* stop flag (SIGINT) */
+    PROBE_END_PARTIAL = 2,     /* a worker lost the server and could not reconnect */
+    PROBE_END_FATAL = 3,       /* a non-ignorable error */
+    PROBE_END_CONNECT = 4      /* workers could not connect or prepare: nothing measured */
+};
+
+struct probe_result {
+    unsigned threads;
+    enum probe_end end;
+    struct probe_totals tot;
+    struct hist *hist;             /* cumulative latency histogram (owned) */
+    double elapsed_s;              /* start (all workers ready) to end */
+    double *thread_events;         /* per worker: events (owned, threads entries) */
+    double *thread_time_s;         /* per worker: sum of its event latencies, s */
+    struct point_interval *series; /* per full report interval (owned) */
+    size_t n_series, cap_series;
+    double client_cpu_s;           /* user + system CPU of this process over the level */
+    double lag_avg_ms, lag_max_ms; /* with rate: actual - intended start */
+    char server_version[96];
+    char started_at[32];     /* RFC 3339 UTC */
+    struct myconn_error err; /* the fatal / connect / lost-connection error, when any */
+    char err_sql[256];       /* statement that failed fatally (template or text) */
+};
+
+/** Zero a result (no allocation). */
+void probe_result_init(struct probe_result *r);
+
+/** Free what a result owns; leaves it zeroed. NULL-safe. */
+void probe_result_destroy(struct probe_result *r);
+
+/**
+ * Run one level with `threads` workers (1..4096).
+ * @return 0 when the level ran (r->end says how it ended, OK or otherwise), or -1 when it
+ *         could not be set up (out of memory, threads could not start; r->err.msg says why).
+ */
+int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_result *r);
+
+/**
+ * sysbench's prepare: refuse when any sbtest1..N exists (nothing is created then), otherwise
+ * create and load the tables over min(threads, tables) connections in parallel.
+ * @param msg  filled with the reason on failure
+ * @return 0, 1 when a table already exists, or -(myconn class) on a server error
+ *         (-MYCONN_RECONNECT when the server could not be reached).
+ */
+int probe_prepare(const struct probe_config *cfg, unsigned threads, char *msg, size_t msg_len);
+
+/**
+ * sysbench's cleanup, made safe: drops sbtest1..N only where the table's columns are exactly
+ * sysbench's; a table that does not match is kept and reported on cfg->progress.
+ * @return 0, 1 when some table was refused, or -(myconn class) on a server error.
+ */
+int probe_cleanup(const struct probe_config *cfg, char *msg, size_t msg_len);
+
+/**
+ * Fill a point record (initialised) from a level's result: counts, rates, latency min/avg/max/
+ * sum and p50/p95/p99 (+ the --percentile one), overflows, the series, client CPU, server
+ * version, start time, flags (partial, interrupted, fatal). target/config/options/tool are
+ * the caller's.
+ * @return POINT_OK or POINT_ENOMEM.
+ */
+int probe_fill_point(const struct probe_config *cfg, const struct probe_result *r, struct point *p);
+
+#endif

@@ -1,0 +1,45 @@
+# probe_lib.sh - helpers of the probe integration tests (sourced). Needs the SIZEUP_MYSQL_*
+# variables of the `mariadb` CTest fixture and SIZEUP_BIN.
+set -u
+: "${SIZEUP_BIN:?}" "${SIZEUP_MYSQL_PORT:?}" "${SIZEUP_MYSQL_SOCKET:?}"
+passed=0 failed=0
+client=$(command -v mariadb || command -v mysql)
+TMPD=$(mktemp -d /tmp/probe-test.XXXXXX)
+
+ok() { passed=$((passed + 1)); }
+bad() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+# check_eq WHAT ACTUAL EXPECTED
+check_eq() { if [ "$2" == "$3" ]; then ok; else bad "$1: got '$2', expected '$3'"; fi; }
+# check_true WHAT COMMAND...
+check_true() { local w=$1; shift; if "$@"; then ok; else bad "$w"; fi; }
+finish() {
+    rm -rf "$TMPD"
+    echo "$passed passed, $failed failed"
+    [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+}
+
+# sql [DB] QUERY: as sbtest over TCP on the fixture server; tab-separated, no headers
+sql() {
+    local db=$SIZEUP_MYSQL_DB q=$1
+    if [ $# -eq 2 ]; then db=$1 q=$2; fi
+    MYSQL_PWD=$SIZEUP_MYSQL_PASSWORD "$client" --no-defaults -N -B -h127.0.0.1 \
+        -P"$SIZEUP_MYSQL_PORT" -u"$SIZEUP_MYSQL_USER" "$db" -e "$q"
+}
+# rootsql QUERY: as root over the fixture's socket
+rootsql() { env -u MYSQL_PWD "$client" --no-defaults -N -B -S "$SIZEUP_MYSQL_SOCKET" -uroot -e "$1"; }
+
+# probe ARGS...: sizeup probe against the fixture server
+probe() { MYSQL_PWD=$SIZEUP_MYSQL_PASSWORD "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 \
+          --mysql-port "$SIZEUP_MYSQL_PORT" --mysql-user "$SIZEUP_MYSQL_USER" \
+          --mysql-db "$SIZEUP_MYSQL_DB" "$@"; }
+
+# com_status: "select update insert delete begin commit" counters, space-separated
+com_status() {
+    sql "SHOW GLOBAL STATUS WHERE Variable_name IN ('Com_select','Com_update','Com_insert',
+         'Com_delete','Com_begin','Com_commit')" |
+        awk '{v[$1]=$2} END {print v["Com_select"], v["Com_update"], v["Com_insert"],
+             v["Com_delete"], v["Com_begin"], v["Com_commit"]}'
+}
+
+# json_get FILE LINE EXPR: evaluate a Python expression on record number LINE (1-based), as `p`
+json_get() { python3 -c "import json,sys; p=[json.loads(l) for l in open(sys.argv[1]) if l.strip()][int(sys.argv[2])-1]; print($3)" "$1" "$2"; }

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Registered only in a -DSIZEUP_TSAN=ON build: the probe engine under ThreadSanitizer runs a
+# short closed-loop probe with report intervals, an open-loop (--rate) probe, and a
+# reconnect after a KILLed connection; any ThreadSanitizer report fails the test.
+. "$(dirname "$0")/probe_lib.sh"
+export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1"
+
+probe cleanup --tables 2 >/dev/null 2>&1
+probe prepare --tables 2 --table-size 200 --threads 2 >/dev/null 2>"$TMPD/prep.err"
+check_eq "prepare (2 tables in parallel) under TSan" $? 0
+probe run --workload oltp_read_write --tables 2 --table-size 200 --threads 4 --time 2 \
+    --report-interval 1 >/dev/null 2>"$TMPD/e1"
+check_eq "closed loop under TSan: exit" $? 0
+probe run --workload oltp_point_select --tables 2 --table-size 200 --threads 3 --time 2 \
+    --rate 300 --report-interval 1 >"$TMPD/o2" 2>"$TMPD/e2"
+check_eq "open loop under TSan: exit" $? 0
+check_true "open loop prints the queue line" grep -q "queue length: " "$TMPD/o2"
+MYSQL_PWD=$SIZEUP_MYSQL_PASSWORD "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 \
+    --mysql-port "$SIZEUP_MYSQL_PORT" --workload oltp_read_only --tables 2 --table-size 200 \
+    --threads 2 --time 3 run >/dev/null 2>"$TMPD/e3" &
+pid=$!
+sleep 1.5
+for id in $(sql "SELECT ID FROM information_schema.PROCESSLIST WHERE USER='$SIZEUP_MYSQL_USER' AND DB='$SIZEUP_MYSQL_DB' AND ID <> CONNECTION_ID()"); do
+    sql "KILL CONNECTION $id" 2>/dev/null
+done
+wait $pid
+check_eq "reconnect under TSan: exit" $? 0
+check_true "no ThreadSanitizer report" bash -c "! grep -l ThreadSanitizer '$TMPD'/e* '$TMPD/prep.err'"
+probe cleanup --tables 2 >/dev/null 2>&1
+finish
