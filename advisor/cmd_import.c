@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "import.h"
+#include "outfile.h"
 #include "point.h"
 
 #include <errno.h>
@@ -125,8 +126,10 @@ int cmd_import(int argc, char **argv)
     const char *output = NULL;
     int summary = 0, c, status = SIZEUP_EXIT_OK;
     struct point_list pts;
-    FILE *out = stdout;
-    char *tmp_path = NULL;
+    FILE *out;
+    struct outfile of;
+    char errbuf[512];
+    int n_files_ok = 0;
 
     cli_build_getopt(import_options, longs, 16, shorts, sizeof shorts);
     optind = 1;
@@ -172,6 +175,8 @@ int cmd_import(int argc, char **argv)
     for (int i = optind; i < argc; i++) {
         struct import_report rep;
         int rc = import_file(argv[i], &opt, &pts, &rep);
+        if (rc >= 0)
+            n_files_ok++;
         if (rc < 0) {
             fprintf(stderr, "sizeup: %s\n", rep.msg);
             status = SIZEUP_EXIT_INPUT;
@@ -181,26 +186,17 @@ int cmd_import(int argc, char **argv)
         }
     }
 
-    if (output) {
-        size_t len = strlen(output) + 32;
-        int fd;
-        tmp_path = malloc(len);
-        if (!tmp_path) {
-            point_list_destroy(&pts);
-            fprintf(stderr, "sizeup: out of memory\n");
-            return SIZEUP_EXIT_FAIL;
-        }
-        snprintf(tmp_path, len, "%s.tmp.XXXXXX", output);
-        fd = mkstemp(tmp_path);
-        if (fd < 0 || !(out = fdopen(fd, "w"))) {
-            fprintf(stderr, "sizeup: cannot write %s: %s\n", output, strerror(errno));
-            if (fd >= 0)
-                close(fd);
-            free(tmp_path);
-            point_list_destroy(&pts);
-            return SIZEUP_EXIT_FAIL;
-        }
+    if (output && pts.n == 0 && status != SIZEUP_EXIT_OK) {
+        fprintf(stderr, "sizeup: nothing was imported; %s is left as it was\n", output);
+        point_list_destroy(&pts);
+        return status;
     }
+    if (output && outfile_open(&of, output, errbuf, sizeof errbuf) != 0) {
+        fprintf(stderr, "sizeup: %s\n", errbuf);
+        point_list_destroy(&pts);
+        return SIZEUP_EXIT_FAIL;
+    }
+    out = output ? of.f : stdout;
     if (!summary || output) {
         for (size_t i = 0; i < pts.n; i++) {
             struct point_error err;
@@ -212,23 +208,18 @@ int cmd_import(int argc, char **argv)
         }
     }
     if (output) {
-        if (fclose(out) != 0 && status != SIZEUP_EXIT_FAIL) {
-            fprintf(stderr, "sizeup: cannot write %s: %s\n", output, strerror(errno));
-            status = SIZEUP_EXIT_FAIL;
-        }
         if (status == SIZEUP_EXIT_FAIL) {
-            unlink(tmp_path);
-        } else if (rename(tmp_path, output) != 0) {
-            fprintf(stderr, "sizeup: cannot write %s: %s\n", output, strerror(errno));
-            unlink(tmp_path);
+            outfile_abort(&of);
+        } else if (outfile_commit(&of, errbuf, sizeof errbuf) != 0) {
+            fprintf(stderr, "sizeup: %s\n", errbuf);
             status = SIZEUP_EXIT_FAIL;
         }
-        free(tmp_path);
     }
     if (summary)
         print_summary(&pts);
-    if (pts.n > 0 || status != SIZEUP_EXIT_OK)
-        fprintf(stderr, "sizeup: imported %zu point(s) from %d file(s)\n", pts.n, argc - optind);
+    if (status != SIZEUP_EXIT_FAIL)
+        fprintf(stderr, "sizeup: imported %zu point(s) from %d of %d file(s)\n", pts.n,
+                n_files_ok, argc - optind);
     point_list_destroy(&pts);
     return status;
 }

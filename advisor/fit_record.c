@@ -208,7 +208,7 @@ int fit_record_write(FILE *f, const struct fit_record *r, char *errmsg, size_t e
         snprintf(errmsg, errcap, "out of memory");
         return -1;
     }
-    line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
     json_decref(o);
     if (!line) {
         snprintf(errmsg, errcap, "out of memory");

@@ -32,18 +32,18 @@ static const struct subcommand *find_subcommand(const char *name)
     return NULL;
 }
 
-static void print_help(void)
+static void print_help(FILE *f)
 {
-    printf("Usage: sizeup COMMAND [OPTIONS] [ARGS]\n"
+    fprintf(f, "Usage: sizeup COMMAND [OPTIONS] [ARGS]\n"
            "\n"
            "sizeup measures, models and prices database servers, and ranks configurations by\n"
            "throughput per cost at a latency target.\n"
            "\n"
            "Commands:\n");
     for (const struct subcommand *s = subcommands; s->name; s++)
-        printf("  %-9s %s\n", s->name, s->summary);
-    printf("  %-9s %s\n", "help", "help CMD: the options of one command");
-    printf("\n"
+        fprintf(f, "  %-9s %s\n", s->name, s->summary);
+    fprintf(f, "  %-9s %s\n", "help", "help CMD: the options of one command");
+    fprintf(f, "\n"
            "Options:\n"
            "  -h, --help     this text\n"
            "  -V, --version  print the version and exit\n"
@@ -63,13 +63,15 @@ int main(int argc, char **argv)
 
     gsl_set_error_handler_off();
     if (argc < 2) {
-        print_help();
+        print_help(stderr);
         return SIZEUP_EXIT_USAGE;
     }
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-        print_help();
+        print_help(stdout);
         return SIZEUP_EXIT_OK;
     }
+    if ((strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) && argc > 2)
+        return cli_usage_error(NULL, "--version takes no arguments");
     if (strcmp(argv[1], "-V") == 0 || strcmp(argv[1], "--version") == 0) {
         printf("sizeup %s\n", SIZEUP_VERSION);
         return SIZEUP_EXIT_OK;
@@ -78,9 +80,11 @@ int main(int argc, char **argv)
         char help_flag[] = "--help";
         char *sub_argv[3];
         if (argc < 3) {
-            print_help();
+            print_help(stdout);
             return SIZEUP_EXIT_OK;
         }
+        if (argc > 3)
+            return cli_usage_error(NULL, "help takes one command name");
         s = find_subcommand(argv[2]);
         if (!s)
             return cli_usage_error(NULL, "unknown command '%s'", argv[2]);

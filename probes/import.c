@@ -108,6 +108,10 @@ int import_buffer(const char *buf, size_t len, const char *name, const struct im
     name = name ? name : "<input>";
     report->msg[0] = '\0';
     report->n_points = report->n_incomplete = 0;
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) { /* UTF-8 byte order mark */
+        buf += 3;
+        len -= 3;
+    }
     for (i = 0; i < len; i++)
         if (!isspace((unsigned char)buf[i]))
             break;

@@ -1,6 +1,7 @@
 /* point.c - the sizeup.point/1 record: C form, JSON Lines writer and strict reader. */
 #include "point.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -190,6 +191,7 @@ struct point_interval point_interval_none(void)
     iv.threads = 0;
     iv.tps = iv.qps = iv.reads_ps = iv.writes_ps = iv.other_ps = NAN;
     iv.lat_ms = iv.pct = iv.errors_ps = iv.reconnects_ps = NAN;
+    iv.read_mib_s = iv.written_mib_s = iv.fsyncs_ps = NAN;
     return iv;
 }
 
@@ -338,6 +340,9 @@ static json_t *series_to_json(const struct point *p)
         rc |= put_real(o, "pct", iv->pct);
         rc |= put_real(o, "errors_ps", iv->errors_ps);
         rc |= put_real(o, "reconnects_ps", iv->reconnects_ps);
+        rc |= put_real(o, "read_mib_s", iv->read_mib_s);
+        rc |= put_real(o, "written_mib_s", iv->written_mib_s);
+        rc |= put_real(o, "fsyncs_ps", iv->fsyncs_ps);
         if (rc || json_array_append_new(arr, o))
             goto fail;
     }
@@ -488,7 +493,7 @@ int point_write(FILE *f, const struct point *p, struct point_error *err)
     if (!o)
         return (!p->target || !p->workload || (p->threads <= 0 && p->nodes <= 0)) ? POINT_EINVAL
                                                                                   : POINT_ENOMEM;
-    line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+    line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
     json_decref(o);
     if (!line) {
         set_err(err, "out of memory while writing a point record");
@@ -565,6 +570,52 @@ static int get_bool(struct rd *r, const json_t *o, const char *key, int *out)
     return POINT_OK;
 }
 
+/* "95", "99.9": digits with at most one '.', as the writer's %g makes them */
+static int pct_key_ok(const char *s)
+{
+    int dots = 0;
+    for (; *s; s++) {
+        if (*s == '.')
+            dots++;
+        else if (!isdigit((unsigned char)*s))
+            return 0;
+    }
+    return dots <= 1;
+}
+
+/* Every key of o must be in the NULL-terminated list; else an error naming the key. */
+static int only_keys(struct rd *r, const json_t *o, const char *where, const char *const *keys)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)o, key, v) {
+        int known = 0;
+        for (const char *const *k = keys; *k; k++)
+            if (strcmp(*k, key) == 0)
+                known = 1;
+        if (!known) {
+            set_err(r->err, "%s:%ld: %s key \"%s\" is not part of %s (misspelt?)",
+                    r->file ? r->file : "<input>", r->line, where, key, POINT_SCHEMA);
+            return POINT_EPARSE;
+        }
+    }
+    return POINT_OK;
+}
+
+static const char *const point_keys[] = {
+    "schema", "target", "config", "workload", "threads", "nodes", "rate", "duration_s",
+    "warmup_s", "transactions", "queries", "reads", "writes", "other", "errors", "reconnects",
+    "tps", "qps", "reads_ps", "writes_ps", "other_ps", "errors_ps", "reconnects_ps",
+    "latency_ms", "latency_overflows", "ci95_tps", "steady", "incomplete", "flags", "io",
+    "series", "histogram", "tool", "server_version", "client_cpu_s", "started_at", "options",
+    "extra", "source", NULL};
+static const char *const series_keys[] = {
+    "t", "threads", "tps", "qps", "reads_ps", "writes_ps", "other_ps", "lat_ms", "pct",
+    "errors_ps", "reconnects_ps", "read_mib_s", "written_mib_s", "fsyncs_ps", NULL};
+static const char *const io_keys[] = {"reads_ps", "writes_ps", "fsyncs_ps", "read_mib_s",
+                                      "written_mib_s", NULL};
+static const char *const source_keys[] = {"kind", "file", "line", NULL};
+
 static int read_latency(struct rd *r, const json_t *o, struct point *p)
 {
     const char *key;
@@ -587,7 +638,7 @@ static int read_latency(struct rd *r, const json_t *o, struct point *p)
             p->latency_ms.max = x;
         else if (strcmp(key, "sum") == 0)
             p->latency_ms.sum = x;
-        else if (key[0] == 'p' && key[1]) {
+        else if (key[0] == 'p' && isdigit((unsigned char)key[1]) && pct_key_ok(key + 1)) {
             double pct = strtod(key + 1, &end);
             if (*end != '\0' || point_set_percentile(p, pct, x) != POINT_OK)
                 return bad(r, "latency_ms", "keys min, avg, max, sum or pNN with 0 < NN <= 100");
@@ -623,9 +674,14 @@ static int read_series(struct rd *r, const json_t *a, struct point *p)
         rc |= get_real(r, o, "pct", &iv.pct, 0);
         rc |= get_real(r, o, "errors_ps", &iv.errors_ps, 0);
         rc |= get_real(r, o, "reconnects_ps", &iv.reconnects_ps, 0);
-        if (rc)
+        rc |= get_real(r, o, "read_mib_s", &iv.read_mib_s, 0);
+        rc |= get_real(r, o, "written_mib_s", &iv.written_mib_s, 0);
+        rc |= get_real(r, o, "fsyncs_ps", &iv.fsyncs_ps, 0);
+        if (rc || only_keys(r, o, "series[]", series_keys))
             return POINT_EPARSE;
-        iv.threads = th > 0 && th < 1000000000 ? (int)th : 0;
+        if (th >= 1000000000)
+            return bad(r, "series[].threads", "an integer below 10^9");
+        iv.threads = th > 0 ? (int)th : 0;
         if (point_series_append(p, &iv))
             return POINT_ENOMEM;
     }
@@ -662,6 +718,8 @@ static int read_source(struct rd *r, const json_t *s, struct point *p)
     kind = json_object_get(s, "kind");
     if (!json_is_object(s) || !json_is_string(kind))
         return bad(r, "source", "an object with \"kind\": probe, sysbench-log or table");
+    if (only_keys(r, s, "source", source_keys))
+        return POINT_EPARSE;
     k = json_string_value(kind);
     if (strcmp(k, "probe") == 0)
         p->source_kind = POINT_SRC_PROBE;
@@ -696,6 +754,8 @@ static int read_point(struct rd *r, const json_t *o, struct point *p)
                 r->file ? r->file : "<input>", r->line, json_string_value(schema), POINT_SCHEMA);
         return POINT_ESCHEMA;
     }
+    if ((rc = only_keys(r, o, "the", point_keys)))
+        return rc;
     if ((rc = get_str(r, o, "target", &p->target, 1)) || (rc = get_str(r, o, "workload",
                                                                         &p->workload, 1)))
         return rc;
@@ -755,7 +815,7 @@ static int read_point(struct rd *r, const json_t *o, struct point *p)
         rc |= get_real(r, v, "fsyncs_ps", &p->io.fsyncs_ps, 0);
         rc |= get_real(r, v, "read_mib_s", &p->io.read_mib_s, 0);
         rc |= get_real(r, v, "written_mib_s", &p->io.written_mib_s, 0);
-        if (rc)
+        if (rc || only_keys(r, v, "io", io_keys))
             return POINT_EPARSE;
     }
     if ((rc = read_series(r, json_object_get(o, "series"), p)) ||
@@ -857,6 +917,10 @@ int point_reader_next(struct point_reader *r, struct point *out, struct point_er
             return 0;
         }
         r->line++;
+        if (r->line == 1 && n >= 3 && memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0) {
+            memmove(r->buf, r->buf + 3, (size_t)n - 2);
+            n -= 3;
+        }
         if (blank(r->buf, (size_t)n))
             continue;
         o = json_loadb(r->buf, (size_t)n, JSON_REJECT_DUPLICATES, &jerr);

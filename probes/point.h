@@ -34,8 +34,9 @@
  *   flags         array of strings ("qps_below_tps", "interrupted", ...)
  *   io            {"reads_ps","writes_ps","fsyncs_ps","read_mib_s","written_mib_s"} (fileio, disk)
  *   series        array of per-interval objects {"t","threads","tps","qps","reads_ps",
- *                 "writes_ps","other_ps","lat_ms","pct","errors_ps","reconnects_ps"} (t in s
- *                 from the start; absent keys omitted)
+ *                 "writes_ps","other_ps","lat_ms","pct","errors_ps","reconnects_ps",
+ *                 "read_mib_s","written_mib_s","fsyncs_ps"} (t in s from the start; absent
+ *                 keys omitted)
  *   histogram     {"unit":"ms","buckets":[[value_ms,count],...]}
  *   tool          "sysbench 1.0.20", "sizeup 0.1.0", ...
  *   server_version, client_cpu_s, started_at (RFC 3339 UTC)
@@ -91,6 +92,7 @@ struct point_interval {
     double lat_ms; /* latency percentile of the interval, ms */
     double pct;    /* which percentile lat_ms is */
     double errors_ps, reconnects_ps;
+    double read_mib_s, written_mib_s, fsyncs_ps; /* fileio / disk intervals */
 };
 
 struct point_bucket {
@@ -224,7 +226,9 @@ int point_from_json(const json_t *obj, struct point *out, const char *file, long
 
 /*
  * Strict JSON Lines reader.  Blank lines are skipped; every other line must be one
- * sizeup.point/1 object.
+ * sizeup.point/1 object with only the keys listed at the top of this file (a misspelt key is
+ * an error, not a silently lost value).  A UTF-8 byte order mark before the first line is
+ * skipped.
  */
 struct point_reader;
 

@@ -28,7 +28,10 @@ struct run {
     struct point p;
     long first_line;
     int has_summary;   /* a statistics block was read */
-    int has_latency;   /* the latency block was read */
+    int has_latency;   /* the latency block's avg was read */
+    int has_max;       /* ... and its max */
+    int truncated;     /* the file ends inside this run, in the middle of a line */
+    double elapsed_before_s; /* --report-checkpoints: "total time" of the previous report */
     long fatal_line;   /* first FATAL line, 0 when none */
     char fatal[200];
     int version_major; /* -1 unknown */
@@ -46,6 +49,7 @@ struct parser {
     enum block block;
     long line_no;
     size_t n_incomplete;
+    size_t n_skipped; /* runs with no results and no error (prepare, cleanup output) */
 };
 
 static void report_msg(struct parser *ps, long line, const char *fmt, ...)
@@ -92,8 +96,8 @@ static int num(const char **s, double *out)
 {
     char *end;
     const char *p = skip_ws(*s);
-    if (!(isdigit((unsigned char)*p) || (*p == '-' && isdigit((unsigned char)p[1])) || *p == '.'))
-        return -1;
+    if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))))
+        return -1; /* sysbench prints no negative figure: a '-' is not a number here */
     errno = 0;
     *out = strtod(p, &end);
     if (end == p || errno == ERANGE || !isfinite(*out))
@@ -149,7 +153,8 @@ static void run_start(struct parser *ps)
     struct run *r = &ps->run;
     point_init(&r->p);
     r->first_line = ps->line_no;
-    r->has_summary = r->has_latency = 0;
+    r->has_summary = r->has_latency = r->has_max = r->truncated = 0;
+    r->elapsed_before_s = 0;
     r->fatal_line = 0;
     r->fatal[0] = '\0';
     r->version_major = -1;
@@ -206,18 +211,30 @@ static int run_finish(struct parser *ps)
         return IMPORT_EPARSE;
     }
     if (!r->has_summary && r->p.n_series == 0) {
-        report_msg(ps, r->first_line,
-                   "a sysbench run with no results: expected intermediate \"[ Ns ]\" lines or "
-                   "a statistics block");
+        /* prepare / cleanup / help output logged beside the runs: nothing measured, skip */
+        ps->n_skipped++;
         point_destroy(&r->p);
-        return IMPORT_EPARSE;
+        return IMPORT_OK;
     }
-    if (r->has_summary && !r->has_latency) {
-        report_msg(ps, ps->line_no,
-                   "the run's statistics end before its latency block: expected \"Latency "
-                   "(ms):\" or \"response time:\" with min/avg/max");
-        point_destroy(&r->p);
-        return IMPORT_EPARSE;
+    if (r->has_summary && (!r->has_latency || !r->has_max || r->truncated)) {
+        /* the file ends inside the summary: keep what it printed, say so */
+        r->p.incomplete = 1;
+        if (point_add_flag(&r->p, "truncated_summary"))
+            goto nomem;
+        if (isnan(r->p.tps) && r->p.n_series > 0)
+            r->p.tps = series_mean(&r->p, offsetof(struct point_interval, tps));
+        if (isnan(r->p.tps) && isnan(r->p.io.reads_ps) && isnan(r->p.io.writes_ps)) {
+            report_msg(ps, ps->line_no,
+                       "the file ends inside the run's statistics before any throughput: "
+                       "expected \"transactions: N (X per sec.)\" and the latency block");
+            point_destroy(&r->p);
+            return IMPORT_EPARSE;
+        }
+        ps->n_incomplete++;
+        report_msg(ps, r->first_line,
+                   "warning: the file ends inside this run's statistics (truncated?); imported "
+                   "what it printed and marked incomplete");
+        rc = IMPORT_WARN;
     }
     if (!r->has_summary) {
         /* killed before its summary: keep the intervals, say so */
@@ -232,6 +249,9 @@ static int run_finish(struct parser *ps)
         r->p.other_ps = series_mean(&r->p, offsetof(struct point_interval, other_ps));
         r->p.errors_ps = series_mean(&r->p, offsetof(struct point_interval, errors_ps));
         r->p.reconnects_ps = series_mean(&r->p, offsetof(struct point_interval, reconnects_ps));
+        r->p.io.read_mib_s = series_mean(&r->p, offsetof(struct point_interval, read_mib_s));
+        r->p.io.written_mib_s = series_mean(&r->p, offsetof(struct point_interval, written_mib_s));
+        r->p.io.fsyncs_ps = series_mean(&r->p, offsetof(struct point_interval, fsyncs_ps));
         r->p.duration_s = last->t_s;
         if (r->p.threads <= 0 && last->threads > 0)
             r->p.threads = last->threads;
@@ -311,12 +331,18 @@ static int interval_line(struct parser *ps, const char *s)
         return bad_line(ps, "an intermediate report \"[ Ns ] ...\"", s);
     iv.t_s = t;
     p = skip_ws(p);
-    if (after(p, "queue length:") || after(p, "Checkpoint report:"))
-        return IMPORT_OK; /* --rate queue line; checkpoints are read as their own blocks */
+    if (after(p, "queue length:"))
+        return IMPORT_OK; /* --rate queue line */
+    if (after(p, "Checkpoint report:")) {
+        /* the summary that follows covers the time since the previous checkpoint */
+        if (ps->in_run && point_add_flag(&ps->run.p, "checkpoint"))
+            return IMPORT_ENOMEM;
+        return IMPORT_OK;
+    }
     if (after(p, "thds:")) {
         const char *q = p + 5;
-        if (num(&q, &th) || th < 0 || th > 1e9)
-            return bad_line(ps, "\"thds: N\"", s);
+        if (num(&q, &th) || th > 1e6 || th != floor(th))
+            return bad_line(ps, "\"thds: N\" with a whole N", s);
         iv.threads = (int)th;
         if (!lit(&q, "tps:")) {
             if (num(&q, &iv.tps) || lit(&q, "qps:") || num(&q, &iv.qps) || lit(&q, "(r/w/o:") ||
@@ -347,15 +373,14 @@ static int interval_line(struct parser *ps, const char *s)
                             "\"[ Ns ] reads: X MiB/s writes: X MiB/s fsyncs: X/s latency "
                             "(ms,P%): X\"",
                             s);
-        /* MiB/s go in the series' reads_ps/writes_ps slots, fsyncs/s in other_ps */
-        iv.reads_ps = rd;
-        iv.writes_ps = wr;
-        iv.other_ps = fs;
+        iv.read_mib_s = rd;
+        iv.written_mib_s = wr;
+        iv.fsyncs_ps = fs;
     } else if (after(p, "threads:")) {
         /* 0.5: threads: N, tps: X, reads: X, writes: X, response time: Xms (P%), errors: X,
          * reconnects: X   (0.4 later builds: reads/s:, writes/s: and no errors) */
         const char *q = p + 8;
-        if (num(&q, &th) || th < 0 || th > 1e9 || lit(&q, ",") || lit(&q, "tps:") ||
+        if (num(&q, &th) || th > 1e6 || th != floor(th) || lit(&q, ",") || lit(&q, "tps:") ||
             num(&q, &iv.tps) || lit(&q, ","))
             return bad_line(ps, "\"[ Ns] threads: N, tps: X, ...\"", s);
         iv.threads = (int)th;
@@ -455,6 +480,14 @@ static int general_line(struct parser *ps, const char *t, const char *raw)
         if (num(&v, &x) || lit(&v, "s") || !at_end(v))
             return bad_line(ps, "\"total time: Xs\"", raw);
         p->duration_s = x;
+        if (ps->run.elapsed_before_s > 0) {
+            /* a checkpoint report: counters cover the time since the previous one */
+            if (x < ps->run.elapsed_before_s)
+                return bad_line(ps, "a total time past the previous checkpoint's", raw);
+            p->duration_s = x - ps->run.elapsed_before_s;
+            if (set_extra(p, "total_time_s", json_real(x)))
+                return IMPORT_ENOMEM;
+        }
         return IMPORT_OK;
     }
     if ((v = after(t, "total number of events:"))) {
@@ -494,6 +527,7 @@ static int latency_line(struct parser *ps, const char *t, const char *raw)
         ps->run.has_latency = 1;
     } else if ((v = after(t, "max:"))) {
         LAT_VALUE(p->latency_ms.max);
+        ps->run.has_max = 1;
     } else if ((v = after(t, "sum:"))) {
         LAT_VALUE(p->latency_ms.sum);
     } else if ((v = after(t, "approx."))) {
@@ -621,8 +655,8 @@ static int header_line(struct parser *ps, const char *t, int *rc)
         }
         if (!ps->in_run)
             run_start(ps);
-        if (count(&v, &n) || !at_end(v) || n <= 0) {
-            *rc = bad_line(ps, "\"Number of threads: N\" with N > 0", t);
+        if (count(&v, &n) || !at_end(v) || n <= 0 || n > 1000000) {
+            *rc = bad_line(ps, "\"Number of threads: N\" with 0 < N <= 1000000", t);
             return 1;
         }
         r->p.threads = n;
@@ -682,6 +716,68 @@ static int header_line(struct parser *ps, const char *t, int *rc)
     else
         return 0;
     return 1;
+}
+
+/* A size as 0.4/0.5 fileio prints it ("93.875Mb", "8Gb", "0b", "512Kb") in MiB. */
+static int legacy_size_mib(const char **s, double *mib)
+{
+    double v;
+    if (num(s, &v))
+        return -1;
+    if (!lit(s, "Gb"))
+        *mib = v * 1024;
+    else if (!lit(s, "Mb"))
+        *mib = v;
+    else if (!lit(s, "Kb"))
+        *mib = v / 1024;
+    else if (!lit(s, "b"))
+        *mib = v / (1024.0 * 1024);
+    else
+        return -1;
+    return 0;
+}
+
+/* Legacy (0.4, 0.5) fileio summary: "Operations performed:  N Read, N Write, N Other = N Total",
+ * "Read XMb  Written YMb  Total transferred ZMb  (RMb/sec)", "R Requests/sec executed". The
+ * counts are turned into rates in finish_point, once the total time is known. */
+static int legacy_fileio_line(struct parser *ps, const char *t, int *rc)
+{
+    struct point *p = &ps->run.p;
+    const char *v;
+    *rc = IMPORT_OK;
+    if ((v = after(t, "Operations performed:"))) {
+        int64_t rd, wr, ot, tot;
+        if (count(&v, &rd) || (lit(&v, "Read,") && lit(&v, "reads,")) || count(&v, &wr) ||
+            (lit(&v, "Write,") && lit(&v, "writes,")) || count(&v, &ot) || lit(&v, "Other =") ||
+            count(&v, &tot) || lit(&v, "Total"))
+            *rc = bad_line(ps, "\"Operations performed:  N Read, N Write, N Other = N Total\"", t);
+        else if (set_extra(p, "ops_read", json_integer(rd)) ||
+                 set_extra(p, "ops_write", json_integer(wr)) ||
+                 set_extra(p, "ops_other", json_integer(ot)))
+            *rc = IMPORT_ENOMEM;
+        ps->run.has_summary = 1;
+        return 1;
+    }
+    if ((v = after(t, "Read ")) && isdigit((unsigned char)*v)) {
+        double rmib, wmib;
+        v = t + 4;
+        if (legacy_size_mib(&v, &rmib) || lit(&v, "Written") || legacy_size_mib(&v, &wmib))
+            *rc = bad_line(ps, "\"Read XMb  Written YMb  Total transferred ...\"", t);
+        else if (set_extra(p, "read_mib", json_real(rmib)) ||
+                 set_extra(p, "written_mib", json_real(wmib)))
+            *rc = IMPORT_ENOMEM;
+        return 1;
+    }
+    v = t;
+    if (isdigit((unsigned char)*v) && strstr(v, "Requests/sec executed")) {
+        double x;
+        if (num(&v, &x) || lit(&v, "Requests/sec executed") || !at_end(v))
+            *rc = bad_line(ps, "\"X Requests/sec executed\"", t);
+        else if (set_extra(p, "requests_ps", json_real(x)))
+            *rc = IMPORT_ENOMEM;
+        return 1;
+    }
+    return 0;
 }
 
 /* memory: "Total operations: N (X per second)" and "X MiB transferred (Y MiB/sec)" */
@@ -752,14 +848,30 @@ static int parse_line(struct parser *ps, const char *raw)
         else
             return IMPORT_OK;
     }
-    if (memory_line(ps, t, &rc))
+    if (memory_line(ps, t, &rc) || legacy_fileio_line(ps, t, &rc))
         return rc;
     /* section headers */
     if (after(t, "SQL statistics:") || after(t, "OLTP test statistics:")) {
-        if (r->has_latency) { /* a second summary (checkpoint report): next run */
-            if ((rc = run_finish(ps)) < 0)
+        if (r->has_latency) {
+            /* a second summary (--report-checkpoints): the next point of the same run */
+            int64_t threads = r->p.threads;
+            double rate = r->p.rate;
+            double elapsed = r->elapsed_before_s + r->p.duration_s;
+            const char *hint = r->workload_hint;
+            char *tool = r->p.tool;
+            r->p.tool = NULL;
+            if ((rc = run_finish(ps)) < 0) {
+                free(tool);
                 return rc;
+            }
             run_start(ps);
+            r->p.threads = threads;
+            r->p.rate = rate;
+            r->workload_hint = hint;
+            r->p.tool = tool;
+            r->elapsed_before_s = elapsed;
+            if (point_add_flag(&r->p, "checkpoint"))
+                return IMPORT_ENOMEM;
         }
         ps->block = B_SQL;
         r->has_summary = 1;
@@ -839,13 +951,31 @@ static int finish_point(struct parser *ps, struct point *p)
     if (isnan(p->qps) && p->queries >= 0 && p->duration_s > 0 && !p->incomplete &&
         p->source_kind == POINT_SRC_SYSBENCH_LOG && p->reads >= 0)
         p->qps = (double)p->queries / p->duration_s;
-    if (strcmp(p->workload, "cpu") == 0 || strcmp(p->workload, "memory") == 0 ||
-        strncmp(p->workload, "fileio_", 7) == 0) {
-        /* non-DB tests: events are not transactions */
-        if (strncmp(p->workload, "fileio_", 7) == 0) {
-            p->transactions = POINT_NONE;
-            p->tps = NAN;
+    if (strncmp(p->workload, "fileio_", 7) == 0) {
+        /* fileio: events are not transactions; legacy outputs print counts, not rates */
+        const json_t *rd = json_object_get(p->extra, "ops_read");
+        p->transactions = POINT_NONE;
+        p->tps = NAN;
+        if (rd && p->duration_s > 0) {
+            double t = p->duration_s;
+            p->io.reads_ps = (double)json_integer_value(rd) / t;
+            p->io.writes_ps =
+                (double)json_integer_value(json_object_get(p->extra, "ops_write")) / t;
+            p->io.fsyncs_ps =
+                (double)json_integer_value(json_object_get(p->extra, "ops_other")) / t;
+            if (json_object_get(p->extra, "read_mib")) {
+                p->io.read_mib_s = json_number_value(json_object_get(p->extra, "read_mib")) / t;
+                p->io.written_mib_s =
+                    json_number_value(json_object_get(p->extra, "written_mib")) / t;
+            }
+            if (point_add_flag(p, "rates_from_counts"))
+                return IMPORT_ENOMEM;
         }
+    } else if (isnan(p->tps) && p->transactions >= 0 && p->duration_s > 0 && !p->incomplete) {
+        /* 0.4 cpu and the like print only events and total time */
+        p->tps = (double)p->transactions / p->duration_s;
+        if (point_add_flag(p, "tps_from_events"))
+            return IMPORT_ENOMEM;
     }
     (void)ps;
     return IMPORT_OK;
@@ -895,20 +1025,34 @@ int sysbench_log_parse(const char *buf, size_t len, const char *name,
         n = end - pos;
         if (n > 0 && buf[pos + n - 1] == '\r')
             n--;
-        if (n >= sizeof line)
-            n = sizeof line - 1; /* sysbench never prints such lines; keep the head */
+        ps.line_no++;
+        if (end == len) {
+            /* the last line has no newline: the file was cut while it was written */
+            size_t i = 0;
+            while (i < n && isspace((unsigned char)buf[pos + i]))
+                i++;
+            if (i < n && ps.in_run)
+                ps.run.truncated = 1;
+            if (i < n)
+                break;
+        }
+        if (n >= sizeof line) {
+            report_msg(&ps, ps.line_no,
+                       "a line of %zu bytes: expected sysbench output (lines under %d bytes)", n,
+                       LINE_MAX_LEN);
+            rc = IMPORT_EPARSE;
+            goto fail;
+        }
         memcpy(line, buf + pos, n);
         line[n] = '\0';
         for (size_t i = 0; i < n; i++)
             if (line[i] == '\0')
                 line[i] = ' ';
         pos = end + 1;
-        ps.line_no++;
         rc = parse_line(&ps, line);
         if (rc < 0)
             goto fail;
     }
-    ps.line_no++;
     if (ps.in_run) {
         rc = run_finish(&ps);
         if (rc < 0)
@@ -925,7 +1069,11 @@ int sysbench_log_parse(const char *buf, size_t len, const char *name,
     for (size_t i = 0; i < ps.runs_out.n; i++) {
         if (ps.runs_out.items[i].incomplete)
             warn = 1;
-        finish_point(&ps, &ps.runs_out.items[i]);
+        if (finish_point(&ps, &ps.runs_out.items[i]) != IMPORT_OK) {
+            report_msg(&ps, 0, "out of memory");
+            rc = IMPORT_ENOMEM;
+            goto fail;
+        }
     }
     /* move all points to out (all or nothing) */
     for (size_t i = 0; i < ps.runs_out.n; i++) {

@@ -92,7 +92,7 @@ static int read_row(struct cursor *c, struct row *r, const char **why)
             continue;
         } else if (ch == ',' || ch == '\n' || ch == '\r') {
             if (ch == '\r' && c->pos < c->len && c->buf[c->pos] != '\n') {
-                *why = "a carriage return inside a row";
+                *why = "lines ending in LF or CRLF (a lone carriage return was found)";
                 return -1;
             }
             if (ch == '\r')
@@ -406,9 +406,12 @@ int table_csv_parse(const char *buf, size_t len, const char *name,
     ncols = r->n;
     for (int i = 0; i < ncols; i++) {
         snprintf(cols[i].name, sizeof cols[i].name, "%s", r->cell[i]);
-        for (char *ch = cols[i].name; *ch; ch++) /* keys of extra must be valid UTF-8 */
+        for (char *ch = cols[i].name; *ch; ch++) { /* names match case-insensitively */
             if ((unsigned char)*ch < 32 || (unsigned char)*ch > 126)
-                *ch = '?';
+                *ch = '?'; /* keys of extra must be valid UTF-8 */
+            else
+                *ch = (char)tolower((unsigned char)*ch);
+        }
         if (!cols[i].name[0]) {
             msg(report, name, header_line, "header column %d is empty: expected a column name",
                 i + 1);
@@ -494,7 +497,7 @@ int table_csv_detect(const char *buf, size_t len)
         if (!(isalnum((unsigned char)ch) || ch == '_' || ch == '.' || ch == '%'))
             return 0;
         if (tn + 1 < sizeof tok)
-            tok[tn++] = ch;
+            tok[tn++] = (char)tolower((unsigned char)ch);
     }
     return commas >= 1 && known;
 }

@@ -60,9 +60,15 @@ start)
         --user="$user" --innodb-buffer-pool-size=256M --innodb-log-file-size=128M \
         --innodb-flush-log-at-trx-commit=2 --max-connections=600 --skip-name-resolve \
         --performance-schema=OFF >"$dir/stdout.log" 2>&1 &
+    pid=$!
     for _ in $(seq 1 120); do
         if "$admin" --no-defaults --socket="$sock" -uroot ping >/dev/null 2>&1; then
             break
+        fi
+        if ! kill -0 "$pid" 2>/dev/null; then
+            echo "mariadb-server.sh: the server exited during start-up (port $port in use?); see $dir/error.log" >&2
+            tail -5 "$dir/error.log" >&2 || true
+            exit 1
         fi
         sleep 0.5
     done

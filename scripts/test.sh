@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # sizeup's test command (README.md, .ci/run): install dependencies, then build and run the whole
 # CTest suite twice: a normal build (gcc, -Werror) and an AddressSanitizer + UndefinedBehaviorSanitizer
-# build (clang) that also builds the libFuzzer targets and runs each for a short time.
+# build (clang) that also builds the libFuzzer targets and runs each for a short time, and a
+# ThreadSanitizer build (clang) that runs the probe engine's concurrency tests.
 # Each build starts its own throwaway MariaDB server on 127.0.0.1 (CTest fixture `mariadb`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,9 +20,17 @@ CC=clang cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSIZEUP_SANITIZE=ON 
     -DSIZEUP_TEST_MYSQL_PORT=33062 >/dev/null
 cmake --build build-asan -j"$jobs"
 
+echo "== build (tsan, clang: the probe engine)"
+CC=clang cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DSIZEUP_TSAN=ON \
+    -DSIZEUP_TEST_MYSQL_PORT=33063 >/dev/null
+cmake --build build-tsan -j"$jobs"
+
 status=0
 echo "== ctest (normal)"
 ctest --test-dir build --output-on-failure -j"$jobs" || status=1
 echo "== ctest (asan+ubsan)"
 ctest --test-dir build-asan --output-on-failure -j"$jobs" || status=1
+echo "== ctest (tsan: probe engine, histogram, RNG)"
+ctest --test-dir build-tsan --output-on-failure -R 'test_probe_tsan|test_histogram|test_sbrand' \
+    || status=1
 exit $status

@@ -32,7 +32,7 @@ $ import data/published/klustron-3node-32c128g.csv data/published/klustron-tpcc-
 ? 0
 = 142
 > {"schema":"sizeup.point/1","target":"idc-nvme","config":null,"workload":"oltp_legacy","threads":16,"tps":1437.0,"qps":28734.0,"latency_ms":{"avg":11.14}
-! imported 142 point(s) from 5 file(s)
+! imported 142 point(s) from 5 of 5 file(s)
 
 ### a bad file is reported with its line; the good file is still imported; exit 3
 $ import tests/fixtures/bad/missing-cell.csv data/published/seekdb-4c8g-1c2g.csv
@@ -94,6 +94,33 @@ $ import --format points $TRANSCRIPT_TMP/pts.jsonl
 ? 0
 = 12
 > "nodes":16
+
+### when nothing is imported, an existing output file is left as it was
+$$ echo keep > $TRANSCRIPT_TMP/keep.jsonl
+$ import -o $TRANSCRIPT_TMP/keep.jsonl tests/fixtures/bad/empty.log
+? 3
+! is left as it was
+
+### the file above still holds its line (checked by the set-up line)
+$$ grep -qx keep $TRANSCRIPT_TMP/keep.jsonl
+$ --version
+? 0
+
+### -o through a symbolic link replaces the file it names, and keeps the link
+$$ rm -f $TRANSCRIPT_TMP/real.jsonl $TRANSCRIPT_TMP/link.jsonl && touch $TRANSCRIPT_TMP/real.jsonl && chmod 0644 $TRANSCRIPT_TMP/real.jsonl && ln -s real.jsonl $TRANSCRIPT_TMP/link.jsonl
+$ import -o $TRANSCRIPT_TMP/link.jsonl data/published/monosql-scaleout-c5-2xlarge.csv
+? 0
+
+### the link still points at a file of 12 records with its old mode
+$$ test -L $TRANSCRIPT_TMP/link.jsonl && test "$(stat -c %a $TRANSCRIPT_TMP/real.jsonl)" = 644
+$ import $TRANSCRIPT_TMP/link.jsonl
+? 0
+= 12
+
+### -o /dev/stdout writes to stdout
+$ import -o /dev/stdout data/published/monosql-scaleout-c5-2xlarge.csv
+? 0
+= 12
 
 ### an unwritable output is an error, exit 1
 $ import -o /nonexistent-dir/x.jsonl data/published/seekdb-4c8g-1c2g.csv

@@ -12,10 +12,15 @@ $ --version
 ? 0
 > sizeup 0.1.0
 
-### no command is misuse
+### no command is misuse: help on stderr
 $
 ? 2
-> Usage: sizeup COMMAND
+! Usage: sizeup COMMAND
+
+### stray arguments after --version
+$ --version now
+? 2
+! --version takes no arguments
 
 ### unknown command
 $ frobnicate

@@ -280,8 +280,10 @@ static void other_tests(void)
     CHECK_INT_EQ(json_integer_value(json_object_get(p->extra, "events")), 47153);
     CHECK_NEAR(point_percentile(p, 95), 0.18, 1e-12);
     CHECK_INT_EQ(p->n_series, 3);
-    CHECK_NEAR(p->series[0].reads_ps, 64.51, 1e-9);  /* MiB/s in the fileio series */
-    CHECK_NEAR(p->series[0].other_ps, 8789.26, 1e-9); /* fsyncs/s */
+    CHECK_NEAR(p->series[0].read_mib_s, 64.51, 1e-9);
+    CHECK_NEAR(p->series[0].written_mib_s, 43.01, 1e-9);
+    CHECK_NEAR(p->series[0].fsyncs_ps, 8789.26, 1e-9);
+    CHECK(isnan(p->series[0].reads_ps));
     CHECK_NEAR(p->series[0].lat_ms, 0.179, 1e-12);
     CHECK(isnan(p->tps));
     point_list_destroy(&l);
@@ -360,6 +362,107 @@ static void legacy_and_1_1(void)
     CHECK_NEAR(point_percentile(p, 95), 0.27, 1e-12);
     CHECK_INT_EQ(p->n_series, 3);
     point_list_destroy(&l);
+}
+
+/* Logs as sweep scripts write them, checkpoints, truncation, legacy non-OLTP tests. */
+static void real_world_logs(void)
+{
+    struct point_list l;
+    struct import_report rep;
+    const struct point *p;
+    /* prepare + run + cleanup in one file: only the run is a point */
+    CHECK_INT_EQ(load(FIX "prep-run-clean-oltp_read_write.log", NULL, &l, &rep), IMPORT_OK);
+    CHECK_INT_EQ(l.n, 1);
+    if (l.n == 1) {
+        CHECK_INT_EQ(l.items[0].transactions, 1826);
+        CHECK_NEAR(l.items[0].tps, 605.34, 1e-9);
+        CHECK_NEAR(point_percentile(&l.items[0], 95), 8.28, 1e-12);
+    }
+    point_list_destroy(&l);
+    /* --report-checkpoints=2,4 --time=5: three points, each over its own span */
+    CHECK_INT_EQ(load(FIX "checkpoints-oltp_read_write.log", NULL, &l, &rep), IMPORT_OK);
+    CHECK_INT_EQ(l.n, 3);
+    if (l.n == 3) {
+        CHECK_INT_EQ(l.items[0].transactions, 1185);
+        CHECK_NEAR(l.items[0].tps, 591.50, 1e-9);
+        CHECK_NEAR(l.items[0].duration_s, 2.0008, 1e-12);
+        CHECK_INT_EQ(l.items[1].threads, 2);
+        CHECK_INT_EQ(l.items[1].transactions, 810);
+        CHECK_NEAR(l.items[1].tps, 405.27, 1e-9);
+        CHECK_NEAR(l.items[1].duration_s, 4.0006 - 2.0008, 1e-9);
+        CHECK_NEAR(point_percentile(&l.items[1], 95), 10.27, 1e-12);
+        CHECK_INT_EQ(l.items[2].transactions, 729);
+        CHECK_NEAR(l.items[2].duration_s, 5.0090 - 4.0006, 1e-9);
+        CHECK(point_has_flag(&l.items[2], "checkpoint"));
+        CHECK_STR_EQ(l.items[2].tool, "sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)");
+    }
+    point_list_destroy(&l);
+    /* cut inside the summary, mid-number: what was printed whole is kept, marked incomplete */
+    CHECK_INT_EQ(load(FIX "trunc-summary-oltp_read_write.log", NULL, &l, &rep), IMPORT_WARN);
+    CHECK_INT_EQ(l.n, 1);
+    if (l.n == 1) {
+        p = &l.items[0];
+        CHECK(p->incomplete && point_has_flag(p, "truncated_summary"));
+        CHECK_NEAR(p->tps, 1745.18, 1e-9);
+        CHECK_NEAR(point_percentile(p, 95), 2.11, 1e-12);
+        CHECK(isnan(p->latency_ms.sum)); /* the cut "sum: 99" is not taken */
+    }
+    point_list_destroy(&l);
+    /* cut inside an intermediate line: the whole lines before it are kept */
+    CHECK_INT_EQ(load(FIX "trunc-interval-oltp_read_write.log", NULL, &l, &rep), IMPORT_WARN);
+    CHECK(l.n == 1 && l.items[0].n_series == 2 && l.items[0].incomplete);
+    if (l.n == 1)
+        CHECK_NEAR(l.items[0].tps, (1867.82 + 1607.23) / 2, 1e-9);
+    point_list_destroy(&l);
+    /* legacy 0.4 fileio prints counts: rates = count / total time */
+    CHECK_INT_EQ(load(FIX "legacy-0.4.12-fileio-rndrw.log", NULL, &l, &rep), IMPORT_OK);
+    if (l.n == 1) {
+        p = &l.items[0];
+        CHECK_STR_EQ(p->workload, "fileio_rndrw");
+        CHECK_NEAR(p->io.reads_ps, 72000 / 60.0, 1e-9);
+        CHECK_NEAR(p->io.writes_ps, 48000 / 60.0, 1e-9);
+        CHECK_NEAR(p->io.fsyncs_ps, 153600 / 60.0, 1e-9);
+        CHECK_NEAR(p->io.written_mib_s, 750 / 60.0, 1e-9);
+        CHECK_NEAR(p->io.read_mib_s, 1.0986 * 1024 / 60.0, 1e-9);
+    }
+    point_list_destroy(&l);
+    CHECK_INT_EQ(load(FIX "legacy-0.4.12-cpu.log", NULL, &l, &rep), IMPORT_OK);
+    if (l.n == 1) {
+        CHECK_STR_EQ(l.items[0].workload, "cpu");
+        CHECK_NEAR(l.items[0].tps, 10000 / 25.0, 1e-9);
+        CHECK(point_has_flag(&l.items[0], "tps_from_events"));
+    }
+    point_list_destroy(&l);
+}
+
+/* Hostile variations of real outputs, built in memory. */
+static void hostile(void)
+{
+    struct point_list l;
+    struct import_report rep;
+    static const char neg[] = "sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)\n"
+                              "Number of threads: 2\n"
+                              "SQL statistics:\n"
+                              "    transactions:                        10 (-5.00 per sec.)\n";
+    static const char bom_csv[] = "\xEF\xBB\xBFTarget,Workload,Threads,TPS\nh,oltp_insert,4,100\n";
+    static const char frac_thds[] = "sysbench 1.0.20\nNumber of threads: 2\n"
+                                    "[ 1s ] thds: 2.7 tps: 1.00 qps: 1.00 (r/w/o: 1.00/0.00/0.00) "
+                                    "lat (ms,95%): 0.10 err/s: 0.00 reconn/s: 0.00\n";
+    char longline[3000];
+    point_list_init(&l);
+    CHECK_INT_EQ(import_buffer(neg, sizeof neg - 1, "neg.log", NULL, &l, &rep), IMPORT_EPARSE);
+    CHECK(strstr(rep.msg, "neg.log:4:") != NULL);
+    CHECK_INT_EQ(import_buffer(frac_thds, sizeof frac_thds - 1, "f.log", NULL, &l, &rep),
+                 IMPORT_EPARSE);
+    CHECK_INT_EQ(import_buffer(bom_csv, sizeof bom_csv - 1, "bom.csv", NULL, &l, &rep), IMPORT_OK);
+    CHECK(l.n == 1 && strcmp(l.items[0].target, "h") == 0 && l.items[0].threads == 4);
+    point_list_destroy(&l);
+    snprintf(longline, sizeof longline, "sysbench 1.0.20\nNumber of threads: 1\n%*s\n", 2000,
+             "x");
+    CHECK_INT_EQ(import_buffer(longline, strlen(longline), "long.log", NULL, &l, &rep),
+                 IMPORT_EPARSE);
+    CHECK(strstr(rep.msg, "long.log:3:") != NULL);
+    CHECK_INT_EQ(l.n, 0);
 }
 
 /* The five published tables: 142 rows, values as printed in the CSV files. */
@@ -500,6 +603,8 @@ int main(void)
     legacy_and_1_1();
     published();
     bad_input();
+    real_world_logs();
+    hostile();
     points_pass_through();
     workload_names();
     return check_report();

@@ -152,6 +152,21 @@ static void strict_reader(void)
                  POINT_EPARSE);
     CHECK(strstr(err.msg, "source") != NULL);
     CHECK(p.target == NULL); /* nothing half-filled is left behind */
+    /* a misspelt key is an error, not a silently lost value */
+    CHECK_INT_EQ(read_one("{\"schema\":\"sizeup.point/1\",\"target\":\"a\",\"workload\":\"w\","
+                          "\"threads\":1,\"tsp\":5,\"source\":{\"kind\":\"table\"}}\n",
+                          &p, &err),
+                 POINT_EPARSE);
+    CHECK(strstr(err.msg, "\"tsp\"") != NULL);
+    CHECK_INT_EQ(read_one("{\"schema\":\"sizeup.point/1\",\"target\":\"a\",\"workload\":\"w\","
+                          "\"threads\":1,\"latency_ms\":{\"p 95\":1},\"source\":{\"kind\":\"table\"}}\n",
+                          &p, &err),
+                 POINT_EPARSE);
+    /* a byte order mark before the first line is skipped */
+    CHECK_INT_EQ(read_one("\xEF\xBB\xBF{\"schema\":\"sizeup.point/1\",\"target\":\"a\","
+                          "\"workload\":\"w\",\"threads\":1,\"source\":{\"kind\":\"table\"}}\n",
+                          &p, &err),
+                 1);
     point_destroy(&p);
 }
 
@@ -169,6 +184,35 @@ static void writer_refuses_incomplete(void)
     CHECK_INT_EQ(len, 0);
     free(buf);
     point_destroy(&p);
+}
+
+/* Printed numbers survive the writer: 15 significant digits. */
+static void precision(void)
+{
+    struct point a, b;
+    struct point_error err;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    struct point_reader *r;
+    point_init(&a);
+    point_init(&b);
+    fill(&a);
+    a.latency_ms.sum = 123456789.12;
+    a.tps = 0.1;
+    CHECK_INT_EQ(point_write(f, &a, &err), POINT_OK);
+    fclose(f);
+    CHECK(strstr(buf, "\"sum\":123456789.12") != NULL);
+    CHECK(strstr(buf, "\"tps\":0.1,") != NULL);
+    f = fmemopen(buf, len, "r");
+    r = point_reader_new(f, "mem");
+    CHECK_INT_EQ(point_reader_next(r, &b, &err), 1);
+    CHECK(b.latency_ms.sum == 123456789.12);
+    point_reader_free(r);
+    fclose(f);
+    free(buf);
+    point_destroy(&a);
+    point_destroy(&b);
 }
 
 static void copy(void)
@@ -191,5 +235,6 @@ int main(void)
     strict_reader();
     writer_refuses_incomplete();
     copy();
+    precision();
     return check_report();
 }

@@ -1,0 +1,113 @@
+/* outfile.c - replace an output file whole or not at all. */
+#include "outfile.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void clear(struct outfile *of)
+{
+    free(of->path);
+    free(of->tmp_path);
+    of->f = NULL;
+    of->path = of->tmp_path = NULL;
+}
+
+int outfile_open(struct outfile *of, const char *path, char *err, size_t cap)
+{
+    struct stat st;
+    char *real = NULL;
+    mode_t mode, mask;
+    size_t len;
+    int fd, exists;
+
+    of->f = NULL;
+    of->path = of->tmp_path = NULL;
+    real = realpath(path, NULL); /* follows links; NULL when the file does not exist yet */
+    exists = real && stat(real, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) {
+            snprintf(err, cap, "cannot write %s: it is a directory", path);
+            free(real);
+            return -1;
+        }
+        of->f = fopen(real, "w");
+        if (!of->f) {
+            snprintf(err, cap, "cannot write %s: %s", path, strerror(errno));
+            free(real);
+            return -1;
+        }
+        of->path = real;
+        return 0;
+    }
+    if (!real && !(real = strdup(path))) {
+        snprintf(err, cap, "cannot write %s: out of memory", path);
+        return -1;
+    }
+    len = strlen(real) + 16;
+    of->path = real;
+    of->tmp_path = malloc(len);
+    if (!of->tmp_path) {
+        snprintf(err, cap, "cannot write %s: out of memory", path);
+        clear(of);
+        return -1;
+    }
+    snprintf(of->tmp_path, len, "%s.tmp.XXXXXX", real);
+    fd = mkstemp(of->tmp_path);
+    if (fd < 0) {
+        snprintf(err, cap, "cannot write %s: %s", path, strerror(errno));
+        clear(of);
+        return -1;
+    }
+    mask = umask(0);
+    umask(mask);
+    mode = exists ? (st.st_mode & 07777) : (0666 & ~mask);
+    if (fchmod(fd, mode) != 0 || !(of->f = fdopen(fd, "w"))) {
+        snprintf(err, cap, "cannot write %s: %s", path, strerror(errno));
+        close(fd);
+        unlink(of->tmp_path);
+        clear(of);
+        return -1;
+    }
+    return 0;
+}
+
+int outfile_commit(struct outfile *of, char *err, size_t cap)
+{
+    int rc = 0;
+    if (!of->f)
+        return -1;
+    if (fflush(of->f) != 0 || ferror(of->f)) {
+        snprintf(err, cap, "cannot write %s: %s", of->path, strerror(errno ? errno : EIO));
+        rc = -1;
+    }
+    if (fclose(of->f) != 0 && rc == 0) {
+        snprintf(err, cap, "cannot write %s: %s", of->path, strerror(errno));
+        rc = -1;
+    }
+    of->f = NULL;
+    if (of->tmp_path) {
+        if (rc == 0 && rename(of->tmp_path, of->path) != 0) {
+            snprintf(err, cap, "cannot write %s: %s", of->path, strerror(errno));
+            rc = -1;
+        }
+        if (rc != 0)
+            unlink(of->tmp_path);
+    }
+    clear(of);
+    return rc;
+}
+
+void outfile_abort(struct outfile *of)
+{
+    if (!of)
+        return;
+    if (of->f)
+        fclose(of->f);
+    if (of->tmp_path)
+        unlink(of->tmp_path);
+    clear(of);
+}

@@ -1,0 +1,39 @@
+/*
+ * outfile.h - an output file that is replaced whole or not at all.
+ *
+ * For a regular file (or a path that does not exist yet) the data goes to a temporary file
+ * beside it, which outfile_commit() renames over the target: a reader never sees half a file,
+ * and a failed run leaves the old file as it was. A symbolic link is followed (the file it
+ * names is replaced, the link stays). An existing file keeps its permission bits; a new one
+ * gets 0666 less the umask. A path that is not a regular file (/dev/stdout, /dev/null, a FIFO)
+ * is written directly.
+ */
+#ifndef SIZEUP_ADVISOR_OUTFILE_H
+#define SIZEUP_ADVISOR_OUTFILE_H
+
+#include <stdio.h>
+
+struct outfile {
+    FILE *f;        /* write here */
+    char *path;     /* the target, links resolved */
+    char *tmp_path; /* NULL when writing directly */
+};
+
+/**
+ * Open path for replacement.
+ * @param of   filled on success
+ * @param err  message on failure ("cannot write PATH: reason"), cap bytes
+ * @return 0, or -1 (nothing was created).
+ */
+int outfile_open(struct outfile *of, const char *path, char *err, size_t cap);
+
+/**
+ * Flush, close and put the file in place.
+ * @return 0, or -1 with err set (the temporary file is removed; the target is unchanged).
+ */
+int outfile_commit(struct outfile *of, char *err, size_t cap);
+
+/** Close and remove the temporary file; the target is unchanged. NULL-safe, idempotent. */
+void outfile_abort(struct outfile *of);
+
+#endif
