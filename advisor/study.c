@@ -1,0 +1,391 @@
+/* study.c - load and validate a sizeup.study/1 file. */
+#include "study.h"
+
+#include "cli.h"
+#include "jsonpos.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ld {
+    const char *path;
+    const char *text;
+    size_t len;
+    char *err;
+    size_t cap;
+};
+
+static int fail(struct ld *l, const char *jpath, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* "file:line:column: $.path: message" with the position of jpath in the text. */
+static int fail(struct ld *l, const char *jpath, const char *fmt, ...)
+{
+    char body[300];
+    long line = 1, col = 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(body, sizeof body, fmt, ap);
+    va_end(ap);
+    cat_jsonpos_find(l->text, l->len, jpath, &line, &col);
+    snprintf(l->err, l->cap, "%s:%ld:%ld: %s: %s", l->path, line, col, jpath, body);
+    return -1;
+}
+
+/* A path relative to the study's folder (URLs and absolute paths unchanged). */
+static char *resolve(const struct study *s, const char *p)
+{
+    size_t n;
+    char *r;
+    if (p[0] == '/' || strstr(p, "://") || !s->dir || !*s->dir)
+        return strdup(p);
+    n = strlen(s->dir) + strlen(p) + 2;
+    r = malloc(n);
+    if (r)
+        snprintf(r, n, "%s/%s", s->dir, p);
+    return r;
+}
+
+static int only_keys(struct ld *l, json_t *o, const char *jpath, const char *const *keys)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach(o, key, v) {
+        int ok = 0;
+        for (const char *const *k = keys; *k; k++)
+            ok |= strcmp(*k, key) == 0;
+        if (!ok) {
+            char p[300];
+            snprintf(p, sizeof p, "%s.%s", jpath, key);
+            return fail(l, p, "unknown key \"%s\" (misspelt?)", key);
+        }
+    }
+    return 0;
+}
+
+static int get_str(struct ld *l, json_t *o, const char *key, const char *jpath, int required,
+                   char **out)
+{
+    json_t *v = json_object_get(o, key);
+    char p[300];
+    snprintf(p, sizeof p, "%s.%s", jpath, key);
+    if (!v || json_is_null(v)) {
+        if (required)
+            return fail(l, jpath, "expected a key \"%s\"", key);
+        return 0;
+    }
+    if (!json_is_string(v) || json_string_length(v) == 0)
+        return fail(l, p, "expected a non-empty string");
+    *out = strdup(json_string_value(v));
+    return *out ? 0 : fail(l, p, "out of memory");
+}
+
+static int get_int(struct ld *l, json_t *o, const char *key, const char *jpath, long min,
+                   long max, long *out)
+{
+    json_t *v = json_object_get(o, key);
+    char p[300];
+    snprintf(p, sizeof p, "%s.%s", jpath, key);
+    if (!v)
+        return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max)
+        return fail(l, p, "expected an integer in [%ld, %ld]", min, max);
+    *out = (long)json_integer_value(v);
+    return 0;
+}
+
+static int load_candidate(struct ld *l, struct study *s, json_t *c, size_t i)
+{
+    static const char *const keys[] = {"config", "target", "mysql", "tables", "table_size",
+                                       "results", NULL};
+    static const char *const mkeys[] = {"host", "port", "socket", "user", "db",
+                                        "password_file", NULL};
+    struct study_candidate *cd = &s->cand[i];
+    char jp[64], mp[80];
+    json_t *m, *res;
+    long port = 0;
+    snprintf(jp, sizeof jp, "$.candidates[%zu]", i);
+    if (!json_is_object(c))
+        return fail(l, jp, "expected an object with \"config\" and \"mysql\" or \"results\"");
+    if (only_keys(l, c, jp, keys) || get_str(l, c, "config", jp, 1, &cd->config) ||
+        get_str(l, c, "target", jp, 0, &cd->target))
+        return -1;
+    if (!cd->target && !(cd->target = strdup(cd->config)))
+        return fail(l, jp, "out of memory");
+    cd->tables = 4;
+    cd->table_size = 10000;
+    if (get_int(l, c, "tables", jp, 1, 1000, &cd->tables) ||
+        get_int(l, c, "table_size", jp, 1, 100000000, &cd->table_size))
+        return -1;
+    m = json_object_get(c, "mysql");
+    res = json_object_get(c, "results");
+    if ((m != NULL) == (res != NULL))
+        return fail(l, jp, "expected exactly one of \"mysql\" (probe a server) or \"results\" "
+                           "(import files)");
+    if (m) {
+        snprintf(mp, sizeof mp, "%s.mysql", jp);
+        if (!json_is_object(m))
+            return fail(l, mp, "expected an object {host, port, user, db, ...}");
+        cd->probe = 1;
+        if (only_keys(l, m, mp, mkeys) || get_str(l, m, "host", mp, 0, &cd->mysql.host) ||
+            get_str(l, m, "socket", mp, 0, &cd->mysql.socket) ||
+            get_str(l, m, "user", mp, 0, &cd->mysql.user) ||
+            get_str(l, m, "db", mp, 0, &cd->mysql.db) ||
+            get_str(l, m, "password_file", mp, 0, &cd->mysql.password_file) ||
+            get_int(l, m, "port", mp, 1, 65535, &port))
+            return -1;
+        cd->mysql.port = (int)port;
+        if (cd->mysql.password_file) {
+            char *r = resolve(s, cd->mysql.password_file);
+            free(cd->mysql.password_file);
+            cd->mysql.password_file = r;
+        }
+    } else {
+        size_t k;
+        json_t *f;
+        snprintf(mp, sizeof mp, "%s.results", jp);
+        if (!json_is_array(res) || json_array_size(res) == 0)
+            return fail(l, mp, "expected a non-empty array of file names");
+        cd->results = calloc(json_array_size(res), sizeof *cd->results);
+        if (!cd->results)
+            return fail(l, mp, "out of memory");
+        json_array_foreach(res, k, f) {
+            char fp[128];
+            snprintf(fp, sizeof fp, "%s[%zu]", mp, k);
+            if (!json_is_string(f) || json_string_length(f) == 0)
+                return fail(l, fp, "expected a file name");
+            cd->results[k] = resolve(s, json_string_value(f));
+            if (!cd->results[k])
+                return fail(l, fp, "out of memory");
+            cd->n_results = k + 1;
+        }
+    }
+    return 0;
+}
+
+static int load(struct ld *l, json_t *root, struct study *s)
+{
+    static const char *const keys[] = {"schema", "name", "candidates", "workloads", "ladder",
+                                       "max_threads", "precision", "max_time", "slo",
+                                       "required_tps", "pricing", "catalogs", "output", NULL};
+    json_t *v, *c;
+    const char *key;
+    size_t i;
+    char *tmp = NULL;
+
+    if (!json_is_object(root))
+        return fail(l, "$", "expected an object with \"schema\": \"%s\"", STUDY_SCHEMA);
+    v = json_object_get(root, "schema");
+    if (!json_is_string(v) || strcmp(json_string_value(v), STUDY_SCHEMA) != 0)
+        return fail(l, v ? "$.schema" : "$", "expected \"schema\": \"%s\"", STUDY_SCHEMA);
+    if (only_keys(l, root, "$", keys) || get_str(l, root, "name", "$", 0, &s->name))
+        return -1;
+
+    v = json_object_get(root, "candidates");
+    if (!json_is_array(v) || json_array_size(v) == 0)
+        return fail(l, v ? "$.candidates" : "$", "expected \"candidates\": a non-empty array");
+    s->cand = calloc(json_array_size(v), sizeof *s->cand);
+    if (!s->cand)
+        return fail(l, "$", "out of memory");
+    json_array_foreach(v, i, c) {
+        s->n_cand = i + 1;
+        if (load_candidate(l, s, c, i))
+            return -1;
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(s->cand[j].target, s->cand[i].target) == 0) {
+                char jp[64];
+                snprintf(jp, sizeof jp, "$.candidates[%zu]", i);
+                return fail(l, jp, "target \"%s\" is named twice", s->cand[i].target);
+            }
+    }
+
+    v = json_object_get(root, "workloads");
+    if (!json_is_object(v) || json_object_size(v) == 0)
+        return fail(l, v ? "$.workloads" : "$",
+                    "expected \"workloads\": {\"oltp_read_write\": 1, ...} with weights > 0");
+    s->wl = calloc(json_object_size(v), sizeof *s->wl);
+    if (!s->wl)
+        return fail(l, "$", "out of memory");
+    json_object_foreach(v, key, c) {
+        char jp[200];
+        snprintf(jp, sizeof jp, "$.workloads.%s", key);
+        if (!json_is_number(c) || !(json_number_value(c) > 0) ||
+            !isfinite(json_number_value(c)))
+            return fail(l, jp, "expected a weight > 0");
+        s->wl[s->n_wl].name = strdup(key);
+        s->wl[s->n_wl].weight = json_number_value(c);
+        if (!s->wl[s->n_wl++].name)
+            return fail(l, jp, "out of memory");
+    }
+
+    s->ladder_auto = 1;
+    v = json_object_get(root, "ladder");
+    if (v && json_is_array(v)) {
+        json_t *t;
+        s->ladder_auto = 0;
+        if (json_array_size(v) == 0 || json_array_size(v) > STUDY_MAX_LADDER)
+            return fail(l, "$.ladder", "expected 1 to %d thread counts", STUDY_MAX_LADDER);
+        json_array_foreach(v, i, t) {
+            char jp[64];
+            snprintf(jp, sizeof jp, "$.ladder[%zu]", i);
+            if (!json_is_integer(t) || json_integer_value(t) < 1 || json_integer_value(t) > 10000)
+                return fail(l, jp, "expected a thread count in [1, 10000]");
+            s->ladder[s->n_ladder++] = (long)json_integer_value(t);
+        }
+    } else if (v && !(json_is_string(v) && strcmp(json_string_value(v), "auto") == 0)) {
+        return fail(l, "$.ladder", "expected \"auto\" or a list of thread counts");
+    }
+    s->max_threads = 32;
+    if (get_int(l, root, "max_threads", "$", 1, 10000, &s->max_threads))
+        return -1;
+
+    s->precision = 0.02;
+    if (get_str(l, root, "precision", "$", 0, &tmp))
+        return -1;
+    if (tmp && cli_parse_fraction(tmp, &s->precision) != 0) {
+        free(tmp);
+        return fail(l, "$.precision", "expected a precision such as \"2%%\" or 0.02");
+    }
+    free(tmp);
+    tmp = NULL;
+    s->max_time_s = 20;
+    if (get_str(l, root, "max_time", "$", 0, &tmp))
+        return -1;
+    if (tmp && (cli_parse_duration(tmp, &s->max_time_s) != 0 || s->max_time_s < 1)) {
+        free(tmp);
+        return fail(l, "$.max_time", "expected a duration of at least 1 s, such as \"20s\"");
+    }
+    free(tmp);
+
+    if (get_str(l, root, "slo", "$", 1, &s->slo) || get_str(l, root, "pricing", "$", 0,
+                                                            &s->pricing))
+        return -1;
+    s->required_tps = NAN;
+    v = json_object_get(root, "required_tps");
+    if (v) {
+        if (!json_is_number(v) || !(json_number_value(v) > 0))
+            return fail(l, "$.required_tps", "expected a throughput > 0 (transactions/s)");
+        s->required_tps = json_number_value(v);
+    }
+
+    v = json_object_get(root, "catalogs");
+    if (!json_is_array(v) || json_array_size(v) == 0)
+        return fail(l, v ? "$.catalogs" : "$", "expected \"catalogs\": a non-empty array of "
+                                               "files or URLs");
+    s->catalogs = calloc(json_array_size(v), sizeof *s->catalogs);
+    if (!s->catalogs)
+        return fail(l, "$", "out of memory");
+    json_array_foreach(v, i, c) {
+        char jp[64];
+        snprintf(jp, sizeof jp, "$.catalogs[%zu]", i);
+        if (!json_is_string(c) || json_string_length(c) == 0)
+            return fail(l, jp, "expected a file name or URL");
+        s->catalogs[i] = resolve(s, json_string_value(c));
+        if (!s->catalogs[i])
+            return fail(l, jp, "out of memory");
+        s->n_catalogs = i + 1;
+    }
+    if (get_str(l, root, "output", "$", 1, &tmp))
+        return -1;
+    s->output = resolve(s, tmp);
+    free(tmp);
+    return s->output ? 0 : fail(l, "$.output", "out of memory");
+}
+
+int study_load(const char *path, struct study *out, char *err, size_t cap)
+{
+    FILE *f;
+    char *text = NULL;
+    size_t len = 0, capb = 0;
+    json_t *root;
+    json_error_t jerr;
+    struct ld l = {path, NULL, 0, err, cap};
+    const char *slash;
+    int rc;
+
+    memset(out, 0, sizeof *out);
+    out->required_tps = NAN;
+    f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, cap, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    for (;;) {
+        size_t got;
+        if (len + 4096 > capb) {
+            char *n = realloc(text, capb ? capb * 2 : 65536);
+            if (!n || capb > 16 * 1024 * 1024) {
+                free(n ? n : text);
+                fclose(f);
+                snprintf(err, cap, "%s: too large for a study file", path);
+                return -1;
+            }
+            text = n;
+            capb = capb ? capb * 2 : 65536;
+        }
+        got = fread(text + len, 1, capb - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    fclose(f);
+    root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        snprintf(err, cap, "%s:%d:%d: invalid JSON: %s", path, jerr.line, jerr.column,
+                 jerr.text);
+        free(text);
+        return -1;
+    }
+    out->path = strdup(path);
+    slash = strrchr(path, '/');
+    out->dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+    l.text = text;
+    l.len = len;
+    rc = (!out->path || !out->dir) ? fail(&l, "$", "out of memory") : load(&l, root, out);
+    json_decref(root);
+    free(text);
+    if (rc)
+        study_destroy(out);
+    return rc;
+}
+
+static void free_list(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}
+
+void study_destroy(struct study *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n_cand; i++) {
+        struct study_candidate *c = &s->cand[i];
+        free(c->config);
+        free(c->target);
+        free(c->mysql.host);
+        free(c->mysql.socket);
+        free(c->mysql.user);
+        free(c->mysql.db);
+        free(c->mysql.password_file);
+        free_list(c->results, c->n_results);
+    }
+    free(s->cand);
+    for (size_t i = 0; i < s->n_wl; i++)
+        free(s->wl[i].name);
+    free(s->wl);
+    free(s->path);
+    free(s->dir);
+    free(s->name);
+    free(s->slo);
+    free(s->pricing);
+    free_list(s->catalogs, s->n_catalogs);
+    free(s->output);
+    memset(s, 0, sizeof *s);
+}

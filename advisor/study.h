@@ -1,0 +1,95 @@
+/*
+ * study.h - the sizeup.study/1 file: the input of a whole sizing study (DESIGN.md).
+ *
+ *   {
+ *     "schema": "sizeup.study/1",
+ *     "name": "idc-vs-cloud",                       optional, for the report's title
+ *     "candidates": [                               at least one
+ *       { "config": "local-mariadb",                catalog configuration id (required)
+ *         "target": "lab-db1",                      optional; default: the config id
+ *         "mysql": { "host": "127.0.0.1", "port": 3306, "socket": null,
+ *                    "user": "sbtest", "db": "sbtest",
+ *                    "password_file": "secret.txt" }  probe this server (password from the
+ *                                                     file, else MYSQL_PWD; never in the study)
+ *         "tables": 4, "table_size": 10000 },       probe data set (defaults 4 x 10000)
+ *       { "config": "idc-nvme",
+ *         "results": ["data/published/rds-idc-vs-cloud-4c16g.csv"] }  or import results
+ *     ],
+ *     "workloads": { "oltp_read_write": 0.7, "oltp_point_select": 0.3 },   weights > 0
+ *     "ladder": "auto" | [1, 2, 4, 8],              default "auto"
+ *     "max_threads": 32,                            auto ladder's limit (default 32)
+ *     "precision": "2%",                            calibration precision (default 2%)
+ *     "max_time": "20s",                            per point (default 20s)
+ *     "slo": "p95:50ms",                            latency target (required)
+ *     "required_tps": 5000,                         optional
+ *     "pricing": "on-demand",                       optional
+ *     "catalogs": ["data/catalogs/published.json"], at least one (file or URL)
+ *     "output": "out/study"                         folder: results.jsonl, ranking, report
+ *   }
+ *
+ * Relative paths are relative to the study file's folder. Unknown keys are errors (a misspelt
+ * key would otherwise be silently ignored).
+ */
+#ifndef SIZEUP_ADVISOR_STUDY_H
+#define SIZEUP_ADVISOR_STUDY_H
+
+#include <stddef.h>
+
+#define STUDY_SCHEMA "sizeup.study/1"
+#define STUDY_MAX_LADDER 32
+
+struct study_mysql {
+    char *host, *socket, *user, *db, *password_file; /* NULL when not given */
+    int port;                                         /* 0: default 3306 */
+};
+
+struct study_candidate {
+    char *config;        /* catalog configuration id */
+    char *target;        /* name of its curves (default: config) */
+    int probe;           /* 1: mysql given, probe it; 0: import results */
+    struct study_mysql mysql;
+    long tables, table_size;
+    char **results;      /* files to import (paths resolved), n_results of them */
+    size_t n_results;
+};
+
+struct study_workload {
+    char *name;
+    double weight;
+};
+
+struct study {
+    char *path;          /* the study file */
+    char *dir;           /* its folder, for relative paths */
+    char *name;
+    struct study_candidate *cand;
+    size_t n_cand;
+    struct study_workload *wl;
+    size_t n_wl;
+    int ladder_auto;
+    long ladder[STUDY_MAX_LADDER];
+    size_t n_ladder;
+    long max_threads;
+    double precision;    /* relative, e.g. 0.02 */
+    double max_time_s;
+    char *slo;           /* as written, e.g. "p95:50ms" (parsed by the ranking) */
+    double required_tps; /* NAN when not given */
+    char *pricing;       /* NULL: on-demand */
+    char **catalogs;     /* paths resolved, or URLs */
+    size_t n_catalogs;
+    char *output;        /* folder, resolved */
+};
+
+/**
+ * Load and validate a study file.
+ * @param path  the sizeup.study/1 file
+ * @param out   filled on success; free with study_destroy()
+ * @param err   "file:line:column: what is wrong, what was expected", cap bytes
+ * @return 0, or -1 (nothing to free).
+ */
+int study_load(const char *path, struct study *out, char *err, size_t cap);
+
+/** Free what a loaded study owns. NULL-safe. */
+void study_destroy(struct study *s);
+
+#endif

@@ -1,0 +1,52 @@
+/* test_study.c - loading and validating sizeup.study/1 files (tests/fixtures/study). */
+#include "check.h"
+#include "study.h"
+
+#include <math.h>
+#include <string.h>
+
+#define FIX "tests/fixtures/study/"
+
+int main(void)
+{
+    struct study s;
+    char err[512];
+    CHECK_INT_EQ(study_load(FIX "good.json", &s, err, sizeof err), 0);
+    CHECK_STR_EQ(s.name, "idc vs cloud");
+    CHECK_INT_EQ(s.n_cand, 2);
+    if (s.n_cand == 2) {
+        CHECK_STR_EQ(s.cand[0].config, "local-mariadb");
+        CHECK_STR_EQ(s.cand[0].target, "lab");
+        CHECK_INT_EQ(s.cand[0].probe, 1);
+        CHECK_INT_EQ(s.cand[0].mysql.port, 33061);
+        CHECK_STR_EQ(s.cand[0].mysql.password_file, FIX "pw.txt");
+        CHECK_INT_EQ(s.cand[0].tables, 2);
+        CHECK_INT_EQ(s.cand[0].table_size, 1000);
+        CHECK_STR_EQ(s.cand[1].target, "idc-nvme");
+        CHECK_INT_EQ(s.cand[1].probe, 0);
+        CHECK_INT_EQ(s.cand[1].n_results, 1);
+        CHECK_STR_EQ(s.cand[1].results[0],
+                     FIX "../../../data/published/rds-idc-vs-cloud-4c16g.csv");
+    }
+    CHECK_INT_EQ(s.n_wl, 2);
+    CHECK(s.n_wl == 2 && strcmp(s.wl[0].name, "oltp_read_write") == 0 && s.wl[0].weight == 0.7);
+    CHECK_INT_EQ(s.ladder_auto, 0);
+    CHECK(s.n_ladder == 3 && s.ladder[2] == 4);
+    CHECK_NEAR(s.precision, 0.05, 1e-15);
+    CHECK_NEAR(s.max_time_s, 15, 0);
+    CHECK_STR_EQ(s.slo, "p95:50ms");
+    CHECK_NEAR(s.required_tps, 2000, 0);
+    CHECK_STR_EQ(s.output, FIX "out");
+    study_destroy(&s);
+
+    CHECK_INT_EQ(study_load(FIX "unknown-key.json", &s, err, sizeof err), -1);
+    CHECK(strstr(err, "unknown-key.json:7:13: $.ouptut") != NULL);
+    CHECK(strstr(err, "\"ouptut\"") != NULL);
+    CHECK_INT_EQ(study_load(FIX "both.json", &s, err, sizeof err), -1);
+    CHECK(strstr(err, "both.json:4:5: $.candidates[0]") != NULL);
+    CHECK_INT_EQ(study_load(FIX "missing.json", &s, err, sizeof err), -1);
+    CHECK(strstr(err, "cannot open") != NULL);
+    CHECK_INT_EQ(study_load("tests/fixtures/bad/unknown.txt", &s, err, sizeof err), -1);
+    CHECK(strstr(err, "unknown.txt:1:9: invalid JSON") != NULL);
+    return check_report();
+}
