@@ -1,5 +1,7 @@
 /* sysbench_log.c - sysbench text output (1.0, 1.1, 0.4, 0.5; oltp, fileio, cpu, memory) -> points. */
 #include "sysbench_log.h"
+#include "sblex.h"
+#include "sysbench_log_int.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -9,48 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LINE_MAX_LEN 1024
-
-/* Which block of the output the parser is in. */
-enum block {
-    B_NONE,
-    B_SQL,        /* "SQL statistics:" / "OLTP test statistics:" */
-    B_GENERAL,    /* "General statistics:" / "Test execution summary:" / 1.1 "Throughput:" */
-    B_LATENCY,    /* "Latency (ms):" / "per-request statistics:" / "response time:" */
-    B_FAIRNESS,   /* "Threads fairness:" */
-    B_FILEOPS,    /* fileio "File operations:" */
-    B_FILETHRU,   /* fileio "Throughput:" */
-    B_HISTOGRAM,  /* "Latency histogram (values are in milliseconds)" */
-    B_CPU         /* "CPU speed:" */
-};
-
-struct run {
-    struct point p;
-    long first_line;
-    int has_summary;   /* a statistics block was read */
-    int has_latency;   /* the latency block's avg was read */
-    int has_max;       /* ... and its max */
-    int truncated;     /* the file ends inside this run, in the middle of a line */
-    double elapsed_before_s; /* --report-checkpoints: "total time" of the previous report */
-    long fatal_line;   /* first FATAL line, 0 when none */
-    char fatal[200];
-    int version_major; /* -1 unknown */
-    const char *workload_hint; /* from the content: fileio_*, cpu, memory, oltp_legacy */
-    double fileio_latency_pct;
-};
-
-struct parser {
-    const char *name;
-    const struct import_options *opt;
-    struct import_report *report;
-    struct point_list runs_out; /* finished points */
-    struct run run;
-    int in_run;
-    enum block block;
-    long line_no;
-    size_t n_incomplete;
-    size_t n_skipped; /* runs with no results and no error (prepare, cleanup output) */
-};
 
 static void report_msg(struct parser *ps, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -66,86 +26,6 @@ static void report_msg(struct parser *ps, long line, const char *fmt, ...)
         snprintf(ps->report->msg, sizeof ps->report->msg, "%s:%ld: %s", ps->name, line, body);
     else
         snprintf(ps->report->msg, sizeof ps->report->msg, "%s: %s", ps->name, body);
-}
-
-/* Copy text for a message: non-printable and non-ASCII bytes become '?'. */
-static void sanitize(char *dst, size_t cap, const char *src)
-{
-    size_t i = 0;
-    for (; *src && i + 1 < cap; src++)
-        dst[i++] = (*src >= 32 && *src < 127) ? *src : '?';
-    dst[i] = '\0';
-}
-
-static const char *skip_ws(const char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    return s;
-}
-
-/* After prefix (which may contain spaces matched exactly), or NULL. */
-static const char *after(const char *s, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    return strncmp(s, prefix, n) == 0 ? s + n : NULL;
-}
-
-/* Strict number at *s (leading blanks skipped); advances *s. Returns 0 or -1. */
-static int num(const char **s, double *out)
-{
-    char *end;
-    const char *p = skip_ws(*s);
-    if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))))
-        return -1; /* sysbench prints no negative figure: a '-' is not a number here */
-    errno = 0;
-    *out = strtod(p, &end);
-    if (end == p || errno == ERANGE || !isfinite(*out))
-        return -1;
-    *s = end;
-    return 0;
-}
-
-static int count(const char **s, int64_t *out)
-{
-    char *end;
-    const char *p = skip_ws(*s);
-    long long v;
-    if (!isdigit((unsigned char)*p))
-        return -1;
-    errno = 0;
-    v = strtoll(p, &end, 10);
-    if (errno == ERANGE || v < 0)
-        return -1;
-    *out = v;
-    *s = end;
-    return 0;
-}
-
-/* The text *s must continue with lit (after optional blanks); advances. */
-static int lit(const char **s, const char *text)
-{
-    const char *p = skip_ws(*s);
-    size_t n = strlen(text);
-    if (strncmp(p, text, n) != 0)
-        return -1;
-    *s = p + n;
-    return 0;
-}
-
-static int at_end(const char *s)
-{
-    return *skip_ws(s) == '\0';
-}
-
-/* "N (X per sec.)" or "N (X per second)" */
-static int count_rate(const char *s, int64_t *n, double *rate)
-{
-    if (count(&s, n) || lit(&s, "(") || num(&s, rate))
-        return -1;
-    if (lit(&s, "per sec.)") && lit(&s, "per second)"))
-        return -1;
-    return at_end(s) ? 0 : -1;
 }
 
 static void run_start(struct parser *ps)
@@ -299,7 +179,7 @@ nomem:
     return IMPORT_ENOMEM;
 }
 
-static int set_extra(struct point *p, const char *key, json_t *v)
+int sblog_set_extra(struct point *p, const char *key, json_t *v)
 {
     if (!v)
         return -1;
@@ -310,10 +190,10 @@ static int set_extra(struct point *p, const char *key, json_t *v)
     return json_object_set_new(p->extra, key, v);
 }
 
-static int bad_line(struct parser *ps, const char *expected, const char *line)
+int sblog_bad_line(struct parser *ps, const char *expected, const char *line)
 {
     char shown[120];
-    sanitize(shown, sizeof shown, line);
+    sblex_sanitize(shown, sizeof shown, line);
     report_msg(ps, ps->line_no, "expected %s, found \"%s\"", expected, shown);
     return IMPORT_EPARSE;
 }
@@ -325,79 +205,79 @@ static int interval_line(struct parser *ps, const char *s)
     struct run *r = &ps->run;
     const char *p = s + 1;
     double t, th;
-    if (num(&p, &t) || lit(&p, "s"))
-        return bad_line(ps, "an intermediate report \"[ Ns ] ...\"", s);
-    if (lit(&p, "]"))
-        return bad_line(ps, "an intermediate report \"[ Ns ] ...\"", s);
+    if (sblex_num(&p, &t) || sblex_lit(&p, "s"))
+        return sblog_bad_line(ps, "an intermediate report \"[ Ns ] ...\"", s);
+    if (sblex_lit(&p, "]"))
+        return sblog_bad_line(ps, "an intermediate report \"[ Ns ] ...\"", s);
     iv.t_s = t;
-    p = skip_ws(p);
-    if (after(p, "queue length:"))
+    p = sblex_skip_ws(p);
+    if (sblex_after(p, "queue length:"))
         return IMPORT_OK; /* --rate queue line */
-    if (after(p, "Checkpoint report:")) {
+    if (sblex_after(p, "Checkpoint report:")) {
         /* the summary that follows covers the time since the previous checkpoint */
         if (ps->in_run && point_add_flag(&ps->run.p, "checkpoint"))
             return IMPORT_ENOMEM;
         return IMPORT_OK;
     }
-    if (after(p, "thds:")) {
+    if (sblex_after(p, "thds:")) {
         const char *q = p + 5;
-        if (num(&q, &th) || th > 1e6 || th != floor(th))
-            return bad_line(ps, "\"thds: N\" with a whole N", s);
+        if (sblex_num(&q, &th) || th > 1e6 || th != floor(th))
+            return sblog_bad_line(ps, "\"thds: N\" with a whole N", s);
         iv.threads = (int)th;
-        if (!lit(&q, "tps:")) {
-            if (num(&q, &iv.tps) || lit(&q, "qps:") || num(&q, &iv.qps) || lit(&q, "(r/w/o:") ||
-                num(&q, &iv.reads_ps) || lit(&q, "/") || num(&q, &iv.writes_ps) || lit(&q, "/") ||
-                num(&q, &iv.other_ps) || lit(&q, ")") || lit(&q, "lat (ms,") ||
-                num(&q, &iv.pct) || lit(&q, "%):") || num(&q, &iv.lat_ms) ||
-                lit(&q, "err/s:") || num(&q, &iv.errors_ps) || lit(&q, "reconn/s:") ||
-                num(&q, &iv.reconnects_ps))
-                return bad_line(ps,
+        if (!sblex_lit(&q, "tps:")) {
+            if (sblex_num(&q, &iv.tps) || sblex_lit(&q, "qps:") || sblex_num(&q, &iv.qps) || sblex_lit(&q, "(r/w/o:") ||
+                sblex_num(&q, &iv.reads_ps) || sblex_lit(&q, "/") || sblex_num(&q, &iv.writes_ps) || sblex_lit(&q, "/") ||
+                sblex_num(&q, &iv.other_ps) || sblex_lit(&q, ")") || sblex_lit(&q, "lat (ms,") ||
+                sblex_num(&q, &iv.pct) || sblex_lit(&q, "%):") || sblex_num(&q, &iv.lat_ms) ||
+                sblex_lit(&q, "err/s:") || sblex_num(&q, &iv.errors_ps) || sblex_lit(&q, "reconn/s:") ||
+                sblex_num(&q, &iv.reconnects_ps))
+                return sblog_bad_line(ps,
                                 "\"[ Ns ] thds: N tps: X qps: X (r/w/o: X/X/X) lat (ms,P%): X "
                                 "err/s: X reconn/s: X\"",
                                 s);
-        } else if (!lit(&q, "eps:")) {
-            if (num(&q, &iv.tps) || lit(&q, "lat (ms,") || num(&q, &iv.pct) || lit(&q, "%):") ||
-                num(&q, &iv.lat_ms))
-                return bad_line(ps, "\"[ Ns ] thds: N eps: X lat (ms,P%): X\"", s);
+        } else if (!sblex_lit(&q, "eps:")) {
+            if (sblex_num(&q, &iv.tps) || sblex_lit(&q, "lat (ms,") || sblex_num(&q, &iv.pct) || sblex_lit(&q, "%):") ||
+                sblex_num(&q, &iv.lat_ms))
+                return sblog_bad_line(ps, "\"[ Ns ] thds: N eps: X lat (ms,P%): X\"", s);
         } else {
-            return bad_line(ps, "\"tps:\" or \"eps:\" after \"thds: N\"", s);
+            return sblog_bad_line(ps, "\"tps:\" or \"eps:\" after \"thds: N\"", s);
         }
-    } else if (after(p, "reads:")) {
+    } else if (sblex_after(p, "reads:")) {
         /* fileio: reads: X MiB/s writes: X MiB/s fsyncs: X/s latency (ms,P%): X */
         const char *q = p + 6;
         double rd, wr, fs;
-        if (num(&q, &rd) || lit(&q, "MiB/s writes:") || num(&q, &wr) || lit(&q, "MiB/s fsyncs:") ||
-            num(&q, &fs) || lit(&q, "/s latency (ms,") || num(&q, &iv.pct) || lit(&q, "%):") ||
-            num(&q, &iv.lat_ms))
-            return bad_line(ps,
+        if (sblex_num(&q, &rd) || sblex_lit(&q, "MiB/s writes:") || sblex_num(&q, &wr) || sblex_lit(&q, "MiB/s fsyncs:") ||
+            sblex_num(&q, &fs) || sblex_lit(&q, "/s latency (ms,") || sblex_num(&q, &iv.pct) || sblex_lit(&q, "%):") ||
+            sblex_num(&q, &iv.lat_ms))
+            return sblog_bad_line(ps,
                             "\"[ Ns ] reads: X MiB/s writes: X MiB/s fsyncs: X/s latency "
                             "(ms,P%): X\"",
                             s);
         iv.read_mib_s = rd;
         iv.written_mib_s = wr;
         iv.fsyncs_ps = fs;
-    } else if (after(p, "threads:")) {
+    } else if (sblex_after(p, "threads:")) {
         /* 0.5: threads: N, tps: X, reads: X, writes: X, response time: Xms (P%), errors: X,
          * reconnects: X   (0.4 later builds: reads/s:, writes/s: and no errors) */
         const char *q = p + 8;
-        if (num(&q, &th) || th > 1e6 || th != floor(th) || lit(&q, ",") || lit(&q, "tps:") ||
-            num(&q, &iv.tps) || lit(&q, ","))
-            return bad_line(ps, "\"[ Ns] threads: N, tps: X, ...\"", s);
+        if (sblex_num(&q, &th) || th > 1e6 || th != floor(th) || sblex_lit(&q, ",") || sblex_lit(&q, "tps:") ||
+            sblex_num(&q, &iv.tps) || sblex_lit(&q, ","))
+            return sblog_bad_line(ps, "\"[ Ns] threads: N, tps: X, ...\"", s);
         iv.threads = (int)th;
-        if ((lit(&q, "reads:") && lit(&q, "reads/s:")) || num(&q, &iv.reads_ps) || lit(&q, ",") ||
-            (lit(&q, "writes:") && lit(&q, "writes/s:")) || num(&q, &iv.writes_ps))
-            return bad_line(ps, "\"reads: X, writes: X\"", s);
-        lit(&q, ",");
-        if (lit(&q, "response time:") || num(&q, &iv.lat_ms) || lit(&q, "ms (") ||
-            num(&q, &iv.pct) || lit(&q, "%)"))
-            return bad_line(ps, "\"response time: Xms (P%)\"", s);
-        if (!lit(&q, ",") && !lit(&q, "errors:")) {
-            if (num(&q, &iv.errors_ps) || lit(&q, ",") || lit(&q, "reconnects:") ||
-                num(&q, &iv.reconnects_ps))
-                return bad_line(ps, "\"errors: X, reconnects: X\"", s);
+        if ((sblex_lit(&q, "reads:") && sblex_lit(&q, "reads/s:")) || sblex_num(&q, &iv.reads_ps) || sblex_lit(&q, ",") ||
+            (sblex_lit(&q, "writes:") && sblex_lit(&q, "writes/s:")) || sblex_num(&q, &iv.writes_ps))
+            return sblog_bad_line(ps, "\"reads: X, writes: X\"", s);
+        sblex_lit(&q, ",");
+        if (sblex_lit(&q, "response time:") || sblex_num(&q, &iv.lat_ms) || sblex_lit(&q, "ms (") ||
+            sblex_num(&q, &iv.pct) || sblex_lit(&q, "%)"))
+            return sblog_bad_line(ps, "\"response time: Xms (P%)\"", s);
+        if (!sblex_lit(&q, ",") && !sblex_lit(&q, "errors:")) {
+            if (sblex_num(&q, &iv.errors_ps) || sblex_lit(&q, ",") || sblex_lit(&q, "reconnects:") ||
+                sblex_num(&q, &iv.reconnects_ps))
+                return sblog_bad_line(ps, "\"errors: X, reconnects: X\"", s);
         }
     } else {
-        return bad_line(ps, "an intermediate report \"[ Ns ] thds: ...\"", s);
+        return sblog_bad_line(ps, "an intermediate report \"[ Ns ] thds: ...\"", s);
     }
     if (!ps->in_run)
         run_start(ps);
@@ -415,12 +295,12 @@ static int sql_line(struct parser *ps, const char *t, const char *raw)
     const char *v;
     int64_t n;
     double rate;
-    if ((v = after(t, "queries performed:")))
+    if ((v = sblex_after(t, "queries performed:")))
         return IMPORT_OK;
-    if ((v = after(t, "read:")) || (v = after(t, "write:")) || (v = after(t, "other:")) ||
-        (v = after(t, "total:"))) {
-        if (count(&v, &n) || !at_end(v))
-            return bad_line(ps, "a count, e.g. \"read: 27216\"", raw);
+    if ((v = sblex_after(t, "read:")) || (v = sblex_after(t, "write:")) || (v = sblex_after(t, "other:")) ||
+        (v = sblex_after(t, "total:"))) {
+        if (sblex_count(&v, &n) || !sblex_at_end(v))
+            return sblog_bad_line(ps, "a count, e.g. \"read: 27216\"", raw);
         if (t[0] == 'r')
             p->reads = n;
         else if (t[0] == 'w')
@@ -431,36 +311,36 @@ static int sql_line(struct parser *ps, const char *t, const char *raw)
             p->queries = n;
         return IMPORT_OK;
     }
-    if ((v = after(t, "transactions:"))) {
-        if (count_rate(v, &p->transactions, &p->tps))
-            return bad_line(ps, "\"transactions: N (X per sec.)\"", raw);
+    if ((v = sblex_after(t, "transactions:"))) {
+        if (sblex_count_rate(v, &p->transactions, &p->tps))
+            return sblog_bad_line(ps, "\"transactions: N (X per sec.)\"", raw);
         return IMPORT_OK;
     }
-    if ((v = after(t, "queries:"))) {
-        if (count_rate(v, &p->queries, &p->qps))
-            return bad_line(ps, "\"queries: N (X per sec.)\"", raw);
+    if ((v = sblex_after(t, "queries:"))) {
+        if (sblex_count_rate(v, &p->queries, &p->qps))
+            return sblog_bad_line(ps, "\"queries: N (X per sec.)\"", raw);
         return IMPORT_OK;
     }
-    if ((v = after(t, "ignored errors:")) || (v = after(t, "deadlocks:"))) {
-        if (count_rate(v, &p->errors, &p->errors_ps))
-            return bad_line(ps, "\"ignored errors: N (X per sec.)\"", raw);
+    if ((v = sblex_after(t, "ignored errors:")) || (v = sblex_after(t, "deadlocks:"))) {
+        if (sblex_count_rate(v, &p->errors, &p->errors_ps))
+            return sblog_bad_line(ps, "\"ignored errors: N (X per sec.)\"", raw);
         return IMPORT_OK;
     }
-    if ((v = after(t, "reconnects:"))) {
-        if (count_rate(v, &p->reconnects, &p->reconnects_ps))
-            return bad_line(ps, "\"reconnects: N (X per sec.)\"", raw);
+    if ((v = sblex_after(t, "reconnects:"))) {
+        if (sblex_count_rate(v, &p->reconnects, &p->reconnects_ps))
+            return sblog_bad_line(ps, "\"reconnects: N (X per sec.)\"", raw);
         return IMPORT_OK;
     }
-    if ((v = after(t, "read/write requests:"))) {
-        if (count_rate(v, &n, &rate))
-            return bad_line(ps, "\"read/write requests: N (X per sec.)\"", raw);
+    if ((v = sblex_after(t, "read/write requests:"))) {
+        if (sblex_count_rate(v, &n, &rate))
+            return sblog_bad_line(ps, "\"read/write requests: N (X per sec.)\"", raw);
         /* legacy: queries = all statements incl. other; qps follows from the total */
-        return set_extra(p, "rw_requests_ps", json_real(rate)) ? IMPORT_ENOMEM : IMPORT_OK;
+        return sblog_set_extra(p, "rw_requests_ps", json_real(rate)) ? IMPORT_ENOMEM : IMPORT_OK;
     }
-    if ((v = after(t, "other operations:"))) {
-        if (count_rate(v, &n, &rate))
-            return bad_line(ps, "\"other operations: N (X per sec.)\"", raw);
-        return set_extra(p, "other_operations_ps", json_real(rate)) ? IMPORT_ENOMEM : IMPORT_OK;
+    if ((v = sblex_after(t, "other operations:"))) {
+        if (sblex_count_rate(v, &n, &rate))
+            return sblog_bad_line(ps, "\"other operations: N (X per sec.)\"", raw);
+        return sblog_set_extra(p, "other_operations_ps", json_real(rate)) ? IMPORT_ENOMEM : IMPORT_OK;
     }
     return IMPORT_OK; /* other lines of the block carry nothing we keep */
 }
@@ -471,36 +351,36 @@ static int general_line(struct parser *ps, const char *t, const char *raw)
     const char *v;
     double x;
     int64_t n;
-    if ((v = after(t, "total time taken by event execution:"))) {
-        if (num(&v, &x))
-            return bad_line(ps, "\"total time taken by event execution: X\"", raw);
-        return set_extra(p, "event_execution_s", json_real(x)) ? IMPORT_ENOMEM : IMPORT_OK;
+    if ((v = sblex_after(t, "total time taken by event execution:"))) {
+        if (sblex_num(&v, &x))
+            return sblog_bad_line(ps, "\"total time taken by event execution: X\"", raw);
+        return sblog_set_extra(p, "event_execution_s", json_real(x)) ? IMPORT_ENOMEM : IMPORT_OK;
     }
-    if ((v = after(t, "total time:")) || (v = after(t, "time elapsed:"))) {
-        if (num(&v, &x) || lit(&v, "s") || !at_end(v))
-            return bad_line(ps, "\"total time: Xs\"", raw);
+    if ((v = sblex_after(t, "total time:")) || (v = sblex_after(t, "time elapsed:"))) {
+        if (sblex_num(&v, &x) || sblex_lit(&v, "s") || !sblex_at_end(v))
+            return sblog_bad_line(ps, "\"total time: Xs\"", raw);
         p->duration_s = x;
         if (ps->run.elapsed_before_s > 0) {
             /* a checkpoint report: counters cover the time since the previous one */
             if (x < ps->run.elapsed_before_s)
-                return bad_line(ps, "a total time past the previous checkpoint's", raw);
+                return sblog_bad_line(ps, "a total time past the previous checkpoint's", raw);
             p->duration_s = x - ps->run.elapsed_before_s;
-            if (set_extra(p, "total_time_s", json_real(x)))
+            if (sblog_set_extra(p, "total_time_s", json_real(x)))
                 return IMPORT_ENOMEM;
         }
         return IMPORT_OK;
     }
-    if ((v = after(t, "total number of events:"))) {
-        if (count(&v, &n) || !at_end(v))
-            return bad_line(ps, "\"total number of events: N\"", raw);
+    if ((v = sblex_after(t, "total number of events:"))) {
+        if (sblex_count(&v, &n) || !sblex_at_end(v))
+            return sblog_bad_line(ps, "\"total number of events: N\"", raw);
         if (p->transactions < 0)
             p->transactions = n;
-        return set_extra(p, "events", json_integer(n)) ? IMPORT_ENOMEM : IMPORT_OK;
+        return sblog_set_extra(p, "events", json_integer(n)) ? IMPORT_ENOMEM : IMPORT_OK;
     }
-    if ((v = after(t, "events/s (eps):"))) {
-        if (num(&v, &x) || !at_end(v))
-            return bad_line(ps, "\"events/s (eps): X\"", raw);
-        return set_extra(p, "eps", json_real(x)) ? IMPORT_ENOMEM : IMPORT_OK;
+    if ((v = sblex_after(t, "events/s (eps):"))) {
+        if (sblex_num(&v, &x) || !sblex_at_end(v))
+            return sblog_bad_line(ps, "\"events/s (eps): X\"", raw);
+        return sblog_set_extra(p, "eps", json_real(x)) ? IMPORT_ENOMEM : IMPORT_OK;
     }
     return IMPORT_OK;
 }
@@ -513,38 +393,38 @@ static int latency_line(struct parser *ps, const char *t, const char *raw)
     /* values end with "ms" in legacy outputs */
 #define LAT_VALUE(dst)                                                                            \
     do {                                                                                          \
-        if (num(&v, &x))                                                                          \
-            return bad_line(ps, "a latency in ms, e.g. \"avg: 5.15\"", raw);                     \
-        (void)lit(&v, "ms");                                                                      \
-        if (!at_end(v))                                                                           \
-            return bad_line(ps, "a latency in ms, e.g. \"avg: 5.15\"", raw);                     \
+        if (sblex_num(&v, &x))                                                                          \
+            return sblog_bad_line(ps, "a latency in ms, e.g. \"avg: 5.15\"", raw);                     \
+        (void)sblex_lit(&v, "ms");                                                                      \
+        if (!sblex_at_end(v))                                                                           \
+            return sblog_bad_line(ps, "a latency in ms, e.g. \"avg: 5.15\"", raw);                     \
         dst = x;                                                                                  \
     } while (0)
-    if ((v = after(t, "min:"))) {
+    if ((v = sblex_after(t, "min:"))) {
         LAT_VALUE(p->latency_ms.min);
-    } else if ((v = after(t, "avg:"))) {
+    } else if ((v = sblex_after(t, "avg:"))) {
         LAT_VALUE(p->latency_ms.avg);
         ps->run.has_latency = 1;
-    } else if ((v = after(t, "max:"))) {
+    } else if ((v = sblex_after(t, "max:"))) {
         LAT_VALUE(p->latency_ms.max);
         ps->run.has_max = 1;
-    } else if ((v = after(t, "sum:"))) {
+    } else if ((v = sblex_after(t, "sum:"))) {
         LAT_VALUE(p->latency_ms.sum);
-    } else if ((v = after(t, "approx."))) {
-        if (num(&v, &pct) || lit(&v, "percentile:"))
-            return bad_line(ps, "\"approx.  95 percentile: Xms\"", raw);
+    } else if ((v = sblex_after(t, "approx."))) {
+        if (sblex_num(&v, &pct) || sblex_lit(&v, "percentile:"))
+            return sblog_bad_line(ps, "\"approx.  95 percentile: Xms\"", raw);
         LAT_VALUE(x);
         if (point_set_percentile(p, pct, x))
-            return bad_line(ps, "a percentile in (0, 100]", raw);
+            return sblog_bad_line(ps, "a percentile in (0, 100]", raw);
     } else if (isdigit((unsigned char)t[0])) {
         const char *q = t;
-        if (num(&q, &pct) || (lit(&q, "th") && lit(&q, "st") && lit(&q, "nd") && lit(&q, "rd")) ||
-            lit(&q, "percentile:"))
-            return bad_line(ps, "\"95th percentile: X\"", raw);
+        if (sblex_num(&q, &pct) || (sblex_lit(&q, "th") && sblex_lit(&q, "st") && sblex_lit(&q, "nd") && sblex_lit(&q, "rd")) ||
+            sblex_lit(&q, "percentile:"))
+            return sblog_bad_line(ps, "\"95th percentile: X\"", raw);
         v = q;
         LAT_VALUE(x);
         if (point_set_percentile(p, pct, x))
-            return bad_line(ps, "a percentile in (0, 100]", raw);
+            return sblog_bad_line(ps, "a percentile in (0, 100]", raw);
     }
 #undef LAT_VALUE
     return IMPORT_OK; /* "percentile stats: disabled" and the like */
@@ -556,69 +436,16 @@ static int fairness_line(struct parser *ps, const char *t, const char *raw)
     const char *v;
     double a, sd;
     const char *key = NULL;
-    if ((v = after(t, "events (avg/stddev):")))
+    if ((v = sblex_after(t, "events (avg/stddev):")))
         key = "fairness_events";
-    else if ((v = after(t, "execution time (avg/stddev):")))
+    else if ((v = sblex_after(t, "execution time (avg/stddev):")))
         key = "fairness_execution_s";
     if (!key)
         return IMPORT_OK;
-    if (num(&v, &a) || lit(&v, "/") || num(&v, &sd) || !at_end(v))
-        return bad_line(ps, "\"avg/stddev\" as two numbers \"X/Y\"", raw);
-    return set_extra(p, key, json_pack("{s:f,s:f}", "avg", a, "stddev", sd)) ? IMPORT_ENOMEM
+    if (sblex_num(&v, &a) || sblex_lit(&v, "/") || sblex_num(&v, &sd) || !sblex_at_end(v))
+        return sblog_bad_line(ps, "\"avg/stddev\" as two numbers \"X/Y\"", raw);
+    return sblog_set_extra(p, key, json_pack("{s:f,s:f}", "avg", a, "stddev", sd)) ? IMPORT_ENOMEM
                                                                             : IMPORT_OK;
-}
-
-static int fileops_line(struct parser *ps, const char *t, const char *raw)
-{
-    struct point *p = &ps->run.p;
-    const char *v;
-    double x;
-    double *dst = NULL;
-    if ((v = after(t, "reads/s:")))
-        dst = &p->io.reads_ps;
-    else if ((v = after(t, "writes/s:")))
-        dst = &p->io.writes_ps;
-    else if ((v = after(t, "fsyncs/s:")))
-        dst = &p->io.fsyncs_ps;
-    if (!dst)
-        return IMPORT_OK;
-    if (num(&v, &x) || !at_end(v))
-        return bad_line(ps, "\"reads/s: X\"", raw);
-    *dst = x;
-    ps->run.has_summary = 1;
-    return IMPORT_OK;
-}
-
-/* fileio "Throughput:" (1.0: "read, MiB/s: X"; 1.1: "read:  IOPS=X X MiB/s (X MB/s)"). */
-static int filethru_line(struct parser *ps, const char *t, const char *raw)
-{
-    struct point *p = &ps->run.p;
-    const char *v;
-    double iops, mib, mb;
-    if ((v = after(t, "read, MiB/s:"))) {
-        if (num(&v, &p->io.read_mib_s) || !at_end(v))
-            return bad_line(ps, "\"read, MiB/s: X\"", raw);
-    } else if ((v = after(t, "written, MiB/s:"))) {
-        if (num(&v, &p->io.written_mib_s) || !at_end(v))
-            return bad_line(ps, "\"written, MiB/s: X\"", raw);
-    } else if ((v = after(t, "read:")) || (v = after(t, "write:"))) {
-        int is_read = t[4] == ':';
-        if (lit(&v, "IOPS=") || num(&v, &iops) || num(&v, &mib) || lit(&v, "MiB/s (") ||
-            num(&v, &mb) || lit(&v, "MB/s)"))
-            return bad_line(ps, "\"read: IOPS=X X MiB/s (X MB/s)\"", raw);
-        if (is_read) {
-            p->io.reads_ps = iops;
-            p->io.read_mib_s = mib;
-        } else {
-            p->io.writes_ps = iops;
-            p->io.written_mib_s = mib;
-        }
-        ps->run.has_summary = 1;
-    } else if ((v = after(t, "fsync:"))) {
-        if (lit(&v, "IOPS=") || num(&v, &p->io.fsyncs_ps))
-            return bad_line(ps, "\"fsync: IOPS=X\"", raw);
-    }
-    return IMPORT_OK;
 }
 
 static int histogram_line(struct parser *ps, const char *t, const char *raw)
@@ -626,16 +453,16 @@ static int histogram_line(struct parser *ps, const char *t, const char *raw)
     const char *v = t, *bar;
     double value;
     int64_t n;
-    if (after(t, "value"))
+    if (sblex_after(t, "value"))
         return IMPORT_OK; /* the column header */
     bar = strchr(t, '|');
-    if (num(&v, &value) || !bar || skip_ws(v) != bar)
-        return bad_line(ps, "a histogram row \"value |*** count\"", raw);
+    if (sblex_num(&v, &value) || !bar || sblex_skip_ws(v) != bar)
+        return sblog_bad_line(ps, "a histogram row \"value |*** count\"", raw);
     v = bar + 1;
     while (*v == '*' || *v == ' ')
         v++;
-    if (count(&v, &n) || !at_end(v))
-        return bad_line(ps, "a histogram row \"value |*** count\"", raw);
+    if (sblex_count(&v, &n) || !sblex_at_end(v))
+        return sblog_bad_line(ps, "a histogram row \"value |*** count\"", raw);
     return point_hist_append(&ps->run.p, value, (uint64_t)n) ? IMPORT_ENOMEM : IMPORT_OK;
 }
 
@@ -647,7 +474,7 @@ static int header_line(struct parser *ps, const char *t, int *rc)
     double x;
     int64_t n;
     *rc = IMPORT_OK;
-    if ((v = after(t, "Number of threads:"))) {
+    if ((v = sblex_after(t, "Number of threads:"))) {
         if (ps->in_run && (r->has_summary || r->p.n_series > 0 || r->p.threads > 0)) {
             *rc = run_finish(ps);
             if (*rc < 0)
@@ -655,8 +482,8 @@ static int header_line(struct parser *ps, const char *t, int *rc)
         }
         if (!ps->in_run)
             run_start(ps);
-        if (count(&v, &n) || !at_end(v) || n <= 0 || n > 1000000) {
-            *rc = bad_line(ps, "\"Number of threads: N\" with 0 < N <= 1000000", t);
+        if (sblex_count(&v, &n) || !sblex_at_end(v) || n <= 0 || n > 1000000) {
+            *rc = sblog_bad_line(ps, "\"Number of threads: N\" with 0 < N <= 1000000", t);
             return 1;
         }
         r->p.threads = n;
@@ -664,174 +491,83 @@ static int header_line(struct parser *ps, const char *t, int *rc)
     }
     if (!ps->in_run)
         return 0;
-    if ((v = after(t, "Target transaction rate:"))) {
-        if (num(&v, &x) || lit(&v, "/sec"))
-            *rc = bad_line(ps, "\"Target transaction rate: N/sec\"", t);
+    if ((v = sblex_after(t, "Target transaction rate:"))) {
+        if (sblex_num(&v, &x) || sblex_lit(&v, "/sec"))
+            *rc = sblog_bad_line(ps, "\"Target transaction rate: N/sec\"", t);
         else
             r->p.rate = x;
         return 1;
     }
-    if ((v = after(t, "Warmup time:"))) {
-        if (num(&v, &x) || lit(&v, "s"))
-            *rc = bad_line(ps, "\"Warmup time: Ns\"", t);
+    if ((v = sblex_after(t, "Warmup time:"))) {
+        if (sblex_num(&v, &x) || sblex_lit(&v, "s"))
+            *rc = sblog_bad_line(ps, "\"Warmup time: Ns\"", t);
         else
             r->p.warmup_s = x;
         return 1;
     }
-    if ((v = after(t, "Report intermediate results every"))) {
-        if (num(&v, &x))
-            *rc = bad_line(ps, "\"Report intermediate results every N second(s)\"", t);
+    if ((v = sblex_after(t, "Report intermediate results every"))) {
+        if (sblex_num(&v, &x))
+            *rc = sblog_bad_line(ps, "\"Report intermediate results every N second(s)\"", t);
         else
-            *rc = set_extra(&r->p, "report_interval_s", json_real(x)) ? IMPORT_ENOMEM : 0;
+            *rc = sblog_set_extra(&r->p, "report_interval_s", json_real(x)) ? IMPORT_ENOMEM : 0;
         return 1;
     }
-    if ((v = after(t, "Initializing random number generator from seed ("))) {
-        if (count(&v, &n))
-            *rc = bad_line(ps, "\"... from seed (N).\"", t);
+    if ((v = sblex_after(t, "Initializing random number generator from seed ("))) {
+        if (sblex_count(&v, &n))
+            *rc = sblog_bad_line(ps, "\"... from seed (N).\"", t);
         else
-            *rc = set_extra(&r->p, "rand_seed", json_integer(n)) ? IMPORT_ENOMEM : 0;
+            *rc = sblog_set_extra(&r->p, "rand_seed", json_integer(n)) ? IMPORT_ENOMEM : 0;
         return 1;
     }
-    if (after(t, "Doing OLTP test") || after(t, "Running mixed OLTP test") ||
-        after(t, "Running simple OLTP test")) {
+    if (sblex_after(t, "Doing OLTP test") || sblex_after(t, "Running mixed OLTP test") ||
+        sblex_after(t, "Running simple OLTP test")) {
         r->workload_hint = "oltp_legacy";
         return 1;
     }
-    if (after(t, "Doing random r/w test"))
+    if (sblex_after(t, "Doing random r/w test"))
         r->workload_hint = "fileio_rndrw";
-    else if (after(t, "Doing random read test"))
+    else if (sblex_after(t, "Doing random read test"))
         r->workload_hint = "fileio_rndrd";
-    else if (after(t, "Doing random write test"))
+    else if (sblex_after(t, "Doing random write test"))
         r->workload_hint = "fileio_rndwr";
-    else if (after(t, "Doing sequential write (creation) test"))
+    else if (sblex_after(t, "Doing sequential write (creation) test"))
         r->workload_hint = "fileio_seqwr";
-    else if (after(t, "Doing sequential rewrite test"))
+    else if (sblex_after(t, "Doing sequential rewrite test"))
         r->workload_hint = "fileio_seqrewr";
-    else if (after(t, "Doing sequential read test"))
+    else if (sblex_after(t, "Doing sequential read test"))
         r->workload_hint = "fileio_seqrd";
-    else if (after(t, "Prime numbers limit:") || after(t, "Doing CPU performance benchmark"))
+    else if (sblex_after(t, "Prime numbers limit:") || sblex_after(t, "Doing CPU performance benchmark"))
         r->workload_hint = "cpu";
-    else if (after(t, "Running memory speed test") || after(t, "Doing memory operations"))
+    else if (sblex_after(t, "Running memory speed test") || sblex_after(t, "Doing memory operations"))
         r->workload_hint = "memory";
     else
         return 0;
     return 1;
 }
 
-/* A size as 0.4/0.5 fileio prints it ("93.875Mb", "8Gb", "0b", "512Kb") in MiB. */
-static int legacy_size_mib(const char **s, double *mib)
-{
-    double v;
-    if (num(s, &v))
-        return -1;
-    if (!lit(s, "Gb"))
-        *mib = v * 1024;
-    else if (!lit(s, "Mb"))
-        *mib = v;
-    else if (!lit(s, "Kb"))
-        *mib = v / 1024;
-    else if (!lit(s, "b"))
-        *mib = v / (1024.0 * 1024);
-    else
-        return -1;
-    return 0;
-}
-
-/* Legacy (0.4, 0.5) fileio summary: "Operations performed:  N Read, N Write, N Other = N Total",
- * "Read XMb  Written YMb  Total transferred ZMb  (RMb/sec)", "R Requests/sec executed". The
- * counts are turned into rates in finish_point, once the total time is known. */
-static int legacy_fileio_line(struct parser *ps, const char *t, int *rc)
-{
-    struct point *p = &ps->run.p;
-    const char *v;
-    *rc = IMPORT_OK;
-    if ((v = after(t, "Operations performed:"))) {
-        int64_t rd, wr, ot, tot;
-        if (count(&v, &rd) || (lit(&v, "Read,") && lit(&v, "reads,")) || count(&v, &wr) ||
-            (lit(&v, "Write,") && lit(&v, "writes,")) || count(&v, &ot) || lit(&v, "Other =") ||
-            count(&v, &tot) || lit(&v, "Total"))
-            *rc = bad_line(ps, "\"Operations performed:  N Read, N Write, N Other = N Total\"", t);
-        else if (set_extra(p, "ops_read", json_integer(rd)) ||
-                 set_extra(p, "ops_write", json_integer(wr)) ||
-                 set_extra(p, "ops_other", json_integer(ot)))
-            *rc = IMPORT_ENOMEM;
-        ps->run.has_summary = 1;
-        return 1;
-    }
-    if ((v = after(t, "Read ")) && isdigit((unsigned char)*v)) {
-        double rmib, wmib;
-        v = t + 4;
-        if (legacy_size_mib(&v, &rmib) || lit(&v, "Written") || legacy_size_mib(&v, &wmib))
-            *rc = bad_line(ps, "\"Read XMb  Written YMb  Total transferred ...\"", t);
-        else if (set_extra(p, "read_mib", json_real(rmib)) ||
-                 set_extra(p, "written_mib", json_real(wmib)))
-            *rc = IMPORT_ENOMEM;
-        return 1;
-    }
-    v = t;
-    if (isdigit((unsigned char)*v) && strstr(v, "Requests/sec executed")) {
-        double x;
-        if (num(&v, &x) || lit(&v, "Requests/sec executed") || !at_end(v))
-            *rc = bad_line(ps, "\"X Requests/sec executed\"", t);
-        else if (set_extra(p, "requests_ps", json_real(x)))
-            *rc = IMPORT_ENOMEM;
-        return 1;
-    }
-    return 0;
-}
-
-/* memory: "Total operations: N (X per second)" and "X MiB transferred (Y MiB/sec)" */
-static int memory_line(struct parser *ps, const char *t, int *rc)
-{
-    struct point *p = &ps->run.p;
-    const char *v;
-    double mib, rate;
-    *rc = IMPORT_OK;
-    if ((v = after(t, "Total operations:"))) {
-        int64_t n;
-        if (count_rate(v, &n, &rate))
-            *rc = bad_line(ps, "\"Total operations: N (X per second)\"", t);
-        else {
-            p->transactions = n;
-            p->tps = rate;
-            ps->run.has_summary = 1;
-        }
-        return 1;
-    }
-    v = t;
-    if (isdigit((unsigned char)*v) && num(&v, &mib) == 0 && lit(&v, "MiB transferred (") == 0) {
-        if (num(&v, &rate) || lit(&v, "MiB/sec)"))
-            *rc = bad_line(ps, "\"X MiB transferred (Y MiB/sec)\"", t);
-        else
-            *rc = set_extra(p, "memory_mib_s", json_real(rate)) ? IMPORT_ENOMEM : 0;
-        return 1;
-    }
-    return 0;
-}
-
 static int parse_line(struct parser *ps, const char *raw)
 {
-    const char *t = skip_ws(raw);
+    const char *t = sblex_skip_ws(raw);
     int rc;
     struct run *r = &ps->run;
     const char *v;
 
     /* a banner starts a new run */
-    if ((v = after(raw, "sysbench ")) && isdigit((unsigned char)*v)) {
+    if ((v = sblex_after(raw, "sysbench ")) && isdigit((unsigned char)*v)) {
         double ver;
         if (ps->in_run && (rc = run_finish(ps)) < 0)
             return rc;
         run_start(ps);
-        if (num(&v, &ver) == 0)
+        if (sblex_num(&v, &ver) == 0)
             r->version_major = ver < 1000 ? (int)ver : -1;
         return point_set_str(&r->p.tool, raw) ? IMPORT_ENOMEM : IMPORT_OK;
     }
-    if (after(t, "FATAL:")) {
+    if (sblex_after(t, "FATAL:")) {
         if (!ps->in_run)
             run_start(ps);
         if (!r->fatal_line) {
             r->fatal_line = ps->line_no;
-            sanitize(r->fatal, sizeof r->fatal, t);
+            sblex_sanitize(r->fatal, sizeof r->fatal, t);
         }
         return IMPORT_OK;
     }
@@ -843,15 +579,15 @@ static int parse_line(struct parser *ps, const char *raw)
         return rc;
     if (!ps->in_run) {
         /* a summary block without banner or thread count starts a run too */
-        if (after(t, "SQL statistics:") || after(t, "OLTP test statistics:"))
+        if (sblex_after(t, "SQL statistics:") || sblex_after(t, "OLTP test statistics:"))
             run_start(ps);
         else
             return IMPORT_OK;
     }
-    if (memory_line(ps, t, &rc) || legacy_fileio_line(ps, t, &rc))
+    if (sblog_memory_line(ps, t, &rc) || sblog_legacy_fileio_line(ps, t, &rc))
         return rc;
     /* section headers */
-    if (after(t, "SQL statistics:") || after(t, "OLTP test statistics:")) {
+    if (sblex_after(t, "SQL statistics:") || sblex_after(t, "OLTP test statistics:")) {
         if (r->has_latency) {
             /* a second summary (--report-checkpoints): the next point of the same run */
             int64_t threads = r->p.threads;
@@ -877,37 +613,37 @@ static int parse_line(struct parser *ps, const char *raw)
         r->has_summary = 1;
         return IMPORT_OK;
     }
-    if (after(t, "General statistics:") || after(t, "Test execution summary:")) {
+    if (sblex_after(t, "General statistics:") || sblex_after(t, "Test execution summary:")) {
         ps->block = B_GENERAL;
         r->has_summary = 1;
         return IMPORT_OK;
     }
-    if (after(t, "Throughput:")) {
+    if (sblex_after(t, "Throughput:")) {
         /* fileio (1.0 and 1.1) has its own Throughput block; 1.1 OLTP's replaces General */
         ps->block = r->workload_hint && strncmp(r->workload_hint, "fileio_", 7) == 0 ? B_FILETHRU
                                                                                       : B_GENERAL;
         r->has_summary = 1;
         return IMPORT_OK;
     }
-    if (after(t, "Latency (ms):") || after(t, "per-request statistics:") ||
-        after(t, "response time:")) {
+    if (sblex_after(t, "Latency (ms):") || sblex_after(t, "per-request statistics:") ||
+        sblex_after(t, "response time:")) {
         ps->block = B_LATENCY;
         r->has_summary = 1;
         return IMPORT_OK;
     }
-    if (after(t, "Threads fairness:")) {
+    if (sblex_after(t, "Threads fairness:")) {
         ps->block = B_FAIRNESS;
         return IMPORT_OK;
     }
-    if (after(t, "File operations:")) {
+    if (sblex_after(t, "File operations:")) {
         ps->block = B_FILEOPS;
         return IMPORT_OK;
     }
-    if (after(t, "CPU speed:")) {
+    if (sblex_after(t, "CPU speed:")) {
         ps->block = B_CPU;
         return IMPORT_OK;
     }
-    if (after(t, "Latency histogram")) {
+    if (sblex_after(t, "Latency histogram")) {
         ps->block = B_HISTOGRAM;
         return IMPORT_OK;
     }
@@ -926,15 +662,15 @@ static int parse_line(struct parser *ps, const char *raw)
     case B_FAIRNESS:
         return fairness_line(ps, t, raw);
     case B_FILEOPS:
-        return fileops_line(ps, t, raw);
+        return sblog_fileops_line(ps, t, raw);
     case B_FILETHRU:
-        return filethru_line(ps, t, raw);
+        return sblog_filethru_line(ps, t, raw);
     case B_HISTOGRAM:
         return histogram_line(ps, t, raw);
     case B_CPU:
-        if ((v = after(t, "events per second:"))) {
-            if (num(&v, &r->p.tps) || !at_end(v))
-                return bad_line(ps, "\"events per second: X\"", raw);
+        if ((v = sblex_after(t, "events per second:"))) {
+            if (sblex_num(&v, &r->p.tps) || !sblex_at_end(v))
+                return sblog_bad_line(ps, "\"events per second: X\"", raw);
             r->has_summary = 1;
         }
         return IMPORT_OK;

@@ -1,0 +1,461 @@
+/* point_read.c - the strict reader of sizeup.point/1 records (JSON object and JSON Lines). */
+#include "point.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void set_err(struct point_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void set_err(struct point_error *err, const char *fmt, ...)
+{
+    va_list ap;
+    if (!err)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+}
+
+struct rd {
+    const char *file;
+    long line;
+    struct point_error *err;
+};
+
+static int bad(struct rd *r, const char *key, const char *expected)
+{
+    set_err(r->err, "%s:%ld: key \"%s\": expected %s", r->file ? r->file : "<input>", r->line,
+            key, expected);
+    return POINT_EPARSE;
+}
+
+static int get_real(struct rd *r, const json_t *o, const char *key, double *out, double min)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v || json_is_null(v))
+        return POINT_OK;
+    if (!json_is_number(v))
+        return bad(r, key, "a number");
+    *out = json_number_value(v);
+    if (!isfinite(*out) || *out < min)
+        return bad(r, key, min == 0 ? "a number >= 0" : "a finite number");
+    return POINT_OK;
+}
+
+static int get_count(struct rd *r, const json_t *o, const char *key, int64_t *out)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v || json_is_null(v))
+        return POINT_OK;
+    if (!json_is_integer(v) || json_integer_value(v) < 0)
+        return bad(r, key, "an integer >= 0");
+    *out = (int64_t)json_integer_value(v);
+    return POINT_OK;
+}
+
+static int get_str(struct rd *r, const json_t *o, const char *key, char **out, int required)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v || json_is_null(v))
+        return required ? bad(r, key, "a string (required)") : POINT_OK;
+    if (!json_is_string(v) || (required && json_string_length(v) == 0))
+        return bad(r, key, required ? "a non-empty string" : "a string");
+    return point_set_str(out, json_string_value(v));
+}
+
+static int get_bool(struct rd *r, const json_t *o, const char *key, int *out)
+{
+    const json_t *v = json_object_get(o, key);
+    if (!v || json_is_null(v))
+        return POINT_OK;
+    if (!json_is_boolean(v))
+        return bad(r, key, "true or false");
+    *out = json_is_true(v) ? 1 : 0;
+    return POINT_OK;
+}
+
+/* "95", "99.9": digits with at most one '.', as the writer's %g makes them */
+static int pct_key_ok(const char *s)
+{
+    int dots = 0;
+    for (; *s; s++) {
+        if (*s == '.')
+            dots++;
+        else if (!isdigit((unsigned char)*s))
+            return 0;
+    }
+    return dots <= 1;
+}
+
+/* Every key of o must be in the NULL-terminated list; else an error naming the key. */
+static int only_keys(struct rd *r, const json_t *o, const char *where, const char *const *keys)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)o, key, v) {
+        int known = 0;
+        for (const char *const *k = keys; *k; k++)
+            if (strcmp(*k, key) == 0)
+                known = 1;
+        if (!known) {
+            set_err(r->err, "%s:%ld: %s key \"%s\" is not part of %s (misspelt?)",
+                    r->file ? r->file : "<input>", r->line, where, key, POINT_SCHEMA);
+            return POINT_EPARSE;
+        }
+    }
+    return POINT_OK;
+}
+
+static const char *const point_keys[] = {
+    "schema", "target", "config", "workload", "threads", "nodes", "rate", "duration_s",
+    "warmup_s", "transactions", "queries", "reads", "writes", "other", "errors", "reconnects",
+    "tps", "qps", "reads_ps", "writes_ps", "other_ps", "errors_ps", "reconnects_ps",
+    "latency_ms", "latency_overflows", "ci95_tps", "steady", "incomplete", "flags", "io",
+    "series", "histogram", "tool", "server_version", "client_cpu_s", "started_at", "options",
+    "extra", "source", NULL};
+static const char *const series_keys[] = {
+    "t", "threads", "tps", "qps", "reads_ps", "writes_ps", "other_ps", "lat_ms", "pct",
+    "errors_ps", "reconnects_ps", "read_mib_s", "written_mib_s", "fsyncs_ps", NULL};
+static const char *const io_keys[] = {"reads_ps", "writes_ps", "fsyncs_ps", "read_mib_s",
+                                      "written_mib_s", NULL};
+static const char *const source_keys[] = {"kind", "file", "line", NULL};
+
+static int read_latency(struct rd *r, const json_t *o, struct point *p)
+{
+    const char *key;
+    json_t *v;
+    if (!o)
+        return POINT_OK;
+    if (!json_is_object(o))
+        return bad(r, "latency_ms", "an object");
+    json_object_foreach((json_t *)o, key, v) {
+        double x;
+        char *end;
+        if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0)
+            return bad(r, "latency_ms", "numbers >= 0 (milliseconds)");
+        x = json_number_value(v);
+        if (strcmp(key, "min") == 0)
+            p->latency_ms.min = x;
+        else if (strcmp(key, "avg") == 0)
+            p->latency_ms.avg = x;
+        else if (strcmp(key, "max") == 0)
+            p->latency_ms.max = x;
+        else if (strcmp(key, "sum") == 0)
+            p->latency_ms.sum = x;
+        else if (key[0] == 'p' && isdigit((unsigned char)key[1]) && pct_key_ok(key + 1)) {
+            double pct = strtod(key + 1, &end);
+            if (*end != '\0' || point_set_percentile(p, pct, x) != POINT_OK)
+                return bad(r, "latency_ms", "keys min, avg, max, sum or pNN with 0 < NN <= 100");
+        } else {
+            return bad(r, "latency_ms", "keys min, avg, max, sum or pNN");
+        }
+    }
+    return POINT_OK;
+}
+
+static int read_series(struct rd *r, const json_t *a, struct point *p)
+{
+    size_t i;
+    json_t *o;
+    if (!a)
+        return POINT_OK;
+    if (!json_is_array(a))
+        return bad(r, "series", "an array of objects");
+    json_array_foreach(a, i, o) {
+        struct point_interval iv = point_interval_none();
+        int64_t th = POINT_NONE;
+        int rc = 0;
+        if (!json_is_object(o))
+            return bad(r, "series", "an array of objects");
+        rc |= get_real(r, o, "t", &iv.t_s, 0);
+        rc |= get_count(r, o, "threads", &th);
+        rc |= get_real(r, o, "tps", &iv.tps, 0);
+        rc |= get_real(r, o, "qps", &iv.qps, 0);
+        rc |= get_real(r, o, "reads_ps", &iv.reads_ps, 0);
+        rc |= get_real(r, o, "writes_ps", &iv.writes_ps, 0);
+        rc |= get_real(r, o, "other_ps", &iv.other_ps, 0);
+        rc |= get_real(r, o, "lat_ms", &iv.lat_ms, 0);
+        rc |= get_real(r, o, "pct", &iv.pct, 0);
+        rc |= get_real(r, o, "errors_ps", &iv.errors_ps, 0);
+        rc |= get_real(r, o, "reconnects_ps", &iv.reconnects_ps, 0);
+        rc |= get_real(r, o, "read_mib_s", &iv.read_mib_s, 0);
+        rc |= get_real(r, o, "written_mib_s", &iv.written_mib_s, 0);
+        rc |= get_real(r, o, "fsyncs_ps", &iv.fsyncs_ps, 0);
+        if (rc || only_keys(r, o, "series[]", series_keys))
+            return POINT_EPARSE;
+        if (th >= 1000000000)
+            return bad(r, "series[].threads", "an integer below 10^9");
+        iv.threads = th > 0 ? (int)th : 0;
+        if (point_series_append(p, &iv))
+            return POINT_ENOMEM;
+    }
+    return POINT_OK;
+}
+
+static int read_histogram(struct rd *r, const json_t *h, struct point *p)
+{
+    const json_t *b;
+    size_t i;
+    json_t *pair;
+    if (!h)
+        return POINT_OK;
+    b = json_object_get(h, "buckets");
+    if (!json_is_object(h) || !json_is_array(b))
+        return bad(r, "histogram", "an object with \"buckets\": [[value_ms, count], ...]");
+    json_array_foreach(b, i, pair) {
+        const json_t *v = json_array_get(pair, 0), *c = json_array_get(pair, 1);
+        if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_number(v) ||
+            !json_is_integer(c) || json_integer_value(c) < 0 || json_number_value(v) < 0)
+            return bad(r, "histogram", "buckets as [value_ms >= 0, count >= 0] pairs");
+        if (point_hist_append(p, json_number_value(v), (uint64_t)json_integer_value(c)))
+            return POINT_ENOMEM;
+    }
+    return POINT_OK;
+}
+
+static int read_source(struct rd *r, const json_t *s, struct point *p)
+{
+    const json_t *kind, *line;
+    const char *k;
+    if (!s)
+        return bad(r, "source", "an object {\"kind\", \"file\", \"line\"} (required)");
+    kind = json_object_get(s, "kind");
+    if (!json_is_object(s) || !json_is_string(kind))
+        return bad(r, "source", "an object with \"kind\": probe, sysbench-log or table");
+    if (only_keys(r, s, "source", source_keys))
+        return POINT_EPARSE;
+    k = json_string_value(kind);
+    if (strcmp(k, "probe") == 0)
+        p->source_kind = POINT_SRC_PROBE;
+    else if (strcmp(k, "sysbench-log") == 0)
+        p->source_kind = POINT_SRC_SYSBENCH_LOG;
+    else if (strcmp(k, "table") == 0)
+        p->source_kind = POINT_SRC_TABLE;
+    else
+        return bad(r, "source.kind", "probe, sysbench-log or table");
+    if (get_str(r, s, "file", &p->source_file, 0))
+        return POINT_EPARSE;
+    line = json_object_get(s, "line");
+    if (line && !json_is_null(line)) {
+        if (!json_is_integer(line) || json_integer_value(line) < 0)
+            return bad(r, "source.line", "an integer >= 0");
+        p->source_line = (long)json_integer_value(line);
+    }
+    return POINT_OK;
+}
+
+static int read_point(struct rd *r, const json_t *o, struct point *p)
+{
+    const json_t *schema = json_object_get(o, "schema"), *v;
+    int rc = 0;
+    if (!json_is_string(schema)) {
+        set_err(r->err, "%s:%ld: no \"schema\" key: expected \"%s\"", r->file ? r->file : "<input>",
+                r->line, POINT_SCHEMA);
+        return POINT_ESCHEMA;
+    }
+    if (strcmp(json_string_value(schema), POINT_SCHEMA) != 0) {
+        set_err(r->err, "%s:%ld: schema \"%s\" is not one this version reads (expected \"%s\")",
+                r->file ? r->file : "<input>", r->line, json_string_value(schema), POINT_SCHEMA);
+        return POINT_ESCHEMA;
+    }
+    if ((rc = only_keys(r, o, "the", point_keys)))
+        return rc;
+    if ((rc = get_str(r, o, "target", &p->target, 1)) || (rc = get_str(r, o, "workload",
+                                                                        &p->workload, 1)))
+        return rc;
+    if ((rc = get_str(r, o, "config", &p->config, 0)))
+        return rc;
+    if (get_count(r, o, "threads", &p->threads) || get_count(r, o, "nodes", &p->nodes))
+        return POINT_EPARSE;
+    if (p->threads <= 0 && p->nodes <= 0)
+        return bad(r, "threads", "an integer > 0 (or \"nodes\" > 0)");
+    rc |= get_real(r, o, "rate", &p->rate, 0);
+    rc |= get_real(r, o, "duration_s", &p->duration_s, 0);
+    rc |= get_real(r, o, "warmup_s", &p->warmup_s, 0);
+    rc |= get_count(r, o, "transactions", &p->transactions);
+    rc |= get_count(r, o, "queries", &p->queries);
+    rc |= get_count(r, o, "reads", &p->reads);
+    rc |= get_count(r, o, "writes", &p->writes);
+    rc |= get_count(r, o, "other", &p->other);
+    rc |= get_count(r, o, "errors", &p->errors);
+    rc |= get_count(r, o, "reconnects", &p->reconnects);
+    rc |= get_real(r, o, "tps", &p->tps, 0);
+    rc |= get_real(r, o, "qps", &p->qps, 0);
+    rc |= get_real(r, o, "reads_ps", &p->reads_ps, 0);
+    rc |= get_real(r, o, "writes_ps", &p->writes_ps, 0);
+    rc |= get_real(r, o, "other_ps", &p->other_ps, 0);
+    rc |= get_real(r, o, "errors_ps", &p->errors_ps, 0);
+    rc |= get_real(r, o, "reconnects_ps", &p->reconnects_ps, 0);
+    rc |= get_count(r, o, "latency_overflows", &p->latency_overflows);
+    rc |= get_real(r, o, "ci95_tps", &p->ci95_tps, 0);
+    rc |= get_bool(r, o, "steady", &p->steady);
+    rc |= get_bool(r, o, "incomplete", &p->incomplete);
+    rc |= get_real(r, o, "client_cpu_s", &p->client_cpu_s, 0);
+    if (rc)
+        return POINT_EPARSE;
+    if (p->incomplete < 0)
+        p->incomplete = 0;
+    if ((rc = read_latency(r, json_object_get(o, "latency_ms"), p)))
+        return rc;
+    v = json_object_get(o, "flags");
+    if (v) {
+        size_t i;
+        json_t *f;
+        if (!json_is_array(v))
+            return bad(r, "flags", "an array of strings");
+        json_array_foreach(v, i, f) {
+            if (!json_is_string(f))
+                return bad(r, "flags", "an array of strings");
+            if (point_add_flag(p, json_string_value(f)))
+                return POINT_ENOMEM;
+        }
+    }
+    v = json_object_get(o, "io");
+    if (v) {
+        if (!json_is_object(v))
+            return bad(r, "io", "an object");
+        rc |= get_real(r, v, "reads_ps", &p->io.reads_ps, 0);
+        rc |= get_real(r, v, "writes_ps", &p->io.writes_ps, 0);
+        rc |= get_real(r, v, "fsyncs_ps", &p->io.fsyncs_ps, 0);
+        rc |= get_real(r, v, "read_mib_s", &p->io.read_mib_s, 0);
+        rc |= get_real(r, v, "written_mib_s", &p->io.written_mib_s, 0);
+        if (rc || only_keys(r, v, "io", io_keys))
+            return POINT_EPARSE;
+    }
+    if ((rc = read_series(r, json_object_get(o, "series"), p)) ||
+        (rc = read_histogram(r, json_object_get(o, "histogram"), p)))
+        return rc;
+    if ((rc = get_str(r, o, "tool", &p->tool, 0)) ||
+        (rc = get_str(r, o, "server_version", &p->server_version, 0)) ||
+        (rc = get_str(r, o, "started_at", &p->started_at, 0)))
+        return rc;
+    v = json_object_get(o, "options");
+    if (v && !json_is_null(v)) {
+        if (!json_is_object(v))
+            return bad(r, "options", "an object");
+        p->options = json_deep_copy(v);
+    }
+    v = json_object_get(o, "extra");
+    if (v && !json_is_null(v)) {
+        if (!json_is_object(v))
+            return bad(r, "extra", "an object");
+        p->extra = json_deep_copy(v);
+    }
+    return read_source(r, json_object_get(o, "source"), p);
+}
+
+int point_from_json(const json_t *obj, struct point *out, const char *file, long line,
+                    struct point_error *err)
+{
+    struct rd r = {file, line, err};
+    int rc;
+    point_destroy(out);
+    if (!json_is_object(obj)) {
+        set_err(err, "%s:%ld: expected a JSON object (a sizeup.point/1 record)",
+                file ? file : "<input>", line);
+        return POINT_EPARSE;
+    }
+    rc = read_point(&r, obj, out);
+    if (rc != POINT_OK) {
+        if (rc == POINT_ENOMEM)
+            set_err(err, "%s:%ld: out of memory", file ? file : "<input>", line);
+        point_destroy(out);
+    }
+    return rc;
+}
+
+struct point_reader {
+    FILE *f;
+    char *name;
+    long line;
+    char *buf;
+    size_t cap;
+};
+
+struct point_reader *point_reader_new(FILE *f, const char *name)
+{
+    struct point_reader *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->f = f;
+    r->name = strdup(name ? name : "<input>");
+    if (!r->name) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void point_reader_free(struct point_reader *r)
+{
+    if (!r)
+        return;
+    free(r->buf);
+    free(r->name);
+    free(r);
+}
+
+static int blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\n')
+            return 0;
+    return 1;
+}
+
+int point_reader_next(struct point_reader *r, struct point *out, struct point_error *err)
+{
+    for (;;) {
+        ssize_t n;
+        json_t *o;
+        json_error_t jerr;
+        int rc;
+        errno = 0;
+        n = getline(&r->buf, &r->cap, r->f);
+        if (n < 0) {
+            if (ferror(r->f)) {
+                set_err(err, "%s:%ld: read error: %s", r->name, r->line + 1,
+                        strerror(errno ? errno : EIO));
+                return POINT_EIO;
+            }
+            return 0;
+        }
+        r->line++;
+        if (r->line == 1 && n >= 3 && memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0) {
+            memmove(r->buf, r->buf + 3, (size_t)n - 2);
+            n -= 3;
+        }
+        if (blank(r->buf, (size_t)n))
+            continue;
+        o = json_loadb(r->buf, (size_t)n, JSON_REJECT_DUPLICATES, &jerr);
+        if (!o) {
+            set_err(err, "%s:%ld:%d: invalid JSON: %s", r->name, r->line, jerr.column, jerr.text);
+            return POINT_EPARSE;
+        }
+        rc = point_from_json(o, out, r->name, r->line, err);
+        json_decref(o);
+        return rc == POINT_OK ? 1 : rc;
+    }
+}
+
+int point_looks_like_jsonl(const char *buf, size_t len)
+{
+    size_t i = 0, end;
+    while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n'))
+        i++;
+    if (i >= len || buf[i] != '{')
+        return 0;
+    end = i;
+    while (end < len && buf[end] != '\n')
+        end++;
+    for (size_t j = i; j + 14 <= end; j++)
+        if (memcmp(buf + j, "\"sizeup.point/", 14) == 0)
+            return 1;
+    return 0;
+}
+
