@@ -17,6 +17,7 @@ struct subcommand {
 };
 
 static const struct subcommand subcommands[] = {
+    {"import", cmd_import, "sysbench outputs (1.0, 1.1, legacy 0.4/0.5) and CSV tables -> points"},
     {NULL, NULL, NULL},
 };
 

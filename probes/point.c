@@ -264,11 +264,28 @@ static int put_count(json_t *o, const char *key, int64_t v)
     return json_object_set_new(o, key, json_integer((json_int_t)v));
 }
 
+json_t *point_json_string(const char *s)
+{
+    json_t *v = json_string(s);
+    char *copy;
+    if (v)
+        return v;
+    copy = strdup(s);
+    if (!copy)
+        return NULL;
+    for (char *c = copy; *c; c++)
+        if ((unsigned char)*c < 32 || (unsigned char)*c > 126)
+            *c = '?';
+    v = json_string(copy);
+    free(copy);
+    return v;
+}
+
 static int put_str(json_t *o, const char *key, const char *s)
 {
     if (!s)
         return 0;
-    return json_object_set_new(o, key, json_string(s));
+    return json_object_set_new(o, key, point_json_string(s));
 }
 
 static void pct_key(char *buf, size_t cap, double pct)
@@ -367,7 +384,7 @@ json_t *point_to_json(const struct point *p, struct point_error *err)
         goto nomem;
     rc |= put_str(o, "schema", POINT_SCHEMA);
     rc |= put_str(o, "target", p->target);
-    rc |= json_object_set_new(o, "config", p->config ? json_string(p->config) : json_null());
+    rc |= json_object_set_new(o, "config", p->config ? point_json_string(p->config) : json_null());
     rc |= put_str(o, "workload", p->workload);
     if (p->threads > 0)
         rc |= put_count(o, "threads", p->threads);
@@ -410,7 +427,7 @@ json_t *point_to_json(const struct point *p, struct point_error *err)
         if (!fl)
             goto nomem;
         for (size_t i = 0; i < p->n_flags; i++)
-            rc |= json_array_append_new(fl, json_string(p->flags[i]));
+            rc |= json_array_append_new(fl, point_json_string(p->flags[i]));
         rc |= json_object_set_new(o, "flags", fl);
     }
     if (!isnan(p->io.reads_ps) || !isnan(p->io.writes_ps) || !isnan(p->io.fsyncs_ps) ||

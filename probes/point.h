@@ -187,6 +187,13 @@ struct point_interval point_interval_none(void);
 /** Append one histogram bucket (value in ms, count). @return POINT_OK or POINT_ENOMEM. */
 int point_hist_append(struct point *p, double value_ms, uint64_t count);
 
+/**
+ * A JSON string for s (new reference, NULL when out of memory). Text that is not valid UTF-8 (a
+ * Latin-1 file name, stray bytes in a log) gets each byte outside printable ASCII replaced by
+ * '?', so a record is always valid JSON.
+ */
+json_t *point_json_string(const char *s);
+
 /** Name of a source kind: "probe", "sysbench-log", "table". */
 const char *point_source_kind_name(enum point_source_kind k);
 

@@ -73,6 +73,7 @@ while IFS= read -r line || [ -n "$line" ]; do
     "### "*) run_case; name=${line#\#\#\# }; args=""; want_status=""; checks=(); exact=""; setup=() ;;
     "\$\$ "*) setup+=("${line#\$\$ }") ;;
     "\$ "*) args=${line#\$ } ;;
+    "\$") args="" ;;
     "? "*) want_status=${line#\? } ;;
     ">! "*) checks+=("notout"$'\t'"${line#>! }") ;;
     "> "*) checks+=("out"$'\t'"${line#> }") ;;

@@ -1,0 +1,108 @@
+# Transcripts of `sizeup import` (tests/transcript.sh format).
+
+### help goes to stdout, exit 0
+$ import --help
+? 0
+> Usage: sizeup import [OPTIONS] FILE...
+> --workload=NAME
+
+### help through `sizeup help import`
+$ help import
+? 0
+> Usage: sizeup import
+
+### no files is misuse
+$ import
+? 2
+! sizeup: no input files
+! Try 'sizeup import --help'.
+
+### unknown option
+$ import --bogus data/published/seekdb-4c8g-1c2g.csv
+? 2
+! unknown option '--bogus'
+
+### bad --format value
+$ import --format xml data/published/seekdb-4c8g-1c2g.csv
+? 2
+! --format takes auto, sysbench, csv or points
+
+### every published row becomes one record
+$ import data/published/klustron-3node-32c128g.csv data/published/klustron-tpcc-500wh.csv data/published/monosql-scaleout-c5-2xlarge.csv data/published/rds-idc-vs-cloud-4c16g.csv data/published/seekdb-4c8g-1c2g.csv
+? 0
+= 142
+> {"schema":"sizeup.point/1","target":"idc-nvme","config":null,"workload":"oltp_legacy","threads":16,"tps":1437.0,"qps":28734.0,"latency_ms":{"avg":11.14}
+! imported 142 point(s) from 5 file(s)
+
+### a bad file is reported with its line; the good file is still imported; exit 3
+$ import tests/fixtures/bad/missing-cell.csv data/published/seekdb-4c8g-1c2g.csv
+? 3
+= 54
+! tests/fixtures/bad/missing-cell.csv:3: expected 4 cells as in the header (line 1), found 3
+>! host-a
+
+### a non-numeric cell names its column
+$ import tests/fixtures/bad/nonnumeric.csv
+? 3
+= 0
+! nonnumeric.csv:3: column "tps": expected a number >= 0, found "fast"
+
+### an empty file
+$ import tests/fixtures/bad/empty.log
+? 3
+= 0
+! empty.log: the file is empty
+
+### an unknown format
+$ import tests/fixtures/bad/unknown.txt
+? 3
+= 0
+! unknown.txt:1: not a format sizeup reads
+
+### a missing file
+$ import tests/fixtures/bad/no-such-file.log
+? 3
+! no-such-file.log: cannot open: No such file or directory
+
+### a sysbench run that ended in FATAL gives no record
+$ import tests/fixtures/sysbench/fatal-read_write.log
+? 3
+= 0
+! fatal-read_write.log:15: sysbench reported a fatal error
+
+### a killed run is imported from its intervals, marked incomplete, exit 3
+$ import tests/fixtures/sysbench/killed-read_write.log
+? 3
+= 1
+> "incomplete":true
+! warning: the run ends after 3 intermediate report(s) without its summary
+
+### a sweep logged into one file gives one record per run
+$ import --workload oltp_read_write --target lab tests/fixtures/sysbench/sweep-rw.log
+? 0
+= 4
+> "target":"lab","config":null,"workload":"oltp_read_write","threads":8,"duration_s":3.0136,"transactions":4252
+
+### -o writes the good records only (replaced whole), read back as points
+$ import -o $TRANSCRIPT_TMP/pts.jsonl tests/fixtures/bad/corrupt-summary.log data/published/monosql-scaleout-c5-2xlarge.csv
+? 3
+= 0
+! corrupt-summary.log:24: expected "transactions: N (X per sec.)"
+
+### the file written above reads back through the points path
+$ import --format points $TRANSCRIPT_TMP/pts.jsonl
+? 0
+= 12
+> "nodes":16
+
+### an unwritable output is an error, exit 1
+$ import -o /nonexistent-dir/x.jsonl data/published/seekdb-4c8g-1c2g.csv
+? 1
+! cannot write /nonexistent-dir/x.jsonl
+
+### summary of the built-in tables
+$ import --summary data/published/rds-idc-vs-cloud-4c16g.csv
+? 0
+> target               workload               points      x range     peak tps     at x   latency ms
+> idc-nvme             oltp_legacy                 9      t 1-512      1437.00       16    avg 11.14
+> cloud-essd           oltp_legacy                 9      t 1-512      1329.00      512   avg 385.31
