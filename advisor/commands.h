@@ -9,4 +9,7 @@
 /** sizeup import FILE... : sysbench outputs and CSV tables -> point records. */
 int cmd_import(int argc, char **argv);
 
+/** sizeup disk --dir DIR : random/sequential I/O and commit latency of a disk. */
+int cmd_disk(int argc, char **argv);
+
 #endif

@@ -18,6 +18,7 @@ struct subcommand {
 
 static const struct subcommand subcommands[] = {
     {"import", cmd_import, "sysbench outputs (1.0, 1.1, legacy 0.4/0.5) and CSV tables -> points"},
+    {"disk", cmd_disk, "disk probes: random/sequential I/O and commit (fsync) latency"},
     {NULL, NULL, NULL},
 };
 
