@@ -337,7 +337,7 @@ int disk_run(const struct disk_config *cfg, struct disk_result *out)
     struct worker *ws = NULL;
     struct hist *batch_hist = NULL;
     sigset_t block, old;
-    uint64_t start, prev, measured_ns = 0, warm_ns = 0, k = 0;
+    uint64_t start, prev, measured_ns = 0, warm_ns = 0;
     size_t cap = 0;
     double cpu0;
     const char *bad;
@@ -408,8 +408,9 @@ int disk_run(const struct disk_config *cfg, struct disk_result *out)
         struct disk_progress pg;
         uint64_t now, len;
         int warm;
-        k++;
-        while (clock_sleep_until_ns(start + k * cfg->interval_ns) != 0)
+        /* each batch lasts at least one interval from the end of the previous one: a late
+         * wake-up (busy machine) makes one batch longer, never a run of short catch-up ones */
+        while (clock_sleep_until_ns(prev + cfg->interval_ns) != 0)
             if (cfg->interrupted && *cfg->interrupted)
                 break;
         now = clock_now_ns();
@@ -426,7 +427,7 @@ int disk_run(const struct disk_config *cfg, struct disk_result *out)
             rc = DISK_EINTR;
             break;
         }
-        warm = (k - 1) * cfg->interval_ns < cfg->warmup_ns;
+        warm = warm_ns < cfg->warmup_ns;
         pg.elapsed_s = clock_ns_to_s(now - start);
         pg.batch_iops = len ? (double)b.ops / clock_ns_to_s(len) : 0.0;
         pg.warmup = warm;

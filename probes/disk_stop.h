@@ -3,9 +3,10 @@
  *
  * The rule, small on purpose (the general calibration of all probes comes later and will
  * replace it):
- *   1. Time is cut into batches of --interval (default 1 s). The batches that start before
- *      --warmup has elapsed (default 1 s, i.e. the first batch) are dropped: they hold thread
- *      start-up and the first touches of the device's queues and caches.
+ *   1. Time is cut into batches of at least --interval (default 1 s; each batch starts when
+ *      the previous one was collected, so a late wake-up lengthens one batch). Batches are
+ *      dropped until the dropped time reaches --warmup (default 1 s, i.e. the first batch):
+ *      they hold thread start-up and the first touches of the device's queues and caches.
  *   2. Each kept batch gives one IOPS value x_i (I/Os completed in the batch / its length).
  *      With n kept batches, mean m and sample standard deviation s, the 95 % confidence
  *      interval of the mean IOPS by the method of batch means (Law & Kelton, "Simulation
