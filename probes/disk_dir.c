@@ -84,7 +84,8 @@ int disk_dir_check(struct disk_dir *d, const char *parent, uint64_t need_bytes)
         snprintf(d->fs_type, sizeof d->fs_type, "unknown");
     d->free_bytes = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
     need = need_bytes + DISK_DIR_HEADROOM;
-    if (d->free_bytes < need) {
+    /* f_blocks == 0: a file system without a size (ramfs): nothing to check against */
+    if (vfs.f_blocks != 0 && d->free_bytes < need) {
         snprintf(d->msg, sizeof d->msg,
                  "%s: not enough free space: the probe needs %.1f MiB (working set %.1f MiB "
                  "+ %llu MiB headroom), the file system has %.1f MiB free; give a smaller "
@@ -137,59 +138,54 @@ static int try_direct_write(int fd)
     return e;
 }
 
+static int open_error(struct disk_dir *d, const char *what, int e)
+{
+    snprintf(d->msg, sizeof d->msg, "%s: %s: %s", d->data, what, strerror(e));
+    return e == EEXIST                                 ? DISK_DIR_EEXIST
+           : (e == EACCES || e == EROFS || e == EPERM) ? DISK_DIR_EACCES
+           : e == ENOSPC                               ? DISK_DIR_ENOSPC
+                                                       : DISK_DIR_EIO;
+}
+
 int disk_dir_open(struct disk_dir *d, int direct, int allow_buffered)
 {
-    int flags = O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, e = 0;
-    if (direct) {
-        d->fd = open(d->data, flags | O_DIRECT, 0600);
-        if (d->fd >= 0) {
-            d->made_data = 1;
-            e = try_direct_write(d->fd);
-            if (e == 0) {
-                d->direct = 1;
-                return DISK_DIR_OK;
-            }
-            close(d->fd);
-            d->fd = -1;
-            if (e != EINVAL) {
-                snprintf(d->msg, sizeof d->msg, "%s: direct write: %s", d->data, strerror(e));
-                return e == ENOSPC ? DISK_DIR_ENOSPC : DISK_DIR_EIO;
-            }
-        } else {
-            e = errno;
-            if (e != EINVAL) {
-                snprintf(d->msg, sizeof d->msg, "%s: cannot create: %s", d->data, strerror(e));
-                return e == EEXIST                                 ? DISK_DIR_EEXIST
-                       : (e == EACCES || e == EROFS || e == EPERM) ? DISK_DIR_EACCES
-                                                                   : DISK_DIR_EIO;
-            }
-        }
-        /* EINVAL: the file system does not do O_DIRECT */
-        d->direct_refused = 1;
-        d->direct_errno = e;
-        if (!allow_buffered) {
-            snprintf(d->msg, sizeof d->msg,
-                     "%s: the file system (%s) refuses O_DIRECT (%s): without direct I/O the "
-                     "page cache would serve the I/O; give --allow-buffered to measure buffered "
-                     "I/O anyway, or choose a --dir on another file system",
-                     d->parent, d->fs_type, strerror(e));
-            return DISK_DIR_ENODIRECT;
-        }
-        flags &= ~(O_CREAT | O_EXCL);
-        if (!d->made_data)
-            flags |= O_CREAT | O_EXCL;
-    }
-    d->fd = open(d->data, flags, 0600);
-    if (d->fd < 0) {
-        e = errno;
-        snprintf(d->msg, sizeof d->msg, "%s: cannot create: %s", d->data, strerror(e));
-        return e == EEXIST                                 ? DISK_DIR_EEXIST
-               : (e == EACCES || e == EROFS || e == EPERM) ? DISK_DIR_EACCES
-                                                           : DISK_DIR_EIO;
-    }
+    int fd, e;
+    /* create first, without O_DIRECT: a file system that refuses O_DIRECT may still create
+     * the file before open() fails, and then we would not know it is ours */
+    fd = open(d->data, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return open_error(d, "cannot create", errno);
     d->made_data = 1;
+    d->fd = fd;
     d->direct = 0;
-    return DISK_DIR_OK;
+    if (!direct)
+        return DISK_DIR_OK;
+    fd = open(d->data, O_RDWR | O_DIRECT | O_CLOEXEC);
+    if (fd >= 0) {
+        e = try_direct_write(fd);
+        if (e == 0) {
+            close(d->fd);
+            d->fd = fd;
+            d->direct = 1;
+            return DISK_DIR_OK;
+        }
+        close(fd);
+    } else {
+        e = errno;
+    }
+    if (e != EINVAL)
+        return open_error(d, "direct I/O", e);
+    /* EINVAL: the file system does not do O_DIRECT */
+    d->direct_refused = 1;
+    d->direct_errno = e;
+    if (allow_buffered)
+        return DISK_DIR_OK;
+    snprintf(d->msg, sizeof d->msg,
+             "%s: the file system (%s) refuses O_DIRECT (%s): without direct I/O the page "
+             "cache would serve the I/O; give --allow-buffered to measure buffered I/O anyway, "
+             "or choose a --dir on another file system",
+             d->parent, d->fs_type, strerror(e));
+    return DISK_DIR_ENODIRECT;
 }
 
 int disk_dir_fill(struct disk_dir *d, uint64_t size, uint32_t chunk, uint64_t seed,

@@ -9,7 +9,8 @@
  * Checks before anything is written (disk_dir_check): DIR exists, is a directory, is on a
  * writable file system, grants write and search permission to this process, and has at least
  * the working set plus DISK_DIR_HEADROOM bytes free for an unprivileged user (statvfs
- * f_bavail * f_frsize).
+ * f_bavail * f_frsize). A file system that reports no size at all (f_blocks == 0: ramfs) is
+ * not checked.
  *
  * Direct I/O: disk_dir_open() opens the data file with O_DIRECT when asked. A file system
  * that refuses O_DIRECT (ramfs, some FUSE and network file systems, tmpfs before Linux 6.6)
