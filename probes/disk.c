@@ -121,6 +121,7 @@ struct run;
 /* One worker thread: its histogram and counters, read by the aggregator under lock. */
 struct worker {
     struct hist hist; /* 64-byte aligned, so no two workers share a cache line */
+    struct hist sync_hist;
     pthread_mutex_t lock;
     uint64_t ops, reads, writes, syncs;
     uint64_t rng[4];
@@ -176,7 +177,7 @@ static void *worker_main(void *arg)
 
     while (!atomic_load_explicit(&r->stop, memory_order_relaxed)) {
         int is_read, synced = 0;
-        uint64_t block, off, t0, t1;
+        uint64_t block, off, t0, t1, ts = 0;
         ssize_t n;
         if (t == DISK_SEQREAD || t == DISK_SEQWRITE || t == DISK_FSYNC)
             block = atomic_fetch_add_explicit(&r->cursor, 1, memory_order_relaxed) % r->n_blocks;
@@ -198,7 +199,9 @@ static void *worker_main(void *arg)
             break;
         }
         if (t == DISK_FSYNC) {
-            int rc = cfg->sync_mode == DISK_SYNC_FSYNC ? fsync(cfg->fd) : fdatasync(cfg->fd);
+            int rc;
+            ts = clock_now_ns();
+            rc = cfg->sync_mode == DISK_SYNC_FSYNC ? fsync(cfg->fd) : fdatasync(cfg->fd);
             if (rc != 0) {
                 run_fail(r, disk_sync_mode_name(cfg->sync_mode), off, -1, 0, errno);
                 break;
@@ -209,6 +212,8 @@ static void *worker_main(void *arg)
 
         pthread_mutex_lock(&w->lock);
         hist_record(&w->hist, t1 - t0);
+        if (synced)
+            hist_record(&w->sync_hist, t1 - ts);
         w->ops++;
         if (is_read)
             w->reads++;
@@ -224,6 +229,7 @@ void disk_result_init(struct disk_result *r)
 {
     memset(r, 0, sizeof *r);
     hist_reset(&r->hist);
+    hist_reset(&r->sync_hist);
     r->duration_s = r->warmup_s = r->iops = NAN;
     r->reads_ps = r->writes_ps = r->syncs_ps = NAN;
     r->read_mib_s = r->written_mib_s = r->ci95_iops = NAN;
@@ -276,7 +282,8 @@ struct batch {
     uint64_t ops, reads, writes, syncs;
 };
 
-static void collect(struct worker *ws, unsigned n, struct hist *into, struct batch *b)
+static void collect(struct worker *ws, unsigned n, struct hist *into, struct hist *sync_into,
+                    struct batch *b)
 {
     memset(b, 0, sizeof *b);
     for (unsigned i = 0; i < n; i++) {
@@ -284,6 +291,8 @@ static void collect(struct worker *ws, unsigned n, struct hist *into, struct bat
         pthread_mutex_lock(&w->lock);
         hist_merge(into, &w->hist);
         hist_reset(&w->hist);
+        hist_merge(sync_into, &w->sync_hist);
+        hist_reset(&w->sync_hist);
         b->ops += w->ops;
         b->reads += w->reads;
         b->writes += w->writes;
@@ -335,7 +344,7 @@ int disk_run(const struct disk_config *cfg, struct disk_result *out)
 {
     struct run r;
     struct worker *ws = NULL;
-    struct hist *batch_hist = NULL;
+    struct hist *batch_hist = NULL, *batch_sync = NULL;
     sigset_t block, old;
     uint64_t start, prev, measured_ns = 0, warm_ns = 0;
     size_t cap = 0;
@@ -358,12 +367,14 @@ int disk_run(const struct disk_config *cfg, struct disk_result *out)
     pthread_mutex_init(&r.err_lock, NULL);
 
     batch_hist = hist_new();
-    if (batch_hist && posix_memalign(&mem, 64, cfg->iodepth * sizeof *ws) == 0) {
+    batch_sync = hist_new();
+    if (batch_hist && batch_sync && posix_memalign(&mem, 64, cfg->iodepth * sizeof *ws) == 0) {
         ws = mem;
         memset(ws, 0, cfg->iodepth * sizeof *ws);
     }
     if (!ws) {
         hist_free(batch_hist);
+        hist_free(batch_sync);
         pthread_mutex_destroy(&r.err_lock);
         snprintf(out->msg, sizeof out->msg, "out of memory for %u workers", cfg->iodepth);
         return DISK_ENOMEM;
@@ -372,6 +383,7 @@ int disk_run(const struct disk_config *cfg, struct disk_result *out)
         struct worker *w = &ws[i];
         void *buf = NULL;
         hist_reset(&w->hist);
+        hist_reset(&w->sync_hist);
         pthread_mutex_init(&w->lock, NULL);
         w->run = &r;
         rng_seed(w->rng, cfg->seed * 1000003u + i);
@@ -415,7 +427,8 @@ int disk_run(const struct disk_config *cfg, struct disk_result *out)
                 break;
         now = clock_now_ns();
         hist_reset(batch_hist);
-        collect(ws, cfg->iodepth, batch_hist, &b);
+        hist_reset(batch_sync);
+        collect(ws, cfg->iodepth, batch_hist, batch_sync, &b);
         len = now - prev;
         prev = now;
         if (atomic_load(&r.failed)) {
@@ -440,6 +453,7 @@ int disk_run(const struct disk_config *cfg, struct disk_result *out)
                 break;
             }
             hist_merge(&out->hist, batch_hist);
+            hist_merge(&out->sync_hist, batch_sync);
             out->ops += b.ops;
             out->reads += b.reads;
             out->writes += b.writes;
@@ -472,6 +486,7 @@ int disk_run(const struct disk_config *cfg, struct disk_result *out)
     out->wall_s = clock_ns_to_s(clock_now_ns() - start);
     free_workers(ws, cfg->iodepth);
     hist_free(batch_hist);
+    hist_free(batch_sync);
     pthread_mutex_destroy(&r.err_lock);
 
     out->duration_s = clock_ns_to_s(measured_ns);

@@ -93,8 +93,9 @@ struct disk_config {
 };
 
 struct disk_result {
-    struct hist hist; /* latency of every I/O (commit for fsync) in kept batches */
-    uint64_t ops;     /* I/Os (commits for fsync) in kept batches */
+    struct hist hist;      /* latency of every I/O (commit for fsync) in kept batches */
+    struct hist sync_hist; /* fsync test: latency of the sync call alone (fio's "sync" figure) */
+    uint64_t ops;          /* I/Os (commits for fsync) in kept batches */
     uint64_t reads, writes, syncs;
     double duration_s; /* measured time: sum of the kept batches' lengths */
     double warmup_s;   /* time of the dropped batches */

@@ -89,6 +89,27 @@ int disk_report_point(struct point *p, const struct disk_report_info *info, enum
                 rc |= point_set_percentile(p, report_pcts[i], clock_ns_to_ms(v));
         }
     }
+    if (r->sync_hist.count > 0) {
+        /* the sync call alone, comparable with fio's "sync" latency */
+        json_t *sl = json_object();
+        uint64_t v;
+        p->extra = json_object();
+        if (!sl || !p->extra ||
+            json_object_set_new(sl, "min", json_real(clock_ns_to_ms(hist_min_ns(&r->sync_hist)))) ||
+            json_object_set_new(sl, "avg", json_real(hist_mean_ns(&r->sync_hist) / 1e6)) ||
+            json_object_set_new(sl, "max", json_real(clock_ns_to_ms(r->sync_hist.max_ns))))
+            rc = POINT_ENOMEM;
+        for (size_t i = 0; sl && i < sizeof report_pcts / sizeof report_pcts[0]; i++) {
+            char key[24];
+            int hr = hist_percentile(&r->sync_hist, report_pcts[i], &v);
+            snprintf(key, sizeof key, "p%g", report_pcts[i]);
+            if ((hr == HIST_OK || hr == HIST_BELOW_RANGE) &&
+                json_object_set_new(sl, key, json_real(clock_ns_to_ms(v))) != 0)
+                rc = POINT_ENOMEM;
+        }
+        if (!sl || !p->extra || json_object_set_new(p->extra, "sync_latency_ms", sl) != 0)
+            rc = POINT_ENOMEM;
+    }
     p->latency_overflows = (int64_t)r->hist.overflow;
     p->ci95_tps = r->ci95_iops;
     p->steady = isnan(r->ci95_iops) ? -1 : r->steady;

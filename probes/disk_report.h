@@ -15,7 +15,9 @@
  * out, latency_overflows counts those values), ci95_tps, steady, io {reads_ps, writes_ps,
  * fsyncs_ps, read_mib_s, written_mib_s}, series (per kept batch: t, threads, tps), tool,
  * client_cpu_s, started_at, options (the caller's object plus "block_size" of this test),
- * flags "buffered" (no O_DIRECT) and "o_direct_refused", source kind probe.
+ * flags "buffered" (no O_DIRECT) and "o_direct_refused", source kind probe; for fsync,
+ * extra {"sync_latency_ms": {min, avg, max, p50, p95, p99}}: the sync call alone, the figure
+ * fio reports as "sync" latency (fio's write latency excludes it).
  *
  * Thread-safety: functions touch only the objects passed to them.
  */

@@ -169,6 +169,12 @@ static void check_records(const char *path, size_t n_expected, int expect_direct
         CHECK_NEAR_REL((p.io.reads_ps + p.io.writes_ps) * bs / mib, p.tps * bs / mib, 1e-6);
         CHECK_INT_EQ(p.reads + p.writes, p.transactions);
         if (strcmp(test, "fsync") == 0) {
+            /* each commit's latency includes its sync's: every quantile is ordered so */
+            json_t *sl = p.extra ? json_object_get(p.extra, "sync_latency_ms") : NULL;
+            CHECK(sl != NULL);
+            CHECK(json_real_value(json_object_get(sl, "p50")) <= point_percentile(&p, 50));
+            CHECK(json_real_value(json_object_get(sl, "p99")) <= point_percentile(&p, 99));
+            CHECK(json_real_value(json_object_get(sl, "min")) <= p.latency_ms.min);
             CHECK_INT_EQ(p.other, p.writes);
             CHECK_NEAR_REL(p.io.fsyncs_ps, p.tps, 1e-6);
         } else {
