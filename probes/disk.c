@@ -16,6 +16,8 @@
 
 /* Alignment of I/O buffers: 4096 satisfies O_DIRECT on 512-byte and 4K-sector devices. */
 #define DISK_BUF_ALIGN 4096
+/* How much longer than max_time_ns a run waits for its first completed I/O: 60 s. */
+#define DISK_STALL_GRACE_NS (UINT64_C(60) * CLOCK_NS_PER_S)
 /* A fresh random word is stamped into every this many bytes of a write buffer. */
 #define DISK_SCRAMBLE_STRIDE 4096
 
@@ -474,10 +476,13 @@ int disk_run(const struct disk_config *cfg, struct disk_result *out)
             cfg->progress(cfg->progress_arg, &pg);
         if (warm)
             continue;
-        /* half an interval of slack: batch ends jitter by microseconds around the nominal */
-        if (measured_ns + cfg->interval_ns / 2 >= cfg->max_time_ns)
+        /* every batch lasts >= interval_ns, so n batches measure >= n intervals */
+        /* a stalled device (seconds for one I/O on a busy host) may leave a short run with no
+         * completion: it goes on until one completes, at most DISK_STALL_GRACE_NS longer */
+        if (measured_ns >= cfg->max_time_ns &&
+            (out->ops > 0 || measured_ns >= cfg->max_time_ns + DISK_STALL_GRACE_NS))
             break;
-        if (measured_ns + cfg->interval_ns / 2 >= cfg->min_time_ns &&
+        if (measured_ns >= cfg->min_time_ns &&
             disk_stop_precise(out->batch_iops, out->n_batches, cfg->precision))
             break;
     }
@@ -493,8 +498,7 @@ int disk_run(const struct disk_config *cfg, struct disk_result *out)
     out->warmup_s = clock_ns_to_s(warm_ns);
     if (rc == DISK_OK && out->ops == 0) {
         snprintf(out->msg, sizeof out->msg,
-                 "no I/O completed in %.1f s of measurement; give a longer --time",
-                 out->duration_s);
+                 "no I/O completed in %.1f s of measurement: the device stalled", out->duration_s);
         rc = DISK_EIO;
     }
     if (measured_ns > 0) {
@@ -507,7 +511,7 @@ int disk_run(const struct disk_config *cfg, struct disk_result *out)
         out->written_mib_s = out->writes_ps * mib;
         if (disk_stop_ci95(out->batch_iops, out->n_batches, &mean, &half) == 0 && !isnan(half)) {
             out->ci95_iops = half;
-            out->steady = out->iops > 0 && half / out->iops <= cfg->precision;
+            out->steady = mean > 0 && half / mean <= cfg->precision;
         }
     }
     return rc;

@@ -103,7 +103,7 @@ struct disk_result {
     double reads_ps, writes_ps, syncs_ps;
     double read_mib_s, written_mib_s; /* reads_ps * block / 2^20, writes_ps * block / 2^20 */
     double ci95_iops;                 /* batch-means half-width of iops; NAN when < 2 batches */
-    int steady;                       /* 1 when ci95_iops / iops <= precision */
+    int steady;                       /* 1 when ci95_iops / (mean of the batch IOPS) <= precision */
     size_t n_batches;                 /* kept batches */
     double *batch_iops;               /* their IOPS (malloc; freed by disk_result_destroy) */
     double *batch_end_s;              /* end of each kept batch, seconds since the test started */
@@ -141,11 +141,13 @@ void disk_result_destroy(struct disk_result *r);
  * Run one test at one queue depth on cfg->fd and fill out (initialised; old contents
  * destroyed). Blocks until the run ends: after max_time_ns of measured time, earlier by the
  * precision stop (disk_stop.h), or at the first batch boundary after *cfg->interrupted
- * becomes non-zero. SIGINT and SIGTERM are blocked in the worker threads, so the caller's
- * thread receives them and its batch sleep is cut short.
+ * becomes non-zero. When no I/O has completed by max_time_ns (a device stalled for longer
+ * than the run), it goes on until one does, at most 60 s longer. SIGINT and SIGTERM are blocked in
+ * the worker threads, so the caller's thread receives them and its batch sleep is cut short.
  *
  * @return DISK_OK; DISK_EINVAL (out->msg names the bad value); DISK_ENOMEM; DISK_EIO (an I/O
- *         call failed or returned a short count; out->msg has "pread at offset N: strerror");
+ *         call failed or returned a short count; out->msg has "pread at offset N: strerror"; or
+ *         no I/O completed even 60 s past max_time_ns);
  *         DISK_EINTR (interrupted; out holds what was measured, not a finished point).
  */
 int disk_run(const struct disk_config *cfg, struct disk_result *out);

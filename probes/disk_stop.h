@@ -14,7 +14,9 @@
  *          h = t(0.975, n - 1) * s / sqrt(n).
  *   3. The probe stops early once n >= DISK_STOP_MIN_BATCHES, the measured time is at least
  *      --min-time, and h / m <= --precision (default 2 %); otherwise it stops when the
- *      measured time reaches --time. The point is "steady" when h / m <= precision at the end.
+ *      measured time reaches --time (or, when not one I/O has completed by then because the
+ *      device stalled, when the first completes, at most 60 s later). The point is "steady"
+ *      when h / m <= precision at the end.
  * Batches of 1 s are long against one I/O (microseconds to milliseconds), so consecutive
  * batch means are close to independent, which the t interval assumes.
  *
