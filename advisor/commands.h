@@ -15,5 +15,7 @@ int cmd_fit(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);
 /** sizeup probe prepare|run|cleanup : sysbench 1.0.20-compatible OLTP probes. */
 int cmd_probe(int argc, char **argv);
+/** sizeup disk --dir DIR : random/sequential I/O and commit latency of a disk. */
+int cmd_disk(int argc, char **argv);
 
 #endif

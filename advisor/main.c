@@ -21,6 +21,7 @@ static const struct subcommand subcommands[] = {
     {"fit", cmd_fit, "fit saturation models (USL, Amdahl, piecewise) to every curve"},
     {"catalog", cmd_catalog, "check | cost | list | fetch | convert: catalogs and cost"},
     {"probe", cmd_probe, "prepare | run | cleanup: sysbench-style OLTP probes on a MySQL server"},
+    {"disk", cmd_disk, "disk probes: random/sequential I/O and commit (fsync) latency"},
     {NULL, NULL, NULL},
 };
 

@@ -1,0 +1,650 @@
+/* cmd_disk.c - `sizeup disk --dir DIR`: random/sequential I/O and commit latency of a disk. */
+#include "cli.h"
+#include "clock.h"
+#include "commands.h"
+#include "disk.h"
+#include "disk_class.h"
+#include "disk_dir.h"
+#include "disk_report.h"
+#include "point.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef SIZEUP_VERSION
+#define SIZEUP_VERSION "0.0.0"
+#endif
+
+#define DISK_MAX_DEPTHS 16
+
+enum {
+    OPT_TESTS = 256,
+    OPT_IODEPTH,
+    OPT_SEQ_BS,
+    OPT_RWMIX,
+    OPT_FSYNC_MODE,
+    OPT_DIRECT,
+    OPT_ALLOW_BUFFERED,
+    OPT_MIN_TIME,
+    OPT_WARMUP,
+    OPT_INTERVAL,
+    OPT_PRECISION,
+    OPT_TARGET
+};
+
+static const struct cli_option disk_options[] = {
+    {"dir", required_argument, 'd', "DIR",
+     "folder on the file system to measure (required); sizeup works in DIR/sizeup-disk.<pid>"},
+    {"tests", required_argument, OPT_TESTS, "LIST",
+     "randread,randwrite,randrw,seqread,seqwrite,fsync (default: all, in that order)"},
+    {"iodepth", required_argument, OPT_IODEPTH, "LIST",
+     "queue depths = I/O threads, each one test point (default 1,4,16,32)"},
+    {"size", required_argument, 's', "SIZE",
+     "working set: one file of SIZE bytes, e.g. 512M, 4G (default 1G)"},
+    {"block-size", required_argument, 'b', "SIZE",
+     "block of random I/O and of fsync writes (default 16K, the InnoDB page)"},
+    {"seq-block-size", required_argument, OPT_SEQ_BS, "SIZE",
+     "block of seqread and seqwrite (default 1M)"},
+    {"rwmixread", required_argument, OPT_RWMIX, "N", "randrw: percent of reads (default 70)"},
+    {"fsync-mode", required_argument, OPT_FSYNC_MODE, "MODE",
+     "fsync test: fdatasync (default) or fsync after each write"},
+    {"direct", optional_argument, OPT_DIRECT, "on|off",
+     "O_DIRECT with aligned buffers, bypassing the page cache (default on)"},
+    {"allow-buffered", no_argument, OPT_ALLOW_BUFFERED, NULL,
+     "when the file system refuses O_DIRECT, measure buffered I/O (said in output and records)"},
+    {"time", required_argument, 't', "DUR",
+     "longest measured time per test and depth, after the warm-up (default 30s)"},
+    {"min-time", required_argument, OPT_MIN_TIME, "DUR",
+     "shortest measured time before the precision stop (default 5s)"},
+    {"warmup", required_argument, OPT_WARMUP, "DUR",
+     "time cut at the start of each test and depth, in whole intervals (default 1s)"},
+    {"interval", required_argument, OPT_INTERVAL, "DUR",
+     "batch length of the warm-up cut and the precision stop (default 1s)"},
+    {"precision", required_argument, OPT_PRECISION, "P",
+     "stop early when the 95% CI of IOPS is within P of the mean (default 2%)"},
+    {"out", required_argument, 'o', "FILE",
+     "append one sizeup.point/1 record per test and depth to FILE, as each finishes"},
+    {"target", required_argument, OPT_TARGET, "NAME", "target of the records (default: host name)"},
+    {"help", no_argument, 'h', NULL, "this text"},
+    {NULL, 0, 0, NULL, NULL}};
+
+static const char disk_usage[] = "Usage: sizeup disk --dir DIR [OPTIONS]";
+static const char disk_description[] =
+    "Characterise a disk the way a database uses it: random reads and writes of 16 KiB pages\n"
+    "(randread, randwrite, randrw 70/30), sequential 1 MiB transfers (seqread, seqwrite) and\n"
+    "durable commits (fsync: a sequential 16 KiB write + fdatasync, latency per commit), each\n"
+    "at every queue depth. A queue depth of N is N threads issuing synchronous pread/pwrite\n"
+    "(fio's psync engine with numjobs=N): portable, no extra library, and how a database's\n"
+    "I/O threads and committing sessions load a disk.\n"
+    "\n"
+    "sizeup creates DIR/sizeup-disk.<pid>, writes one file of --size random bytes there, and\n"
+    "removes both at the end and on SIGINT (exit 130; records already written are kept). It\n"
+    "refuses to run when that folder exists or the file system has less than --size + 16 MiB\n"
+    "free. Each test and depth drops its warm-up, then runs until the 95% confidence interval\n"
+    "of IOPS (batch means over --interval) is within --precision, but at least --min-time and\n"
+    "at most --time. Output: a table (IOPS, MiB/s, latency min/avg/p50/p95/p99/max in ms) on\n"
+    "stdout, progress on stderr, a closing summary that classifies the disk.\n"
+    "\n"
+    "Exit status: 0 done; 1 the directory cannot be used (missing, not a directory, no\n"
+    "permission, not enough space, O_DIRECT refused) or an I/O error; 2 bad command line;\n"
+    "130 interrupted.";
+
+/* The one piece of global mutable state: set by the SIGINT/SIGTERM handler. */
+static volatile sig_atomic_t disk_interrupted;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    disk_interrupted = 1;
+}
+
+struct disk_args {
+    const char *dir, *out, *target;
+    int tests[DISK_N_TESTS];
+    size_t n_tests;
+    unsigned depths[DISK_MAX_DEPTHS];
+    size_t n_depths;
+    long long size, block_size, seq_block_size;
+    unsigned rwmixread;
+    enum disk_sync_mode sync_mode;
+    int direct, allow_buffered;
+    double time_s, min_time_s, warmup_s, interval_s, precision;
+};
+
+static uint32_t test_block(const struct disk_args *a, enum disk_test t)
+{
+    return (uint32_t)(t == DISK_SEQREAD || t == DISK_SEQWRITE ? a->seq_block_size : a->block_size);
+}
+
+static void format_size(char *buf, size_t len, long long bytes)
+{
+    if (bytes >= (1LL << 30) && bytes % (1LL << 30) == 0)
+        snprintf(buf, len, "%lldG", bytes >> 30);
+    else if (bytes >= (1LL << 20) && bytes % (1LL << 20) == 0)
+        snprintf(buf, len, "%lldM", bytes >> 20);
+    else if (bytes >= 1024 && bytes % 1024 == 0)
+        snprintf(buf, len, "%lldK", bytes >> 10);
+    else
+        snprintf(buf, len, "%lld", bytes);
+}
+
+static int parse_tests(const char *s, struct disk_args *a)
+{
+    char buf[256], *save = NULL, *tok;
+    if (strlen(s) >= sizeof buf)
+        return -1;
+    snprintf(buf, sizeof buf, "%s", s);
+    a->n_tests = 0;
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        enum disk_test t;
+        if (disk_test_parse(tok, &t) != 0 || a->n_tests >= DISK_N_TESTS)
+            return -1;
+        for (size_t i = 0; i < a->n_tests; i++)
+            if (a->tests[i] == (int)t)
+                return -1;
+        a->tests[a->n_tests++] = (int)t;
+    }
+    /* a trailing or doubled comma leaves an empty item, which strtok_r skips: reject it */
+    if (a->n_tests == 0 || s[strlen(s) - 1] == ',' || s[0] == ',' || strstr(s, ",,"))
+        return -1;
+    return 0;
+}
+
+/* Parse the command line. @return -1 to go on, or an exit code. */
+static int parse_args(int argc, char **argv, struct disk_args *a)
+{
+    struct option longs[32];
+    char shorts[64];
+    long long v, list[DISK_MAX_DEPTHS];
+    int c;
+
+    memset(a, 0, sizeof *a);
+    for (int i = 0; i < DISK_N_TESTS; i++)
+        a->tests[i] = i;
+    a->n_tests = DISK_N_TESTS;
+    a->depths[0] = 1;
+    a->depths[1] = 4;
+    a->depths[2] = 16;
+    a->depths[3] = 32;
+    a->n_depths = 4;
+    a->size = 1LL << 30;
+    a->block_size = 16384;
+    a->seq_block_size = 1LL << 20;
+    a->rwmixread = 70;
+    a->sync_mode = DISK_SYNC_FDATASYNC;
+    a->direct = 1;
+    a->time_s = 30.0;
+    a->min_time_s = 5.0;
+    a->warmup_s = 1.0;
+    a->interval_s = 1.0;
+    a->precision = 0.02;
+
+    cli_build_getopt(disk_options, longs, 32, shorts, sizeof shorts);
+    optind = 1;
+    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+        switch (c) {
+        case 'd':
+            a->dir = optarg;
+            break;
+        case OPT_TESTS:
+            if (parse_tests(optarg, a) != 0)
+                return cli_usage_error("disk",
+                                       "--tests takes a list of distinct tests from randread, "
+                                       "randwrite, randrw, seqread, seqwrite, fsync, not '%s'",
+                                       optarg);
+            break;
+        case OPT_IODEPTH: {
+            size_t n = 0;
+            if (cli_parse_int_list(optarg, 1024, list, DISK_MAX_DEPTHS, &n) != 0)
+                return cli_usage_error("disk",
+                                       "--iodepth takes a list of up to %d queue depths in "
+                                       "1..1024, e.g. 1,4,16,32, not '%s'",
+                                       DISK_MAX_DEPTHS, optarg);
+            for (size_t i = 0; i < n; i++)
+                a->depths[i] = (unsigned)list[i];
+            a->n_depths = n;
+            break;
+        }
+        case 's':
+            if (cli_parse_size(optarg, &v) != 0 || v <= 0)
+                return cli_usage_error("disk", "--size takes a size > 0, e.g. 1G or 512M, not '%s'",
+                                       optarg);
+            a->size = v;
+            break;
+        case 'b':
+        case OPT_SEQ_BS:
+            if (cli_parse_size(optarg, &v) != 0 || v <= 0 || v % 512 != 0 || v > (64LL << 20))
+                return cli_usage_error("disk",
+                                       "--%s takes a multiple of 512 bytes up to 64M, e.g. 16K, "
+                                       "not '%s'",
+                                       c == 'b' ? "block-size" : "seq-block-size", optarg);
+            if (c == 'b')
+                a->block_size = v;
+            else
+                a->seq_block_size = v;
+            break;
+        case OPT_RWMIX:
+            if (cli_parse_int(optarg, 0, 100, &v) != 0)
+                return cli_usage_error("disk", "--rwmixread takes a percentage 0..100, not '%s'",
+                                       optarg);
+            a->rwmixread = (unsigned)v;
+            break;
+        case OPT_FSYNC_MODE:
+            if (strcmp(optarg, "fdatasync") == 0)
+                a->sync_mode = DISK_SYNC_FDATASYNC;
+            else if (strcmp(optarg, "fsync") == 0)
+                a->sync_mode = DISK_SYNC_FSYNC;
+            else
+                return cli_usage_error("disk", "--fsync-mode takes fdatasync or fsync, not '%s'",
+                                       optarg);
+            break;
+        case OPT_DIRECT:
+            if (!optarg || strcmp(optarg, "on") == 0)
+                a->direct = 1;
+            else if (strcmp(optarg, "off") == 0)
+                a->direct = 0;
+            else
+                return cli_usage_error("disk", "--direct takes on or off, not '%s'", optarg);
+            break;
+        case OPT_ALLOW_BUFFERED:
+            a->allow_buffered = 1;
+            break;
+        case 't':
+        case OPT_MIN_TIME:
+        case OPT_WARMUP:
+        case OPT_INTERVAL: {
+            double d;
+            const char *name = c == 't'            ? "time"
+                               : c == OPT_MIN_TIME ? "min-time"
+                               : c == OPT_WARMUP   ? "warmup"
+                                                   : "interval";
+            if (cli_parse_duration(optarg, &d) != 0 || d > 86400.0)
+                return cli_usage_error(
+                    "disk", "--%s takes a duration, e.g. 30s, 2m, 500ms, not '%s'", name, optarg);
+            if (c == 't')
+                a->time_s = d;
+            else if (c == OPT_MIN_TIME)
+                a->min_time_s = d;
+            else if (c == OPT_WARMUP)
+                a->warmup_s = d;
+            else
+                a->interval_s = d;
+            break;
+        }
+        case OPT_PRECISION:
+            if (cli_parse_fraction(optarg, &a->precision) != 0)
+                return cli_usage_error("disk",
+                                       "--precision takes a fraction in (0, 1] or a "
+                                       "percentage, e.g. 2%%, not '%s'",
+                                       optarg);
+            break;
+        case 'o':
+            a->out = optarg;
+            break;
+        case OPT_TARGET:
+            if (!*optarg)
+                return cli_usage_error("disk", "--target takes a non-empty name");
+            a->target = optarg;
+            break;
+        case 'h':
+            cli_print_help(disk_usage, disk_description, disk_options);
+            return SIZEUP_EXIT_OK;
+        default:
+            return cli_getopt_error("disk", c, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error("disk", "unexpected argument '%s'", argv[optind]);
+    if (!a->dir)
+        return cli_usage_error("disk", "--dir is required: the folder on the disk to measure");
+    if (a->interval_s < 0.01)
+        return cli_usage_error("disk", "--interval must be at least 10ms");
+    if (a->time_s < a->interval_s)
+        return cli_usage_error("disk", "--time must be at least one --interval (%gs)",
+                               a->interval_s);
+    if (a->min_time_s > a->time_s)
+        return cli_usage_error("disk", "--min-time (%gs) is longer than --time (%gs)",
+                               a->min_time_s, a->time_s);
+    for (size_t i = 0; i < a->n_tests; i++) {
+        enum disk_test t = (enum disk_test)a->tests[i];
+        long long bs = test_block(a, t);
+        if (a->size < bs) {
+            char s1[32], s2[32];
+            format_size(s1, sizeof s1, a->size);
+            format_size(s2, sizeof s2, bs);
+            return cli_usage_error("disk",
+                                   "--size (%s) is smaller than the block size of %s (%s): the "
+                                   "working set must hold at least one block",
+                                   s1, disk_test_name(t), s2);
+        }
+    }
+    return -1;
+}
+
+static void utc_now(char *buf, size_t len)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+struct progress_ctx {
+    int tty;
+    const char *test;
+    unsigned qd;
+};
+
+static void on_progress(void *arg, const struct disk_progress *p)
+{
+    const struct progress_ctx *c = arg;
+    if (!c->tty)
+        return;
+    fprintf(stderr, "\r  %s qd %u: %5.1f s %s%10.1f IOPS", c->test, c->qd, p->elapsed_s,
+            p->warmup ? "(warm-up) " : "", p->batch_iops);
+    if (!isnan(p->rel_ci95))
+        fprintf(stderr, ", ci %.1f%%   ", 100.0 * p->rel_ci95);
+    else
+        fprintf(stderr, "             ");
+    fflush(stderr);
+}
+
+static void on_fill(void *arg, uint64_t done, uint64_t total)
+{
+    const struct progress_ctx *c = arg;
+    if (c->tty)
+        fprintf(stderr, "\rsizeup: writing the working set: %3.0f%%",
+                100.0 * (double)done / (double)total);
+}
+
+static json_t *make_options(const struct disk_args *a, const struct disk_dir *d, uint64_t file_size)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    if (json_object_set_new(o, "dir", point_json_string(a->dir)) ||
+        json_object_set_new(o, "fs_type", json_string(d->fs_type)) ||
+        json_object_set_new(o, "size", json_integer((json_int_t)file_size)) ||
+        json_object_set_new(o, "direct", json_boolean(d->direct)) ||
+        json_object_set_new(o, "direct_requested", json_boolean(a->direct)) ||
+        json_object_set_new(o, "direct_refused", json_boolean(d->direct_refused)) ||
+        json_object_set_new(o, "engine", json_string("psync threads")) ||
+        json_object_set_new(o, "fsync_mode", json_string(disk_sync_mode_name(a->sync_mode))) ||
+        json_object_set_new(o, "rwmixread", json_integer(a->rwmixread)) ||
+        json_object_set_new(o, "time_s", json_real(a->time_s)) ||
+        json_object_set_new(o, "min_time_s", json_real(a->min_time_s)) ||
+        json_object_set_new(o, "warmup_s", json_real(a->warmup_s)) ||
+        json_object_set_new(o, "interval_s", json_real(a->interval_s)) ||
+        json_object_set_new(o, "precision", json_real(a->precision))) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* Figures the summary needs, gathered as points finish. */
+struct summary {
+    double read_qd1_p50_ms;
+    double deep_iops;
+    unsigned deep_qd;
+    double fsync_p50_ms, fsync_p99_ms;
+    unsigned fsync_qd;
+};
+
+static double pct_ms(const struct hist *h, double p)
+{
+    uint64_t v;
+    int rc = hist_percentile(h, p, &v);
+    return rc == HIST_OK || rc == HIST_BELOW_RANGE ? clock_ns_to_ms(v) : NAN;
+}
+
+static void summary_add(struct summary *s, enum disk_test t, unsigned qd,
+                        const struct disk_result *r)
+{
+    if (t == DISK_RANDREAD && qd == 1)
+        s->read_qd1_p50_ms = pct_ms(&r->hist, 50);
+    if (t == DISK_RANDREAD && qd >= 16 && qd > s->deep_qd) {
+        s->deep_qd = qd;
+        s->deep_iops = r->iops;
+    }
+    if (t == DISK_FSYNC && (s->fsync_qd == 0 || qd < s->fsync_qd)) {
+        s->fsync_qd = qd;
+        s->fsync_p50_ms = pct_ms(&r->hist, 50);
+        s->fsync_p99_ms = pct_ms(&r->hist, 99);
+    }
+}
+
+static void summary_print(const struct summary *s, const struct disk_args *a)
+{
+    enum disk_class dc = disk_class_of(s->read_qd1_p50_ms, s->deep_iops);
+    printf("\nSummary:\n");
+    if (!isnan(s->read_qd1_p50_ms))
+        printf("  random read at qd 1:  p50 %.3f ms\n", s->read_qd1_p50_ms);
+    else
+        printf("  random read at qd 1:  not measured (needs randread with iodepth 1)\n");
+    if (s->deep_qd)
+        printf("  random read at qd %u: %.0f IOPS\n", s->deep_qd, s->deep_iops);
+    else
+        printf("  random read at qd >= 16: not measured\n");
+    if (s->fsync_qd)
+        printf("  commit (%lld-byte write + %s) at qd %u: p50 %.3f ms, p99 %.3f ms; one session "
+               "commits at most %.0f times per second\n",
+               a->block_size, disk_sync_mode_name(a->sync_mode), s->fsync_qd, s->fsync_p50_ms,
+               s->fsync_p99_ms, s->fsync_p50_ms > 0 ? 1000.0 / s->fsync_p50_ms : 0.0);
+    else
+        printf("  commit: not measured (needs the fsync test)\n");
+    printf("  disk: %s\n", disk_class_name(dc));
+    printf("  commits: %s\n", disk_class_commit_name(disk_class_commit(s->fsync_p99_ms)));
+    printf("  (thresholds: NVMe read p50 < 0.2 ms and >= 40000 IOPS at qd >= 16; SATA SSD p50 < "
+           "0.3 ms; HDD p50 >= 2 ms and < 2000 IOPS; network block storage otherwise; commit "
+           "p99 < 0.1 / 1 / 5 ms: cached / fast / moderate, else slow)\n");
+}
+
+int cmd_disk(int argc, char **argv)
+{
+    struct disk_args a;
+    struct disk_dir *d = NULL;
+    struct disk_report_info info;
+    struct summary sum = {NAN, NAN, 0, NAN, NAN, 0};
+    struct progress_ctx pc;
+    struct sigaction sa, old_int, old_term;
+    char host[256], tool[64];
+    FILE *out = NULL;
+    json_t *options = NULL;
+    uint64_t file_size, max_bs = 4096;
+    size_t n_records = 0;
+    int rc, status = SIZEUP_EXIT_OK;
+
+    if ((rc = parse_args(argc, argv, &a)) >= 0)
+        return rc;
+    if (!a.target) {
+        if (gethostname(host, sizeof host) != 0 || !host[0])
+            snprintf(host, sizeof host, "localhost");
+        host[sizeof host - 1] = '\0';
+        a.target = host;
+    }
+    snprintf(tool, sizeof tool, "sizeup %s", SIZEUP_VERSION);
+    for (size_t i = 0; i < a.n_tests; i++) {
+        uint32_t bs = test_block(&a, (enum disk_test)a.tests[i]);
+        if (bs > max_bs)
+            max_bs = bs;
+    }
+    /* whole 4 KiB sectors, so O_DIRECT can write every byte of the file */
+    file_size = (uint64_t)a.size / 4096 * 4096;
+    if (file_size < max_bs)
+        file_size = max_bs;
+
+    disk_interrupted = 0;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART: a sleeping batch wakes at once */
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+
+    d = malloc(sizeof *d);
+    if (!d) {
+        fprintf(stderr, "sizeup: out of memory\n");
+        status = SIZEUP_EXIT_FAIL;
+        goto done;
+    }
+    disk_dir_init(d);
+    if (disk_dir_check(d, a.dir, file_size) != DISK_DIR_OK) {
+        fprintf(stderr, "sizeup: %s\n", d->msg);
+        status = SIZEUP_EXIT_FAIL;
+        goto done;
+    }
+    if (a.out && !(out = fopen(a.out, "a"))) {
+        fprintf(stderr, "sizeup: cannot write %s: %s\n", a.out, strerror(errno));
+        status = SIZEUP_EXIT_FAIL;
+        goto done;
+    }
+    if (disk_dir_create(d, getpid()) != DISK_DIR_OK ||
+        disk_dir_open(d, a.direct, a.allow_buffered) != DISK_DIR_OK) {
+        fprintf(stderr, "sizeup: %s\n", d->msg);
+        status = SIZEUP_EXIT_FAIL;
+        goto done;
+    }
+    pc.tty = isatty(STDERR_FILENO);
+    fprintf(stderr, "sizeup: writing the %.1f MiB working set in %s\n",
+            (double)file_size / 1048576.0, d->path);
+    rc = disk_dir_fill(d, file_size, 1u << 20, clock_now_ns() ^ (uint64_t)getpid(),
+                       &disk_interrupted, on_fill, &pc);
+    if (pc.tty)
+        fprintf(stderr, "\n");
+    if (rc == DISK_DIR_EINTR)
+        goto done;
+    if (rc != DISK_DIR_OK) {
+        fprintf(stderr, "sizeup: %s\n", d->msg);
+        status = SIZEUP_EXIT_FAIL;
+        goto done;
+    }
+
+    options = make_options(&a, d, file_size);
+    if (!options) {
+        fprintf(stderr, "sizeup: out of memory\n");
+        status = SIZEUP_EXIT_FAIL;
+        goto done;
+    }
+    info.target = a.target;
+    info.tool = tool;
+    info.options = options;
+    info.direct = d->direct;
+    info.direct_refused = d->direct_refused;
+
+    printf("sizeup disk: %s (%s), working set %.1f MiB, %s\n", a.dir, d->fs_type,
+           (double)file_size / 1048576.0,
+           d->direct ? "direct I/O (O_DIRECT)" : "buffered I/O (page cache)");
+    if (d->direct_refused) {
+        printf("note: the file system refused O_DIRECT (%s); measured buffered I/O because of "
+               "--allow-buffered: the page cache may serve reads and absorb writes\n",
+               strerror(d->direct_errno));
+        fprintf(stderr, "sizeup: warning: %s (%s) refused O_DIRECT; measuring buffered I/O\n",
+                a.dir, d->fs_type);
+    } else if (!d->direct) {
+        printf("note: --direct=off: buffered I/O; the page cache may serve reads and absorb "
+               "writes\n");
+    }
+    disk_report_header(stdout);
+    fflush(stdout);
+
+    for (size_t i = 0; i < a.n_tests && !disk_interrupted && status == SIZEUP_EXIT_OK; i++) {
+        enum disk_test t = (enum disk_test)a.tests[i];
+        for (size_t j = 0; j < a.n_depths && !disk_interrupted; j++) {
+            struct disk_config cfg;
+            struct disk_result res;
+            struct point p;
+            struct point_error perr;
+            char started[32];
+            unsigned qd = a.depths[j];
+
+            memset(&cfg, 0, sizeof cfg);
+            cfg.fd = d->fd;
+            cfg.file_size = file_size;
+            cfg.test = t;
+            cfg.iodepth = qd;
+            cfg.block_size = test_block(&a, t);
+            cfg.rwmixread = a.rwmixread;
+            cfg.sync_mode = a.sync_mode;
+            cfg.interval_ns = (uint64_t)(a.interval_s * 1e9);
+            cfg.warmup_ns = (uint64_t)(a.warmup_s * 1e9);
+            cfg.min_time_ns = (uint64_t)(a.min_time_s * 1e9);
+            cfg.max_time_ns = (uint64_t)(a.time_s * 1e9);
+            cfg.precision = a.precision;
+            cfg.seed = clock_now_ns() + i * 131 + j;
+            cfg.interrupted = &disk_interrupted;
+            pc.test = disk_test_name(t);
+            pc.qd = qd;
+            cfg.progress = on_progress;
+            cfg.progress_arg = &pc;
+
+            fprintf(stderr, "sizeup: %s at queue depth %u ...\n", disk_test_name(t), qd);
+            utc_now(started, sizeof started);
+            disk_result_init(&res);
+            rc = disk_run(&cfg, &res);
+            if (pc.tty)
+                fprintf(stderr, "\n");
+            if (rc == DISK_EINTR) {
+                disk_result_destroy(&res);
+                break;
+            }
+            if (rc != DISK_OK) {
+                fprintf(stderr, "sizeup: %s at queue depth %u in %s: %s\n", disk_test_name(t), qd,
+                        d->path, res.msg);
+                disk_result_destroy(&res);
+                status = SIZEUP_EXIT_FAIL;
+                break;
+            }
+            disk_report_row(stdout, t, qd, cfg.block_size, &res);
+            fflush(stdout);
+            summary_add(&sum, t, qd, &res);
+            point_init(&p);
+            if (out) {
+                if (disk_report_point(&p, &info, t, qd, cfg.block_size, started, &res) !=
+                    POINT_OK) {
+                    fprintf(stderr, "sizeup: out of memory\n");
+                    status = SIZEUP_EXIT_FAIL;
+                } else if (point_write(out, &p, &perr) != POINT_OK) {
+                    fprintf(stderr, "sizeup: %s: %s\n", a.out, perr.msg);
+                    status = SIZEUP_EXIT_FAIL;
+                } else {
+                    n_records++;
+                }
+            }
+            point_destroy(&p);
+            disk_result_destroy(&res);
+            if (status != SIZEUP_EXIT_OK)
+                break;
+        }
+    }
+    if (!disk_interrupted && status == SIZEUP_EXIT_OK)
+        summary_print(&sum, &a);
+
+done:
+    if (d && disk_dir_remove(d) != DISK_DIR_OK) {
+        fprintf(stderr, "sizeup: %s\n", d->msg);
+        if (status == SIZEUP_EXIT_OK)
+            status = SIZEUP_EXIT_FAIL;
+    }
+    free(d);
+    json_decref(options);
+    if (out && fclose(out) != 0 && status == SIZEUP_EXIT_OK) {
+        fprintf(stderr, "sizeup: cannot write %s: %s\n", a.out, strerror(errno));
+        status = SIZEUP_EXIT_FAIL;
+    }
+    if (out)
+        fprintf(stderr, "sizeup: %zu record(s) appended to %s\n", n_records, a.out);
+    if (disk_interrupted) {
+        fprintf(stderr, "sizeup: interrupted; the working folder was removed\n");
+        status = SIZEUP_EXIT_INTERRUPTED;
+    }
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    return status;
+}
