@@ -56,6 +56,30 @@ static int option_label(const struct cli_option *o, char *buf, size_t cap)
     return snprintf(buf, cap, "%s--%s=%s", shortpart, o->name, o->arg_name ? o->arg_name : "ARG");
 }
 
+/* Print text from column indent, wrapping at spaces so lines end before column cols. */
+static void print_wrapped(const char *text, int indent, int cols)
+{
+    int avail = cols - indent > 20 ? cols - indent : 20;
+    if (!*text)
+        putchar('\n');
+    while (*text) {
+        int len = (int)strlen(text), cut = len;
+        if (len > avail) {
+            cut = avail;
+            while (cut > 0 && text[cut] != ' ')
+                cut--;
+            if (cut == 0)
+                cut = avail;
+        }
+        printf("%.*s\n", cut, text);
+        text += cut;
+        while (*text == ' ')
+            text++;
+        if (*text)
+            printf("%*s", indent, "");
+    }
+}
+
 void cli_print_help(const char *usage, const char *description, const struct cli_option *opts)
 {
     char label[128];
@@ -72,9 +96,10 @@ void cli_print_help(const char *usage, const char *description, const struct cli
     for (const struct cli_option *o = opts; o->name; o++) {
         int n = option_label(o, label, sizeof label);
         if (n > width)
-            printf("  %s\n  %*s  %s\n", label, width, "", o->help);
+            printf("  %s\n  %*s  ", label, width, "");
         else
-            printf("  %-*s  %s\n", width, label, o->help);
+            printf("  %-*s  ", width, label);
+        print_wrapped(o->help, width + 4, 100);
     }
 }
 
