@@ -16,4 +16,7 @@ int cmd_catalog(int argc, char **argv);
 /** sizeup probe prepare|run|cleanup : sysbench 1.0.20-compatible OLTP probes. */
 int cmd_probe(int argc, char **argv);
 
+/** sizeup rank --points --catalog --slo : rank configurations by throughput per cost. */
+int cmd_rank(int argc, char **argv);
+
 #endif

@@ -21,6 +21,7 @@ static const struct subcommand subcommands[] = {
     {"fit", cmd_fit, "fit saturation models (USL, Amdahl, piecewise) to every curve"},
     {"catalog", cmd_catalog, "check | cost | list | fetch | convert: catalogs and cost"},
     {"probe", cmd_probe, "prepare | run | cleanup: sysbench-style OLTP probes on a MySQL server"},
+    {"rank", cmd_rank, "rank configurations by throughput per cost at a latency target"},
     {NULL, NULL, NULL},
 };
 
