@@ -379,7 +379,7 @@ int rank_curve_at_target(const struct rank_curve *c, const struct rank_slo *slo,
         return RANK_EINVAL;
     fill_peak(c, out);
     out->latency_model = c->lat == NULL;
-    if (!c->lat && (c->by_nodes || slo->pct > 0)) {
+    if (slo->pct != c->lat_pct || (!c->lat && (c->by_nodes || slo->pct > 0))) {
         out->status = RANK_NOLATENCY;
         return RANK_OK;
     }

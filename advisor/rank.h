@@ -184,7 +184,8 @@ struct rank_at {
 /**
  * The highest throughput of a curve that meets the target, and the concurrency that gives
  * it (method at the top of this file). For a scale-out curve (by_nodes) the throughput at
- * nodes_at (> 0), if its latency meets the target.
+ * nodes_at (> 0), if its latency meets the target. A curve built for another statistic than
+ * slo->pct (rank_curve_init's lat_pct) gives RANK_NOLATENCY.
  * @return RANK_OK (out->status says whether the target is met), RANK_EINVAL (bad target or
  *         nodes_at), RANK_ENOMEM.
  */

@@ -128,14 +128,20 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
     }
     {
         int any = 0;
+        size_t col = 0;
         for (size_t i = 0; i < s->n; i++)
             if (s->rows[i].cost_estimate) {
-                fprintf(f, "%s%s", any ? ", " : "note: estimated prices in the cost of ",
-                        s->rows[i].config);
+                const char *lead = any ? ", " : "note: estimated prices in the cost of ";
+                if (col + strlen(lead) + strlen(s->rows[i].config) > 98) {
+                    fprintf(f, ",\n     ");
+                    lead = "";
+                    col = 5;
+                }
+                col += (size_t)fprintf(f, "%s%s", lead, s->rows[i].config);
                 any = 1;
             }
         if (any)
-            fprintf(f, " (sizeup catalog cost ID shows them)\n");
+            fprintf(f, "\n      (sizeup catalog cost ID shows each term and its source)\n");
     }
     fprintf(f, "basis: meas = at a measured point, interp = fitted model between measured "
                "points,\n       extrap = beyond them; 95%% interval from the fit (delta "
