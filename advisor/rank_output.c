@@ -56,7 +56,14 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
 {
     const char *cur = s->cat->currency;
     char a[32], b[32], c[32], d[32], e[32], g[80];
-    int req = s->opt.required_tps > 0;
+    int req = s->opt.required_tps > 0, w = 6; /* w: configuration column width */
+
+    /* the configuration column: as wide as the longest id, 6 to 18 characters */
+    for (size_t i = 0; i < s->n; i++)
+        if ((int)strlen(s->rows[i].config) > w)
+            w = (int)strlen(s->rows[i].config);
+    if (w > 18)
+        w = 18;
 
     header_lines(f, s);
     if (!req) {
@@ -64,14 +71,14 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
         snprintf(h1, sizeof h1, "%s/h", cur);
         snprintf(h2, sizeof h2, "tps/(%s/h)", cur);
         snprintf(h3, sizeof h3, "%s/Mtx", cur);
-        fprintf(f, "%4s %-16s %9s %-15s %7s %7s %10s %7s %7s %s\n", "rank", "config", "tps",
+        fprintf(f, "%4s %-*s %8s %-17s %7s %7s %10s %8s %6s %s\n", "rank", w, "config", "tps",
                 "95% interval", x_name(s, 0), h1, h2, h3, "headrm", "basis");
     } else {
         char h1[24], h2[24];
         snprintf(h1, sizeof h1, "%s/h", cur);
         snprintf(h2, sizeof h2, "%s/month", cur);
-        fprintf(f, "%4s %-16s %9s %7s %8s %6s %6s %-8s %12s\n", "rank", "config", "tps",
-                "threads", h1, "units", "nodes", "nodes by", h2);
+        fprintf(f, "%4s %-*s %8s %7s %8s %6s %6s %-8s %12s\n", "rank", w, "config", "tps",
+                x_name(s, 0), h1, "units", "nodes", "nodes by", h2);
     }
     for (size_t i = 0; i < s->n; i++) {
         const struct rank_row *r = &s->rows[i];
@@ -81,9 +88,12 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
         else
             snprintf(rk, sizeof rk, "-");
         if (r->status != RANK_MET) {
-            fprintf(f, "%4s %-16.16s %s", rk, r->config, rank_status_text(r->status));
             if (r->status == RANK_NEVER && r->n_at == 1 && isfinite(r->at[0].latency_s))
-                fprintf(f, " (%.4g ms at 1)", r->at[0].latency_s * 1e3);
+                fprintf(f, "%4s %-*.*s never meets the target (%.4g ms at 1 %s already)", rk, w, w,
+                        r->config, r->at[0].latency_s * 1e3,
+                        strcmp(x_name(s, i), "nodes") == 0 ? "node" : "thread");
+            else
+                fprintf(f, "%4s %-*.*s %s", rk, w, w, r->config, rank_status_text(r->status));
             fprintf(f, "\n");
             continue;
         }
@@ -93,13 +103,16 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
                          num(b, sizeof b, r->x.hi));
             else
                 snprintf(g, sizeof g, "-");
-            fprintf(f, "%4s %-16.16s %9s %-15s %7s %7.4g %10s %7.4g %6.0f%% %-6s\n", rk, r->config,
+            char hr[16] = "-";
+            if (isfinite(r->headroom))
+                snprintf(hr, sizeof hr, "%.0f%%", 100 * r->headroom);
+            fprintf(f, "%4s %-*.*s %8s %-17s %7s %7.4g %10s %8.3g %6s %s\n", rk, w, w, r->config,
                     num(c, sizeof c, r->x.value), g,
                     isfinite(r->n) ? (snprintf(d, sizeof d, "%.1f", r->n), d) : "-",
-                    r->cost_per_hour, num(e, sizeof e, r->tps_per_cost), r->cost_per_mtx,
-                    isfinite(r->headroom) ? 100 * r->headroom : NAN, basis_short(r->basis));
+                    r->cost_per_hour, num(e, sizeof e, r->tps_per_cost), r->cost_per_mtx, hr,
+                    basis_short(r->basis));
         } else {
-            fprintf(f, "%4s %-16.16s %9s %7s %8.4g %6ld %6ld %-8s %12.2f\n", rk, r->config,
+            fprintf(f, "%4s %-*.*s %8s %7s %8.4g %6ld %6ld %-8s %12.2f\n", rk, w, w, r->config,
                     num(c, sizeof c, r->x.value),
                     isfinite(r->n) ? (snprintf(d, sizeof d, "%.1f", r->n), d) : "-",
                     r->cost_per_hour, r->units, r->nodes_needed,
@@ -109,8 +122,8 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
     /* notes */
     for (size_t i = 0; i < s->n; i++) {
         const struct rank_row *r = &s->rows[i];
-        for (size_t w = 0; w < r->n_at; w++) {
-            const struct rank_at *at = &r->at[w];
+        for (size_t k = 0; k < r->n_at; k++) {
+            const struct rank_at *at = &r->at[k];
             if (at->status != RANK_MET)
                 continue;
             if (at->capped)
