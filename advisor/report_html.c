@@ -24,7 +24,7 @@ static const char css[] =
     "svg .label{font-size:12px;fill:#333}svg .ptitle{font-size:13px;font-weight:600;fill:#1d2330}"
     "svg .grid{stroke:#eceff4}svg .frame{fill:none;stroke:#b8c0cc}"
     "svg .s-measured circle,svg .s-latency-measured circle{fill:#1f5fbf;stroke:#fff;"
-    "stroke-width:1}"
+    "stroke-width:1}svg circle.off{fill:#fff;stroke:#1f5fbf;stroke-width:1.5}"
     "svg .s-fit polyline{fill:none;stroke:#e0701b;stroke-width:2}"
     "svg .s-latency-model polyline{fill:none;stroke:#e0701b;stroke-width:2}"
     "svg .s-band polygon{fill:#f4b183;fill-opacity:.35;stroke:none}"

@@ -165,9 +165,21 @@ void svg_line(struct svg_plot *p, const char *series, const double *x, const dou
         k += visible(p, x[i], y[i]);
     open_series(p->f, series, k);
     fprintf(p->f, "<polyline points=\"");
+    /* clipped at the top of the plot: the line stops where it leaves the range */
     for (size_t i = 0; i < n; i++)
-        if (visible(p, x[i], y[i]))
+        if (visible(p, x[i], y[i])) {
+            if (y[i] > p->y1) {
+                double y0 = i ? y[i - 1] : y[i], x0 = i ? x[i - 1] : x[i];
+                if (i && visible(p, x0, y0) && y0 <= p->y1) {
+                    double t = (p->y1 - y0) / (y[i] - y0);
+                    double xc = p->logx ? exp2(log2(x0) + t * (log2(x[i]) - log2(x0)))
+                                        : x0 + t * (x[i] - x0);
+                    fprintf(p->f, "%.1f,%.1f ", px(p, xc), py(p, p->y1));
+                }
+                break;
+            }
             fprintf(p->f, "%.1f,%.1f ", px(p, x[i]), py(p, y[i]));
+        }
     fprintf(p->f, "\"/></g>\n");
 }
 
@@ -180,9 +192,12 @@ void svg_points(struct svg_plot *p, const char *series, const double *x, const d
     open_series(p->f, series, k);
     for (size_t i = 0; i < n; i++)
         if (visible(p, x[i], y[i]))
-            fprintf(p->f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"><title>%g, %.4g</title>"
-                          "</circle>",
-                    px(p, x[i]), py(p, y[i]), x[i], y[i]);
+            fprintf(p->f,
+                    "<circle%s cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\"><title>%g, %.4g%s</title>"
+                    "</circle>",
+                    y[i] > p->y1 ? " class=\"off\"" : "", px(p, x[i]),
+                    py(p, y[i] > p->y1 ? p->y1 : y[i]), x[i], y[i],
+                    y[i] > p->y1 ? " (above the plot)" : "");
     fprintf(p->f, "</g>\n");
 }
 
@@ -261,7 +276,7 @@ void svg_bars(FILE *f, const char *title, const char *unit, const char *const *l
         fprintf(f, "</text><rect x=\"%g\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>", lw, y + 3,
                 len, bh - 6);
         if (isfinite(values[i]))
-            snprintf(buf, sizeof buf, "%.4g", values[i]);
+            snprintf(buf, sizeof buf, values[i] >= 1000 ? "%.0f" : "%.4g", values[i]);
         else
             snprintf(buf, sizeof buf, "n/a");
         fprintf(f, "<text class=\"bvalue\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", lw + len + 6,

@@ -43,10 +43,12 @@ void svg_plot_begin(struct svg_plot *p, FILE *f, const char *title, const char *
 /** Close the <svg>. */
 void svg_plot_end(struct svg_plot *p);
 
-/** A polyline through n points (non-finite points skipped). */
+/** A polyline through n points (non-finite points skipped), x ascending; it stops where it
+ * leaves the top of the plot. */
 void svg_line(struct svg_plot *p, const char *series, const double *x, const double *y, size_t n);
 
-/** A circle at each of n points. */
+/** A circle at each of n points; one above the plot is drawn hollow (class "off") on its top
+ * edge, its title saying so. */
 void svg_points(struct svg_plot *p, const char *series, const double *x, const double *y,
                 size_t n);
 
