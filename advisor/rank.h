@@ -148,12 +148,12 @@ double rank_curve_latency(const struct rank_curve *c, double n, enum rank_basis 
 
 /* Status of a configuration or of one curve at the target. */
 enum rank_status {
-    RANK_MET = 0,       /* the target is met: throughput at the target is known */
-    RANK_NEVER,         /* the latency at the smallest concurrency already exceeds the target */
-    RANK_NOLATENCY,     /* a percentile target but no percentile measured */
-    RANK_NOCURVE,       /* no points for a workload of the mix */
-    RANK_NOFIT,         /* the curve could not be fitted */
-    RANK_NOPRICE,       /* the catalog gives no cost for the pricing model */
+    RANK_MET = 0,        /* the target is met: throughput at the target is known */
+    RANK_NEVER,          /* the latency at the smallest concurrency already exceeds the target */
+    RANK_NOLATENCY,      /* a percentile target but no percentile measured */
+    RANK_NOCURVE,        /* no points for a workload of the mix */
+    RANK_NOFIT,          /* the curve could not be fitted */
+    RANK_NOPRICE,        /* the catalog gives no cost for the pricing model */
     RANK_UNREACHABLE_TPS /* the required throughput cannot be served within the search */
 };
 
@@ -166,18 +166,18 @@ const char *rank_status_name(enum rank_status s);
 /* A curve at the target. */
 struct rank_at {
     enum rank_status status;
-    double n;                 /* concurrency (or nodes) at the target; NAN when not met */
-    struct derived_value x;   /* throughput there, tps, with its 95 % interval */
-    double latency_s;         /* the statistic's latency at n */
-    enum rank_basis x_basis;  /* where X comes from */
+    double n;                /* concurrency (or nodes) at the target; NAN when not met */
+    struct derived_value x;  /* throughput there, tps, with its 95 % interval */
+    double latency_s;        /* the statistic's latency at n */
+    enum rank_basis x_basis; /* where X comes from */
     enum rank_basis lat_basis;
-    int latency_model;        /* 1: latency from Little's law on the model, not measured */
-    int capped;               /* 1: limited by the peak N* (or the knee), not by latency */
-    int bound_by_search;      /* 1: met up to the search limit 2 x max N (no saturation) */
-    double peak_x;            /* X at the peak, or the ceiling; NAN when none */
-    int peak_is_ceiling;      /* 1: peak_x is the asymptote lambda/sigma or X_max */
-    double n_peak;            /* N* when there is a peak, else NAN */
-    double best_measured_x;   /* highest measured tps meeting the target at N <= U; NAN */
+    int latency_model;      /* 1: latency from Little's law on the model, not measured */
+    int capped;             /* 1: limited by the peak N* (or the knee), not by latency */
+    int bound_by_search;    /* 1: met up to the search limit 2 x max N (no saturation) */
+    double peak_x;          /* X at the peak, or the ceiling; NAN when none */
+    int peak_is_ceiling;    /* 1: peak_x is the asymptote lambda/sigma or X_max */
+    double n_peak;          /* N* when there is a peak, else NAN */
+    double best_measured_x; /* highest measured tps meeting the target at N <= U; NAN */
     double best_measured_n;
 };
 
@@ -211,8 +211,8 @@ struct rank_options {
 
 /* One configuration in a ranking. */
 struct rank_row {
-    const char *config;     /* borrowed id */
-    int config_nodes;       /* the configuration's node count */
+    const char *config; /* borrowed id */
+    int config_nodes;   /* the configuration's node count */
     enum rank_status status;
     size_t n_at;
     struct rank_at at[RANK_MAX_MIX]; /* per workload of the mix */

@@ -35,26 +35,26 @@ enum {
 };
 
 /* Rows of the shared options, for a subcommand's option table (same text in both). */
-#define RANK_CLI_OPTIONS                                                                       \
-    {"points", required_argument, RANK_OPT_POINTS, "FILE",                                     \
-     "points or anything `sizeup import` reads (repeatable)"},                                  \
-        {"catalog", required_argument, RANK_OPT_CATALOG, "FILE|URL",                           \
-         "catalog (repeatable; default data/catalogs/published.json)"},                         \
-        {"slo", required_argument, RANK_OPT_SLO, "STAT:T",                                     \
-         "latency target: avg, p50, p95, p99 with ms or s (default p95:50ms)"},                 \
-        {"workload", required_argument, RANK_OPT_WORKLOAD, "NAME",                             \
-         "the workload to rank (default: the points' only workload)"},                          \
-        {"mix", required_argument, RANK_OPT_MIX, "W:F,...",                                    \
-         "workload mix, harmonic mean of throughput, e.g. oltp_read_write:0.7,..."},            \
-        {"required-tps", required_argument, RANK_OPT_REQUIRED, "N",                            \
-         "size for N tps: nodes and monthly cost, ranked by cost"},                             \
-        {"pricing", required_argument, RANK_OPT_PRICING, "P",                                  \
-         "on-demand (default), reserved-1y, reserved-3y, spot, subscription-1m/1y"},            \
-        {"map", required_argument, RANK_OPT_MAP, "T=ID",                                       \
-         "points of target T belong to configuration ID (repeatable)"},                         \
-    {                                                                                          \
-        "map-file", required_argument, RANK_OPT_MAP_FILE, "FILE",                              \
-            "lines TARGET=ID ('#' comments) as --map"                                          \
+#define RANK_CLI_OPTIONS                                                                           \
+    {"points", required_argument, RANK_OPT_POINTS, "FILE",                                         \
+     "points or anything `sizeup import` reads (repeatable)"},                                     \
+        {"catalog", required_argument, RANK_OPT_CATALOG, "FILE|URL",                               \
+         "catalog (repeatable; default data/catalogs/published.json)"},                            \
+        {"slo", required_argument, RANK_OPT_SLO, "STAT:T",                                         \
+         "latency target: avg, p50, p95, p99 with ms or s (default p95:50ms)"},                    \
+        {"workload", required_argument, RANK_OPT_WORKLOAD, "NAME",                                 \
+         "the workload to rank (default: the points' only workload)"},                             \
+        {"mix", required_argument, RANK_OPT_MIX, "W:F,...",                                        \
+         "workload mix, harmonic mean of throughput, e.g. oltp_read_write:0.7,..."},               \
+        {"required-tps", required_argument, RANK_OPT_REQUIRED, "N",                                \
+         "size for N tps: nodes and monthly cost, ranked by cost"},                                \
+        {"pricing", required_argument, RANK_OPT_PRICING, "P",                                      \
+         "on-demand (default), reserved-1y, reserved-3y, spot, subscription-1m/1y"},               \
+        {"map", required_argument, RANK_OPT_MAP, "T=ID",                                           \
+         "points of target T belong to configuration ID (repeatable)"},                            \
+    {                                                                                              \
+        "map-file", required_argument, RANK_OPT_MAP_FILE, "FILE",                                  \
+            "lines TARGET=ID ('#' comments) as --map"                                              \
     }
 
 #define RANK_CLI_MAX_FILES 256

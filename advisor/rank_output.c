@@ -44,9 +44,9 @@ static const char *x_name(const struct rank_set *s, size_t i)
 static void header_lines(FILE *f, const struct rank_set *s)
 {
     char slo[64], wl[256];
-    fprintf(f, "target %s; workload %s; %s prices in %s", rank_slo_text(&s->opt.slo, slo, sizeof slo),
-            rank_set_workloads(s, wl, sizeof wl), cat_pricing_name(s->opt.pricing),
-            s->cat->currency);
+    fprintf(f, "target %s; workload %s; %s prices in %s",
+            rank_slo_text(&s->opt.slo, slo, sizeof slo), rank_set_workloads(s, wl, sizeof wl),
+            cat_pricing_name(s->opt.pricing), s->cat->currency);
     if (s->opt.required_tps > 0)
         fprintf(f, "; required %g tps", s->opt.required_tps);
     fprintf(f, "\n");
@@ -130,12 +130,14 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
                 fprintf(f, "note: %s: capped at the peak N* = %.1f %s (throughput falls beyond)\n",
                         r->config, at->n, x_name(s, i));
             if (at->bound_by_search)
-                fprintf(f, "note: %s: meets the target up to %.0f %s, twice the largest "
-                           "measured (extrapolated)\n",
+                fprintf(f,
+                        "note: %s: meets the target up to %.0f %s, twice the largest "
+                        "measured (extrapolated)\n",
                         r->config, at->n, x_name(s, i));
             if (at->latency_model)
-                fprintf(f, "note: %s: latency from Little's law R = N/X on the model (no "
-                           "measured latency)\n",
+                fprintf(f,
+                        "note: %s: latency from Little's law R = N/X on the model (no "
+                        "measured latency)\n",
                         r->config);
         }
     }
@@ -172,8 +174,7 @@ static json_t *value_ci(const struct derived_value *v)
     json_t *o = json_object();
     json_object_set_new(o, "value", real_or_null(v->value));
     if (isfinite(v->lo) || isfinite(v->hi))
-        json_object_set_new(o, "ci95", json_pack("[oo]", real_or_null(v->lo),
-                                                 real_or_null(v->hi)));
+        json_object_set_new(o, "ci95", json_pack("[oo]", real_or_null(v->lo), real_or_null(v->hi)));
     return o;
 }
 
@@ -219,9 +220,9 @@ static json_t *row_json(const struct rank_set *s, size_t i)
         json_object_set_new(x, "peak_tps", real_or_null(a->peak_x));
         json_object_set_new(x, "peak_is_ceiling", json_boolean(a->peak_is_ceiling));
         if (isfinite(a->best_measured_x))
-            json_object_set_new(x, "best_measured", json_pack("{s:o,s:o}", "at",
-                                                              json_real(a->best_measured_n), "tps",
-                                                              json_real(a->best_measured_x)));
+            json_object_set_new(x, "best_measured",
+                                json_pack("{s:o,s:o}", "at", json_real(a->best_measured_n), "tps",
+                                          json_real(a->best_measured_x)));
         json_array_append_new(wl, x);
     }
     json_object_set_new(o, "workloads", wl);
@@ -250,8 +251,8 @@ int rank_set_write_json(FILE *f, const struct rank_set *s)
 {
     for (size_t i = 0; i < s->n; i++) {
         json_t *o = row_json(s, i);
-        char *line = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10))
-                       : NULL;
+        char *line =
+            o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) : NULL;
         json_decref(o);
         if (!line)
             return -1;
@@ -307,8 +308,9 @@ int rank_set_write_markdown(FILE *f, const struct rank_set *s)
     char a[32], b[32], c[32], e[32];
     fprintf(f, "Ranking: ");
     header_lines(f, s);
-    fprintf(f, "\n| rank | config | tps at target | 95 %% interval | %s | %s/h | tps per %s/h | "
-               "%s per million tx | headroom | basis |",
+    fprintf(f,
+            "\n| rank | config | tps at target | 95 %% interval | %s | %s/h | tps per %s/h | "
+            "%s per million tx | headroom | basis |",
             s->opt.n_mix == 1 && s->n && rank_set_curves(s, 0)[0].by_nodes ? "nodes" : "threads",
             cur, cur, cur);
     if (s->opt.required_tps > 0)
@@ -330,9 +332,9 @@ int rank_set_write_markdown(FILE *f, const struct rank_set *s)
         fprintf(f, "| %ld | %s | %s | ", r->rank, r->config, num(a, sizeof a, r->x.value));
         if (isfinite(r->x.lo))
             fprintf(f, "[%s, %s]", num(b, sizeof b, r->x.lo), num(c, sizeof c, r->x.hi));
-        fprintf(f, " | %s | %.4g | %s | %.4g | ", isfinite(r->n) ? (snprintf(e, sizeof e, "%.1f",
-                                                                            r->n), e) : "-",
-                r->cost_per_hour, num(a, sizeof a, r->tps_per_cost), r->cost_per_mtx);
+        fprintf(f, " | %s | %.4g | %s | %.4g | ",
+                isfinite(r->n) ? (snprintf(e, sizeof e, "%.1f", r->n), e) : "-", r->cost_per_hour,
+                num(a, sizeof a, r->tps_per_cost), r->cost_per_mtx);
         if (isfinite(r->headroom))
             fprintf(f, "%.0f %%", 100 * r->headroom);
         fprintf(f, " | %s |", rank_basis_name(r->basis));

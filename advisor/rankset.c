@@ -144,7 +144,7 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
                    const struct rank_options *opt, const struct rank_map *maps, size_t n_maps,
                    FILE *errf)
 {
-    long *pc = NULL;  /* configuration index of each point, -1 none */
+    long *pc = NULL;         /* configuration index of each point, -1 none */
     const char **bad = NULL; /* ids already reported */
     size_t n_bad = 0;
     struct usl_workspace *ws = NULL;
@@ -197,8 +197,9 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
     }
     if (s->n == 0) {
         if (errf)
-            fprintf(errf, "sizeup: no point joins a configuration of the catalogs for workload "
-                          "%s\n",
+            fprintf(errf,
+                    "sizeup: no point joins a configuration of the catalogs for workload "
+                    "%s\n",
                     s->opt.mix[0].workload);
         goto fail;
     }
@@ -289,7 +290,8 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
         struct rank_row *sorted = s->rows;
         rank_sort(sorted, s->n, &s->opt);
         for (size_t i = 0; i < s->n; i++)
-            s->row_curve[i] = (size_t)find_str((const char *const *)s->config, s->n, sorted[i].config);
+            s->row_curve[i] =
+                (size_t)find_str((const char *const *)s->config, s->n, sorted[i].config);
     }
     free(pc);
     free((void *)bad);

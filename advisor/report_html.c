@@ -63,10 +63,11 @@ static void ranking_table(FILE *f, const struct rank_set *s)
 {
     const char *cur = s->cat->currency;
     char a[32], b[32], c[32];
-    fprintf(f, "<table class=\"ranking\"><thead><tr><th>rank</th><th class=\"l\">config</th>"
-               "<th>tps at target</th><th>95 %% interval</th><th>at</th><th>%s/h</th>"
-               "<th>tps per %s/h</th><th>%s per million tx</th><th>headroom</th>"
-               "<th class=\"l\">basis</th>",
+    fprintf(f,
+            "<table class=\"ranking\"><thead><tr><th>rank</th><th class=\"l\">config</th>"
+            "<th>tps at target</th><th>95 %% interval</th><th>at</th><th>%s/h</th>"
+            "<th>tps per %s/h</th><th>%s per million tx</th><th>headroom</th>"
+            "<th class=\"l\">basis</th>",
             cur, cur, cur);
     if (s->opt.required_tps > 0)
         fprintf(f, "<th>nodes needed</th><th>%s/month</th>", cur);
@@ -125,8 +126,8 @@ static void bars(FILE *f, const struct rank_set *s)
 }
 
 /* The two plots of one curve. */
-static void curve_plots(FILE *f, const struct rank_set *s, const char *config,
-                        const char *workload, const struct rank_curve *c, const struct rank_at *a)
+static void curve_plots(FILE *f, const struct rank_set *s, const char *config, const char *workload,
+                        const struct rank_curve *c, const struct rank_at *a)
 {
     double xs[REPORT_CURVE_SAMPLES], y[REPORT_CURVE_SAMPLES], lo[REPORT_CURVE_SAMPLES],
         hi[REPORT_CURVE_SAMPLES], lat[REPORT_CURVE_SAMPLES];
@@ -166,8 +167,7 @@ static void curve_plots(FILE *f, const struct rank_set *s, const char *config,
     svg_line(&p, "fit", xs, y, REPORT_CURVE_SAMPLES);
     svg_points(&p, "measured", c->n, c->x, c->m);
     if (a->status == RANK_MET) {
-        snprintf(label, sizeof label, "%s tps at %.1f", num(xv, sizeof xv, a->x.value),
-                 a->n);
+        snprintf(label, sizeof label, "%s tps at %.1f", num(xv, sizeof xv, a->x.value), a->n);
         svg_marker(&p, "slo", a->n, a->x.value, label);
     } else {
         svg_marker(&p, "slo", NAN, NAN, "");
@@ -195,13 +195,12 @@ static void curve_plots(FILE *f, const struct rank_set *s, const char *config,
     if (lmax < 1.25 * s->opt.slo.target_s * 1e3)
         lmax = 1.25 * s->opt.slo.target_s * 1e3;
     snprintf(title, sizeof title, "%s — %s: %s latency", config, workload,
-             s->opt.slo.pct > 0 ? (snprintf(slo, sizeof slo, "p%g", s->opt.slo.pct), slo)
-                                : "mean");
+             s->opt.slo.pct > 0 ? (snprintf(slo, sizeof slo, "p%g", s->opt.slo.pct), slo) : "mean");
     svg_plot_begin(&p, f, title, xname(c), "ms", x0, x1, 0, lmax);
     svg_line(&p, "latency-model", xs, lat, REPORT_CURVE_SAMPLES);
     svg_points(&p, "latency-measured", lat_n, ml, lat_m);
-    svg_hline(&p, "slo-line", s->opt.slo.target_s * 1e3, rank_slo_text(&s->opt.slo, slo,
-                                                                         sizeof slo));
+    svg_hline(&p, "slo-line", s->opt.slo.target_s * 1e3,
+              rank_slo_text(&s->opt.slo, slo, sizeof slo));
     if (a->status == RANK_MET && isfinite(a->latency_s)) {
         snprintf(label, sizeof label, "%.1f %s", a->n, xname(c));
         svg_marker(&p, "slo", a->n, a->latency_s * 1e3, label);
@@ -249,10 +248,11 @@ static void inputs(FILE *f, const struct rank_set *s, const struct report_inputs
         esc(f, in->generated_by);
         fprintf(f, "</td></tr>\n");
     }
-    fprintf(f, "</tbody></table>\n<h3>Cost of each configuration (%s, per hour)</h3>\n"
-               "<table class=\"costs\"><thead><tr><th class=\"l\">config</th><th class=\"l\">"
-               "term</th><th>%s/h</th><th class=\"l\">formula</th><th class=\"l\">source</th>"
-               "<th class=\"l\">as of</th></tr></thead><tbody>\n",
+    fprintf(f,
+            "</tbody></table>\n<h3>Cost of each configuration (%s, per hour)</h3>\n"
+            "<table class=\"costs\"><thead><tr><th class=\"l\">config</th><th class=\"l\">"
+            "term</th><th>%s/h</th><th class=\"l\">formula</th><th class=\"l\">source</th>"
+            "<th class=\"l\">as of</th></tr></thead><tbody>\n",
             cat_pricing_name(s->opt.pricing), s->cat->currency);
     for (size_t i = 0; i < s->n; i++) {
         struct cat_cost cost;
@@ -329,12 +329,12 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
             esc(f, s->rows[i].config);
             fprintf(f, " — ");
             esc(f, s->opt.mix[w].workload);
-            fprintf(f, " <span class=\"muted\">(%s model, %zu points; %s)</span></h3>\n"
-                       "<div class=\"grid2\">\n",
+            fprintf(f,
+                    " <span class=\"muted\">(%s model, %zu points; %s)</span></h3>\n"
+                    "<div class=\"grid2\">\n",
                     model_kind_name(cv[w].fit.kind), cv[w].m,
                     rank_status_text(s->rows[i].at[w].status));
-            curve_plots(f, s, s->rows[i].config, s->opt.mix[w].workload, &cv[w],
-                        &s->rows[i].at[w]);
+            curve_plots(f, s, s->rows[i].config, s->opt.mix[w].workload, &cv[w], &s->rows[i].at[w]);
             fprintf(f, "</div>\n");
         }
     }

@@ -96,8 +96,9 @@ void svg_plot_begin(struct svg_plot *p, FILE *f, const char *title, const char *
     step = nice_step(y1 - y0, 5);
     p->y0 = floor(y0 / step) * step;
     p->y1 = ceil(y1 / step) * step;
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" viewBox=\"0 0 %g %g\" "
-               "width=\"%g\" height=\"%g\" role=\"img\">\n<title>",
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" viewBox=\"0 0 %g %g\" "
+            "width=\"%g\" height=\"%g\" role=\"img\">\n<title>",
             p->w, p->h, p->w, p->h);
     svg_escape(f, title);
     fprintf(f, "</title>\n<text class=\"ptitle\" x=\"%g\" y=\"18\">", p->ml);
@@ -115,18 +116,20 @@ void svg_plot_begin(struct svg_plot *p, FILE *f, const char *title, const char *
     if (p->logx) {
         for (double v = p->x0; v <= p->x1 * (1 + 1e-9); v *= 2) {
             fmt_tick(buf, sizeof buf, v);
-            fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-                       "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s"
-                       "</text>\n",
+            fprintf(f,
+                    "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                    "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s"
+                    "</text>\n",
                     px(p, v), p->mt, px(p, v), p->h - p->mb, px(p, v), p->h - p->mb + 15, buf);
         }
     } else {
         step = nice_step(p->x1 - p->x0, 5);
         for (double v = p->x0; v <= p->x1 + step * 1e-9; v += step) {
             fmt_tick(buf, sizeof buf, v);
-            fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-                       "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s"
-                       "</text>\n",
+            fprintf(f,
+                    "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                    "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s"
+                    "</text>\n",
                     px(p, v), p->mt, px(p, v), p->h - p->mb, px(p, v), p->h - p->mb + 15, buf);
         }
     }
@@ -183,8 +186,7 @@ void svg_line(struct svg_plot *p, const char *series, const double *x, const dou
     fprintf(p->f, "\"/></g>\n");
 }
 
-void svg_points(struct svg_plot *p, const char *series, const double *x, const double *y,
-                size_t n)
+void svg_points(struct svg_plot *p, const char *series, const double *x, const double *y, size_t n)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
@@ -256,8 +258,9 @@ void svg_bars(FILE *f, const char *title, const char *unit, const char *const *l
     if (!(max > 0))
         max = 1;
     h = top + bh * (double)n + 12;
-    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"bars\" viewBox=\"0 0 %g %g\" "
-               "width=\"%g\" height=\"%g\" role=\"img\">\n<title>",
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"bars\" viewBox=\"0 0 %g %g\" "
+            "width=\"%g\" height=\"%g\" role=\"img\">\n<title>",
             w, h, w, h);
     svg_escape(f, title);
     fprintf(f, "</title>\n<text class=\"ptitle\" x=\"%g\" y=\"18\">", lw);

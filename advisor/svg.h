@@ -49,8 +49,7 @@ void svg_line(struct svg_plot *p, const char *series, const double *x, const dou
 
 /** A circle at each of n points; one above the plot is drawn hollow (class "off") on its top
  * edge, its title saying so. */
-void svg_points(struct svg_plot *p, const char *series, const double *x, const double *y,
-                size_t n);
+void svg_points(struct svg_plot *p, const char *series, const double *x, const double *y, size_t n);
 
 /** A filled band between lo and hi over x (n points, finite ones only). */
 void svg_band(struct svg_plot *p, const char *series, const double *x, const double *lo,

@@ -49,7 +49,7 @@ int main(int argc, char **argv)
     size_t fitted = argc > 3 ? strtoul(argv[3], NULL, 10) : configs;
     struct rank_curve *curves = calloc(distinct, sizeof *curves);
     struct rank_row *rows = malloc(configs * sizeof *rows);
-    char (*ids)[24] = malloc(configs * sizeof *ids);
+    char(*ids)[24] = malloc(configs * sizeof *ids);
     double *prices = malloc(configs * sizeof *prices);
     struct usl_workspace *ws = usl_workspace_new();
     struct rank_options opt = {{0, 0.050}, CAT_PRICING_ON_DEMAND, 0, 1, {{"oltp_read_write", 1}}};

@@ -64,9 +64,8 @@ static void test_mix_parse(void)
     struct rank_mix_item it[RANK_MAX_MIX];
     size_t n;
     char err[320];
-    CHECK_INT_EQ(rank_mix_parse("oltp_read_write:0.7,oltp_point_select:0.3", it, &n, err,
-                                sizeof err),
-                 0);
+    CHECK_INT_EQ(
+        rank_mix_parse("oltp_read_write:0.7,oltp_point_select:0.3", it, &n, err, sizeof err), 0);
     CHECK_INT_EQ(n, 2);
     CHECK_STR_EQ(it[1].workload, "oltp_point_select");
     CHECK_NEAR(it[0].weight, 0.7, 1e-12);
@@ -196,9 +195,9 @@ static void test_rows_and_order(void)
     opt.n_mix = 1;
     strcpy(opt.mix[0].workload, "oltp_read_write");
     opt.mix[0].weight = 1;
-    amdahl_curve(&fast, 5, 100);  /* X = 400 at 30 ms */
-    amdahl_curve(&slow, 10, 100); /* p95 = 10 ms x N: N = 3, X = 300 / 1.2 = 250 */
-    amdahl_curve(&same, 5, 100);  /* identical to fast: tie broken by id */
+    amdahl_curve(&fast, 5, 100);   /* X = 400 at 30 ms */
+    amdahl_curve(&slow, 10, 100);  /* p95 = 10 ms x N: N = 3, X = 300 / 1.2 = 250 */
+    amdahl_curve(&same, 5, 100);   /* identical to fast: tie broken by id */
     amdahl_curve(&never, 40, 100); /* 40 ms at N = 1 > 30 ms */
     cv[0] = &fast;
     rank_row_eval(&rows[0], "zeta-fast", 1, cv, &opt);
