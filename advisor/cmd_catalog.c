@@ -67,7 +67,7 @@ int cmd_catalog_is_url(const char *s)
 }
 
 /* Add a file or URL to cat; prints the error. Returns an exit code. */
-static int load_one(struct cat_catalog *cat, const char *src)
+int cmd_catalog_load_one(struct cat_catalog *cat, const char *src)
 {
     struct cat_error err;
     int rc;
@@ -105,9 +105,9 @@ static int load_catalogs(const struct catalogs_arg *a, struct cat_catalog **out)
         return SIZEUP_EXIT_FAIL;
     }
     if (a->n == 0)
-        rc = load_one(cat, dflt && *dflt ? dflt : SIZEUP_DEFAULT_CATALOG);
+        rc = cmd_catalog_load_one(cat, dflt && *dflt ? dflt : SIZEUP_DEFAULT_CATALOG);
     for (int i = 0; rc == SIZEUP_EXIT_OK && i < a->n; i++)
-        rc = load_one(cat, a->files[i]);
+        rc = cmd_catalog_load_one(cat, a->files[i]);
     if (rc != SIZEUP_EXIT_OK) {
         cat_catalog_free(cat);
         return rc;
@@ -165,7 +165,7 @@ static int catalog_check(int argc, char **argv)
             }
         }
         size_t ni = cat->n_instances, nd = cat->n_disks, ns = cat->n_servers, nc = cat->n_configs;
-        one = load_one(cat, argv[i]);
+        one = cmd_catalog_load_one(cat, argv[i]);
         if (one == SIZEUP_EXIT_OK) {
             /* every configuration must be costable under some pricing model */
             for (size_t k = nc; k < cat->n_configs; k++) {

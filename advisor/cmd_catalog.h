@@ -48,6 +48,15 @@ int cmd_catalog_parse(const char *cmd, int argc, char **argv, const struct cli_o
 /** 1 when s starts with http:// or https:// (case-insensitive), else 0. */
 int cmd_catalog_is_url(const char *s);
 
+/**
+ * Add a catalog file or http(s) URL to cat (a URL is fetched with the defaults of
+ * catalogs/fetch.h, without paging); prints the error on stderr.
+ * @return SIZEUP_EXIT_OK; SIZEUP_EXIT_UNREACHABLE (URL not fetched); SIZEUP_EXIT_INPUT (not a
+ *         valid catalog); SIZEUP_EXIT_FAIL (file not readable, out of memory).
+ */
+struct cat_catalog;
+int cmd_catalog_load_one(struct cat_catalog *cat, const char *src);
+
 /** sizeup catalog fetch URL -o FILE: returns an exit code. */
 int cmd_catalog_fetch(int argc, char **argv);
 

@@ -18,4 +18,10 @@ int cmd_probe(int argc, char **argv);
 /** sizeup disk --dir DIR : random/sequential I/O and commit latency of a disk. */
 int cmd_disk(int argc, char **argv);
 
+/** sizeup rank --points --catalog --slo : rank configurations by throughput per cost. */
+int cmd_rank(int argc, char **argv);
+
+/** sizeup report : the ranking as a self-contained HTML page (inline SVG) or Markdown. */
+int cmd_report(int argc, char **argv);
+
 #endif

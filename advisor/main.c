@@ -22,6 +22,8 @@ static const struct subcommand subcommands[] = {
     {"catalog", cmd_catalog, "check | cost | list | fetch | convert: catalogs and cost"},
     {"probe", cmd_probe, "prepare | run | cleanup: sysbench-style OLTP probes on a MySQL server"},
     {"disk", cmd_disk, "disk probes: random/sequential I/O and commit (fsync) latency"},
+    {"rank", cmd_rank, "rank configurations by throughput per cost at a latency target"},
+    {"report", cmd_report, "the ranking as one self-contained HTML page with SVG plots"},
     {NULL, NULL, NULL},
 };
 

@@ -1,0 +1,93 @@
+/*
+ * rankset.h - a whole ranking: points joined to catalog configurations, one fitted curve per
+ * configuration and workload, one ranked row per configuration (rank.h), and its output as
+ * an aligned text table, sizeup.ranking/1 JSON Lines (docs/ranking-record.md), CSV or
+ * Markdown. `sizeup rank`, `sizeup report` and a study build one the same way:
+ *
+ *     struct rank_set s;
+ *     rank_set_init(&s);
+ *     if (rank_set_build(&s, &points, cat, &opt, maps, n_maps, stderr) < 0) ...error
+ *     rank_set_write_text(stdout, &s);
+ *     rank_set_destroy(&s);
+ *
+ * Join (rank_set_build): a point belongs to the configuration named by its `config` field;
+ * else to the one --map gives for its target; else to the configuration whose id equals its
+ * target. Points of workloads outside the mix are ignored. A curve is on nodes (scale-out)
+ * when every point carries a node count and there are at least 2 distinct counts.
+ *
+ * Thread-safety: functions touch only their arguments.
+ */
+#ifndef SIZEUP_ADVISOR_RANKSET_H
+#define SIZEUP_ADVISOR_RANKSET_H
+
+#include "catalog.h"
+#include "point.h"
+#include "rank.h"
+
+#include <stdio.h>
+
+/* One --map entry: points of target belong to configuration config. */
+struct rank_map {
+    const char *target;
+    const char *config;
+};
+
+/**
+ * Parse "target=config-id" (both non-empty) into m; the strings point into s, which must
+ * outlive m (s is modified: the '=' becomes '\0').
+ * @return 0, or -1 when s has no '=' or an empty side.
+ */
+int rank_map_parse(char *s, struct rank_map *m);
+
+struct rank_set {
+    struct rank_options opt;
+    const struct cat_catalog *cat; /* borrowed */
+    size_t n;                      /* configurations */
+    char **config;                 /* ids, owned */
+    struct rank_curve *curves;     /* n x opt.n_mix; an absent curve has m = 0 */
+    struct rank_row *rows;         /* n rows, in ranking order after build */
+    size_t *row_curve;             /* rows[i]'s index into config (curves of row i start at
+                                      row_curve[i] * opt.n_mix) */
+    size_t n_points;               /* points used */
+};
+
+/** Set an embedded set empty. */
+void rank_set_init(struct rank_set *s);
+
+/** Free what a set owns. NULL-safe. */
+void rank_set_destroy(struct rank_set *s);
+
+/**
+ * Join, fit, evaluate, price and sort.
+ * @param pts     points (borrowed)
+ * @param cat     loaded catalogs (borrowed; must outlive s)
+ * @param opt     target, pricing, mix (n_mix 0: the single workload of the points)
+ * @param errf    where problems are reported, one line each ("sizeup: FILE:LINE: ..."), or NULL
+ * @return the number of problems reported (points that join no configuration, curves that
+ *         cannot be fitted, configurations without a price) >= 0, or -1 when nothing can be
+ *         ranked (no points join, several workloads and no --workload or --mix, out of
+ *         memory; said on errf).
+ */
+int rank_set_build(struct rank_set *s, const struct point_list *pts, const struct cat_catalog *cat,
+                   const struct rank_options *opt, const struct rank_map *maps, size_t n_maps,
+                   FILE *errf);
+
+/** The curves of row i (opt.n_mix of them; an absent one has m = 0). */
+const struct rank_curve *rank_set_curves(const struct rank_set *s, size_t i);
+
+/** Workloads of the mix as text: "oltp_legacy" or "oltp_read_write 0.7, ...". */
+const char *rank_set_workloads(const struct rank_set *s, char *buf, size_t cap);
+
+/** Aligned text table, at most 100 columns, with a header and notes. @return 0 or -1 (I/O). */
+int rank_set_write_text(FILE *f, const struct rank_set *s);
+
+/** One sizeup.ranking/1 JSON object per row, one per line. @return 0 or -1. */
+int rank_set_write_json(FILE *f, const struct rank_set *s);
+
+/** CSV with a header row. @return 0 or -1. */
+int rank_set_write_csv(FILE *f, const struct rank_set *s);
+
+/** A Markdown table with a line stating the target. @return 0 or -1. */
+int rank_set_write_markdown(FILE *f, const struct rank_set *s);
+
+#endif

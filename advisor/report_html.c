@@ -1,0 +1,360 @@
+/* report_html.c - the ranking as a self-contained HTML page or Markdown (report_html.h). */
+#include "report_html.h"
+
+#include "cost.h"
+#include "svg.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char css[] =
+    "body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;margin:24px auto;"
+    "max-width:1120px;color:#1d2330;background:#fff;line-height:1.45;padding:0 16px}"
+    "h1{font-size:26px;margin:0 0 4px}h2{font-size:19px;margin:28px 0 8px;border-bottom:1px solid "
+    "#dde2ea;padding-bottom:4px}h3{font-size:15px;margin:14px 0 4px}"
+    ".answer{background:#eef6ee;border-left:4px solid #2e7d32;padding:10px 14px;margin:12px 0}"
+    "table{border-collapse:collapse;font-size:13.5px;margin:6px 0}"
+    "th,td{padding:4px 9px;border-bottom:1px solid #e4e8ef;text-align:right}"
+    "th{background:#f3f5f9;font-weight:600}td.l,th.l{text-align:left}"
+    "tr.miss td{color:#8a5a00;background:#fff8e6}"
+    ".grid2{display:flex;flex-wrap:wrap;gap:10px}.card{border:1px solid #e1e5ec;border-radius:6px;"
+    "padding:6px}.muted{color:#5d6677;font-size:13px}"
+    "svg text{font-family:inherit}svg .tick{font-size:10.5px;fill:#5d6677}"
+    "svg .label{font-size:12px;fill:#333}svg .ptitle{font-size:13px;font-weight:600;fill:#1d2330}"
+    "svg .grid{stroke:#eceff4}svg .frame{fill:none;stroke:#b8c0cc}"
+    "svg .s-measured circle,svg .s-latency-measured circle{fill:#1f5fbf;stroke:#fff;"
+    "stroke-width:1}svg circle.off{fill:#fff;stroke:#1f5fbf;stroke-width:1.5}"
+    "svg .s-fit polyline{fill:none;stroke:#e0701b;stroke-width:2}"
+    "svg .s-latency-model polyline{fill:none;stroke:#e0701b;stroke-width:2}"
+    "svg .s-band polygon{fill:#f4b183;fill-opacity:.35;stroke:none}"
+    "svg .s-slo circle{fill:#2e7d32;stroke:#fff;stroke-width:2}svg .s-slo text{font-size:11.5px;"
+    "fill:#2e7d32;font-weight:600}"
+    "svg .s-slo-line line{stroke:#c62828;stroke-dasharray:6 4;stroke-width:1.5}"
+    "svg .s-slo-line text{font-size:11px;fill:#c62828}"
+    "svg .s-bars rect{fill:#3a7bd5}svg .blabel{font-size:12.5px;fill:#1d2330}"
+    "svg .bvalue{font-size:12px;fill:#333}"
+    ".legend span{display:inline-block;margin-right:16px;font-size:13px}"
+    ".sw{display:inline-block;width:14px;height:10px;margin-right:5px;vertical-align:middle}"
+    "code{background:#f3f5f9;padding:1px 4px;border-radius:3px}";
+
+static void esc(FILE *f, const char *s)
+{
+    svg_escape(f, s);
+}
+
+static const char *num(char *buf, size_t cap, double v)
+{
+    if (!isfinite(v))
+        snprintf(buf, cap, "-");
+    else if (fabs(v) >= 1000)
+        snprintf(buf, cap, "%.0f", v);
+    else
+        snprintf(buf, cap, "%.4g", v);
+    return buf;
+}
+
+static const char *xname(const struct rank_curve *c)
+{
+    return c->by_nodes ? "nodes" : "threads";
+}
+
+static void ranking_table(FILE *f, const struct rank_set *s)
+{
+    const char *cur = s->cat->currency;
+    char a[32], b[32], c[32];
+    fprintf(f,
+            "<table class=\"ranking\"><thead><tr><th>rank</th><th class=\"l\">config</th>"
+            "<th>tps at target</th><th>95 %% interval</th><th>at</th><th>%s/h</th>"
+            "<th>tps per %s/h</th><th>%s per million tx</th><th>headroom</th>"
+            "<th class=\"l\">basis</th>",
+            cur, cur, cur);
+    if (s->opt.required_tps > 0)
+        fprintf(f, "<th>nodes needed</th><th>%s/month</th>", cur);
+    fprintf(f, "</tr></thead><tbody>\n");
+    for (size_t i = 0; i < s->n; i++) {
+        const struct rank_row *r = &s->rows[i];
+        if (r->status != RANK_MET) {
+            fprintf(f, "<tr class=\"miss\"><td>-</td><td class=\"l\">");
+            esc(f, r->config);
+            fprintf(f, "</td><td class=\"l\" colspan=\"%d\">%s</td></tr>\n",
+                    s->opt.required_tps > 0 ? 10 : 8, rank_status_text(r->status));
+            continue;
+        }
+        fprintf(f, "<tr><td>%ld</td><td class=\"l\">", r->rank);
+        esc(f, r->config);
+        fprintf(f, "</td><td>%s</td><td>", num(a, sizeof a, r->x.value));
+        if (isfinite(r->x.lo))
+            fprintf(f, "%s – %s", num(b, sizeof b, r->x.lo), num(c, sizeof c, r->x.hi));
+        fprintf(f, "</td><td>");
+        if (isfinite(r->n))
+            fprintf(f, "%.1f %s", r->n, xname(&rank_set_curves(s, i)[0]));
+        fprintf(f, "</td><td>%.4g%s</td><td>%s</td><td>%.3g</td><td>", r->cost_per_hour,
+                r->cost_estimate ? "*" : "", num(a, sizeof a, r->tps_per_cost), r->cost_per_mtx);
+        if (isfinite(r->headroom))
+            fprintf(f, "%.0f %%", 100 * r->headroom);
+        fprintf(f, "</td><td class=\"l\">%s%s</td>", rank_basis_name(r->basis),
+                r->at[0].capped ? ", at the peak N*" : "");
+        if (s->opt.required_tps > 0)
+            fprintf(f, "<td>%ld (%s)</td><td>%.2f</td>", r->nodes_needed,
+                    r->nodes_basis == RANK_BASIS_LINEAR ? "linear scale-out" : "scale-out curve",
+                    r->cost_per_month);
+        fprintf(f, "</tr>\n");
+    }
+    fprintf(f, "</tbody></table>\n<p class=\"muted\">* the cost rests on estimated prices (see "
+               "Inputs). Basis: measured = at a measured point; interpolated = the fitted model "
+               "between measured points; extrapolated = beyond them. Intervals: 95 %%, delta "
+               "method on the fit. Headroom = peak (or ceiling) throughput / throughput at the "
+               "target − 1.</p>\n");
+}
+
+static void bars(FILE *f, const struct rank_set *s)
+{
+    const char **labels = malloc((s->n + 1) * sizeof *labels);
+    double *v = malloc((s->n + 1) * sizeof *v);
+    char unit[40];
+    if (labels && v) {
+        for (size_t i = 0; i < s->n; i++) {
+            labels[i] = s->rows[i].config;
+            v[i] = s->rows[i].status == RANK_MET ? s->rows[i].tps_per_cost : NAN;
+        }
+        snprintf(unit, sizeof unit, "tps per %s/h", s->cat->currency);
+        svg_bars(f, "Throughput per cost at the target", unit, labels, v, s->n);
+    }
+    free((void *)labels);
+    free(v);
+}
+
+/* The two plots of one curve. */
+static void curve_plots(FILE *f, const struct rank_set *s, const char *config, const char *workload,
+                        const struct rank_curve *c, const struct rank_at *a)
+{
+    double xs[REPORT_CURVE_SAMPLES], y[REPORT_CURVE_SAMPLES], lo[REPORT_CURVE_SAMPLES],
+        hi[REPORT_CURVE_SAMPLES], lat[REPORT_CURVE_SAMPLES];
+    double x0 = c->n[0] < 1 ? c->n[0] : 1, x1 = c->n[c->m - 1], ymax = 0, lmax = 0;
+    double *ml = malloc((c->m + 1) * sizeof *ml);
+    char title[200], label[120], slo[64], xv[32];
+    struct svg_plot p;
+    const double *lat_n = c->lat_n;
+    size_t lat_m = c->m_lat;
+
+    if (!ml)
+        return;
+    if (a->status == RANK_MET && a->n > x1)
+        x1 = a->n;
+    for (int i = 0; i < REPORT_CURVE_SAMPLES; i++) {
+        struct derived_prediction pr;
+        enum rank_basis b;
+        double t = (double)i / (REPORT_CURVE_SAMPLES - 1);
+        xs[i] = x1 / x0 > 16 ? x0 * pow(x1 / x0, t) : x0 + (x1 - x0) * t;
+        derived_predict(&c->fit, xs[i], 0, 0, &pr);
+        y[i] = pr.x.value;
+        lo[i] = pr.x.lo;
+        hi[i] = pr.x.hi;
+        lat[i] = rank_curve_latency(c, xs[i], &b) * 1e3;
+        if (isfinite(hi[i]) && hi[i] > ymax)
+            ymax = hi[i];
+        if (isfinite(y[i]) && y[i] > ymax)
+            ymax = y[i];
+    }
+    for (size_t i = 0; i < c->m; i++)
+        if (c->x[i] > ymax)
+            ymax = c->x[i];
+    fprintf(f, "<div class=\"card\">\n");
+    snprintf(title, sizeof title, "%s — %s: throughput", config, workload);
+    svg_plot_begin(&p, f, title, xname(c), "tps", x0, x1, 0, ymax * 1.05);
+    svg_band(&p, "band", xs, lo, hi, REPORT_CURVE_SAMPLES);
+    svg_line(&p, "fit", xs, y, REPORT_CURVE_SAMPLES);
+    svg_points(&p, "measured", c->n, c->x, c->m);
+    if (a->status == RANK_MET) {
+        snprintf(label, sizeof label, "%s tps at %.1f", num(xv, sizeof xv, a->x.value), a->n);
+        svg_marker(&p, "slo", a->n, a->x.value, label);
+    } else {
+        svg_marker(&p, "slo", NAN, NAN, "");
+    }
+    svg_plot_end(&p);
+    fprintf(f, "</div>\n<div class=\"card\">\n");
+    /* latency: measured where there is some, else Little's law on the measured points */
+    if (lat_m) {
+        for (size_t i = 0; i < lat_m; i++)
+            ml[i] = c->lat_s[i] * 1e3;
+    } else {
+        lat_n = c->n;
+        lat_m = c->by_nodes ? 0 : c->m;
+        for (size_t i = 0; i < lat_m; i++)
+            ml[i] = c->n[i] / c->x[i] * 1e3;
+    }
+    for (size_t i = 0; i < lat_m; i++)
+        if (ml[i] > lmax)
+            lmax = ml[i];
+    for (int i = 0; i < REPORT_CURVE_SAMPLES; i++)
+        if (isfinite(lat[i]) && lat[i] > lmax)
+            lmax = lat[i];
+    if (lmax > 6 * s->opt.slo.target_s * 1e3)
+        lmax = 6 * s->opt.slo.target_s * 1e3;
+    if (lmax < 1.25 * s->opt.slo.target_s * 1e3)
+        lmax = 1.25 * s->opt.slo.target_s * 1e3;
+    snprintf(title, sizeof title, "%s — %s: %s latency", config, workload,
+             s->opt.slo.pct > 0 ? (snprintf(slo, sizeof slo, "p%g", s->opt.slo.pct), slo) : "mean");
+    svg_plot_begin(&p, f, title, xname(c), "ms", x0, x1, 0, lmax);
+    svg_line(&p, "latency-model", xs, lat, REPORT_CURVE_SAMPLES);
+    svg_points(&p, "latency-measured", lat_n, ml, lat_m);
+    svg_hline(&p, "slo-line", s->opt.slo.target_s * 1e3,
+              rank_slo_text(&s->opt.slo, slo, sizeof slo));
+    if (a->status == RANK_MET && isfinite(a->latency_s)) {
+        snprintf(label, sizeof label, "%.1f %s", a->n, xname(c));
+        svg_marker(&p, "slo", a->n, a->latency_s * 1e3, label);
+    } else {
+        svg_marker(&p, "slo", NAN, NAN, "");
+    }
+    svg_plot_end(&p);
+    fprintf(f, "</div>\n");
+    free(ml);
+}
+
+static void inputs(FILE *f, const struct rank_set *s, const struct report_inputs *in)
+{
+    char slo[64], wl[256];
+    fprintf(f, "<h2>Inputs</h2>\n<table class=\"inputs\"><tbody>\n");
+    fprintf(f, "<tr><th class=\"l\">latency target</th><td class=\"l\">%s</td></tr>\n",
+            rank_slo_text(&s->opt.slo, slo, sizeof slo));
+    fprintf(f, "<tr><th class=\"l\">workloads</th><td class=\"l\">");
+    esc(f, rank_set_workloads(s, wl, sizeof wl));
+    fprintf(f, "%s</td></tr>\n", s->opt.n_mix > 1 ? " (weighted harmonic mean of throughput)" : "");
+    fprintf(f, "<tr><th class=\"l\">pricing</th><td class=\"l\">%s, %s</td></tr>\n",
+            cat_pricing_name(s->opt.pricing), s->cat->currency);
+    if (s->opt.required_tps > 0)
+        fprintf(f, "<tr><th class=\"l\">required throughput</th><td class=\"l\">%g tps</td></tr>\n",
+                s->opt.required_tps);
+    fprintf(f, "<tr><th class=\"l\">points</th><td class=\"l\">%zu points from ", s->n_points);
+    for (size_t i = 0; i < in->n_points_files; i++) {
+        fprintf(f, "%s<code>", i ? ", " : "");
+        esc(f, in->points_files[i]);
+        fprintf(f, "</code>");
+    }
+    fprintf(f, "</td></tr>\n<tr><th class=\"l\">catalogs</th><td class=\"l\">");
+    for (size_t i = 0; i < s->cat->n_files; i++) {
+        fprintf(f, "%s<code>", i ? ", " : "");
+        esc(f, s->cat->files[i]);
+        fprintf(f, "</code>");
+    }
+    fprintf(f, " — ");
+    esc(f, s->cat->name ? s->cat->name : "(unnamed)");
+    fprintf(f, ", as of ");
+    esc(f, s->cat->as_of ? s->cat->as_of : "?");
+    fprintf(f, "</td></tr>\n");
+    if (in->generated_by) {
+        fprintf(f, "<tr><th class=\"l\">generated by</th><td class=\"l\">");
+        esc(f, in->generated_by);
+        fprintf(f, "</td></tr>\n");
+    }
+    fprintf(f,
+            "</tbody></table>\n<h3>Cost of each configuration (%s, per hour)</h3>\n"
+            "<table class=\"costs\"><thead><tr><th class=\"l\">config</th><th class=\"l\">"
+            "term</th><th>%s/h</th><th class=\"l\">formula</th><th class=\"l\">source</th>"
+            "<th class=\"l\">as of</th></tr></thead><tbody>\n",
+            cat_pricing_name(s->opt.pricing), s->cat->currency);
+    for (size_t i = 0; i < s->n; i++) {
+        struct cat_cost cost;
+        struct cat_error err;
+        if (cat_config_cost(s->cat, s->rows[i].config, s->opt.pricing, 0, &cost, &err) != CAT_OK)
+            continue;
+        for (size_t t = 0; t < cost.n_terms; t++) {
+            const struct cat_cost_term *ct = &cost.terms[t];
+            fprintf(f, "<tr><td class=\"l\">");
+            esc(f, t == 0 ? s->rows[i].config : "");
+            fprintf(f, "</td><td class=\"l\">");
+            esc(f, ct->name);
+            fprintf(f, "</td><td>%.4g</td><td class=\"l\">", ct->per_hour);
+            esc(f, ct->formula);
+            fprintf(f, "</td><td class=\"l\">");
+            esc(f, ct->price && ct->price->source ? ct->price->source : "");
+            if (ct->price && ct->price->estimate)
+                fprintf(f, " <em>(estimate)</em>");
+            fprintf(f, "</td><td class=\"l\">");
+            esc(f, ct->price && ct->price->as_of ? ct->price->as_of : "");
+            fprintf(f, "</td></tr>\n");
+        }
+    }
+    fprintf(f, "</tbody></table>\n");
+}
+
+int report_write_html(FILE *f, const struct rank_set *s, const struct report_inputs *in)
+{
+    char slo[64], wl[256], a[32];
+    const struct rank_row *top = s->n && s->rows[0].status == RANK_MET ? &s->rows[0] : NULL;
+
+    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+               "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+               "<title>sizeup report: ");
+    esc(f, rank_set_workloads(s, wl, sizeof wl));
+    fprintf(f, " at %s</title>\n<style>%s</style>\n</head>\n<body>\n",
+            rank_slo_text(&s->opt.slo, slo, sizeof slo), css);
+    fprintf(f, "<h1>Throughput per cost at %s</h1>\n<p class=\"muted\">workload ", slo);
+    esc(f, wl);
+    fprintf(f, "; %s prices in %s; %zu configurations</p>\n", cat_pricing_name(s->opt.pricing),
+            s->cat->currency, s->n);
+    fprintf(f, "<div class=\"answer\">");
+    if (top) {
+        fprintf(f, "<strong>");
+        esc(f, top->config);
+        fprintf(f, "</strong> gives the most throughput per cost while meeting %s: %s tps", slo,
+                num(a, sizeof a, top->x.value));
+        if (isfinite(top->x.lo))
+            fprintf(f, " (95 %% interval %.0f – %.0f)", top->x.lo, top->x.hi);
+        fprintf(f, " for %.4g %s/h, %s tps per %s/h.", top->cost_per_hour, s->cat->currency,
+                num(a, sizeof a, top->tps_per_cost), s->cat->currency);
+        if (s->opt.required_tps > 0)
+            fprintf(f, " Serving %g tps takes %ld node(s) for %.2f %s/month.", s->opt.required_tps,
+                    top->nodes_needed, top->cost_per_month, s->cat->currency);
+    } else {
+        fprintf(f, "No configuration meets %s.", slo);
+    }
+    fprintf(f, "</div>\n<h2>Ranking</h2>\n");
+    ranking_table(f, s);
+    fprintf(f, "<h2>Throughput per cost</h2>\n");
+    bars(f, s);
+    fprintf(f, "<h2>Curves</h2>\n<p class=\"legend\"><span><i class=\"sw\" style=\"background:"
+               "#1f5fbf\"></i>measured</span><span><i class=\"sw\" style=\"background:#e0701b\">"
+               "</i>fitted model</span><span><i class=\"sw\" style=\"background:#f4b183\"></i>"
+               "95 %% interval of the fit</span><span><i class=\"sw\" style=\"background:"
+               "#2e7d32\"></i>where the target binds</span><span><i class=\"sw\" style=\""
+               "background:#c62828\"></i>latency target</span></p>\n");
+    for (size_t i = 0; i < s->n; i++) {
+        const struct rank_curve *cv = rank_set_curves(s, i);
+        for (size_t w = 0; w < s->opt.n_mix; w++) {
+            if (cv[w].m == 0)
+                continue;
+            fprintf(f, "<h3>");
+            esc(f, s->rows[i].config);
+            fprintf(f, " — ");
+            esc(f, s->opt.mix[w].workload);
+            fprintf(f,
+                    " <span class=\"muted\">(%s model, %zu points; %s)</span></h3>\n"
+                    "<div class=\"grid2\">\n",
+                    model_kind_name(cv[w].fit.kind), cv[w].m,
+                    rank_status_text(s->rows[i].at[w].status));
+            curve_plots(f, s, s->rows[i].config, s->opt.mix[w].workload, &cv[w], &s->rows[i].at[w]);
+            fprintf(f, "</div>\n");
+        }
+    }
+    inputs(f, s, in);
+    fprintf(f, "</body>\n</html>\n");
+    return ferror(f) ? -1 : 0;
+}
+
+int report_write_markdown(FILE *f, const struct rank_set *s, const struct report_inputs *in)
+{
+    fprintf(f, "# sizeup report\n\n");
+    if (rank_set_write_markdown(f, s) != 0)
+        return -1;
+    fprintf(f, "\nPoints: %zu from", s->n_points);
+    for (size_t i = 0; i < in->n_points_files; i++)
+        fprintf(f, "%s `%s`", i ? "," : "", in->points_files[i]);
+    fprintf(f, ".\nCatalogs:");
+    for (size_t i = 0; i < s->cat->n_files; i++)
+        fprintf(f, "%s `%s`", i ? "," : "", s->cat->files[i]);
+    fprintf(f, " (%s, as of %s).\n", s->cat->name ? s->cat->name : "unnamed",
+            s->cat->as_of ? s->cat->as_of : "?");
+    return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,38 @@
+/*
+ * report_html.h - a ranking as one self-contained HTML page (inline CSS and SVG; no scripts,
+ * no external assets, readable offline) or as a Markdown summary.
+ *
+ * The page holds, in order: the answer in one sentence; the ranking table (rank_set); a bar
+ * chart of throughput per cost; per configuration and workload a throughput-vs-concurrency
+ * plot (series "band": the fitted curve's 95 % interval, "fit": the fitted curve,
+ * "measured": the measured points, "slo": the point where the latency target binds) and a
+ * latency-vs-concurrency plot (series "latency-model", "latency-measured", "slo-line",
+ * "slo"); and the inputs: target, workloads, pricing, points files, catalog files with their
+ * name and as-of date, and every cost term with its source and date.
+ *
+ * Thread-safety: touches only its arguments.
+ */
+#ifndef SIZEUP_ADVISOR_REPORT_HTML_H
+#define SIZEUP_ADVISOR_REPORT_HTML_H
+
+#include "rankset.h"
+
+#include <stdio.h>
+
+/* Samples of each fitted curve drawn. */
+#define REPORT_CURVE_SAMPLES 96
+
+/* What the report says about where its inputs came from (borrowed strings). */
+struct report_inputs {
+    const char *const *points_files;
+    size_t n_points_files;
+    const char *generated_by; /* e.g. "sizeup 0.1.0" */
+};
+
+/** Write the HTML page. @return 0, or -1 when writing failed. */
+int report_write_html(FILE *f, const struct rank_set *s, const struct report_inputs *in);
+
+/** Write the Markdown summary (ranking table, notes, inputs). @return 0 or -1. */
+int report_write_markdown(FILE *f, const struct rank_set *s, const struct report_inputs *in);
+
+#endif

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# sizeup report: the HTML page of the IDC-versus-cloud table parses and carries the expected SVG
+# series and point counts (check_report.py, counts from the CSV); with /usr/bin/chromium present,
+# a headless screenshot is a non-empty PNG and the page logs no console message.
+set -u
+bin=${SIZEUP_BIN:?}
+src=${SIZEUP_SOURCE_DIR:?}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+csv="$src/data/published/rds-idc-vs-cloud-4c16g.csv"
+
+"$bin" report --points "$csv" --catalog "$src/data/catalogs/published.json" --slo avg:20ms \
+    -o "$tmp/report.html" || { echo "FAIL: sizeup report exited $?"; exit 1; }
+python3 "$src/tests/advisor/check_report.py" "$tmp/report.html" "$csv" || fail=1
+
+# Markdown summary
+"$bin" report --markdown --points "$csv" --slo avg:100ms >"$tmp/report.md" || fail=1
+grep -q '^| 1 | idc-nvme |' "$tmp/report.md" || { echo "FAIL: markdown lacks the ranking"; fail=1; }
+
+# a failed write leaves no file
+"$bin" report --points "$csv" --slo avg:20ms -o "$tmp/no-such-dir/r.html" 2>"$tmp/err" && fail=1
+grep -q 'no-such-dir' "$tmp/err" || { echo "FAIL: no error for an unwritable -o"; fail=1; }
+
+if [ -x /usr/bin/chromium ]; then
+    mkdir "$tmp/profile"
+    timeout 120 /usr/bin/chromium --headless --no-sandbox --disable-gpu --disable-quic \
+        --no-first-run --disable-background-networking --disable-component-update --disable-sync \
+        --user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 --hide-scrollbars \
+        --window-size=1200,2400 --screenshot="$tmp/shot.png" "file://$tmp/report.html" \
+        >"$tmp/chromium.out" 2>"$tmp/chromium.err"
+    size=$(stat -c %s "$tmp/shot.png" 2>/dev/null || echo 0)
+    if [ "$size" -lt 20000 ]; then
+        echo "FAIL: screenshot is $size bytes"; cat "$tmp/chromium.err" | tail -5; fail=1
+    else
+        echo "ok   screenshot $size bytes"
+    fi
+    if grep -E 'CONSOLE|Failed to load resource|Uncaught' "$tmp/chromium.err"; then
+        echo "FAIL: console messages above"; fail=1
+    else
+        echo "ok   no console messages"
+    fi
+    [ -n "${SIZEUP_REPORT_SHOT:-}" ] && cp "$tmp/shot.png" "$SIZEUP_REPORT_SHOT"
+else
+    echo "skip: /usr/bin/chromium not installed (screenshot check)"
+fi
+[ $fail = 0 ] && echo "report: all checks passed"
+exit $fail
