@@ -24,4 +24,7 @@ int cmd_rank(int argc, char **argv);
 /** sizeup report : the ranking as a self-contained HTML page (inline SVG) or Markdown. */
 int cmd_report(int argc, char **argv);
 
+/** sizeup study [--resume] STUDY.json : probe -> fit -> rank -> report, resumable. */
+int cmd_study(int argc, char **argv);
+
 #endif

@@ -24,6 +24,7 @@ static const struct subcommand subcommands[] = {
     {"disk", cmd_disk, "disk probes: random/sequential I/O and commit (fsync) latency"},
     {"rank", cmd_rank, "rank configurations by throughput per cost at a latency target"},
     {"report", cmd_report, "the ranking as one self-contained HTML page with SVG plots"},
+    {"study", cmd_study, "STUDY.json: probe -> fit -> rank -> report, resumable"},
     {NULL, NULL, NULL},
 };
 
