@@ -32,7 +32,7 @@ def fit_peak(fits):
 def main():
     res, fixed_s, sweep_s = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
     pts = load(res + "/points.jsonl")
-    errs, t_cal, t_fix = [], 0.0, 0.0
+    errs, floor, t_cal, t_fix = [], [], 0.0, 0.0
     print("== calibrated points vs fixed %.0f s runs (reference: mean of the fixed runs)" % fixed_s)
     for w in ("oltp_point_select", "oltp_read_write"):
         for th in (4, 16):
@@ -54,9 +54,20 @@ def main():
                          p["duration_s"], c["elapsed_s"]))
                 t_cal += elapsed(p)
             t_fix += sum(elapsed(p) for p in fix)
+            # noise floor: each fixed run against the mean of the other fixed runs
+            for i, p in enumerate(fix):
+                others = [q["tps"] for j, q in enumerate(fix) if j != i]
+                if others:
+                    floor.append(p["tps"] / statistics.mean(others) - 1)
     if errs:
         print("median |tps error| %.2f %% over %d calibrated points (goal <= 3 %%)"
               % (100 * statistics.median(abs(e) for e in errs), len(errs)))
+        if floor:
+            print("noise floor: median |fixed run / mean of the other fixed runs - 1| %.2f %% "
+                  "over %d fixed runs" % (100 * statistics.median(abs(e) for e in floor), len(floor)))
+        steady = [p for p in pts if p["target"] == "cal" and p.get("steady")]
+        print("calibrated points steady (precision reached before --max-time): %d of %d"
+              % (len(steady), len(errs)))
         print("time ratio calibrated/fixed %.3f (%.0f s / %.0f s; goal <= 0.15)"
               % (t_cal / t_fix, t_cal, t_fix))
     auto, dense = load(res + "/auto.jsonl"), load(res + "/dense.jsonl")

@@ -690,7 +690,7 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
                     if (cfg->progress && cfg->progress_live)
                         calib_progress(cfg->progress, threads, &cr, &dec);
                 }
-                if (per_report && (cr.n % per_report == 0 || finished)) {
+                if (per_report && cr.n % per_report == 0) {
                     if (cfg->out)
                         report_interval(cfg->out, iv.t_s, threads, &rep, rep_dt, cfg->percentile,
                                         pct_ms(rh, cfg->percentile));
