@@ -4,6 +4,7 @@
 #
 #   bench/run-calib.sh [--sizeup BIN] [--port N] [--dir DIR] [--reps R] [--fixed S]
 #                      [--sweep-time S] [--max-points N] [--tables N] [--table-size N]
+#                      [--only points|ladder]
 #
 # Starts its own throwaway MariaDB (scripts/mariadb-server.sh) on 127.0.0.1:PORT (default 33114,
 # datadir DIR, default /tmp/calib-bench), prepares TABLES x TABLE_SIZE rows (4 x 50000), then:
@@ -35,6 +36,7 @@ sweep_time=20
 max_points=8
 tables=4
 table_size=50000
+only=
 while [ $# -gt 0 ]; do
     case $1 in
     --sizeup) sizeup=$2; shift 2 ;;
@@ -46,7 +48,8 @@ while [ $# -gt 0 ]; do
     --max-points) max_points=$2; shift 2 ;;
     --tables) tables=$2; shift 2 ;;
     --table-size) table_size=$2; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    --only) only=$2; shift 2 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
     *) echo "run-calib.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -60,6 +63,7 @@ res=$dir/results
 mkdir -p "$res"
 rm -f "$res"/*.jsonl
 
+[ "$only" = ladder ] && reps=0
 for rep in $(seq 1 "$reps"); do
     for w in oltp_point_select oltp_read_write; do
         for t in 4 16; do
@@ -74,6 +78,10 @@ for rep in $(seq 1 "$reps"); do
     done
 done
 
+if [ "$only" = points ]; then
+    python3 "$here/bench/calib_report.py" "$res" "$fixed" "$sweep_time"
+    exit 0
+fi
 echo "run-calib: ladder --threads auto ($(date -u +%T))" >&2
 "$sizeup" probe "${conn[@]}" --workload oltp_read_write --threads auto \
     --max-points "$max_points" --target auto --out "$res/auto.jsonl" run \
