@@ -191,9 +191,9 @@ struct probe_cli {
     long long threads[MAX_LEVELS];
     size_t n_threads;
     const char *pwfile, *defaults_file, *target, *config, *out, *ignore_text;
-    char *password; /* owned, wiped and freed at the end */
-    int auto_threads;   /* --threads auto */
-    int time_given;     /* --time on the command line */
+    char *password;   /* owned, wiped and freed at the end */
+    int auto_threads; /* --threads auto */
+    int time_given;   /* --time on the command line */
     int precision_given;
     struct ladder_opts ladder;
     double slo_pct, slo_ms; /* --slo; 0 when absent */
@@ -614,8 +614,7 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
     if (cfg->precision > 0 && cfg->report_interval_s &&
         fmod((double)cfg->report_interval_s, PROBE_TICK_S) != 0)
         return cli_usage_error("probe", "--report-interval must be whole seconds");
-    if (cfg->time_s == 0 && cfg->events == 0 && cfg->precision == 0 &&
-        strcmp(*command, "run") == 0)
+    if (cfg->time_s == 0 && cfg->events == 0 && cfg->precision == 0 && strcmp(*command, "run") == 0)
         return cli_usage_error("probe", "--time 0 needs --events N (an endless run measures "
                                         "nothing)");
     return 0;
@@ -689,8 +688,9 @@ static json_t *options_json(const struct probe_cli *pc)
         if (pc->ladder.max_latency_ms > 0)
             json_object_set_new(j, "max_latency_ms", json_real(pc->ladder.max_latency_ms));
         if (pc->slo_ms > 0)
-            json_object_set_new(j, "slo", json_pack("{s:f,s:f}", "percentile", pc->slo_pct,
-                                                    "latency_ms", pc->slo_ms));
+            json_object_set_new(
+                j, "slo",
+                json_pack("{s:f,s:f}", "percentile", pc->slo_pct, "latency_ms", pc->slo_ms));
     }
     return j;
 }
@@ -764,8 +764,9 @@ static void cap_max_threads(struct probe_cli *pc)
         if ((row = mysql_fetch_row(res)) != NULL && row[0] &&
             cli_parse_int(row[0], 1, 1000000, &mc) == 0 && mc >= 2 &&
             (unsigned long long)(mc - 1) < pc->ladder.max_threads) {
-            fprintf(stderr, "sizeup probe: --max-threads %u capped at %lld (max_connections "
-                            "%lld - 1)\n",
+            fprintf(stderr,
+                    "sizeup probe: --max-threads %u capped at %lld (max_connections "
+                    "%lld - 1)\n",
                     pc->ladder.max_threads, mc - 1, mc);
             pc->ladder.max_threads = (unsigned)(mc - 1);
         }
@@ -819,8 +820,9 @@ static int run_levels(struct probe_cli *pc)
             threads = (unsigned)pc->threads[i];
         }
         if (pc->auto_threads)
-            fprintf(stderr, "sizeup probe: level %zu (auto, at most %zu): %s, %u thread%s, %s, "
-                            "elapsed %.0f s\n",
+            fprintf(stderr,
+                    "sizeup probe: level %zu (auto, at most %zu): %s, %u thread%s, %s, "
+                    "elapsed %.0f s\n",
                     i + 1, pc->ladder.max_points, oltp_workload_name(pc->cfg.oltp.workload),
                     threads, threads == 1 ? "" : "s", level_kind(&pc->cfg), mono_s() - start_s);
         else
@@ -866,8 +868,8 @@ static int run_levels(struct probe_cli *pc)
             fprintf(stderr,
                     "sizeup probe: %u threads: %.2f tps +/- %.2f %% (95 %%, asked %.2f %%), %s; "
                     "warm-up %.2f s cut, %.2f s kept of %.2f s; elapsed %.0f s\n",
-                    threads, r.kept_s > 0 ? (double)r.kept.events / r.kept_s : 0.0,
-                    100 * r.rel95, 100 * pc->cfg.precision,
+                    threads, r.kept_s > 0 ? (double)r.kept.events / r.kept_s : 0.0, 100 * r.rel95,
+                    100 * pc->cfg.precision,
                     r.steady ? "steady" : "NOT steady (stopped at --max-time or earlier)",
                     r.warmup_s, r.kept_s, r.elapsed_s, mono_s() - start_s);
         fprintf(stderr,
@@ -880,8 +882,9 @@ static int run_levels(struct probe_cli *pc)
         if (pc->auto_threads) {
             uint64_t lat = 0;
             const struct hist *h = r.calibrated ? r.kept_hist : r.hist;
-            double pct = pc->slo_ms > 0 ? pc->slo_pct : pc->cfg.percentile > 0 ? pc->cfg.percentile
-                                                                                : 95;
+            double pct = pc->slo_ms > 0           ? pc->slo_pct
+                         : pc->cfg.percentile > 0 ? pc->cfg.percentile
+                                                  : 95;
             if (h && h->count)
                 hist_percentile(h, pct, &lat);
             ladder_add(&lad, threads, level_tps(&r), h && h->count ? (double)lat / 1e6 : NAN);

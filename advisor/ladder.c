@@ -72,8 +72,8 @@ static unsigned next_doubling(struct ladder *l)
     }
     if (l->n >= 3) {
         double g1 = l->lv[l->n - 2].tps > 0 ? last->tps / l->lv[l->n - 2].tps - 1 : INFINITY;
-        double g0 = l->lv[l->n - 3].tps > 0 ? l->lv[l->n - 2].tps / l->lv[l->n - 3].tps - 1
-                                            : INFINITY;
+        double g0 =
+            l->lv[l->n - 3].tps > 0 ? l->lv[l->n - 2].tps / l->lv[l->n - 3].tps - 1 : INFINITY;
         if (g0 < l->o.min_gain && g1 < l->o.min_gain) {
             snprintf(l->why, sizeof l->why,
                      "throughput gained %+.1f %% and %+.1f %% over the last two doublings "

@@ -56,8 +56,8 @@ struct ladder {
     enum ladder_phase phase;
     char why[240];          /* why the last decision was taken (end, doubling, midpoint) */
     char doubling_why[240]; /* why doubling ended ("" while doubling) */
-    int have_est;    /* 1: est, est_lo, est_hi hold the last refining estimate */
-    int est_is_peak; /* 1: the estimate is the USL peak N*; 0: a knee */
+    int have_est;           /* 1: est, est_lo, est_hi hold the last refining estimate */
+    int est_is_peak;        /* 1: the estimate is the USL peak N*; 0: a knee */
     double est, est_lo, est_hi;
 };
 

@@ -36,8 +36,8 @@
 
 enum {
     CALIB_OK = 0,
-    CALIB_EINVAL = -1,  /* NULL or non-finite input, m == 0 */
-    CALIB_ESHORT = -2   /* too few intervals for the rule */
+    CALIB_EINVAL = -1, /* NULL or non-finite input, m == 0 */
+    CALIB_ESHORT = -2  /* too few intervals for the rule */
 };
 
 /**
@@ -73,12 +73,12 @@ int calib_batch_means(const double *x, size_t n, struct calib_estimate *out);
 
 /* What the stopping rule decided after the newest interval. */
 struct calib_decision {
-    int stop;        /* 1: stop now */
-    int steady;      /* 1: warm-up over and the precision reached */
-    size_t cut;      /* warm-up intervals dropped */
+    int stop;                  /* 1: stop now */
+    int steady;                /* 1: warm-up over and the precision reached */
+    size_t cut;                /* warm-up intervals dropped */
     struct calib_estimate est; /* valid when have_est */
     int have_est;
-    int indep;       /* 1: the batch means pass the independence check (see calib_decide) */
+    int indep; /* 1: the batch means pass the independence check (see calib_decide) */
 };
 
 /**

@@ -992,11 +992,11 @@ int probe_fill_point(const struct probe_config *cfg, const struct probe_result *
         p->steady = r->steady;
         c = json_pack("{s:s,s:f,s:i,s:i,s:i,s:f,s:f,s:f,s:f,s:I,s:f}", "rule",
                       "MSER-5 warm-up cut, 20 batch means, t 95 %", "tick_s",
-                      cfg->tick_s > 0 ? cfg->tick_s : PROBE_TICK_S,
-                      "mser_m", PROBE_MSER_M, "ticks", (int)r->ticks, "cut_ticks",
-                      (int)r->cut_ticks, "precision", cfg->precision, "min_time_s",
-                      cfg->min_time_s, "max_time_s", cfg->max_time_s, "elapsed_s", r->elapsed_s,
-                      "run_transactions", (json_int_t)r->tot.events, "warmup_s", r->warmup_s);
+                      cfg->tick_s > 0 ? cfg->tick_s : PROBE_TICK_S, "mser_m", PROBE_MSER_M, "ticks",
+                      (int)r->ticks, "cut_ticks", (int)r->cut_ticks, "precision", cfg->precision,
+                      "min_time_s", cfg->min_time_s, "max_time_s", cfg->max_time_s, "elapsed_s",
+                      r->elapsed_s, "run_transactions", (json_int_t)r->tot.events, "warmup_s",
+                      r->warmup_s);
         if (!c)
             return POINT_ENOMEM;
         json_object_set_new(c, "rel95", isnan(r->rel95) ? json_null() : json_real(r->rel95));
