@@ -7,17 +7,20 @@
  */
 #include "cli.h"
 #include "commands.h"
+#include "ladder.h"
 #include "point.h"
 #include "probe.h"
 #include "report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef SIZEUP_VERSION
@@ -84,7 +87,14 @@ enum {
     O_WORKLOAD,
     O_TARGET,
     O_CONFIG,
-    O_OUT
+    O_OUT,
+    O_PRECISION,
+    O_MIN_TIME,
+    O_MAX_TIME,
+    O_MAX_THREADS,
+    O_MAX_POINTS,
+    O_MAX_LATENCY,
+    O_SLO
 };
 
 static const struct cli_option probe_options[] = {
@@ -109,8 +119,24 @@ static const struct cli_option probe_options[] = {
     {"tables", required_argument, O_TABLES, "N", "number of tables sbtest1..N [1]"},
     {"table-size", required_argument, O_TABLE_SIZE, "N", "rows per table [10000]"},
     {"threads", required_argument, O_THREADS, "LIST",
-     "client threads, or a list 1,2,4,8: one level (and one point) each [1]"},
-    {"time", required_argument, O_TIME, "SECONDS", "run time per level, 0 = no limit [10]"},
+     "client threads, or a list 1,2,4,8: one level (and one point) each, or 'auto': double "
+     "from 1 until the throughput stops growing, then add levels near the knee [1]"},
+    {"time", required_argument, O_TIME, "SECONDS",
+     "fixed run time per level, 0 = no limit (without --time, --events or --precision a level "
+     "is calibrated)"},
+    {"precision", required_argument, O_PRECISION, "PCT",
+     "calibrated level: cut the warm-up (MSER-5) and stop once the 95 % interval of tps "
+     "(20 batch means) is within PCT of the mean [2%]"},
+    {"min-time", required_argument, O_MIN_TIME, "SECONDS", "calibrated: never stop before [5]"},
+    {"max-time", required_argument, O_MAX_TIME, "SECONDS",
+     "calibrated: stop at the latest after, not steady then [60]"},
+    {"max-threads", required_argument, O_MAX_THREADS, "N",
+     "--threads auto: largest level, capped by the server's max_connections - 1 [64]"},
+    {"max-points", required_argument, O_MAX_POINTS, "N", "--threads auto: most levels [10]"},
+    {"max-latency", required_argument, O_MAX_LATENCY, "MS",
+     "--threads auto: stop doubling once the --percentile latency passes MS milliseconds"},
+    {"slo", required_argument, O_SLO, "pP:MS",
+     "--threads auto: latency target, e.g. p95:50ms; doubling stops at 4x it"},
     {"events", required_argument, O_EVENTS, "N", "stop after N events, 0 = no limit [0]"},
     {"rate", required_argument, O_RATE, "TPS",
      "open loop at this average rate (Poisson arrivals), latency from the intended start [0]"},
@@ -165,7 +191,12 @@ struct probe_cli {
     long long threads[MAX_LEVELS];
     size_t n_threads;
     const char *pwfile, *defaults_file, *target, *config, *out, *ignore_text;
-    char *password; /* owned, wiped and freed at the end */
+    char *password;   /* owned, wiped and freed at the end */
+    int auto_threads; /* --threads auto */
+    int time_given;   /* --time on the command line */
+    int precision_given;
+    struct ladder_opts ladder;
+    double slo_pct, slo_ms; /* --slo; 0 when absent */
 };
 
 static int parse_bool(const char *s, int *out)
@@ -300,6 +331,25 @@ static int resolve_password(struct probe_cli *pc)
     return 0;
 }
 
+/* --slo pP:MS, e.g. p95:50ms or p99.9:0.2s (a bare number is milliseconds). */
+static int parse_slo(const char *s, double *pct, double *ms)
+{
+    char buf[64];
+    const char *colon = strchr(s, ':');
+    size_t n;
+    if ((s[0] != 'p' && s[0] != 'P') || !colon || (n = (size_t)(colon - s - 1)) == 0 ||
+        n >= sizeof buf)
+        return -1;
+    memcpy(buf, s + 1, n);
+    buf[n] = '\0';
+    if (cli_parse_double(buf, 1e-9, 100, pct) || cli_parse_duration(colon + 1, ms) || *ms <= 0)
+        return -1;
+    if (!strpbrk(colon + 1, "smh"))
+        return 0; /* already milliseconds */
+    *ms *= 1e3;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **command)
 {
     struct option longs[80];
@@ -367,12 +417,42 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
             bad = parse_uint(a, 0, 2147483647, &cfg->oltp.table_size);
             break;
         case O_THREADS:
+            pc->auto_threads = strcmp(a, "auto") == 0;
+            if (pc->auto_threads)
+                break;
             if (cli_parse_int_list(a, 4096, pc->threads, MAX_LEVELS, &pc->n_threads))
                 return cli_usage_error("probe", "--threads takes a list of positive integers "
                                                 "up to 4096, e.g. 1,2,4,8");
             break;
         case O_TIME:
             bad = cli_parse_duration(a, &cfg->time_s);
+            pc->time_given = 1;
+            break;
+        case O_PRECISION:
+            bad = cli_parse_fraction(a, &cfg->precision);
+            pc->precision_given = 1;
+            break;
+        case O_MIN_TIME:
+            bad = cli_parse_duration(a, &cfg->min_time_s);
+            break;
+        case O_MAX_TIME:
+            bad = cli_parse_duration(a, &cfg->max_time_s) || cfg->max_time_s <= 0 ||
+                  cfg->max_time_s > 86400;
+            break;
+        case O_MAX_THREADS:
+            bad = parse_uint(a, 1, 4096, &pc->ladder.max_threads);
+            break;
+        case O_MAX_POINTS:
+            bad = cli_parse_int(a, 2, LADDER_MAX_LEVELS, &ll);
+            pc->ladder.max_points = (size_t)ll;
+            break;
+        case O_MAX_LATENCY:
+            bad = cli_parse_duration(a, &d) || d <= 0;
+            /* a bare number is milliseconds here: "50" and "50ms" mean the same */
+            pc->ladder.max_latency_ms = strpbrk(a, "smh") ? d * 1e3 : d;
+            break;
+        case O_SLO:
+            bad = parse_slo(a, &pc->slo_pct, &pc->slo_ms);
             break;
         case O_EVENTS:
             bad = cli_parse_int(a, 0, (long long)1 << 62, &ll);
@@ -516,7 +596,25 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
         if (oltp_opts_check(&cfg->oltp, msg, sizeof msg))
             return cli_usage_error("probe", "%s", msg);
     }
-    if (cfg->time_s == 0 && cfg->events == 0 && strcmp(*command, "run") == 0)
+    if (pc->slo_ms > 0 && pc->ladder.max_latency_ms == 0)
+        pc->ladder.max_latency_ms = 4 * pc->slo_ms;
+    if (pc->precision_given && (pc->time_given || cfg->events))
+        return cli_usage_error("probe", "--precision calibrates the run length; it excludes "
+                                        "--time and --events");
+    if (!pc->time_given && !cfg->events) { /* calibrated */
+        if (!pc->precision_given)
+            cfg->precision = 0.02;
+        cfg->time_s = 0;
+    } else {
+        cfg->precision = 0;
+    }
+    if (cfg->precision > 0 && !(cfg->min_time_s < cfg->max_time_s))
+        return cli_usage_error("probe", "--min-time (%g s) must be below --max-time (%g s)",
+                               cfg->min_time_s, cfg->max_time_s);
+    if (cfg->precision > 0 && cfg->report_interval_s &&
+        fmod((double)cfg->report_interval_s, PROBE_TICK_S) != 0)
+        return cli_usage_error("probe", "--report-interval must be whole seconds");
+    if (cfg->time_s == 0 && cfg->events == 0 && cfg->precision == 0 && strcmp(*command, "run") == 0)
         return cli_usage_error("probe", "--time 0 needs --events N (an endless run measures "
                                         "nothing)");
     return 0;
@@ -530,8 +628,13 @@ static json_t *options_json(const struct probe_cli *pc)
                                       "VERIFY_IDENTITY"};
     json_t *th = json_array();
     json_t *j;
-    for (size_t i = 0; i < pc->n_threads; i++)
-        json_array_append_new(th, json_integer(pc->threads[i]));
+    if (pc->auto_threads) {
+        json_decref(th);
+        th = json_string("auto");
+    } else {
+        for (size_t i = 0; i < pc->n_threads; i++)
+            json_array_append_new(th, json_integer(pc->threads[i]));
+    }
     j = json_pack("{s:s,s:I,s:I,s:o,s:f,s:I,s:f,s:I,s:f,s:s,s:I,s:I,s:I,s:I,s:f}", "workload",
                   oltp_workload_name(o->workload), "tables", (json_int_t)o->tables, "table_size",
                   (json_int_t)o->table_size, "threads", th, "time", c->time_s, "events",
@@ -573,6 +676,22 @@ static json_t *options_json(const struct probe_cli *pc)
     json_object_set_new(j, "mysql_user", json_string(c->conn.user));
     json_object_set_new(j, "mysql_db", json_string(c->conn.db));
     json_object_set_new(j, "mysql_ssl_mode", json_string(ssl[c->conn.ssl_mode]));
+    if (c->precision > 0) {
+        json_object_del(j, "time");
+        json_object_set_new(j, "precision", json_real(c->precision));
+        json_object_set_new(j, "min_time", json_real(c->min_time_s));
+        json_object_set_new(j, "max_time", json_real(c->max_time_s));
+    }
+    if (pc->auto_threads) {
+        json_object_set_new(j, "max_threads", json_integer(pc->ladder.max_threads));
+        json_object_set_new(j, "max_points", json_integer((json_int_t)pc->ladder.max_points));
+        if (pc->ladder.max_latency_ms > 0)
+            json_object_set_new(j, "max_latency_ms", json_real(pc->ladder.max_latency_ms));
+        if (pc->slo_ms > 0)
+            json_object_set_new(
+                j, "slo",
+                json_pack("{s:f,s:f}", "percentile", pc->slo_pct, "latency_ms", pc->slo_ms));
+    }
     return j;
 }
 
@@ -609,10 +728,61 @@ static int write_point(const struct probe_cli *pc, FILE *out, const struct probe
     return rc;
 }
 
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static const char *level_kind(const struct probe_config *c)
+{
+    return c->precision > 0 ? "calibrated" : c->time_s > 0 ? "time-limited" : "event-limited";
+}
+
+/* Throughput of a level: of the kept ticks when calibrated, else of the whole run. */
+static double level_tps(const struct probe_result *r)
+{
+    if (r->calibrated)
+        return r->kept_s > 0 ? (double)r->kept.events / r->kept_s : 0.0;
+    return r->elapsed_s > 0 ? (double)r->tot.events / r->elapsed_s : 0.0;
+}
+
+/* --threads auto: cap --max-threads by the server's max_connections - 1 (one left for the
+ * operator). When the server cannot be asked, the cap stays; the first level says why. */
+static void cap_max_threads(struct probe_cli *pc)
+{
+    struct myconn c;
+    MYSQL_RES *res;
+    MYSQL_ROW row;
+    memset(&c, 0, sizeof c);
+    if (myconn_connect(&c, &pc->cfg.conn) != 0)
+        return;
+    if (mysql_query(c.mysql, "SELECT @@max_connections") == 0 &&
+        (res = mysql_store_result(c.mysql)) != NULL) {
+        long long mc;
+        if ((row = mysql_fetch_row(res)) != NULL && row[0] &&
+            cli_parse_int(row[0], 1, 1000000, &mc) == 0 && mc >= 2 &&
+            (unsigned long long)(mc - 1) < pc->ladder.max_threads) {
+            fprintf(stderr,
+                    "sizeup probe: --max-threads %u capped at %lld (max_connections "
+                    "%lld - 1)\n",
+                    pc->ladder.max_threads, mc - 1, mc);
+            pc->ladder.max_threads = (unsigned)(mc - 1);
+        }
+        mysql_free_result(res);
+    }
+    myconn_close(&c);
+}
+
 static int run_levels(struct probe_cli *pc)
 {
     FILE *out = NULL;
     int exit_code = SIZEUP_EXIT_OK;
+    struct ladder lad;
+    struct usl_workspace *ws = NULL;
+    double start_s = mono_s();
+    int told_doubling = 0;
     if (pc->out) {
         out = fopen(pc->out, "a");
         if (!out) {
@@ -620,13 +790,45 @@ static int run_levels(struct probe_cli *pc)
             return SIZEUP_EXIT_FAIL;
         }
     }
-    for (size_t i = 0; i < pc->n_threads; i++) {
+    if (pc->auto_threads) {
+        cap_max_threads(pc);
+        ladder_init(&lad, &pc->ladder); /* options validated by parse_args */
+        ws = usl_workspace_new();
+        if (!ws) {
+            fprintf(stderr, "sizeup: out of memory\n");
+            if (out)
+                fclose(out);
+            return SIZEUP_EXIT_FAIL;
+        }
+    }
+    for (size_t i = 0;; i++) {
         struct probe_result r;
-        unsigned threads = (unsigned)pc->threads[i];
+        unsigned threads;
         uint64_t p95 = 0;
-        fprintf(stderr, "sizeup probe: level %zu/%zu: %s, %u thread%s, %s\n", i + 1, pc->n_threads,
-                oltp_workload_name(pc->cfg.oltp.workload), threads, threads == 1 ? "" : "s",
-                pc->cfg.time_s > 0 ? "time-limited" : "event-limited");
+        if (pc->auto_threads) {
+            threads = ladder_next(&lad, ws);
+            if (lad.phase != LADDER_DOUBLING && !told_doubling) {
+                fprintf(stderr, "sizeup probe: ladder: doubling ends: %s\n", lad.doubling_why);
+                told_doubling = 1;
+            }
+            fprintf(stderr, "sizeup probe: ladder: %s%s\n", threads ? "" : "done: ", lad.why);
+            if (!threads)
+                break;
+        } else {
+            if (i >= pc->n_threads)
+                break;
+            threads = (unsigned)pc->threads[i];
+        }
+        if (pc->auto_threads)
+            fprintf(stderr,
+                    "sizeup probe: level %zu (auto, at most %zu): %s, %u thread%s, %s, "
+                    "elapsed %.0f s\n",
+                    i + 1, pc->ladder.max_points, oltp_workload_name(pc->cfg.oltp.workload),
+                    threads, threads == 1 ? "" : "s", level_kind(&pc->cfg), mono_s() - start_s);
+        else
+            fprintf(stderr, "sizeup probe: level %zu/%zu: %s, %u thread%s, %s\n", i + 1,
+                    pc->n_threads, oltp_workload_name(pc->cfg.oltp.workload), threads,
+                    threads == 1 ? "" : "s", level_kind(&pc->cfg));
         if (probe_run(&pc->cfg, threads, &r) != 0) {
             fprintf(stderr, "sizeup: %s\n", r.err.msg);
             probe_result_destroy(&r);
@@ -661,13 +863,32 @@ static int run_levels(struct probe_cli *pc)
         if (out && write_point(pc, out, &r) != POINT_OK)
             exit_code = SIZEUP_EXIT_FAIL;
         if (r.hist)
-            hist_percentile(r.hist, 95, &p95);
+            hist_percentile(r.calibrated ? r.kept_hist : r.hist, 95, &p95);
+        if (r.calibrated)
+            fprintf(stderr,
+                    "sizeup probe: %u threads: %.2f tps +/- %.2f %% (95 %%, asked %.2f %%), %s; "
+                    "warm-up %.2f s cut, %.2f s kept of %.2f s; elapsed %.0f s\n",
+                    threads, r.kept_s > 0 ? (double)r.kept.events / r.kept_s : 0.0, 100 * r.rel95,
+                    100 * pc->cfg.precision,
+                    r.steady ? "steady" : "NOT steady (stopped at --max-time or earlier)",
+                    r.warmup_s, r.kept_s, r.elapsed_s, mono_s() - start_s);
         fprintf(stderr,
                 "sizeup probe: %u threads: %.2f tps, p95 %.2f ms, %lu errors, %lu reconnects, "
                 "client CPU %.2f s%s%s\n",
-                threads, r.elapsed_s > 0 ? (double)r.tot.events / r.elapsed_s : 0.0,
-                (double)p95 / 1e6, (unsigned long)r.tot.errors, (unsigned long)r.tot.reconnects,
-                r.client_cpu_s, out ? " -> " : "", out ? pc->out : "");
+                threads, level_tps(&r), (double)p95 / 1e6,
+                (unsigned long)(r.calibrated ? r.kept.errors : r.tot.errors),
+                (unsigned long)r.tot.reconnects, r.client_cpu_s, out ? " -> " : "",
+                out ? pc->out : "");
+        if (pc->auto_threads) {
+            uint64_t lat = 0;
+            const struct hist *h = r.calibrated ? r.kept_hist : r.hist;
+            double pct = pc->slo_ms > 0           ? pc->slo_pct
+                         : pc->cfg.percentile > 0 ? pc->cfg.percentile
+                                                  : 95;
+            if (h && h->count)
+                hist_percentile(h, pct, &lat);
+            ladder_add(&lad, threads, level_tps(&r), h && h->count ? (double)lat / 1e6 : NAN);
+        }
         if (pc->cfg.rate > 0)
             fprintf(stderr,
                     "sizeup probe: open loop at %.0f/s: start lag behind the intended start "
@@ -694,6 +915,7 @@ static int run_levels(struct probe_cli *pc)
         if (exit_code != SIZEUP_EXIT_OK)
             break;
     }
+    usl_workspace_free(ws);
     if (out && fclose(out) != 0) {
         fprintf(stderr, "sizeup: --out %s: %s\n", pc->out, strerror(errno));
         exit_code = SIZEUP_EXIT_FAIL;
@@ -719,6 +941,9 @@ int cmd_probe(int argc, char **argv)
     pc.cfg.conn.connect_timeout_s = 5;
     myconn_ignore_parse("1213,1020,1205", &pc.cfg.conn.ignore);
     pc.cfg.time_s = 10;
+    pc.cfg.min_time_s = 5;
+    pc.cfg.max_time_s = 60;
+    pc.ladder = ladder_opts_default();
     pc.cfg.percentile = 95;
     pc.cfg.give_up_s = 30;
     pc.threads[0] = 1;
@@ -736,6 +961,7 @@ int cmd_probe(int argc, char **argv)
     pc.cfg.conn.password = pc.password;
     pc.cfg.out = stdout;
     pc.cfg.progress = stderr;
+    pc.cfg.progress_live = isatty(fileno(stderr));
     atomic_store(&probe_stop_flag, 0);
     pc.cfg.stop = &probe_stop_flag;
     memset(&sa, 0, sizeof sa);

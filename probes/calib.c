@@ -102,7 +102,7 @@ int calib_decide(const double *x, size_t n, double interval_s, size_t m, double 
     int warm_over = 0;
     if (!out || !(interval_s > 0) || m == 0 || !(precision > 0) || (n > 0 && !x))
         return CALIB_EINVAL;
-    out->stop = out->steady = out->have_est = 0;
+    out->stop = out->steady = out->have_est = out->indep = 0;
     out->cut = 0;
     if (n >= 2 * m) {
         int rc = calib_mser(x, n, m, &cut, &warm_over);
@@ -113,7 +113,10 @@ int calib_decide(const double *x, size_t n, double interval_s, size_t m, double 
     if (n - out->cut >= CALIB_MIN_BATCHES &&
         calib_batch_means(x + out->cut, n - out->cut, &out->est) == CALIB_OK)
         out->have_est = 1;
-    if (elapsed >= min_time_s && warm_over && out->have_est && out->est.rel95 <= precision) {
+    /* batch means must look independent: lag-1 autocorrelation within Bartlett's 95 % bound
+     * for white noise, 1.96 / sqrt(b) (Box & Jenkins, Time Series Analysis, §6.2) */
+    out->indep = out->have_est && out->est.lag1 <= 1.96 / sqrt((double)out->est.batches);
+    if (elapsed >= min_time_s && warm_over && out->indep && out->est.rel95 <= precision) {
         out->stop = 1;
         out->steady = 1;
     } else if (elapsed >= max_time_s) {

@@ -36,8 +36,8 @@
 
 enum {
     CALIB_OK = 0,
-    CALIB_EINVAL = -1,  /* NULL or non-finite input, m == 0 */
-    CALIB_ESHORT = -2   /* too few intervals for the rule */
+    CALIB_EINVAL = -1, /* NULL or non-finite input, m == 0 */
+    CALIB_ESHORT = -2  /* too few intervals for the rule */
 };
 
 /**
@@ -73,18 +73,24 @@ int calib_batch_means(const double *x, size_t n, struct calib_estimate *out);
 
 /* What the stopping rule decided after the newest interval. */
 struct calib_decision {
-    int stop;        /* 1: stop now */
-    int steady;      /* 1: warm-up over and the precision reached */
-    size_t cut;      /* warm-up intervals dropped */
+    int stop;                  /* 1: stop now */
+    int steady;                /* 1: warm-up over and the precision reached */
+    size_t cut;                /* warm-up intervals dropped */
     struct calib_estimate est; /* valid when have_est */
     int have_est;
+    int indep; /* 1: the batch means pass the independence check (see calib_decide) */
 };
 
 /**
  * The stopping rule of a calibrated point, applied after each interval: stop when the elapsed
  * time is >= min_time_s, the warm-up is over (MSER-m), and the 95 % interval of the mean of the
- * kept intervals is within precision (relative) of the mean; or when elapsed >= max_time_s
- * (then steady = 0).
+ * kept intervals is within precision (relative) of the mean, and the batch means look
+ * independent: their lag-1 autocorrelation is at most 1.96/sqrt(b), Bartlett's 95 % bound for
+ * white noise (Box & Jenkins, "Time Series Analysis", §6.2; Law, "Simulation Modeling and
+ * Analysis", 5th ed., §9.5.3 asks for batch means that are close to uncorrelated). Early in a
+ * point the batches are one interval long; when intervals are autocorrelated the check holds the
+ * decision back until the batches are long enough, instead of stopping on an interval that is
+ * too narrow. Or stop when elapsed >= max_time_s (then steady = 0).
  * @param x            per-interval throughput so far, n values
  * @param interval_s   length of one interval, seconds (> 0)
  * @param m            MSER batch size in intervals (>= 1)

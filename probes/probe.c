@@ -1,6 +1,7 @@
 /* probe.c - the multi-threaded OLTP probe runner (see probe.h for the model). */
 #include "probe.h"
 
+#include "calib.h"
 #include "clock.h"
 #include "report.h"
 
@@ -56,6 +57,7 @@ struct shared {
     uint64_t start_ns, end_ns; /* end_ns 0 = no time limit */
     atomic_int abort_run;      /* fatal error in some worker */
     atomic_int any_down;       /* some worker could not reconnect */
+    atomic_int finish;         /* calibrated point: the stopping rule ended the level */
     atomic_ullong issued;      /* --events */
     struct arrivals arr;
     struct sbrand_unique uniq;
@@ -69,7 +71,8 @@ struct shared {
 
 static int stop_requested(const struct shared *sh)
 {
-    return (sh->cfg->stop && atomic_load(sh->cfg->stop)) || atomic_load(&sh->abort_run);
+    return (sh->cfg->stop && atomic_load(sh->cfg->stop)) || atomic_load(&sh->abort_run) ||
+           atomic_load(&sh->finish);
 }
 
 static void keep_error(struct shared *sh, const struct myconn_error *e, const char *sql)
@@ -291,6 +294,7 @@ void probe_result_destroy(struct probe_result *r)
     if (!r)
         return;
     hist_free(r->hist);
+    hist_free(r->kept_hist);
     free(r->thread_events);
     free(r->thread_time_s);
     free(r->series);
@@ -389,6 +393,116 @@ static void seed_all(struct shared *sh, unsigned seed)
     sbrand_seed(&sh->arr.rng, &sd);
 }
 
+/* ---- calibrated point: the aggregator's per-tick state ------------------------------------ */
+
+struct calib_run {
+    double tick_s;
+    size_t cap, n;            /* ticks: capacity, measured */
+    double *tps;              /* throughput of each tick */
+    double *end_s;            /* end of each tick, s since the start (measured, not nominal) */
+    struct probe_totals *tot; /* counters of each tick */
+    struct hist **batch;      /* latencies of each MSER batch of PROBE_MSER_M ticks */
+};
+
+static void calib_run_destroy(struct calib_run *c)
+{
+    if (c->batch)
+        for (size_t b = 0; b < c->cap / PROBE_MSER_M + 1; b++)
+            hist_free(c->batch[b]);
+    free(c->batch);
+    free(c->tps);
+    free(c->end_s);
+    free(c->tot);
+    memset(c, 0, sizeof *c);
+}
+
+static int calib_run_init(struct calib_run *c, const struct probe_config *cfg)
+{
+    memset(c, 0, sizeof *c);
+    c->tick_s = cfg->tick_s > 0 ? cfg->tick_s : PROBE_TICK_S;
+    /* ticks are never more than max_time / tick (+ the slack the workers run on), since
+     * missed ticks are skipped rather than caught up */
+    c->cap = (size_t)ceil(cfg->max_time_s / c->tick_s) + 8;
+    c->tps = malloc(c->cap * sizeof *c->tps);
+    c->end_s = malloc(c->cap * sizeof *c->end_s);
+    c->tot = malloc(c->cap * sizeof *c->tot);
+    c->batch = calloc(c->cap / PROBE_MSER_M + 1, sizeof *c->batch);
+    if (!c->tps || !c->end_s || !c->tot || !c->batch) {
+        calib_run_destroy(c);
+        return -1;
+    }
+    return 0;
+}
+
+/* Record one tick: its end (s since start), length dt (s), counters and latencies. */
+static int calib_run_add(struct calib_run *c, double end_s, double dt, const struct probe_totals *d,
+                         const struct hist *ih)
+{
+    size_t b;
+    if (c->n >= c->cap)
+        return -1;
+    b = c->n / PROBE_MSER_M;
+    if (!c->batch[b] && !(c->batch[b] = hist_new()))
+        return -1;
+    hist_merge(c->batch[b], ih);
+    c->tps[c->n] = dt > 0 ? (double)d->events / dt : 0;
+    c->end_s[c->n] = end_s;
+    c->tot[c->n] = *d;
+    c->n++;
+    return 0;
+}
+
+static int calib_run_decide(const struct calib_run *c, const struct probe_config *cfg,
+                            struct calib_decision *dec)
+{
+    return calib_decide(c->tps, c->n, c->tick_s, PROBE_MSER_M, cfg->precision, cfg->min_time_s,
+                        cfg->max_time_s, dec);
+}
+
+/* The kept figures of a calibrated result, from the final decision over every full tick. */
+static int calib_run_finish(const struct calib_run *c, const struct probe_config *cfg,
+                            struct probe_result *r)
+{
+    struct calib_decision dec;
+    r->calibrated = 1;
+    r->ticks = c->n;
+    r->ci95_tps = r->rel95 = r->lag1 = NAN;
+    if (!(r->kept_hist = hist_new()))
+        return -1;
+    if (c->n == 0 || calib_run_decide(c, cfg, &dec) != CALIB_OK)
+        return 0;
+    r->cut_ticks = dec.cut;
+    r->steady = dec.steady;
+    r->warmup_s = dec.cut ? c->end_s[dec.cut - 1] : 0;
+    r->kept_s = c->end_s[c->n - 1] - r->warmup_s;
+    for (size_t i = dec.cut; i < c->n; i++)
+        add_totals(&r->kept, &c->tot[i]);
+    for (size_t b = dec.cut / PROBE_MSER_M; b <= (c->n - 1) / PROBE_MSER_M; b++)
+        if (c->batch[b])
+            hist_merge(r->kept_hist, c->batch[b]);
+    if (dec.have_est) {
+        r->ci95_tps = dec.est.half95;
+        r->rel95 = dec.est.rel95;
+        r->lag1 = dec.est.lag1;
+    }
+    return 0;
+}
+
+/* The progress of a calibrated level after a tick: a live line on a terminal. */
+static void calib_progress(FILE *f, unsigned threads, const struct calib_run *c,
+                           const struct calib_decision *dec)
+{
+    double t = c->end_s[c->n - 1];
+    if (dec->have_est)
+        fprintf(f, "\rsizeup probe: %u threads, %5.1f s: %.1f tps +/- %.1f %% (warm-up %.2f s)  ",
+                threads, t, dec->est.mean, 100 * dec->est.rel95,
+                dec->cut ? c->end_s[dec->cut - 1] : 0.0);
+    else
+        fprintf(f, "\rsizeup probe: %u threads, %5.1f s: %.1f tps (too few ticks for an interval)",
+                threads, t, c->tps[c->n - 1]);
+    fflush(f);
+}
+
 static void shared_destroy(struct shared *sh)
 {
     if (sh->slots) {
@@ -412,6 +526,12 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
     double cpu0, lag_sum = 0, lag_max = 0;
     uint64_t lag_n = 0;
     int setup_failed = 0;
+    int cal = cfg->precision > 0;
+    struct calib_run cr;
+    struct hist *rh = NULL; /* calibrated: latencies of the current report interval */
+    struct probe_totals rep = {0, 0, 0, 0, 0, 0};
+    double rep_dt = 0;
+    size_t per_report = 0; /* ticks per report line; 0 = no lines */
 
     probe_result_init(r);
     r->threads = threads;
@@ -426,16 +546,22 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
     pthread_mutex_init(&sh.arr.lock, NULL);
     atomic_init(&sh.abort_run, 0);
     atomic_init(&sh.any_down, 0);
+    atomic_init(&sh.finish, 0);
+    memset(&cr, 0, sizeof cr);
     atomic_init(&sh.issued, 0);
     sh.slots = aligned_alloc(64, sizeof(struct slot) * threads);
     r->hist = hist_new();
     ih = hist_new();
     r->thread_events = calloc(threads, sizeof(double));
     r->thread_time_s = calloc(threads, sizeof(double));
-    if (!sh.slots || !r->hist || !ih || !r->thread_events || !r->thread_time_s) {
+    if (cal && (calib_run_init(&cr, cfg) != 0 || !(rh = hist_new())))
+        cal = -1;
+    if (!sh.slots || !r->hist || !ih || !r->thread_events || !r->thread_time_s || cal < 0) {
         free(sh.slots);
         sh.slots = NULL;
         hist_free(ih);
+        hist_free(rh);
+        calib_run_destroy(&cr);
         shared_destroy(&sh);
         snprintf(r->err.msg, sizeof r->err.msg, "out of memory for %u threads", threads);
         return -1;
@@ -488,7 +614,10 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
         sh.cancelled = 1;
     } else {
         sh.start_ns = clock_now_ns();
-        sh.end_ns = cfg->time_s > 0 ? sh.start_ns + (uint64_t)(cfg->time_s * 1e9) : 0;
+        if (cal) /* the aggregator ends the level; the workers' own limit is a backstop */
+            sh.end_ns = sh.start_ns + (uint64_t)((cfg->max_time_s + 4 * cr.tick_s) * 1e9);
+        else
+            sh.end_ns = cfg->time_s > 0 ? sh.start_ns + (uint64_t)(cfg->time_s * 1e9) : 0;
         sh.arr.next_ns = sh.start_ns;
         sh.go = 1;
     }
@@ -500,12 +629,19 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
     if (sh.go && cfg->out)
         report_started(cfg->out);
 
-    interval_ns = (uint64_t)(cfg->report_interval_s ? cfg->report_interval_s : 1) * CLOCK_NS_PER_S;
+    if (cal) {
+        interval_ns = (uint64_t)llround(cr.tick_s * 1e9);
+        if (cfg->report_interval_s)
+            per_report = (size_t)llround(cfg->report_interval_s / cr.tick_s);
+    } else {
+        interval_ns =
+            (uint64_t)(cfg->report_interval_s ? cfg->report_interval_s : 1) * CLOCK_NS_PER_S;
+    }
     last_tick = sh.start_ns;
     next_tick = sh.start_ns + interval_ns;
     while (sh.go) {
         struct timespec ts;
-        int all_done;
+        int all_done, finished = 0;
         pthread_mutex_lock(&sh.lock);
         ts.tv_sec = (time_t)(next_tick / CLOCK_NS_PER_S);
         ts.tv_nsec = (long)(next_tick % CLOCK_NS_PER_S);
@@ -540,17 +676,40 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
                 iv.lat_ms = pct_ms(ih, cfg->percentile);
             }
             append_series(r, &iv);
-            if (cfg->out && cfg->report_interval_s) {
-                report_interval(cfg->out, iv.t_s, threads, &d, dt, cfg->percentile, iv.lat_ms);
-                if (cfg->rate > 0) {
-                    unsigned long busy = 0;
-                    for (unsigned i = 0; i < threads; i++)
-                        busy += (unsigned long)atomic_load_explicit(&sh.slots[i].busy,
-                                                                    memory_order_relaxed);
-                    report_queue(cfg->out, iv.t_s, queue_length(&sh.arr, now), busy);
+            if (cal) {
+                /* report lines sum the ticks of one report interval */
+                struct calib_decision dec;
+                add_totals(&rep, &d);
+                hist_merge(rh, ih);
+                rep_dt += dt;
+                if (calib_run_add(&cr, (double)(now - sh.start_ns) / 1e9, dt, &d, ih) != 0 ||
+                    calib_run_decide(&cr, cfg, &dec) != CALIB_OK) {
+                    finished = 1; /* out of ticks (cannot happen before max_time) */
+                } else {
+                    finished = dec.stop;
+                    if (cfg->progress && cfg->progress_live)
+                        calib_progress(cfg->progress, threads, &cr, &dec);
                 }
+                if (per_report && cr.n % per_report == 0) {
+                    if (cfg->out)
+                        report_interval(cfg->out, iv.t_s, threads, &rep, rep_dt, cfg->percentile,
+                                        pct_ms(rh, cfg->percentile));
+                    memset(&rep, 0, sizeof rep);
+                    hist_reset(rh);
+                    rep_dt = 0;
+                }
+            } else if (cfg->out && cfg->report_interval_s) {
+                report_interval(cfg->out, iv.t_s, threads, &d, dt, cfg->percentile, iv.lat_ms);
             }
-            if (cfg->progress && cfg->report_interval_s == 0 && cfg->time_s >= 10 &&
+            if (cfg->out && cfg->report_interval_s && cfg->rate > 0 &&
+                (!cal || (per_report && rep_dt == 0))) {
+                unsigned long busy = 0;
+                for (unsigned i = 0; i < threads; i++)
+                    busy += (unsigned long)atomic_load_explicit(&sh.slots[i].busy,
+                                                                memory_order_relaxed);
+                report_queue(cfg->out, iv.t_s, queue_length(&sh.arr, now), busy);
+            }
+            if (!cal && cfg->progress && cfg->report_interval_s == 0 && cfg->time_s >= 10 &&
                 ((next_tick - sh.start_ns) / CLOCK_NS_PER_S) % 10 == 0)
                 fprintf(cfg->progress, "sizeup probe: %u threads, %.0f s, %.2f tps\n", threads,
                         iv.t_s, iv.tps);
@@ -559,9 +718,16 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
             while (next_tick <= clock_now_ns()) /* missed ticks are skipped, as sysbench */
                 next_tick += interval_ns;
         }
+        if (finished) {
+            /* the workers leave after their current event */
+            atomic_store(&sh.finish, 1);
+            break;
+        }
         if (all_done)
             break;
     }
+    if (cal && cfg->progress && cfg->progress_live)
+        fputc('\n', cfg->progress);
 
     for (unsigned i = 0; i < threads; i++)
         if (sh.slots[i].started)
@@ -580,6 +746,14 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
         }
     }
     hist_free(ih);
+    hist_free(rh);
+    if (cal && sh.go && calib_run_finish(&cr, cfg, r) != 0) {
+        calib_run_destroy(&cr);
+        shared_destroy(&sh);
+        snprintf(r->err.msg, sizeof r->err.msg, "out of memory");
+        return -1;
+    }
+    calib_run_destroy(&cr);
     if (lag_n) {
         r->lag_avg_ms = lag_sum / (double)lag_n / 1e6;
         r->lag_max_ms = lag_max / 1e6;
@@ -768,31 +942,34 @@ int probe_cleanup(const struct probe_config *cfg, char *msg, size_t msg_len)
 
 int probe_fill_point(const struct probe_config *cfg, const struct probe_result *r, struct point *p)
 {
-    const struct hist *h = r->hist;
-    double el = r->elapsed_s > 0 ? r->elapsed_s : 0;
+    const struct hist *h = r->calibrated ? r->kept_hist : r->hist;
+    const struct probe_totals *t = r->calibrated ? &r->kept : &r->tot;
+    double el = r->calibrated ? r->kept_s : r->elapsed_s;
     static const double std_pct[3] = {50, 95, 99};
+    if (!(el > 0))
+        el = 0;
     if (point_set_str(&p->workload, oltp_workload_name(cfg->oltp.workload)))
         return POINT_ENOMEM;
     p->threads = r->threads;
     if (cfg->rate > 0)
         p->rate = cfg->rate;
     p->duration_s = el;
-    p->warmup_s = 0;
-    p->transactions = (int64_t)r->tot.events;
-    p->queries = (int64_t)(r->tot.reads + r->tot.writes + r->tot.other);
-    p->reads = (int64_t)r->tot.reads;
-    p->writes = (int64_t)r->tot.writes;
-    p->other = (int64_t)r->tot.other;
-    p->errors = (int64_t)r->tot.errors;
-    p->reconnects = (int64_t)r->tot.reconnects;
+    p->warmup_s = r->calibrated ? r->warmup_s : 0;
+    p->transactions = (int64_t)t->events;
+    p->queries = (int64_t)(t->reads + t->writes + t->other);
+    p->reads = (int64_t)t->reads;
+    p->writes = (int64_t)t->writes;
+    p->other = (int64_t)t->other;
+    p->errors = (int64_t)t->errors;
+    p->reconnects = (int64_t)t->reconnects;
     if (el > 0) {
-        p->tps = (double)r->tot.events / el;
+        p->tps = (double)t->events / el;
         p->qps = (double)p->queries / el;
-        p->reads_ps = (double)r->tot.reads / el;
-        p->writes_ps = (double)r->tot.writes / el;
-        p->other_ps = (double)r->tot.other / el;
-        p->errors_ps = (double)r->tot.errors / el;
-        p->reconnects_ps = (double)r->tot.reconnects / el;
+        p->reads_ps = (double)t->reads / el;
+        p->writes_ps = (double)t->writes / el;
+        p->other_ps = (double)t->other / el;
+        p->errors_ps = (double)t->errors / el;
+        p->reconnects_ps = (double)t->reconnects / el;
     }
     if (h && h->count > 0) {
         p->latency_ms.min = (double)h->min_ns / 1e6;
@@ -803,6 +980,28 @@ int probe_fill_point(const struct probe_config *cfg, const struct probe_result *
             point_set_percentile(p, std_pct[i], pct_ms(h, std_pct[i]));
         if (cfg->percentile > 0)
             point_set_percentile(p, cfg->percentile, pct_ms(h, cfg->percentile));
+    }
+    if (r->calibrated) {
+        json_t *x = p->extra ? p->extra : json_object();
+        json_t *c;
+        if (!x)
+            return POINT_ENOMEM;
+        p->extra = x;
+        if (!isnan(r->ci95_tps))
+            p->ci95_tps = r->ci95_tps;
+        p->steady = r->steady;
+        c = json_pack("{s:s,s:f,s:i,s:i,s:i,s:f,s:f,s:f,s:f,s:I,s:f}", "rule",
+                      "MSER-5 warm-up cut, 20 batch means, t 95 %", "tick_s",
+                      cfg->tick_s > 0 ? cfg->tick_s : PROBE_TICK_S, "mser_m", PROBE_MSER_M, "ticks",
+                      (int)r->ticks, "cut_ticks", (int)r->cut_ticks, "precision", cfg->precision,
+                      "min_time_s", cfg->min_time_s, "max_time_s", cfg->max_time_s, "elapsed_s",
+                      r->elapsed_s, "run_transactions", (json_int_t)r->tot.events, "warmup_s",
+                      r->warmup_s);
+        if (!c)
+            return POINT_ENOMEM;
+        json_object_set_new(c, "rel95", isnan(r->rel95) ? json_null() : json_real(r->rel95));
+        json_object_set_new(c, "lag1", isnan(r->lag1) ? json_null() : json_real(r->lag1));
+        json_object_set_new(x, "calibration", c);
     }
     p->latency_overflows = h ? (int64_t)h->overflow : 0;
     for (size_t i = 0; i < r->n_series; i++)

@@ -55,9 +55,22 @@ struct probe_config {
     double percentile;          /* --percentile, 0 < p <= 100; 0 = disabled */
     double give_up_s;           /* reconnect give-up time when no --time limit applies */
     const atomic_int *stop;     /* non-zero: stop (SIGINT); may be NULL */
-    FILE *out;                  /* sysbench-layout report (stdout); NULL = none */
-    FILE *progress;             /* progress lines (stderr); NULL = none */
+    /* Calibrated point (calib.h), on when precision > 0: time_s is then ignored; the
+     * aggregator collects throughput every tick_s, asks calib_decide() after each tick and
+     * stops the level when it says so (at the latest after max_time_s). */
+    double precision;  /* relative half-width asked of the 95 % interval of tps */
+    double min_time_s; /* never stop before, s */
+    double max_time_s; /* always stop at, s (> min_time_s) */
+    double tick_s;     /* fine tick, s; 0 = PROBE_TICK_S; must divide 1 s evenly */
+    int progress_live; /* 1: progress is a terminal: a live line rewritten per tick */
+    FILE *out;         /* sysbench-layout report (stdout); NULL = none */
+    FILE *progress;    /* progress lines (stderr); NULL = none */
 };
+
+/* Default fine tick of a calibrated point: 250 ms, so an MSER-5 batch is 1.25 s. */
+#define PROBE_TICK_S 0.25
+/* MSER batch size in ticks (MSER-5, White, Cobb & Spratt 2000). */
+#define PROBE_MSER_M 5
 
 /* Counters of a level (or of one interval). */
 struct probe_totals {
@@ -86,9 +99,26 @@ struct probe_result {
     double client_cpu_s;           /* user + system CPU of this process over the level */
     double lag_avg_ms, lag_max_ms; /* with rate: actual - intended start */
     char server_version[96];
-    char started_at[32];     /* RFC 3339 UTC */
-    struct myconn_error err; /* the fatal / connect / lost-connection error, when any */
-    char err_sql[256];       /* statement that failed fatally (template or text) */
+    char started_at[32]; /* RFC 3339 UTC */
+    /* Calibrated point (cfg->precision > 0). The series holds the fine ticks; the figures
+     * below cover only the ticks kept after the warm-up cut. Latency: one histogram per MSER
+     * batch of PROBE_MSER_M ticks is kept during the run (the cut is a whole number of
+     * batches), and the batches after the cut are merged into kept_hist, so percentiles
+     * exclude warm-up exactly. Events finishing after the last full tick (between the
+     * decision and the workers' exit) count in tot/hist but not in the kept figures. */
+    int calibrated;
+    size_t ticks;             /* full ticks measured */
+    size_t cut_ticks;         /* ticks cut as warm-up (a multiple of PROBE_MSER_M) */
+    double warmup_s;          /* time of the cut ticks, s */
+    double kept_s;            /* time of the kept ticks, s */
+    struct probe_totals kept; /* counters of the kept ticks */
+    struct hist *kept_hist;   /* latencies of the kept ticks (owned) */
+    double ci95_tps;          /* batch-means 95 % half-width of the kept mean tps; NAN if none */
+    double rel95;             /* ci95_tps / mean; NAN if none */
+    double lag1;              /* lag-1 autocorrelation of the batch means */
+    int steady;               /* 1: warm-up over and precision reached before max_time_s */
+    struct myconn_error err;  /* the fatal / connect / lost-connection error, when any */
+    char err_sql[256];        /* statement that failed fatally (template or text) */
 };
 
 /** Zero a result (no allocation). */
@@ -124,7 +154,11 @@ int probe_cleanup(const struct probe_config *cfg, char *msg, size_t msg_len);
  * Fill a point record (initialised) from a level's result: counts, rates, latency min/avg/max/
  * sum and p50/p95/p99 (+ the --percentile one), overflows, the series, client CPU, server
  * version, start time, flags (partial, interrupted, fatal). target/config/options/tool are
- * the caller's.
+ * the caller's. For a calibrated result the counts, rates and latencies are those of the kept
+ * ticks, duration_s is the kept time, warmup_s the cut, ci95_tps and steady are set, and
+ * extra.calibration holds the rule's inputs and outcome (tick_s, mser_m, cut_ticks, ticks,
+ * precision, rel95, lag1, min/max time, whole-run transactions and elapsed_s) so the decision
+ * can be replayed from the series.
  * @return POINT_OK or POINT_ENOMEM.
  */
 int probe_fill_point(const struct probe_config *cfg, const struct probe_result *r, struct point *p);

@@ -1,0 +1,231 @@
+/* ladder.c - the adaptive thread ladder (see ladder.h). */
+#include "ladder.h"
+
+#include "derived.h"
+#include "fit.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ladder_opts ladder_opts_default(void)
+{
+    struct ladder_opts o;
+    o.max_threads = 64;
+    o.max_points = 10;
+    o.min_gain = 0.05;
+    o.max_latency_ms = 0;
+    o.narrow = 0.5;
+    return o;
+}
+
+int ladder_init(struct ladder *l, const struct ladder_opts *opts)
+{
+    memset(l, 0, sizeof *l);
+    if (!opts || opts->max_threads == 0 || opts->max_points < 2 ||
+        opts->max_points > LADDER_MAX_LEVELS || !(opts->min_gain > 0) || !(opts->narrow > 0) ||
+        !(opts->max_latency_ms >= 0))
+        return -1;
+    l->o = *opts;
+    l->phase = LADDER_DOUBLING;
+    return 0;
+}
+
+int ladder_add(struct ladder *l, unsigned threads, double tps, double latency_ms)
+{
+    if (threads == 0 || l->n >= LADDER_MAX_LEVELS)
+        return -1;
+    l->lv[l->n].threads = threads;
+    l->lv[l->n].tps = tps;
+    l->lv[l->n].latency_ms = latency_ms;
+    l->n++;
+    return 0;
+}
+
+static int measured(const struct ladder *l, unsigned t)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (l->lv[i].threads == t)
+            return 1;
+    return 0;
+}
+
+/* Phase 1: the next doubling, or 0 when doubling is over (l->why says why). */
+static unsigned next_doubling(struct ladder *l)
+{
+    const struct ladder_level *last;
+    unsigned next;
+    if (l->n == 0) {
+        snprintf(l->why, sizeof l->why, "doubling from 1 thread");
+        return 1;
+    }
+    last = &l->lv[l->n - 1];
+    if (l->o.max_latency_ms > 0 && last->latency_ms > l->o.max_latency_ms) {
+        snprintf(l->why, sizeof l->why, "latency %.2f ms at %u threads passes the bound %.2f ms",
+                 last->latency_ms, last->threads, l->o.max_latency_ms);
+        return 0;
+    }
+    if (last->threads >= l->o.max_threads) {
+        snprintf(l->why, sizeof l->why, "reached --max-threads %u", l->o.max_threads);
+        return 0;
+    }
+    if (l->n >= 3) {
+        double g1 = l->lv[l->n - 2].tps > 0 ? last->tps / l->lv[l->n - 2].tps - 1 : INFINITY;
+        double g0 =
+            l->lv[l->n - 3].tps > 0 ? l->lv[l->n - 2].tps / l->lv[l->n - 3].tps - 1 : INFINITY;
+        if (g0 < l->o.min_gain && g1 < l->o.min_gain) {
+            snprintf(l->why, sizeof l->why,
+                     "throughput gained %+.1f %% and %+.1f %% over the last two doublings "
+                     "(< %.0f %%): plateau",
+                     100 * g0, 100 * g1, 100 * l->o.min_gain);
+            return 0;
+        }
+    }
+    next = last->threads * 2 > l->o.max_threads ? l->o.max_threads : last->threads * 2;
+    snprintf(l->why, sizeof l->why, "doubling to %u threads", next);
+    return next;
+}
+
+static int measured_before(const unsigned *s, size_t m, unsigned t)
+{
+    for (size_t i = 0; i < m; i++)
+        if (s[i] == t)
+            return 1;
+    return 0;
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    return (x > y) - (x < y);
+}
+
+/* Geometric midpoint of a < b, or 0 when it falls on a or b (nothing to split). */
+static unsigned midpoint(unsigned a, unsigned b)
+{
+    unsigned m = (unsigned)lround(sqrt((double)a * (double)b));
+    return m > a && m < b ? m : 0;
+}
+
+/* The estimate of where the curve bends: USL peak or knee, with its interval. 0 when the
+ * curve could be fitted, else -1 (then l->est is the level of the highest throughput). */
+static int estimate(struct ladder *l, struct usl_workspace *ws)
+{
+    double n[LADDER_MAX_LEVELS], x[LADDER_MAX_LEVELS];
+    size_t k = 0, best = 0;
+    struct fit_result fr;
+    struct model_derived d;
+    char err[160];
+    for (size_t i = 0; i < l->n; i++) {
+        if (!(l->lv[i].tps > 0))
+            continue;
+        n[k] = l->lv[i].threads;
+        x[k] = l->lv[i].tps;
+        if (x[k] > x[best])
+            best = k;
+        k++;
+    }
+    l->have_est = 0;
+    if (k == 0)
+        return -1;
+    l->est = n[best];
+    l->est_lo = l->est_hi = NAN;
+    if (k < 3 || fit_curve(n, x, k, FIT_AUTO, ws, &fr, err, sizeof err) != MODEL_OK ||
+        derived_compute(&fr.fits[fr.chosen], &d) != MODEL_OK)
+        return -1;
+    if (d.has_peak && isfinite(d.n_peak.value)) {
+        l->est_is_peak = 1;
+        l->est = d.n_peak.value;
+        l->est_lo = d.n_peak.lo;
+        l->est_hi = d.n_peak.hi;
+    } else if (isfinite(d.knee.value) && d.knee.value > 0) {
+        l->est_is_peak = 0;
+        l->est = d.knee.value;
+        l->est_lo = d.knee.lo;
+        l->est_hi = d.knee.hi;
+    } else {
+        return -1;
+    }
+    l->have_est = 1;
+    return 0;
+}
+
+/* Phase 2: a midpoint near the estimate, or 0 when done. */
+static unsigned next_refining(struct ladder *l, struct usl_workspace *ws)
+{
+    unsigned s[LADDER_MAX_LEVELS];
+    size_t m = 0, j;
+    int fitted;
+    const char *what;
+    if (l->n >= l->o.max_points) {
+        snprintf(l->why, sizeof l->why, "measured --max-points %zu levels", l->o.max_points);
+        return 0;
+    }
+    fitted = estimate(l, ws) == 0;
+    what = !fitted ? "highest throughput" : l->est_is_peak ? "USL peak" : "knee";
+    if (fitted && isfinite(l->est_lo) && isfinite(l->est_hi) &&
+        l->est_hi - l->est_lo <= l->o.narrow * l->est) {
+        snprintf(l->why, sizeof l->why, "%s at %.1f threads, 95 %% interval [%.1f, %.1f]: narrow",
+                 what, l->est, l->est_lo, l->est_hi);
+        return 0;
+    }
+    for (size_t i = 0; i < l->n; i++)
+        if (!measured_before(s, m, l->lv[i].threads))
+            s[m++] = l->lv[i].threads;
+    if (m < 2) {
+        snprintf(l->why, sizeof l->why, "fewer than 2 levels: nothing to refine");
+        return 0;
+    }
+    qsort(s, m, sizeof s[0], cmp_unsigned);
+    /* the gap holding the estimate; outside the range, the gap at that end */
+    for (j = 0; j + 2 < m && !(l->est <= s[j + 1]); j++)
+        ;
+    /* that gap, then its neighbours outwards */
+    for (size_t step = 0; step < m; step++) {
+        for (int side = 0; side < 2; side++) {
+            long g = side == 0 ? (long)j - (long)step : (long)j + (long)step;
+            unsigned mid;
+            if ((step == 0 && side == 1) || g < 0 || g + 1 >= (long)m)
+                continue;
+            mid = midpoint(s[g], s[g + 1]);
+            if (mid && !measured(l, mid)) {
+                snprintf(l->why, sizeof l->why,
+                         "%s at %.1f threads, 95 %% interval [%.1f, %.1f]: midpoint %u of %u "
+                         "and %u",
+                         what, l->est, l->est_lo, l->est_hi, mid, s[g], s[g + 1]);
+                return mid;
+            }
+        }
+        if (step >= 1) /* only the gap and its direct neighbours are near the knee */
+            break;
+    }
+    snprintf(l->why, sizeof l->why,
+             "%s at %.1f threads is bracketed by adjacent thread counts: nothing left to split",
+             what, l->est);
+    return 0;
+}
+
+unsigned ladder_next(struct ladder *l, struct usl_workspace *ws)
+{
+    unsigned t;
+    if (l->phase == LADDER_DOUBLING) {
+        if (l->n >= l->o.max_points) {
+            snprintf(l->why, sizeof l->why, "measured --max-points %zu levels", l->o.max_points);
+            l->phase = LADDER_DONE;
+            return 0;
+        }
+        t = next_doubling(l);
+        if (t)
+            return t;
+        snprintf(l->doubling_why, sizeof l->doubling_why, "%s", l->why);
+        l->phase = LADDER_REFINING;
+    }
+    if (l->phase == LADDER_REFINING) {
+        t = next_refining(l, ws);
+        if (t)
+            return t;
+        l->phase = LADDER_DONE;
+    }
+    return 0;
+}

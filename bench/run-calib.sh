@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# run-calib.sh - calibrated short probe points and the --threads auto ladder against fixed runs
+# (issue 5). Not a test: it prints figures.
+#
+#   bench/run-calib.sh [--sizeup BIN] [--port N] [--dir DIR] [--reps R] [--fixed S]
+#                      [--sweep-time S] [--max-points N] [--tables N] [--table-size N]
+#                      [--only points|ladder]
+#
+# Starts its own throwaway MariaDB (scripts/mariadb-server.sh) on 127.0.0.1:PORT (default 33114,
+# datadir DIR, default /tmp/calib-bench), prepares TABLES x TABLE_SIZE rows (4 x 50000), then:
+#
+# 1. points: for oltp_point_select and oltp_read_write at 4 and 16 threads, R repetitions
+#    (default 3) of a calibrated point (default --precision 2%, --min-time 5, --max-time 60) and
+#    a fixed --time S run (default 60), alternated (calibrated first in odd repetitions, fixed
+#    first in even ones). Prints per configuration the mean fixed tps (the reference), the
+#    fixed runs' own spread, each calibrated tps with its error against the reference, the
+#    recorded 95 % half-width and steady flag; then over all configurations the median |error|
+#    and the time ratio (sum of calibrated elapsed / sum of fixed elapsed).
+#    Goal: median |error| <= 3 % at a time ratio <= 0.15.
+# 2. ladder: oltp_read_write with --threads auto (default precision, --max-points N, default 8)
+#    against a dense fixed sweep 1,2,3,4,6,8,12,16,24,32,48,64 of --sweep-time S each (default
+#    20); both curves go through `sizeup fit`; prints the time ratio (ladder elapsed / sweep
+#    elapsed, and against a sweep of 60 s levels) and the difference in fitted peak (or
+#    ceiling) throughput and in the highest measured tps.
+#
+# The records are left in DIR/*.jsonl for auditing. On a shared, loaded machine throughput
+# drifts with the neighbours' load: the figures carry that noise (say so when quoting them).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+sizeup=$here/build/advisor/sizeup
+port=33114
+dir=/tmp/calib-bench
+reps=3
+fixed=60
+sweep_time=20
+max_points=8
+tables=4
+table_size=50000
+only=
+while [ $# -gt 0 ]; do
+    case $1 in
+    --sizeup) sizeup=$2; shift 2 ;;
+    --port) port=$2; shift 2 ;;
+    --dir) dir=$2; shift 2 ;;
+    --reps) reps=$2; shift 2 ;;
+    --fixed) fixed=$2; shift 2 ;;
+    --sweep-time) sweep_time=$2; shift 2 ;;
+    --max-points) max_points=$2; shift 2 ;;
+    --tables) tables=$2; shift 2 ;;
+    --table-size) table_size=$2; shift 2 ;;
+    --only) only=$2; shift 2 ;;
+    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    *) echo "run-calib.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+"$here/scripts/mariadb-server.sh" start "$dir" "$port" >&2
+export MYSQL_PWD=sbtest
+trap '"$here/scripts/mariadb-server.sh" stop "$dir" >&2 || true' EXIT
+conn=(--mysql-host 127.0.0.1 --mysql-port "$port" --tables "$tables" --table-size "$table_size")
+"$sizeup" probe "${conn[@]}" cleanup >/dev/null
+"$sizeup" probe "${conn[@]}" --threads "$tables" prepare >/dev/null
+res=$dir/results
+mkdir -p "$res"
+rm -f "$res"/*.jsonl
+
+[ "$only" = ladder ] && reps=0
+for rep in $(seq 1 "$reps"); do
+    for w in oltp_point_select oltp_read_write; do
+        for t in 4 16; do
+            if [ $((rep % 2)) -eq 1 ]; then order="cal fix"; else order="fix cal"; fi
+            for kind in $order; do
+                if [ "$kind" = cal ]; then opt=(); else opt=(--time "$fixed"); fi
+                echo "run-calib: rep $rep $w $t threads $kind ($(date -u +%T))" >&2
+                "$sizeup" probe "${conn[@]}" --workload "$w" --threads "$t" "${opt[@]}" \
+                    --target "$kind" --out "$res/points.jsonl" run >/dev/null 2>>"$res/stderr.log"
+            done
+        done
+    done
+done
+
+if [ "$only" = points ]; then
+    python3 "$here/bench/calib_report.py" "$res" "$fixed" "$sweep_time"
+    exit 0
+fi
+echo "run-calib: ladder --threads auto ($(date -u +%T))" >&2
+"$sizeup" probe "${conn[@]}" --workload oltp_read_write --threads auto \
+    --max-points "$max_points" --target auto --out "$res/auto.jsonl" run \
+    >/dev/null 2>>"$res/stderr.log"
+echo "run-calib: dense sweep, $sweep_time s per level ($(date -u +%T))" >&2
+"$sizeup" probe "${conn[@]}" --workload oltp_read_write --threads 1,2,3,4,6,8,12,16,24,32,48,64 \
+    --time "$sweep_time" --target dense --out "$res/dense.jsonl" run \
+    >/dev/null 2>>"$res/stderr.log"
+"$sizeup" fit --json "$res/auto.jsonl" >"$res/auto.fit.jsonl" || true
+"$sizeup" fit --json "$res/dense.jsonl" >"$res/dense.fit.jsonl" || true
+"$sizeup" fit "$res/auto.jsonl" "$res/dense.jsonl" >"$res/fit.txt" 2>&1 || true
+
+python3 "$here/bench/calib_report.py" "$res" "$fixed" "$sweep_time"

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Integration test of calibrated probe points and the --threads auto ladder (issue 5) on the
+# fixture's MariaDB:
+#   - a calibrated point (--precision 5 %, open loop at a Poisson rate so its variance is known
+#     whatever the machine's load) ends before --max-time, steady, with the asked precision
+#     recorded; every calibrated record is audited by calib_audit.py, an independent replay of
+#     MSER-5 and the 20-batch-means interval from the record's series;
+#   - --threads auto with --max-threads 4 measures 1, 2, 4 (doubling stops at --max-threads)
+#     then a geometric midpoint 3 (the only gap left), writes one record per level, and
+#     `sizeup fit` fits the curve (exit 0, a model line).
+. "$(dirname "$0")/probe_lib.sh"
+here=$(dirname "$0")
+
+probe cleanup --tables 1 >/dev/null 2>&1
+probe prepare --tables 1 --table-size 1000 >/dev/null 2>&1
+check_eq "prepare exit" $? 0
+
+# ---- a calibrated point ends early with the precision asked -----------------------------------
+# Open loop at 1000 tps: arrivals are a Poisson process (probe.h), so the throughput of a tick
+# does not depend on how loaded the shared machine is, and its mean is known: the rate. The
+# relative standard error of the mean over T seconds is 1/sqrt(1000 T), so a 5 % half-width
+# (t(0.975,19) = 2.09) needs T >= 1.75 s: the point must end long before --max-time 20.
+probe run --workload oltp_point_select --tables 1 --table-size 1000 --threads 2 --rate 1000 \
+    --precision 5% --min-time 2 --max-time 20 --out "$TMPD/cal.jsonl" \
+    >"$TMPD/cal.out" 2>"$TMPD/cal.err"
+check_eq "calibrated run exit" $? 0
+check_true "calibrated record audits" python3 "$here/calib_audit.py" "$TMPD/cal.jsonl" 1 0.05 20
+check_true "progress names the precision" grep -q "asked 5.00 %" "$TMPD/cal.err"
+check_eq "steady" "$(json_get "$TMPD/cal.jsonl" 1 'p["steady"]')" True
+check_eq "ended before --max-time" \
+    "$(json_get "$TMPD/cal.jsonl" 1 'int(p["extra"]["calibration"]["elapsed_s"] < 20)')" 1
+check_eq "ci95_tps within 5 % of tps" \
+    "$(json_get "$TMPD/cal.jsonl" 1 'int(0 < p["ci95_tps"] <= 0.05 * p["tps"])')" 1
+# the interval is about the rate: |tps - 1000| within 2 half-widths (~4 standard errors) plus
+# 3 % for a stall of the loaded machine that shifts arrivals across the cut
+check_eq "tps near the Poisson rate" \
+    "$(json_get "$TMPD/cal.jsonl" 1 'int(abs(p["tps"] - 1000) <= 2 * p["ci95_tps"] + 30)')" 1
+check_eq "precision in the options" "$(json_get "$TMPD/cal.jsonl" 1 'p["options"]["precision"]')" 0.05
+
+# closed loop: on a loaded shared machine the precision may or may not be reached before
+# --max-time; either way the record must tell the truth (steady false only at --max-time), which
+# the audit checks
+probe run --workload oltp_point_select --tables 1 --table-size 1000 --threads 1 \
+    --precision 10% --min-time 1 --max-time 5 --out "$TMPD/closed.jsonl" \
+    >"$TMPD/closed.out" 2>"$TMPD/closed.err"
+check_eq "closed-loop calibrated run exit" $? 0
+check_true "closed-loop record audits" python3 "$here/calib_audit.py" "$TMPD/closed.jsonl" 1 0.1 5
+
+# ---- --threads auto with a small --max-threads -------------------------------------------------
+probe run --workload oltp_point_select --tables 1 --table-size 1000 --threads auto \
+    --max-threads 4 --precision 10% --min-time 1 --max-time 3 --target ladder \
+    --out "$TMPD/auto.jsonl" >"$TMPD/auto.out" 2>"$TMPD/auto.err"
+check_eq "auto run exit" $? 0
+check_eq "auto levels" "$(python3 -c 'import json,sys; print(",".join(str(json.loads(l)["threads"]) for l in open(sys.argv[1])))' "$TMPD/auto.jsonl")" \
+    "1,2,4,3"
+check_true "doubling ended on --max-threads" grep -q "doubling ends: reached --max-threads 4" "$TMPD/auto.err"
+for i in 1 2 3 4; do
+    check_true "auto record $i audits" python3 "$here/calib_audit.py" "$TMPD/auto.jsonl" $i 0.1 3
+    check_eq "auto record $i options" "$(json_get "$TMPD/auto.jsonl" $i 'p["options"]["threads"]')" auto
+done
+"$SIZEUP_BIN" fit "$TMPD/auto.jsonl" >"$TMPD/fit.out" 2>"$TMPD/fit.err"
+check_eq "sizeup fit on the ladder exit" $? 0
+check_true "fit names a model" grep -Eq "model +(usl|amdahl|piecewise)" "$TMPD/fit.out"
+check_true "fit reads 4 points" grep -q "4 points, threads 1-4" "$TMPD/fit.out"
+
+probe cleanup --tables 1 >/dev/null 2>&1
+finish
