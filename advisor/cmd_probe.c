@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 #include "commands.h"
+#include "import.h"
 #include "ladder.h"
 #include "point.h"
 #include "probe.h"
@@ -94,7 +95,8 @@ enum {
     O_MAX_THREADS,
     O_MAX_POINTS,
     O_MAX_LATENCY,
-    O_SLO
+    O_SLO,
+    O_RESUME
 };
 
 static const struct cli_option probe_options[] = {
@@ -178,6 +180,9 @@ static const struct cli_option probe_options[] = {
     {"target", required_argument, O_TARGET, "NAME", "what is measured, in the records [host]"},
     {"config", required_argument, O_CONFIG, "ID", "catalog configuration id, in the records"},
     {"out", required_argument, O_OUT, "FILE", "append one sizeup.point/1 record per level"},
+    {"resume", no_argument, O_RESUME, NULL,
+     "levels of this target and workload already in --out (complete ones) are taken from it, "
+     "not measured again; the auto ladder goes on from them"},
     {"help", no_argument, 'h', NULL, "this text"},
     {NULL, 0, 0, NULL, NULL}};
 
@@ -197,6 +202,7 @@ struct probe_cli {
     int precision_given;
     struct ladder_opts ladder;
     double slo_pct, slo_ms; /* --slo; 0 when absent */
+    int resume;             /* --resume */
 };
 
 static int parse_bool(const char *s, int *out)
@@ -453,6 +459,9 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
             break;
         case O_SLO:
             bad = parse_slo(a, &pc->slo_pct, &pc->slo_ms);
+            break;
+        case O_RESUME:
+            pc->resume = 1;
             break;
         case O_EVENTS:
             bad = cli_parse_int(a, 0, (long long)1 << 62, &ll);
@@ -775,6 +784,21 @@ static void cap_max_threads(struct probe_cli *pc)
     myconn_close(&c);
 }
 
+/* --resume: the complete point of this target, workload and level in done, or NULL. */
+static const struct point *measured_before(const struct probe_cli *pc,
+                                           const struct point_list *done, unsigned threads)
+{
+    const char *w = oltp_workload_name(pc->cfg.oltp.workload);
+    for (size_t i = 0; i < done->n; i++) {
+        const struct point *p = &done->items[i];
+        if (p->threads == (int64_t)threads && !p->incomplete && !point_has_flag(p, "interrupted") &&
+            !point_has_flag(p, "partial") && strcmp(p->target, pc->target) == 0 &&
+            strcmp(p->workload, w) == 0 && !isnan(p->tps))
+            return p;
+    }
+    return NULL;
+}
+
 static int run_levels(struct probe_cli *pc)
 {
     FILE *out = NULL;
@@ -783,6 +807,15 @@ static int run_levels(struct probe_cli *pc)
     struct usl_workspace *ws = NULL;
     double start_s = mono_s();
     int told_doubling = 0;
+    struct point_list done;
+    point_list_init(&done);
+    if (pc->resume && pc->out && access(pc->out, F_OK) == 0) {
+        struct import_report rep;
+        if (import_file(pc->out, NULL, &done, &rep) < 0) {
+            fprintf(stderr, "sizeup: --resume: %s\n", rep.msg);
+            return SIZEUP_EXIT_INPUT;
+        }
+    }
     if (pc->out) {
         out = fopen(pc->out, "a");
         if (!out) {
@@ -818,6 +851,21 @@ static int run_levels(struct probe_cli *pc)
             if (i >= pc->n_threads)
                 break;
             threads = (unsigned)pc->threads[i];
+        }
+        {
+            const struct point *before = pc->resume ? measured_before(pc, &done, threads) : NULL;
+            if (before) {
+                double pct = pc->slo_ms > 0           ? pc->slo_pct
+                             : pc->cfg.percentile > 0 ? pc->cfg.percentile
+                                                      : 95;
+                fprintf(stderr,
+                        "sizeup probe: %u threads: already in %s (%.2f tps), not measured "
+                        "again\n",
+                        threads, pc->out, before->tps);
+                if (pc->auto_threads)
+                    ladder_add(&lad, threads, before->tps, point_percentile(before, pct));
+                continue;
+            }
         }
         if (pc->auto_threads)
             fprintf(stderr,
@@ -916,6 +964,7 @@ static int run_levels(struct probe_cli *pc)
             break;
     }
     usl_workspace_free(ws);
+    point_list_destroy(&done);
     if (out && fclose(out) != 0) {
         fprintf(stderr, "sizeup: --out %s: %s\n", pc->out, strerror(errno));
         exit_code = SIZEUP_EXIT_FAIL;

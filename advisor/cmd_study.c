@@ -46,7 +46,8 @@ static const char study_description[] =
     "Run a whole sizing study described by a sizeup.study/1 file (docs/study.md): probe each\n"
     "candidate server with calibrated sysbench-style probes (or import its results), fit the\n"
     "curves, rank the configurations by throughput per cost at the latency target, and write\n"
-    "OUTPUT/results.jsonl, OUTPUT/ranking.txt, OUTPUT/ranking.jsonl and OUTPUT/report.html.\n"
+    "OUTPUT/results.jsonl, OUTPUT/ranking.txt, OUTPUT/ranking.jsonl and OUTPUT/report.html\n"
+    "(the probes' sysbench-layout reports go to OUTPUT/probe.log).\n"
     "Points are appended to results.jsonl as they are measured; after an interruption, run\n"
     "the same command with --resume and nothing measured is measured again. A candidate\n"
     "that cannot be reached is reported and the others go on (exit 4 at the end).";
@@ -87,9 +88,10 @@ static size_t count_curve(const struct point_list *l, const char *target, const 
     return n;
 }
 
-/* Run this binary with args (NULL-terminated, args[0] unused); returns its exit status, 128+sig
- * when killed, or -1 when it could not be started. */
-static int run_self(char **args)
+/* Run this binary with args (NULL-terminated, args[0] unused), its stdout appended to
+ * probe_log (the probes' sysbench-layout reports; stdout stays the ranking's); returns its exit
+ * status, 128+sig when killed, or -1 when it could not start. */
+static int run_self(char **args, const char *probe_log)
 {
     pid_t pid;
     int st;
@@ -99,6 +101,11 @@ static int run_self(char **args)
     if (pid < 0)
         return -1;
     if (pid == 0) {
+        FILE *log = probe_log ? fopen(probe_log, "a") : NULL;
+        if (log) {
+            dup2(fileno(log), STDOUT_FILENO);
+            fclose(log);
+        }
         execv("/proc/self/exe", args);
         fprintf(stderr, "sizeup: cannot run /proc/self/exe: %s\n", strerror(errno));
         _exit(127);
@@ -206,9 +213,9 @@ static int curve_needed(const struct study *s, const struct study_candidate *c, 
  * SIZEUP_EXIT_INTERRUPTED, or another non-zero exit code (reported, go on). */
 static int probe_candidate(const struct study *s, const struct study_candidate *c,
                            const struct point_list *done, const char *results,
-                           const char *done_path, int resume)
+                           const char *done_path, const char *log_path, int resume)
 {
-    char precision[32], max_time[32], ladder[STUDY_MAX_LADDER * 8];
+    char precision[32], max_time[32], min_time[32], ladder[STUDY_MAX_LADDER * 8];
     int need = 0, rc;
     for (size_t w = 0; w < s->n_wl; w++)
         need |= curve_needed(s, c, w, done, done_path);
@@ -218,6 +225,8 @@ static int probe_candidate(const struct study *s, const struct study_candidate *
     }
     snprintf(precision, sizeof precision, "%g%%", s->precision * 100);
     snprintf(max_time, sizeof max_time, "%g", s->max_time_s);
+    /* never stop before 5 s, or half the limit for shorter limits */
+    snprintf(min_time, sizeof min_time, "%g", s->max_time_s / 2 < 5 ? s->max_time_s / 2 : 5.0);
 
     { /* drop tables a previous interrupted run left (only sbtest-shaped ones), then load */
         struct args a = {{0}, 0, {{0}}, 0};
@@ -227,7 +236,7 @@ static int probe_candidate(const struct study *s, const struct study_candidate *
         conn_args(&a, c);
         fprintf(stderr, "study: %s: preparing %ld table(s) x %ld rows\n", c->target, c->tables,
                 c->table_size);
-        rc = run_self(a.v);
+        rc = run_self(a.v, log_path);
         if (rc != 0)
             goto failed;
         a.n = 0;
@@ -237,7 +246,7 @@ static int probe_candidate(const struct study *s, const struct study_candidate *
         add(&a, "prepare");
         conn_args(&a, c);
         add_num(&a, "--threads", 2);
-        rc = run_self(a.v);
+        rc = run_self(a.v, log_path);
         if (rc != 0)
             goto failed;
     }
@@ -276,13 +285,15 @@ static int probe_candidate(const struct study *s, const struct study_candidate *
         }
         add(&a, "--precision");
         add(&a, precision);
+        add(&a, "--min-time");
+        add(&a, min_time);
         add(&a, "--max-time");
         add(&a, max_time);
         add(&a, "--out");
         add(&a, results);
         fprintf(stderr, "study: %s: %s, threads %s\n", c->target, s->wl[w].name,
                 s->ladder_auto ? "auto" : ladder);
-        rc = run_self(a.v);
+        rc = run_self(a.v, log_path);
         if (rc != 0)
             goto failed;
         mark_finished(done_path, c->target, s->wl[w].name);
@@ -293,7 +304,7 @@ static int probe_candidate(const struct study *s, const struct study_candidate *
         add(&a, "probe");
         add(&a, "cleanup");
         conn_args(&a, c);
-        rc = run_self(a.v);
+        rc = run_self(a.v, log_path);
         if (rc != 0)
             goto failed;
     }
@@ -301,8 +312,9 @@ static int probe_candidate(const struct study *s, const struct study_candidate *
 failed:
     if (rc == SIZEUP_EXIT_INTERRUPTED || interrupted || rc == 128 + SIGINT)
         return SIZEUP_EXIT_INTERRUPTED;
-    fprintf(stderr, "study: %s: the probe ended with exit status %d%s; going on with the "
-                    "other candidates\n",
+    fprintf(stderr,
+            "study: %s: the probe ended with exit status %d%s; going on with the "
+            "other candidates\n",
             c->target, rc, rc == SIZEUP_EXIT_UNREACHABLE ? " (server unreachable)" : "");
     return rc == SIZEUP_EXIT_UNREACHABLE ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
 }
@@ -339,8 +351,9 @@ static int import_candidate(const struct study_candidate *c, const struct point_
                     status = SIZEUP_EXIT_FAIL;
             }
             if (!any && !one_target)
-                fprintf(stderr, "sizeup: %s: no points of target %s (the file holds several "
-                                "targets)\n",
+                fprintf(stderr,
+                        "sizeup: %s: no points of target %s (the file holds several "
+                        "targets)\n",
                         c->results[i], c->target);
         }
     }
@@ -385,7 +398,7 @@ static int write_outputs(const struct study *s, const struct rank_set *rs, const
             fprintf(stderr, "sizeup: %s\n", err);
             return -1;
         }
-        w = i == 0 ? rank_set_write_text(of.f, rs)
+        w = i == 0   ? rank_set_write_text(of.f, rs)
             : i == 1 ? rank_set_write_json(of.f, rs)
                      : report_write_html(of.f, rs, &in);
         if (w != 0) {
@@ -487,7 +500,7 @@ int cmd_study(int argc, char **argv)
     struct option longs[8];
     char shorts[16];
     struct study s;
-    char err[600], results[4096], done_path[4096];
+    char err[600], results[4096], done_path[4096], log_path[4096];
     int c, resume = 0, status = SIZEUP_EXIT_OK, unreachable = 0;
     struct point_list done;
     struct stat st;
@@ -522,6 +535,7 @@ int cmd_study(int argc, char **argv)
     }
     snprintf(results, sizeof results, "%s/results.jsonl", s.output);
     snprintf(done_path, sizeof done_path, "%s/finished-curves.txt", s.output);
+    snprintf(log_path, sizeof log_path, "%s/probe.log", s.output);
     point_list_init(&done);
     if (!resume)
         unlink(done_path); /* a fresh study: no curve is finished */
@@ -529,8 +543,9 @@ int cmd_study(int argc, char **argv)
         struct import_report rep;
         if (!resume) {
             point_list_destroy(&done);
-            fprintf(stderr, "sizeup: %s already holds results: run with --resume to go on "
-                            "with them, or remove it to start over\n",
+            fprintf(stderr,
+                    "sizeup: %s already holds results: run with --resume to go on "
+                    "with them, or remove it to start over\n",
                     results);
             study_destroy(&s);
             return SIZEUP_EXIT_USAGE;
@@ -554,7 +569,7 @@ int cmd_study(int argc, char **argv)
         fprintf(stderr, "study: [%zu/%zu] %s (%s)\n", i + 1, s.n_cand, cd->target,
                 cd->probe ? "probe" : "import");
         if (cd->probe) {
-            rc = probe_candidate(&s, cd, &done, results, done_path, resume);
+            rc = probe_candidate(&s, cd, &done, results, done_path, log_path, resume);
         } else {
             out = fopen(results, "a");
             if (!out) {
@@ -576,8 +591,9 @@ int cmd_study(int argc, char **argv)
     sigaction(SIGINT, &old, NULL);
     point_list_destroy(&done);
     if (interrupted) {
-        fprintf(stderr, "sizeup: interrupted; the points measured so far are in %s. Run "
-                        "'sizeup study --resume %s' to go on.\n",
+        fprintf(stderr,
+                "sizeup: interrupted; the points measured so far are in %s. Run "
+                "'sizeup study --resume %s' to go on.\n",
                 results, argv[optind]);
         study_destroy(&s);
         return SIZEUP_EXIT_INTERRUPTED;

@@ -55,7 +55,8 @@ static int only_keys(struct ld *l, json_t *o, const char *jpath, const char *con
 {
     const char *key;
     json_t *v;
-    json_object_foreach(o, key, v) {
+    json_object_foreach(o, key, v)
+    {
         int ok = 0;
         for (const char *const *k = keys; *k; k++)
             ok |= strcmp(*k, key) == 0;
@@ -85,8 +86,8 @@ static int get_str(struct ld *l, json_t *o, const char *key, const char *jpath, 
     return *out ? 0 : fail(l, p, "out of memory");
 }
 
-static int get_int(struct ld *l, json_t *o, const char *key, const char *jpath, long min,
-                   long max, long *out)
+static int get_int(struct ld *l, json_t *o, const char *key, const char *jpath, long min, long max,
+                   long *out)
 {
     json_t *v = json_object_get(o, key);
     char p[300];
@@ -101,10 +102,10 @@ static int get_int(struct ld *l, json_t *o, const char *key, const char *jpath, 
 
 static int load_candidate(struct ld *l, struct study *s, json_t *c, size_t i)
 {
-    static const char *const keys[] = {"config", "target", "mysql", "tables", "table_size",
-                                       "results", NULL};
-    static const char *const mkeys[] = {"host", "port", "socket", "user", "db",
-                                        "password_file", NULL};
+    static const char *const keys[] = {"config",     "target",  "mysql", "tables",
+                                       "table_size", "results", NULL};
+    static const char *const mkeys[] = {"host", "port",          "socket", "user",
+                                        "db",   "password_file", NULL};
     struct study_candidate *cd = &s->cand[i];
     char jp[64], mp[80];
     json_t *m, *res;
@@ -125,8 +126,9 @@ static int load_candidate(struct ld *l, struct study *s, json_t *c, size_t i)
     m = json_object_get(c, "mysql");
     res = json_object_get(c, "results");
     if ((m != NULL) == (res != NULL))
-        return fail(l, jp, "expected exactly one of \"mysql\" (probe a server) or \"results\" "
-                           "(import files)");
+        return fail(l, jp,
+                    "expected exactly one of \"mysql\" (probe a server) or \"results\" "
+                    "(import files)");
     if (m) {
         snprintf(mp, sizeof mp, "%s.mysql", jp);
         if (!json_is_object(m))
@@ -154,7 +156,8 @@ static int load_candidate(struct ld *l, struct study *s, json_t *c, size_t i)
         cd->results = calloc(json_array_size(res), sizeof *cd->results);
         if (!cd->results)
             return fail(l, mp, "out of memory");
-        json_array_foreach(res, k, f) {
+        json_array_foreach(res, k, f)
+        {
             char fp[128];
             snprintf(fp, sizeof fp, "%s[%zu]", mp, k);
             if (!json_is_string(f) || json_string_length(f) == 0)
@@ -170,9 +173,9 @@ static int load_candidate(struct ld *l, struct study *s, json_t *c, size_t i)
 
 static int load(struct ld *l, json_t *root, struct study *s)
 {
-    static const char *const keys[] = {"schema", "name", "candidates", "workloads", "ladder",
-                                       "max_threads", "precision", "max_time", "slo",
-                                       "required_tps", "pricing", "catalogs", "output", NULL};
+    static const char *const keys[] = {
+        "schema",   "name", "candidates",   "workloads", "ladder",   "max_threads", "precision",
+        "max_time", "slo",  "required_tps", "pricing",   "catalogs", "output",      NULL};
     json_t *v, *c;
     const char *key;
     size_t i;
@@ -192,7 +195,8 @@ static int load(struct ld *l, json_t *root, struct study *s)
     s->cand = calloc(json_array_size(v), sizeof *s->cand);
     if (!s->cand)
         return fail(l, "$", "out of memory");
-    json_array_foreach(v, i, c) {
+    json_array_foreach(v, i, c)
+    {
         s->n_cand = i + 1;
         if (load_candidate(l, s, c, i))
             return -1;
@@ -211,11 +215,11 @@ static int load(struct ld *l, json_t *root, struct study *s)
     s->wl = calloc(json_object_size(v), sizeof *s->wl);
     if (!s->wl)
         return fail(l, "$", "out of memory");
-    json_object_foreach(v, key, c) {
+    json_object_foreach(v, key, c)
+    {
         char jp[200];
         snprintf(jp, sizeof jp, "$.workloads.%s", key);
-        if (!json_is_number(c) || !(json_number_value(c) > 0) ||
-            !isfinite(json_number_value(c)))
+        if (!json_is_number(c) || !(json_number_value(c) > 0) || !isfinite(json_number_value(c)))
             return fail(l, jp, "expected a weight > 0");
         s->wl[s->n_wl].name = strdup(key);
         s->wl[s->n_wl].weight = json_number_value(c);
@@ -230,7 +234,8 @@ static int load(struct ld *l, json_t *root, struct study *s)
         s->ladder_auto = 0;
         if (json_array_size(v) == 0 || json_array_size(v) > STUDY_MAX_LADDER)
             return fail(l, "$.ladder", "expected 1 to %d thread counts", STUDY_MAX_LADDER);
-        json_array_foreach(v, i, t) {
+        json_array_foreach(v, i, t)
+        {
             char jp[64];
             snprintf(jp, sizeof jp, "$.ladder[%zu]", i);
             if (!json_is_integer(t) || json_integer_value(t) < 1 || json_integer_value(t) > 10000)
@@ -262,8 +267,8 @@ static int load(struct ld *l, json_t *root, struct study *s)
     }
     free(tmp);
 
-    if (get_str(l, root, "slo", "$", 1, &s->slo) || get_str(l, root, "pricing", "$", 0,
-                                                            &s->pricing))
+    if (get_str(l, root, "slo", "$", 1, &s->slo) ||
+        get_str(l, root, "pricing", "$", 0, &s->pricing))
         return -1;
     s->required_tps = NAN;
     v = json_object_get(root, "required_tps");
@@ -275,12 +280,14 @@ static int load(struct ld *l, json_t *root, struct study *s)
 
     v = json_object_get(root, "catalogs");
     if (!json_is_array(v) || json_array_size(v) == 0)
-        return fail(l, v ? "$.catalogs" : "$", "expected \"catalogs\": a non-empty array of "
-                                               "files or URLs");
+        return fail(l, v ? "$.catalogs" : "$",
+                    "expected \"catalogs\": a non-empty array of "
+                    "files or URLs");
     s->catalogs = calloc(json_array_size(v), sizeof *s->catalogs);
     if (!s->catalogs)
         return fail(l, "$", "out of memory");
-    json_array_foreach(v, i, c) {
+    json_array_foreach(v, i, c)
+    {
         char jp[64];
         snprintf(jp, sizeof jp, "$.catalogs[%zu]", i);
         if (!json_is_string(c) || json_string_length(c) == 0)
@@ -336,8 +343,7 @@ int study_load(const char *path, struct study *out, char *err, size_t cap)
     fclose(f);
     root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
-        snprintf(err, cap, "%s:%d:%d: invalid JSON: %s", path, jerr.line, jerr.column,
-                 jerr.text);
+        snprintf(err, cap, "%s:%d:%d: invalid JSON: %s", path, jerr.line, jerr.column, jerr.text);
         free(text);
         return -1;
     }

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# sizeup study against the test MariaDB: interrupt a study with SIGINT after its first point,
+# resume it, and check that no level is measured twice and none is lost; then bad input.
+set -u
+bin=${SIZEUP_BIN:?}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+pass=0 fail=0
+check() { # check NAME EXPECTED ACTUAL
+    if [ "$2" = "$3" ]; then pass=$((pass + 1)); else
+        fail=$((fail + 1)); echo "FAIL: $1: expected '$2', got '$3'"; fi
+}
+root=$PWD
+printf '%s\n' "$SIZEUP_MYSQL_PASSWORD" >"$dir/pw"
+study() { # study FILE LADDER OUTPUT [extra candidate json]
+    cat >"$1" <<JSON
+{ "schema": "sizeup.study/1", "name": "resume test",
+  "candidates": [
+    { "config": "local-mariadb", "target": "lab",
+      "mysql": { "host": "$SIZEUP_MYSQL_HOST", "port": $SIZEUP_MYSQL_PORT,
+                 "user": "$SIZEUP_MYSQL_USER", "db": "$SIZEUP_MYSQL_DB", "password_file": "pw" },
+      "tables": 1, "table_size": 1000 },
+    { "config": "seekdb-1c2g", "results": ["$root/data/published/seekdb-4c8g-1c2g.csv"] } ${4:-} ],
+  "workloads": { "oltp_point_select": 1 },
+  "ladder": $2, "precision": "20%", "max_time": "4s",
+  "slo": "p99:50ms",
+  "catalogs": ["$root/data/catalogs/published.json", "$root/data/catalogs/local.json"],
+  "output": "$3" }
+JSON
+}
+complete_levels() { # complete points of target lab, as "threads" lines, sorted
+    python3 - "$1" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    p = json.loads(line)
+    if p["target"] == "lab" and not p.get("incomplete") and not set(p.get("flags", [])) & {"interrupted", "partial"}:
+        print(p["threads"])
+PY
+}
+
+# 1. interrupt after the first point, then resume
+study "$dir/s.json" "[1, 2, 3, 4]" out
+setsid "$bin" study "$dir/s.json" >"$dir/run1.out" 2>"$dir/run1.err" &
+pid=$!
+for _ in $(seq 1 300); do
+    [ -s "$dir/out/results.jsonl" ] && break
+    sleep 0.1
+done
+sleep 0.5
+kill -INT -- -"$pid" 2>/dev/null
+wait "$pid"
+check "interrupted study exits 130" 130 $?
+grep -q "study --resume" "$dir/run1.err"
+check "says how to resume" 0 $?
+before=$(complete_levels "$dir/out/results.jsonl" | wc -l)
+[ "$before" -ge 1 ] && [ "$before" -lt 4 ]
+check "some but not all levels measured before the interruption ($before)" 0 $?
+"$bin" study "$dir/s.json" >/dev/null 2>"$dir/again.err"
+check "a second run without --resume is refused" 2 $?
+"$bin" study --resume "$dir/s.json" >"$dir/run2.out" 2>"$dir/run2.err"
+check "resumed study exits 0" 0 $?
+check "each level measured exactly once" "1 2 3 4" "$(complete_levels "$dir/out/results.jsonl" | sort -n | tr '\n' ' ' | sed 's/ $//')"
+check "imported points appended once" 24 "$(grep -c '"target":"seekdb-1c2g"' "$dir/out/results.jsonl")"
+grep -q "^   [12] local-mariadb" "$dir/run2.out"
+check "the ranking lists the probed configuration" 0 $?
+grep -q "report: $dir/out/report.html" "$dir/run2.out" && [ -s "$dir/out/report.html" ]
+check "the report is written" 0 $?
+python3 -c "import html.parser,sys; html.parser.HTMLParser().feed(open(sys.argv[1]).read())" "$dir/out/report.html"
+check "the report parses" 0 $?
+"$bin" study --resume "$dir/s.json" >/dev/null 2>"$dir/run3.err"
+check "a third run measures nothing" 0 "$(grep -c 'threads 1,\|threads auto\|threads [0-9]' "$dir/run3.err")"
+
+# 2. an unreachable candidate is reported and the others go on (exit 4)
+cat >"$dir/u.json" <<JSON
+{ "schema": "sizeup.study/1",
+  "candidates": [
+    { "config": "local-mariadb", "mysql": { "host": "127.0.0.1", "port": 1, "user": "x" } },
+    { "config": "seekdb-1c2g", "results": ["$root/data/published/seekdb-4c8g-1c2g.csv"] } ],
+  "workloads": { "oltp_point_select": 1 }, "slo": "p99:50ms",
+  "catalogs": ["$root/data/catalogs/published.json", "$root/data/catalogs/local.json"],
+  "output": "uout" }
+JSON
+"$bin" study "$dir/u.json" >"$dir/u.out" 2>"$dir/u.err"
+check "unreachable candidate: exit 4" 4 $?
+grep -q "server unreachable" "$dir/u.err"
+check "unreachable candidate is named" 0 $?
+grep -q "seekdb-1c2g" "$dir/u.out"
+check "the other candidate is ranked" 0 $?
+
+# 3. bad input
+sed 's/"slo": "p99:50ms"/"slo": "p99:fast"/' "$dir/u.json" | sed 's/uout/bout/' >"$dir/b.json"
+"$bin" study "$dir/b.json" >/dev/null 2>"$dir/b.err"
+check "unparseable SLO: exit 2" 2 $?
+grep -q "slo" "$dir/b.err"
+check "unparseable SLO is named" 0 $?
+sed 's/"seekdb-1c2g"/"no-such-config"/; s/uout/cout/' "$dir/u.json" >"$dir/c.json"
+"$bin" study "$dir/c.json" >/dev/null 2>"$dir/c.err"
+rc=$?
+[ "$rc" -ne 0 ]
+check "config id missing from the catalog: non-zero exit ($rc)" 0 $?
+grep -q "no-such-config" "$dir/c.err"
+check "missing config is named" 0 $?
+sed 's#"catalogs": \[#"catalogs": ["http://127.0.0.1:1/catalog.json", #; s/uout/dout/' "$dir/u.json" >"$dir/d.json"
+"$bin" study "$dir/d.json" >/dev/null 2>"$dir/d.err"
+check "failing catalog URL: exit 4" 4 $?
+"$bin" study "$root/tests/fixtures/study/unknown-key.json" >/dev/null 2>"$dir/k.err"
+check "unknown key: exit 3" 3 $?
+grep -q "unknown-key.json:7:13: \$.ouptut: unknown key" "$dir/k.err"
+check "unknown key named with line and column" 0 $?
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
