@@ -278,6 +278,7 @@ static int probe_candidate(const struct study *s, const struct study_candidate *
         add(&a, s->ladder_auto ? "auto" : ladder);
         if (s->ladder_auto) {
             add_num(&a, "--max-threads", s->max_threads);
+            add_num(&a, "--max-points", s->max_points);
             add(&a, "--slo");
             add(&a, s->slo);
             if (resume && count_curve(done, c->target, s->wl[w].name) > 0)

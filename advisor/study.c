@@ -174,7 +174,7 @@ static int load_candidate(struct ld *l, struct study *s, json_t *c, size_t i)
 static int load(struct ld *l, json_t *root, struct study *s)
 {
     static const char *const keys[] = {
-        "schema",   "name", "candidates",   "workloads", "ladder",   "max_threads", "precision",
+        "schema",   "name", "candidates",   "workloads", "ladder",   "max_threads", "max_points", "precision",
         "max_time", "slo",  "required_tps", "pricing",   "catalogs", "output",      NULL};
     json_t *v, *c;
     const char *key;
@@ -246,7 +246,9 @@ static int load(struct ld *l, json_t *root, struct study *s)
         return fail(l, "$.ladder", "expected \"auto\" or a list of thread counts");
     }
     s->max_threads = 32;
-    if (get_int(l, root, "max_threads", "$", 1, 10000, &s->max_threads))
+    s->max_points = 10;
+    if (get_int(l, root, "max_threads", "$", 1, 10000, &s->max_threads) ||
+        get_int(l, root, "max_points", "$", 2, 64, &s->max_points))
         return -1;
 
     s->precision = 0.02;

@@ -18,6 +18,7 @@
  *     "workloads": { "oltp_read_write": 0.7, "oltp_point_select": 0.3 },   weights > 0
  *     "ladder": "auto" | [1, 2, 4, 8],              default "auto"
  *     "max_threads": 32,                            auto ladder's limit (default 32)
+ *     "max_points": 10,                             auto ladder's most levels (default 10)
  *     "precision": "2%",                            calibration precision (default 2%)
  *     "max_time": "20s",                            per point (default 20s)
  *     "slo": "p95:50ms",                            latency target (required)
@@ -70,6 +71,7 @@ struct study {
     long ladder[STUDY_MAX_LADDER];
     size_t n_ladder;
     long max_threads;
+    long max_points;
     double precision;    /* relative, e.g. 0.02 */
     double max_time_s;
     char *slo;           /* as written, e.g. "p95:50ms" (parsed by the ranking) */

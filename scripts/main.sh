@@ -1,21 +1,66 @@
 #!/usr/bin/env bash
-# sizeup's main job (README.md, command 1): install what is needed, build, and run a sizing study
-# on the built-in defaults. Today the study imports the built-in published benchmark results
-# (data/published) into point records and summarises every curve; later steps (fit, rank, report)
-# join in as they land.
+# sizeup's main job (README.md, command 1): a sizing study on built-in defaults.
 #
-#   scripts/main.sh [OUTDIR]     (default OUTDIR: out/)
+# Installs what is needed, builds, starts a throwaway MariaDB on 127.0.0.1 as an on-premises
+# candidate (data/catalogs/local.json), probes it with calibrated short probes (oltp_read_write
+# and oltp_point_select, auto thread ladder, about 2-3 minutes on a 2-core machine), adds the
+# built-in published results of two Alibaba instance sizes (data/published/seekdb-4c8g-1c2g.csv)
+# with the bundled catalogs, ranks everything by throughput per cost at p99 <= 50 ms, writes the
+# HTML report, prints the ranking and the report's path, and stops the server. It then ranks the
+# published IDC-vs-cloud table (README's worked example) into a second report.
+#
+#   scripts/main.sh [OUTDIR]     (default OUTDIR: out/; env SIZEUP_MAIN_PORT, default 33090)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+root=$PWD
 outdir=${1:-out}
+port=${SIZEUP_MAIN_PORT:-33090}
 scripts/deps.sh
 echo "== building sizeup" >&2
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc 2>/dev/null || echo 2)" >/dev/null
+sizeup=$root/build/advisor/sizeup
 mkdir -p "$outdir"
-sizeup=build/advisor/sizeup
-echo "== importing the built-in published results (data/published/*.csv)" >&2
-"$sizeup" import -o "$outdir/published.jsonl" data/published/*.csv
-echo "== curves in the built-in published results" >&2
-"$sizeup" import --summary "$outdir/published.jsonl"
-echo "points: $outdir/published.jsonl" >&2
+outdir=$(cd "$outdir" && pwd)
+srv=$outdir/mariadb
+
+echo "== starting a throwaway MariaDB on 127.0.0.1:$port ($srv)" >&2
+scripts/mariadb-server.sh start "$srv" "$port" >&2
+trap 'scripts/mariadb-server.sh stop "$srv" >&2' EXIT
+printf 'sbtest\n' >"$outdir/mysql-password"
+chmod 600 "$outdir/mysql-password"
+
+cat >"$outdir/study.json" <<JSON
+{
+  "schema": "sizeup.study/1",
+  "name": "local MariaDB vs two cloud instance sizes",
+  "candidates": [
+    { "config": "local-mariadb", "target": "local-mariadb",
+      "mysql": { "host": "127.0.0.1", "port": $port, "user": "sbtest", "db": "sbtest",
+                 "password_file": "mysql-password" },
+      "tables": 4, "table_size": 10000 },
+    { "config": "seekdb-4c8g", "results": ["$root/data/published/seekdb-4c8g-1c2g.csv"] },
+    { "config": "seekdb-1c2g", "results": ["$root/data/published/seekdb-4c8g-1c2g.csv"] }
+  ],
+  "workloads": { "oltp_read_write": 0.7, "oltp_point_select": 0.3 },
+  "ladder": "auto",
+  "max_threads": 16,
+  "max_points": 6,
+  "precision": "5%",
+  "max_time": "8s",
+  "slo": "p99:50ms",
+  "catalogs": ["$root/data/catalogs/published.json", "$root/data/catalogs/local.json"],
+  "output": "study"
+}
+JSON
+rm -rf "$outdir/study"
+echo "== sizing study ($outdir/study.json)" >&2
+"$sizeup" study "$outdir/study.json"
+
+echo
+echo "== the published IDC-vs-cloud table at avg <= 20 ms (README's worked example)"
+"$sizeup" rank --points data/published/rds-idc-vs-cloud-4c16g.csv \
+    --catalog data/catalogs/published.json --slo avg:20ms
+"$sizeup" report --points data/published/rds-idc-vs-cloud-4c16g.csv \
+    --catalog data/catalogs/published.json --slo avg:20ms -o "$outdir/idc-vs-cloud.html"
+echo "report: $outdir/idc-vs-cloud.html"
