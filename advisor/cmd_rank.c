@@ -28,6 +28,27 @@ static const char rank_description[] =
     "Little's law R = N/X. Exit status: 0; 1 nothing to rank; 2 bad command line; 3 some\n"
     "input rejected (a file, a point joining no configuration); 4 a catalog URL failed.";
 
+/* What write_ranking writes: a ranking in one of the formats. */
+struct rank_out {
+    const struct rank_set *s;
+    int fmt; /* RANK_OPT_JSON, _CSV, _MARKDOWN, or 0 for the text table */
+};
+
+static int write_ranking(FILE *f, const void *ctx)
+{
+    const struct rank_set *s = ((const struct rank_out *)ctx)->s;
+    switch (((const struct rank_out *)ctx)->fmt) {
+    case RANK_OPT_JSON:
+        return rank_set_write_json(f, s);
+    case RANK_OPT_CSV:
+        return rank_set_write_csv(f, s);
+    case RANK_OPT_MARKDOWN:
+        return rank_set_write_markdown(f, s);
+    default:
+        return rank_set_write_text(f, s);
+    }
+}
+
 int cmd_rank(int argc, char **argv)
 {
     struct option longs[32];
@@ -36,11 +57,9 @@ int cmd_rank(int argc, char **argv)
     struct point_list pts;
     struct cat_catalog *cat = NULL;
     struct rank_set s;
-    struct outfile of;
+    struct rank_out ro;
     const char *out_path = NULL;
     int c, fmt = 0, status = SIZEUP_EXIT_OK, rc;
-    char err[512];
-    FILE *f = stdout;
 
     rank_cli_init(&o);
     cli_build_getopt(rank_options, longs, 32, shorts, sizeof shorts);
@@ -63,59 +82,21 @@ int cmd_rank(int argc, char **argv)
             out_path = optarg;
             continue;
         }
-        if (c == '?' || c == ':') {
-            rank_cli_destroy(&o);
-            return cli_getopt_error("rank", c, argv);
-        }
-        rc = rank_cli_option(&o, "rank", c, optarg);
+        rc = rank_cli_getopt_other(&o, "rank", c, optarg, argv);
         if (rc != 0) {
             rank_cli_destroy(&o);
-            return rc == 1 ? cli_getopt_error("rank", c, argv) : rc;
+            return rc;
         }
     }
-    if (optind < argc) {
-        rank_cli_destroy(&o);
-        return cli_usage_error("rank", "unexpected argument '%s' (points go after --points)",
-                               argv[optind]);
-    }
-    point_list_init(&pts);
-    rank_set_init(&s);
-    rc = rank_cli_run(&o, "rank", &pts, &cat, &s, &status);
+    rc = rank_cli_finish(&o, "rank", argc, argv, &pts, &cat, &s, &status);
     if (rc != 0) {
-        point_list_destroy(&pts);
         rank_cli_destroy(&o);
         return rc;
     }
-    if (out_path) {
-        if (outfile_open(&of, out_path, err, sizeof err) != 0) {
-            fprintf(stderr, "sizeup: %s\n", err);
-            status = SIZEUP_EXIT_FAIL;
-            goto out;
-        }
-        f = of.f;
-    }
-    if (fmt == RANK_OPT_JSON)
-        rc = rank_set_write_json(f, &s);
-    else if (fmt == RANK_OPT_CSV)
-        rc = rank_set_write_csv(f, &s);
-    else if (fmt == RANK_OPT_MARKDOWN)
-        rc = rank_set_write_markdown(f, &s);
-    else
-        rc = rank_set_write_text(f, &s);
-    if (out_path) {
-        if (rc != 0) {
-            outfile_abort(&of);
-            fprintf(stderr, "sizeup: cannot write %s\n", out_path);
-            status = SIZEUP_EXIT_FAIL;
-        } else if (outfile_commit(&of, err, sizeof err) != 0) {
-            fprintf(stderr, "sizeup: %s\n", err);
-            status = SIZEUP_EXIT_FAIL;
-        }
-    } else if (rc != 0 || fflush(stdout) != 0) {
-        fprintf(stderr, "sizeup: cannot write the ranking to stdout\n");
+    ro.s = &s;
+    ro.fmt = fmt;
+    if (outfile_emit(out_path, "the ranking", write_ranking, &ro) != 0)
         status = SIZEUP_EXIT_FAIL;
-    }
-out:
     rank_set_destroy(&s);
     cat_catalog_free(cat);
     point_list_destroy(&pts);

@@ -29,6 +29,19 @@ static const char report_description[] =
     "(target, workloads, points files, catalogs with dates, every cost term with its source).\n"
     "--markdown writes a text summary instead. Exit status as for `sizeup rank`.";
 
+/* What write_report writes: the page or the Markdown summary. */
+struct report_out {
+    const struct rank_set *s;
+    const struct report_inputs *in;
+    int markdown;
+};
+
+static int write_report(FILE *f, const void *ctx)
+{
+    const struct report_out *r = ctx;
+    return r->markdown ? report_write_markdown(f, r->s, r->in) : report_write_html(f, r->s, r->in);
+}
+
 int cmd_report(int argc, char **argv)
 {
     struct option longs[32];
@@ -37,12 +50,10 @@ int cmd_report(int argc, char **argv)
     struct point_list pts;
     struct cat_catalog *cat = NULL;
     struct rank_set s;
-    struct outfile of;
     struct report_inputs in;
+    struct report_out ro;
     const char *out_path = NULL;
     int c, md = 0, status = SIZEUP_EXIT_OK, rc;
-    char err[512];
-    FILE *f = stdout;
 
     rank_cli_init(&o);
     cli_build_getopt(report_options, longs, 32, shorts, sizeof shorts);
@@ -61,55 +72,25 @@ int cmd_report(int argc, char **argv)
             out_path = optarg;
             continue;
         }
-        if (c == '?' || c == ':') {
-            rank_cli_destroy(&o);
-            return cli_getopt_error("report", c, argv);
-        }
-        rc = rank_cli_option(&o, "report", c, optarg);
+        rc = rank_cli_getopt_other(&o, "report", c, optarg, argv);
         if (rc != 0) {
             rank_cli_destroy(&o);
-            return rc == 1 ? cli_getopt_error("report", c, argv) : rc;
+            return rc;
         }
     }
-    if (optind < argc) {
-        rank_cli_destroy(&o);
-        return cli_usage_error("report", "unexpected argument '%s' (points go after --points)",
-                               argv[optind]);
-    }
-    point_list_init(&pts);
-    rank_set_init(&s);
-    rc = rank_cli_run(&o, "report", &pts, &cat, &s, &status);
+    rc = rank_cli_finish(&o, "report", argc, argv, &pts, &cat, &s, &status);
     if (rc != 0) {
-        point_list_destroy(&pts);
         rank_cli_destroy(&o);
         return rc;
     }
     in.points_files = o.points;
     in.n_points_files = o.n_points;
     in.generated_by = "sizeup " SIZEUP_VERSION;
-    if (out_path) {
-        if (outfile_open(&of, out_path, err, sizeof err) != 0) {
-            fprintf(stderr, "sizeup: %s\n", err);
-            status = SIZEUP_EXIT_FAIL;
-            goto out;
-        }
-        f = of.f;
-    }
-    rc = md ? report_write_markdown(f, &s, &in) : report_write_html(f, &s, &in);
-    if (out_path) {
-        if (rc != 0) {
-            outfile_abort(&of);
-            fprintf(stderr, "sizeup: cannot write %s\n", out_path);
-            status = SIZEUP_EXIT_FAIL;
-        } else if (outfile_commit(&of, err, sizeof err) != 0) {
-            fprintf(stderr, "sizeup: %s\n", err);
-            status = SIZEUP_EXIT_FAIL;
-        }
-    } else if (rc != 0 || fflush(stdout) != 0) {
-        fprintf(stderr, "sizeup: cannot write the report to stdout\n");
+    ro.s = &s;
+    ro.in = &in;
+    ro.markdown = md;
+    if (outfile_emit(out_path, "the report", write_report, &ro) != 0)
         status = SIZEUP_EXIT_FAIL;
-    }
-out:
     rank_set_destroy(&s);
     cat_catalog_free(cat);
     point_list_destroy(&pts);

@@ -380,36 +380,41 @@ static int import_candidate(const struct study_candidate *c, const struct point_
     return status;
 }
 
+/* The three outputs of a study, for outfile_emit. */
+struct study_out {
+    const struct rank_set *rs;
+    const struct report_inputs *in;
+};
+
+static int write_text(FILE *f, const void *ctx)
+{
+    return rank_set_write_text(f, ((const struct study_out *)ctx)->rs);
+}
+
+static int write_json(FILE *f, const void *ctx)
+{
+    return rank_set_write_json(f, ((const struct study_out *)ctx)->rs);
+}
+
+static int write_html(FILE *f, const void *ctx)
+{
+    const struct study_out *o = ctx;
+    return report_write_html(f, o->rs, o->in);
+}
+
 static int write_outputs(const struct study *s, const struct rank_set *rs, const char *results)
 {
-    static const char *names[] = {"ranking.txt", "ranking.jsonl", "report.html"};
+    static const char *const names[] = {"ranking.txt", "ranking.jsonl", "report.html"};
+    int (*const fns[])(FILE *, const void *) = {write_text, write_json, write_html};
+    const char *files[1] = {results};
+    struct report_inputs in = {files, 1, "sizeup " SIZEUP_VERSION};
+    struct study_out o = {rs, &in};
     int rc = 0;
     for (int i = 0; i < 3; i++) {
-        struct outfile of;
-        char path[4096], err[512];
-        const char *files[1];
-        struct report_inputs in;
-        int w;
-        files[0] = results;
-        in.points_files = files;
-        in.n_points_files = 1;
-        in.generated_by = "sizeup " SIZEUP_VERSION;
+        char path[4096];
         snprintf(path, sizeof path, "%s/%s", s->output, names[i]);
-        if (outfile_open(&of, path, err, sizeof err) != 0) {
-            fprintf(stderr, "sizeup: %s\n", err);
-            return -1;
-        }
-        w = i == 0   ? rank_set_write_text(of.f, rs)
-            : i == 1 ? rank_set_write_json(of.f, rs)
-                     : report_write_html(of.f, rs, &in);
-        if (w != 0) {
-            outfile_abort(&of);
-            fprintf(stderr, "sizeup: cannot write %s\n", path);
+        if (outfile_emit(path, names[i], fns[i], &o) != 0)
             rc = -1;
-        } else if (outfile_commit(&of, err, sizeof err) != 0) {
-            fprintf(stderr, "sizeup: %s\n", err);
-            rc = -1;
-        }
     }
     return rc;
 }

@@ -111,3 +111,31 @@ void outfile_abort(struct outfile *of)
         unlink(of->tmp_path);
     clear(of);
 }
+
+int outfile_emit(const char *path, const char *what, int (*write_fn)(FILE *f, const void *ctx),
+                 const void *ctx)
+{
+    struct outfile of;
+    char err[512];
+    if (!path) {
+        if (write_fn(stdout, ctx) != 0 || fflush(stdout) != 0) {
+            fprintf(stderr, "sizeup: cannot write %s to stdout\n", what);
+            return -1;
+        }
+        return 0;
+    }
+    if (outfile_open(&of, path, err, sizeof err) != 0) {
+        fprintf(stderr, "sizeup: %s\n", err);
+        return -1;
+    }
+    if (write_fn(of.f, ctx) != 0) {
+        outfile_abort(&of);
+        fprintf(stderr, "sizeup: cannot write %s\n", path);
+        return -1;
+    }
+    if (outfile_commit(&of, err, sizeof err) != 0) {
+        fprintf(stderr, "sizeup: %s\n", err);
+        return -1;
+    }
+    return 0;
+}

@@ -36,4 +36,15 @@ int outfile_commit(struct outfile *of, char *err, size_t cap);
 /** Close and remove the temporary file; the target is unchanged. NULL-safe, idempotent. */
 void outfile_abort(struct outfile *of);
 
+/**
+ * Write a whole output with write_fn: to path (replaced whole, as above) or, when path is
+ * NULL, to stdout (flushed). Failures are reported on stderr as "sizeup: cannot write <path or
+ * what>: reason".
+ * @param what      what is written, for messages about stdout ("the ranking")
+ * @param write_fn  writes the output to f; returns 0, or -1 when writing failed
+ * @return 0, or -1 (for a path: the old file is left as it was).
+ */
+int outfile_emit(const char *path, const char *what, int (*write_fn)(FILE *f, const void *ctx),
+                 const void *ctx);
+
 #endif

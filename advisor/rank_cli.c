@@ -183,3 +183,28 @@ int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *p
         *status = SIZEUP_EXIT_INPUT;
     return 0;
 }
+
+int rank_cli_getopt_other(struct rank_cli *o, const char *cmd, int c, const char *arg, char **argv)
+{
+    int rc;
+    if (c == '?' || c == ':')
+        return cli_getopt_error(cmd, c, argv);
+    rc = rank_cli_option(o, cmd, c, arg);
+    return rc == 1 ? cli_getopt_error(cmd, c, argv) : rc;
+}
+
+int rank_cli_finish(const struct rank_cli *o, const char *cmd, int argc, char **argv,
+                    struct point_list *pts, struct cat_catalog **cat, struct rank_set *s,
+                    int *status)
+{
+    int rc;
+    if (optind < argc)
+        return cli_usage_error(cmd, "unexpected argument '%s' (points go after --points)",
+                               argv[optind]);
+    point_list_init(pts);
+    rank_set_init(s);
+    rc = rank_cli_run(o, cmd, pts, cat, s, status);
+    if (rc != 0)
+        point_list_destroy(pts);
+    return rc;
+}

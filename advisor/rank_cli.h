@@ -86,6 +86,23 @@ void rank_cli_destroy(struct rank_cli *o);
 int rank_cli_option(struct rank_cli *o, const char *cmd, int c, const char *arg);
 
 /**
+ * Handle an option getopt_long returned that the subcommand itself does not handle: a shared
+ * option, or an unknown one / a missing value.
+ * @return 0 when handled, else the exit code to return (SIZEUP_EXIT_USAGE after a message).
+ */
+int rank_cli_getopt_other(struct rank_cli *o, const char *cmd, int c, const char *arg,
+                          char **argv);
+
+/**
+ * After option parsing: refuse operands (points go after --points), then load and rank as
+ * rank_cli_run (pts and s are initialised here).
+ * @return 0, or an exit code (nothing to free but o).
+ */
+int rank_cli_finish(const struct rank_cli *o, const char *cmd, int argc, char **argv,
+                    struct point_list *pts, struct cat_catalog **cat, struct rank_set *s,
+                    int *status);
+
+/**
  * Import the points files and load the catalogs (errors on stderr).
  * @param pts     filled with the points (initialised by the caller)
  * @param cat     out: the catalogs (free with cat_catalog_free), NULL on a fatal error

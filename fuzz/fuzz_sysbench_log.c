@@ -1,31 +1,10 @@
 /* fuzz_sysbench_log.c - libFuzzer target: the sysbench output parser on arbitrary bytes. */
-#include "point.h"
+#include "fuzz_import.h"
 #include "sysbench_log.h"
-
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    struct point_list l;
-    struct import_report rep;
-    struct point_error err;
-    int rc;
-    FILE *null = fopen("/dev/null", "w");
-    point_list_init(&l);
-    rc = sysbench_log_parse((const char *)data, size, "fuzz.log", NULL, &l, &rep);
-    /* whatever parsed must be writable as a valid record */
-    if (rc >= 0 && null)
-        for (size_t i = 0; i < l.n; i++)
-            if (point_write(null, &l.items[i], &err) != POINT_OK)
-                __builtin_trap();
-    if (rc < 0 && l.n != 0)
-        __builtin_trap(); /* all or nothing */
-    point_list_destroy(&l);
-    if (null)
-        fclose(null);
-    return 0;
+    return fuzz_import_one(sysbench_log_parse, data, size);
 }
