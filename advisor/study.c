@@ -1,8 +1,9 @@
 /* study.c - load and validate a sizeup.study/1 file. */
 #include "study.h"
 
-#include "cli.h"
+#include "units.h"
 #include "jsonpos.h"
+#include "readfile.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -11,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Largest study file read. */
+#define STUDY_MAX_FILE_BYTES ((size_t)16 * 1024 * 1024)
 
 struct ld {
     const char *path;
@@ -32,7 +36,7 @@ static int fail(struct ld *l, const char *jpath, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(body, sizeof body, fmt, ap);
     va_end(ap);
-    cat_jsonpos_find(l->text, l->len, jpath, &line, &col);
+    jsonpos_find(l->text, l->len, jpath, &line, &col);
     snprintf(l->err, l->cap, "%s:%ld:%ld: %s: %s", l->path, line, col, jpath, body);
     return -1;
 }
@@ -254,7 +258,7 @@ static int load(struct ld *l, json_t *root, struct study *s)
     s->precision = 0.02;
     if (get_str(l, root, "precision", "$", 0, &tmp))
         return -1;
-    if (tmp && cli_parse_fraction(tmp, &s->precision) != 0) {
+    if (tmp && units_parse_fraction(tmp, &s->precision) != 0) {
         free(tmp);
         return fail(l, "$.precision", "expected a precision such as \"2%%\" or 0.02");
     }
@@ -263,7 +267,7 @@ static int load(struct ld *l, json_t *root, struct study *s)
     s->max_time_s = 20;
     if (get_str(l, root, "max_time", "$", 0, &tmp))
         return -1;
-    if (tmp && (cli_parse_duration(tmp, &s->max_time_s) != 0 || s->max_time_s < 1)) {
+    if (tmp && (units_parse_duration(tmp, &s->max_time_s) != 0 || s->max_time_s < 1)) {
         free(tmp);
         return fail(l, "$.max_time", "expected a duration of at least 1 s, such as \"20s\"");
     }
@@ -308,9 +312,8 @@ static int load(struct ld *l, json_t *root, struct study *s)
 
 int study_load(const char *path, struct study *out, char *err, size_t cap)
 {
-    FILE *f;
     char *text = NULL;
-    size_t len = 0, capb = 0;
+    size_t len = 0;
     json_t *root;
     json_error_t jerr;
     struct ld l = {path, NULL, 0, err, cap};
@@ -319,30 +322,8 @@ int study_load(const char *path, struct study *out, char *err, size_t cap)
 
     memset(out, 0, sizeof *out);
     out->required_tps = NAN;
-    f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, cap, "%s: cannot open: %s", path, strerror(errno));
+    if (readfile(path, STUDY_MAX_FILE_BYTES, &text, &len, err, cap) != READFILE_OK)
         return -1;
-    }
-    for (;;) {
-        size_t got;
-        if (len + 4096 > capb) {
-            char *n = realloc(text, capb ? capb * 2 : 65536);
-            if (!n || capb > 16 * 1024 * 1024) {
-                free(n ? n : text);
-                fclose(f);
-                snprintf(err, cap, "%s: too large for a study file", path);
-                return -1;
-            }
-            text = n;
-            capb = capb ? capb * 2 : 65536;
-        }
-        got = fread(text + len, 1, capb - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    fclose(f);
     root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
         snprintf(err, cap, "%s:%d:%d: invalid JSON: %s", path, jerr.line, jerr.column, jerr.text);

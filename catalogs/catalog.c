@@ -1,6 +1,5 @@
 /* catalog.c - load and validate sizeup.catalog/1 documents (docs/catalog-format.md). */
 #include "catalog.h"
-#include "load.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -96,7 +95,7 @@ static void config_destroy(struct cat_config *c)
     free(c->disk);
 }
 
-static void catalog_clear(struct cat_catalog *cat)
+void cat_catalog_clear(struct cat_catalog *cat)
 {
     for (size_t i = 0; i < cat->n_rates; i++)
         price_destroy(&cat->rates[i].rate);
@@ -130,7 +129,7 @@ void cat_catalog_free(struct cat_catalog *cat)
 {
     if (!cat)
         return;
-    catalog_clear(cat);
+    cat_catalog_clear(cat);
     free(cat);
 }
 
@@ -201,7 +200,7 @@ int cat_catalog_convert(const struct cat_catalog *cat, double amount, const char
         }                                                                                          \
     } while (0)
 
-static int merge(struct cat_catalog *dst, struct cat_catalog *src, const char *name)
+int cat_catalog_merge(struct cat_catalog *dst, struct cat_catalog *src, const char *name)
 {
     char **files = realloc(dst->files, (dst->n_files + 1) * sizeof *files);
     if (!files)
@@ -229,88 +228,4 @@ static int merge(struct cat_catalog *dst, struct cat_catalog *src, const char *n
     APPEND(servers, n_servers);
     APPEND(configs, n_configs);
     return CAT_OK;
-}
-
-int cat_catalog_add_buffer(struct cat_catalog *cat, const char *text, size_t len, const char *name,
-                           struct cat_error *err)
-{
-    struct cat_catalog tmp;
-    struct cat_jr ld;
-    json_error_t jerr;
-    json_t *root;
-    int rc;
-
-    if (err) {
-        memset(err, 0, sizeof *err);
-    }
-    root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
-    if (!root) {
-        if (err) {
-            err->line = jerr.line;
-            err->column = jerr.column;
-            snprintf(err->msg, sizeof err->msg, "%s:%d:%d: not valid JSON: %s", name, jerr.line,
-                     jerr.column, jerr.text);
-        }
-        return CAT_EPARSE;
-    }
-    memset(&tmp, 0, sizeof tmp);
-    memset(&ld, 0, sizeof ld);
-    ld.text = text;
-    ld.len = len;
-    ld.name = name;
-    ld.err = err;
-    ld.base = cat;
-    ld.cat = &tmp;
-    snprintf(ld.path, sizeof ld.path, "$");
-    rc = cat_load_document(&ld, root);
-    json_decref(root);
-    if (rc == CAT_OK && merge(cat, &tmp, name) != CAT_OK)
-        rc = cat_jr_nomem(&ld);
-    catalog_clear(&tmp);
-    return rc;
-}
-
-int cat_catalog_add_file(struct cat_catalog *cat, const char *path, struct cat_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    int rc;
-    if (err)
-        memset(err, 0, sizeof *err);
-    if (!f) {
-        if (err)
-            snprintf(err->msg, sizeof err->msg, "%s: cannot open: %s", path, strerror(errno));
-        return CAT_EIO;
-    }
-    for (;;) {
-        size_t got;
-        if (len == cap) {
-            char *p = realloc(buf, cap ? cap * 2 : 65536);
-            if (!p) {
-                free(buf);
-                fclose(f);
-                if (err)
-                    snprintf(err->msg, sizeof err->msg, "%s: out of memory", path);
-                return CAT_ENOMEM;
-            }
-            buf = p;
-            cap = cap ? cap * 2 : 65536;
-        }
-        got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(f)) {
-        if (err)
-            snprintf(err->msg, sizeof err->msg, "%s: read error: %s", path, strerror(errno));
-        free(buf);
-        fclose(f);
-        return CAT_EIO;
-    }
-    fclose(f);
-    rc = cat_catalog_add_buffer(cat, buf, len, path, err);
-    free(buf);
-    return rc;
 }

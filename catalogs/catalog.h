@@ -190,6 +190,17 @@ struct cat_catalog {
     size_t n_files;
 };
 
+/** Free what a catalog holds and leave it empty (all counts 0). NULL-safe. */
+void cat_catalog_clear(struct cat_catalog *cat);
+
+/**
+ * Move the contents of src (one document just read, whose rates already include dst's) into
+ * dst and record name among dst's files; src is left holding nothing that dst needs (clear it
+ * with cat_catalog_clear()).
+ * @return CAT_OK or CAT_ENOMEM (dst keeps what it had).
+ */
+int cat_catalog_merge(struct cat_catalog *dst, struct cat_catalog *src, const char *name);
+
 /** Heap catalog, empty. NULL when out of memory. Free with cat_catalog_free(). */
 struct cat_catalog *cat_catalog_new(void);
 

@@ -17,7 +17,7 @@ int cat_jr_fail(struct cat_jr *ld, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    cat_jsonpos_find(ld->text, ld->len, ld->path, &line, &column);
+    jsonpos_find(ld->text, ld->len, ld->path, &line, &column);
     if (ld->err) {
         snprintf(ld->err->path, sizeof ld->err->path, "%s", ld->path);
         ld->err->line = line;

@@ -1,7 +1,7 @@
 /*
  * jsonread.h - reading a parsed catalog document with positions: typed, range-checked getters
  * that keep the JSON path of the value being read and, on error, fill struct cat_error with
- * "FILE:LINE:COLUMN: $.path: what was expected" (line and column from cat_jsonpos_find()).
+ * "FILE:LINE:COLUMN: $.path: what was expected" (line and column from jsonpos_find()).
  *
  * Every getter returns CAT_OK or the error it reported (CAT_EINVAL, CAT_ENOMEM); strings it
  * returns are new heap copies the caller frees. Used by load.c; not part of the public API.

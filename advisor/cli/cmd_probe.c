@@ -223,7 +223,7 @@ static int parse_bool(const char *s, int *out)
 static int parse_uint(const char *s, long long min, long long max, unsigned *out)
 {
     long long v;
-    if (cli_parse_int(s, min, max, &v))
+    if (units_parse_int(s, min, max, &v))
         return -1;
     *out = (unsigned)v;
     return 0;
@@ -348,7 +348,7 @@ static int parse_slo(const char *s, double *pct, double *ms)
         return -1;
     memcpy(buf, s + 1, n);
     buf[n] = '\0';
-    if (cli_parse_double(buf, 1e-9, 100, pct) || cli_parse_duration(colon + 1, ms) || *ms <= 0)
+    if (units_parse_double(buf, 1e-9, 100, pct) || units_parse_duration(colon + 1, ms) || *ms <= 0)
         return -1;
     if (!strpbrk(colon + 1, "smh"))
         return 0; /* already milliseconds */
@@ -426,34 +426,34 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
             pc->auto_threads = strcmp(a, "auto") == 0;
             if (pc->auto_threads)
                 break;
-            if (cli_parse_int_list(a, 4096, pc->threads, MAX_LEVELS, &pc->n_threads))
+            if (units_parse_int_list(a, 4096, pc->threads, MAX_LEVELS, &pc->n_threads))
                 return cli_usage_error("probe", "--threads takes a list of positive integers "
                                                 "up to 4096, e.g. 1,2,4,8");
             break;
         case O_TIME:
-            bad = cli_parse_duration(a, &cfg->time_s);
+            bad = units_parse_duration(a, &cfg->time_s);
             pc->time_given = 1;
             break;
         case O_PRECISION:
-            bad = cli_parse_fraction(a, &cfg->precision);
+            bad = units_parse_fraction(a, &cfg->precision);
             pc->precision_given = 1;
             break;
         case O_MIN_TIME:
-            bad = cli_parse_duration(a, &cfg->min_time_s);
+            bad = units_parse_duration(a, &cfg->min_time_s);
             break;
         case O_MAX_TIME:
-            bad = cli_parse_duration(a, &cfg->max_time_s) || cfg->max_time_s <= 0 ||
+            bad = units_parse_duration(a, &cfg->max_time_s) || cfg->max_time_s <= 0 ||
                   cfg->max_time_s > 86400;
             break;
         case O_MAX_THREADS:
             bad = parse_uint(a, 1, 4096, &pc->ladder.max_threads);
             break;
         case O_MAX_POINTS:
-            bad = cli_parse_int(a, 2, LADDER_MAX_LEVELS, &ll);
+            bad = units_parse_int(a, 2, LADDER_MAX_LEVELS, &ll);
             pc->ladder.max_points = (size_t)ll;
             break;
         case O_MAX_LATENCY:
-            bad = cli_parse_duration(a, &d) || d <= 0;
+            bad = units_parse_duration(a, &d) || d <= 0;
             /* a bare number is milliseconds here: "50" and "50ms" mean the same */
             pc->ladder.max_latency_ms = strpbrk(a, "smh") ? d * 1e3 : d;
             break;
@@ -464,17 +464,17 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
             pc->resume = 1;
             break;
         case O_EVENTS:
-            bad = cli_parse_int(a, 0, (long long)1 << 62, &ll);
+            bad = units_parse_int(a, 0, (long long)1 << 62, &ll);
             cfg->events = (uint64_t)ll;
             break;
         case O_RATE:
-            bad = cli_parse_double(a, 0, 1e9, &cfg->rate);
+            bad = units_parse_double(a, 0, 1e9, &cfg->rate);
             break;
         case O_REPORT:
             bad = parse_uint(a, 0, 86400, &cfg->report_interval_s);
             break;
         case O_PCT:
-            bad = cli_parse_double(a, 0, 100, &d);
+            bad = units_parse_double(a, 0, 100, &d);
             cfg->percentile = d;
             break;
         case O_RAND_TYPE:
@@ -495,7 +495,7 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
             bad = parse_uint(a, 0, 99, &sres);
             break;
         case O_PARETO_H:
-            bad = cli_parse_double(a, 1e-9, 1 - 1e-9, &pareto_h);
+            bad = units_parse_double(a, 1e-9, 1 - 1e-9, &pareto_h);
             break;
         case O_RANGE_SIZE:
             bad = parse_uint(a, 1, 1000000000, &cfg->oltp.range_size);
@@ -771,7 +771,7 @@ static void cap_max_threads(struct probe_cli *pc)
         (res = mysql_store_result(c.mysql)) != NULL) {
         long long mc;
         if ((row = mysql_fetch_row(res)) != NULL && row[0] &&
-            cli_parse_int(row[0], 1, 1000000, &mc) == 0 && mc >= 2 &&
+            units_parse_int(row[0], 1, 1000000, &mc) == 0 && mc >= 2 &&
             (unsigned long long)(mc - 1) < pc->ladder.max_threads) {
             fprintf(stderr,
                     "sizeup probe: --max-threads %u capped at %lld (max_connections "

@@ -23,10 +23,10 @@
  * Every numeric cell must be a number: an empty or non-numeric cell, or a row with a different
  * number of cells than the header, is an error naming file, line, column and what was expected.
  */
-#ifndef SIZEUP_PROBES_TABLE_CSV_H
-#define SIZEUP_PROBES_TABLE_CSV_H
+#ifndef SIZEUP_RECORDS_TABLE_CSV_H
+#define SIZEUP_RECORDS_TABLE_CSV_H
 
-#include "import.h"
+#include "import_types.h"
 #include "point.h"
 
 #include <stddef.h>

@@ -50,7 +50,7 @@ static const struct cli_option fetch_opts[] = {
 static int duration_ms(const char *cmd, const char *opt, const char *arg, long *out)
 {
     double s;
-    if (cli_parse_duration(arg, &s) != 0 || s <= 0 || s > 86400)
+    if (units_parse_duration(arg, &s) != 0 || s <= 0 || s > 86400)
         return cli_usage_error(cmd, "--%s takes a duration such as 500ms, 10s or 2m, not '%s'", opt,
                                arg);
     *out = (long)(s * 1000 + 0.5);
@@ -77,12 +77,12 @@ static int fetch_opt(void *p, int c, const char *arg)
     case OPT_BACKOFF_MAX:
         return duration_ms(cmd, "backoff-max", arg, &x->o.backoff_max_ms);
     case OPT_RETRIES:
-        if (cli_parse_int(arg, 0, 20, &v) != 0)
+        if (units_parse_int(arg, 0, 20, &v) != 0)
             return cli_usage_error(cmd, "--retries takes an integer from 0 to 20, not '%s'", arg);
         x->o.max_retries = (int)v;
         return 0;
     case OPT_MAX_SIZE:
-        if (cli_parse_size(arg, &v) != 0 || v < 1)
+        if (units_parse_size(arg, &v) != 0 || v < 1)
             return cli_usage_error(cmd, "--max-size takes a size such as 64M or 1G, not '%s'", arg);
         x->o.max_bytes = v;
         return 0;

@@ -403,7 +403,7 @@ int cmd_fit(int argc, char **argv)
                 return cli_usage_error("fit", "--y takes tps or qps, not '%s'", optarg);
             break;
         case OPT_THINK:
-            if (cli_parse_duration(optarg, &o.think_s) != 0)
+            if (units_parse_duration(optarg, &o.think_s) != 0)
                 return cli_usage_error("fit",
                                        "--think-time takes a duration >= 0, e.g. 5ms, "
                                        "not '%s'",
@@ -413,14 +413,14 @@ int cmd_fit(int argc, char **argv)
             o.json = 1;
             break;
         case OPT_PREDICT:
-            if (cli_parse_int_list(optarg, 1000000000LL, o.predict, MAX_PREDICT, &o.n_predict) != 0)
+            if (units_parse_int_list(optarg, 1000000000LL, o.predict, MAX_PREDICT, &o.n_predict) != 0)
                 return cli_usage_error("fit",
                                        "--predict takes a list of up to %d positive "
                                        "integers, e.g. 8,64,256, not '%s'",
                                        MAX_PREDICT, optarg);
             break;
         case OPT_TARGET:
-            if (cli_parse_duration(optarg, &o.target_s) != 0 || !(o.target_s > 0))
+            if (units_parse_duration(optarg, &o.target_s) != 0 || !(o.target_s > 0))
                 return cli_usage_error("fit",
                                        "--latency-target takes a duration > 0, e.g. 20ms, "
                                        "not '%s'",
@@ -428,7 +428,7 @@ int cmd_fit(int argc, char **argv)
             o.has_target = 1;
             break;
         case OPT_BOOT:
-            if (cli_parse_int(optarg, 100, 1000000, &o.boot_b) != 0)
+            if (units_parse_int(optarg, 100, 1000000, &o.boot_b) != 0)
                 return cli_usage_error("fit",
                                        "--bootstrap takes a replicate count from 100 to "
                                        "1000000, e.g. 2000, not '%s'",

@@ -11,41 +11,14 @@
  * appended. A run that ended before its summary (killed) is imported with incomplete = 1 and
  * reported as a warning (IMPORT_WARN).
  */
-#ifndef SIZEUP_PROBES_IMPORT_H
-#define SIZEUP_PROBES_IMPORT_H
+#ifndef SIZEUP_RECORDS_IMPORT_H
+#define SIZEUP_RECORDS_IMPORT_H
 
+#include "import_types.h"
 #include "point.h"
 
 #include <stddef.h>
 
-enum import_format {
-    IMPORT_AUTO = 0,
-    IMPORT_POINTS,   /* sizeup.point/1 JSON Lines */
-    IMPORT_SYSBENCH, /* sysbench text output */
-    IMPORT_CSV       /* CSV table */
-};
-
-/* Return codes. */
-enum {
-    IMPORT_OK = 0,
-    IMPORT_WARN = 1,     /* imported, but something is incomplete; report->msg says what */
-    IMPORT_EIO = -1,     /* the file cannot be read (errno text in report->msg) */
-    IMPORT_EFORMAT = -2, /* empty, or not a format sizeup reads */
-    IMPORT_EPARSE = -3,  /* malformed content: report->msg names file, line and what was expected */
-    IMPORT_ENOMEM = -4
-};
-
-struct import_options {
-    const char *workload;        /* workload when the file does not name it; NULL: guess */
-    const char *target;          /* target when the file does not name it; NULL: file base name */
-    enum import_format format;   /* IMPORT_AUTO detects */
-};
-
-struct import_report {
-    char msg[512]; /* "file:line: what was wrong, what was expected" (error or warning) */
-    size_t n_points;
-    size_t n_incomplete;
-};
 
 /**
  * Guess a buffer's format from its content: IMPORT_POINTS, IMPORT_SYSBENCH, IMPORT_CSV, or
@@ -70,12 +43,5 @@ int import_file(const char *path, const struct import_options *opt, struct point
  */
 int import_buffer(const char *buf, size_t len, const char *name, const struct import_options *opt,
                   struct point_list *out, struct import_report *report);
-
-/**
- * The sysbench workload name contained in a file name ("run-oltp_read_write-16.log" ->
- * "oltp_read_write"), or NULL. Longest match wins (oltp_read_write over oltp_read_only...).
- * Returns a static string.
- */
-const char *import_workload_from_name(const char *path);
 
 #endif

@@ -5,8 +5,8 @@
  *
  * Thread-safety: pure functions.
  */
-#ifndef SIZEUP_CATALOGS_JSONPOS_H
-#define SIZEUP_CATALOGS_JSONPOS_H
+#ifndef SIZEUP_UTIL_JSONPOS_H
+#define SIZEUP_UTIL_JSONPOS_H
 
 #include <stddef.h>
 
@@ -22,6 +22,6 @@
  * @return 0 when found; -1 when the path is malformed or does not exist in text (then line
  *         and column point at the deepest value found, at least the document start).
  */
-int cat_jsonpos_find(const char *text, size_t len, const char *path, long *line, long *column);
+int jsonpos_find(const char *text, size_t len, const char *path, long *line, long *column);
 
 #endif

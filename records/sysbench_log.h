@@ -20,10 +20,10 @@
  * Line endings may be LF or CRLF; bytes that are not ASCII are ignored where they are not
  * part of a number, and replaced by '?' in messages.
  */
-#ifndef SIZEUP_PROBES_SYSBENCH_LOG_H
-#define SIZEUP_PROBES_SYSBENCH_LOG_H
+#ifndef SIZEUP_RECORDS_SYSBENCH_LOG_H
+#define SIZEUP_RECORDS_SYSBENCH_LOG_H
 
-#include "import.h"
+#include "import_types.h"
 #include "point.h"
 
 #include <stddef.h>

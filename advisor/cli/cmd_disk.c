@@ -201,7 +201,7 @@ static int parse_args(int argc, char **argv, struct disk_args *a)
             break;
         case OPT_IODEPTH: {
             size_t n = 0;
-            if (cli_parse_int_list(optarg, 1024, list, DISK_MAX_DEPTHS, &n) != 0)
+            if (units_parse_int_list(optarg, 1024, list, DISK_MAX_DEPTHS, &n) != 0)
                 return cli_usage_error("disk",
                                        "--iodepth takes a list of up to %d queue depths in "
                                        "1..1024, e.g. 1,4,16,32, not '%s'",
@@ -212,14 +212,14 @@ static int parse_args(int argc, char **argv, struct disk_args *a)
             break;
         }
         case 's':
-            if (cli_parse_size(optarg, &v) != 0 || v <= 0)
+            if (units_parse_size(optarg, &v) != 0 || v <= 0)
                 return cli_usage_error("disk", "--size takes a size > 0, e.g. 1G or 512M, not '%s'",
                                        optarg);
             a->size = v;
             break;
         case 'b':
         case OPT_SEQ_BS:
-            if (cli_parse_size(optarg, &v) != 0 || v <= 0 || v % 512 != 0 || v > (64LL << 20))
+            if (units_parse_size(optarg, &v) != 0 || v <= 0 || v % 512 != 0 || v > (64LL << 20))
                 return cli_usage_error("disk",
                                        "--%s takes a multiple of 512 bytes up to 64M, e.g. 16K, "
                                        "not '%s'",
@@ -230,7 +230,7 @@ static int parse_args(int argc, char **argv, struct disk_args *a)
                 a->seq_block_size = v;
             break;
         case OPT_RWMIX:
-            if (cli_parse_int(optarg, 0, 100, &v) != 0)
+            if (units_parse_int(optarg, 0, 100, &v) != 0)
                 return cli_usage_error("disk", "--rwmixread takes a percentage 0..100, not '%s'",
                                        optarg);
             a->rwmixread = (unsigned)v;
@@ -264,7 +264,7 @@ static int parse_args(int argc, char **argv, struct disk_args *a)
                                : c == OPT_MIN_TIME ? "min-time"
                                : c == OPT_WARMUP   ? "warmup"
                                                    : "interval";
-            if (cli_parse_duration(optarg, &d) != 0 || d > 86400.0)
+            if (units_parse_duration(optarg, &d) != 0 || d > 86400.0)
                 return cli_usage_error(
                     "disk", "--%s takes a duration, e.g. 30s, 2m, 500ms, not '%s'", name, optarg);
             if (c == 't')
@@ -278,7 +278,7 @@ static int parse_args(int argc, char **argv, struct disk_args *a)
             break;
         }
         case OPT_PRECISION:
-            if (cli_parse_fraction(optarg, &a->precision) != 0)
+            if (units_parse_fraction(optarg, &a->precision) != 0)
                 return cli_usage_error("disk",
                                        "--precision takes a fraction in (0, 1] or a "
                                        "percentage, e.g. 2%%, not '%s'",

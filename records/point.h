@@ -46,8 +46,8 @@
  *
  * Thread-safety: functions touch only the objects passed to them.
  */
-#ifndef SIZEUP_PROBES_POINT_H
-#define SIZEUP_PROBES_POINT_H
+#ifndef SIZEUP_RECORDS_POINT_H
+#define SIZEUP_RECORDS_POINT_H
 
 #include <jansson.h>
 #include <stddef.h>

@@ -142,7 +142,7 @@ static void to_line_column(const char *s, size_t pos, long *line, long *column)
     *column = c;
 }
 
-int cat_jsonpos_find(const char *text, size_t len, const char *path, long *line, long *column)
+int jsonpos_find(const char *text, size_t len, const char *path, long *line, long *column)
 {
     struct scan sc = {text, len, 0};
     const char *p = path;

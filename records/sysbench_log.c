@@ -12,22 +12,6 @@
 #include <string.h>
 
 
-static void report_msg(struct parser *ps, long line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void report_msg(struct parser *ps, long line, const char *fmt, ...)
-{
-    char body[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(body, sizeof body, fmt, ap);
-    va_end(ap);
-    if (line > 0)
-        snprintf(ps->report->msg, sizeof ps->report->msg, "%s:%ld: %s", ps->name, line, body);
-    else
-        snprintf(ps->report->msg, sizeof ps->report->msg, "%s: %s", ps->name, body);
-}
-
 static void run_start(struct parser *ps)
 {
     struct run *r = &ps->run;
@@ -83,7 +67,7 @@ static int run_finish(struct parser *ps)
         return IMPORT_OK;
     ps->in_run = 0;
     if (r->fatal_line) {
-        report_msg(ps, r->fatal_line,
+        sblog_report(ps, r->fatal_line,
                    "sysbench reported a fatal error, so this run has no results: %s "
                    "(expected a run that ends with its statistics)",
                    r->fatal);
@@ -104,14 +88,14 @@ static int run_finish(struct parser *ps)
         if (isnan(r->p.tps) && r->p.n_series > 0)
             r->p.tps = series_mean(&r->p, offsetof(struct point_interval, tps));
         if (isnan(r->p.tps) && isnan(r->p.io.reads_ps) && isnan(r->p.io.writes_ps)) {
-            report_msg(ps, ps->line_no,
+            sblog_report(ps, ps->line_no,
                        "the file ends inside the run's statistics before any throughput: "
                        "expected \"transactions: N (X per sec.)\" and the latency block");
             point_destroy(&r->p);
             return IMPORT_EPARSE;
         }
         ps->n_incomplete++;
-        report_msg(ps, r->first_line,
+        sblog_report(ps, r->first_line,
                    "warning: the file ends inside this run's statistics (truncated?); imported "
                    "what it printed and marked incomplete");
         rc = IMPORT_WARN;
@@ -136,14 +120,14 @@ static int run_finish(struct parser *ps)
         if (r->p.threads <= 0 && last->threads > 0)
             r->p.threads = last->threads;
         ps->n_incomplete++;
-        report_msg(ps, r->first_line,
+        sblog_report(ps, r->first_line,
                    "warning: the run ends after %zu intermediate report(s) without its summary "
                    "(killed?); imported from the intervals and marked incomplete",
                    r->p.n_series);
         rc = IMPORT_WARN;
     }
     if (r->p.threads <= 0) {
-        report_msg(ps, r->first_line,
+        sblog_report(ps, r->first_line,
                    "the run does not say its thread count: expected \"Number of threads: N\"");
         point_destroy(&r->p);
         return IMPORT_EPARSE;
@@ -175,27 +159,8 @@ static int run_finish(struct parser *ps)
     return rc;
 nomem:
     point_destroy(&r->p);
-    report_msg(ps, 0, "out of memory");
+    sblog_report(ps, 0, "out of memory");
     return IMPORT_ENOMEM;
-}
-
-int sblog_set_extra(struct point *p, const char *key, json_t *v)
-{
-    if (!v)
-        return -1;
-    if (!p->extra && !(p->extra = json_object())) {
-        json_decref(v);
-        return -1;
-    }
-    return json_object_set_new(p->extra, key, v);
-}
-
-int sblog_bad_line(struct parser *ps, const char *expected, const char *line)
-{
-    char shown[120];
-    sblex_sanitize(shown, sizeof shown, line);
-    report_msg(ps, ps->line_no, "expected %s, found \"%s\"", expected, shown);
-    return IMPORT_EPARSE;
 }
 
 /* "[ 1s ] thds: 2 tps: ..." (1.0/1.1 DB), "[ 1s ] thds: 2 eps: ..." (non-DB), fileio, 0.5. */
@@ -773,7 +738,7 @@ int sysbench_log_parse(const char *buf, size_t len, const char *name,
                 break;
         }
         if (n >= sizeof line) {
-            report_msg(&ps, ps.line_no,
+            sblog_report(&ps, ps.line_no,
                        "a line of %zu bytes: expected sysbench output (lines under %d bytes)", n,
                        LINE_MAX_LEN);
             rc = IMPORT_EPARSE;
@@ -797,7 +762,7 @@ int sysbench_log_parse(const char *buf, size_t len, const char *name,
             warn = 1;
     }
     if (ps.runs_out.n == 0) {
-        report_msg(&ps, 0, "no sysbench run found: expected a run's output (\"sysbench 1.0.20 "
+        sblog_report(&ps, 0, "no sysbench run found: expected a run's output (\"sysbench 1.0.20 "
                            "...\", \"Number of threads: N\", statistics)");
         rc = IMPORT_EPARSE;
         goto fail;
@@ -806,7 +771,7 @@ int sysbench_log_parse(const char *buf, size_t len, const char *name,
         if (ps.runs_out.items[i].incomplete)
             warn = 1;
         if (finish_point(&ps, &ps.runs_out.items[i]) != IMPORT_OK) {
-            report_msg(&ps, 0, "out of memory");
+            sblog_report(&ps, 0, "out of memory");
             rc = IMPORT_ENOMEM;
             goto fail;
         }
@@ -816,7 +781,7 @@ int sysbench_log_parse(const char *buf, size_t len, const char *name,
         struct point *dst = point_list_push(out);
         if (!dst) {
             point_list_truncate(out, out->n - i);
-            report_msg(&ps, 0, "out of memory");
+            sblog_report(&ps, 0, "out of memory");
             rc = IMPORT_ENOMEM;
             goto fail;
         }

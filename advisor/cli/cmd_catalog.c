@@ -233,7 +233,7 @@ static int cost_opt(void *p, int c, const char *arg)
         x->pricing = arg;
         return 0;
     case 'n':
-        if (cli_parse_int(arg, 1, 100000, &x->nodes) != 0)
+        if (units_parse_int(arg, 1, 100000, &x->nodes) != 0)
             return cli_usage_error(x->cmd, "--nodes takes an integer from 1 to 100000, not '%s'",
                                    arg);
         return 0;

@@ -108,7 +108,7 @@ int rank_cli_option(struct rank_cli *o, const char *cmd, int c, const char *arg)
             return cli_usage_error(cmd, "%s", err);
         return 0;
     case RANK_OPT_REQUIRED:
-        if (cli_parse_double(arg, 1e-9, 1e15, &o->opt.required_tps) != 0)
+        if (units_parse_double(arg, 1e-9, 1e15, &o->opt.required_tps) != 0)
             return cli_usage_error(cmd,
                                    "--required-tps takes a throughput > 0, e.g. 5000, not "
                                    "'%s'",

@@ -2,10 +2,10 @@
  * sysbench_log_int.h - the parser state shared by sysbench_log.c and sysbench_tests.c.
  * Internal to the sysbench output parser: not for other modules.
  */
-#ifndef SIZEUP_PROBES_SYSBENCH_LOG_INT_H
-#define SIZEUP_PROBES_SYSBENCH_LOG_INT_H
+#ifndef SIZEUP_RECORDS_SYSBENCH_LOG_INT_H
+#define SIZEUP_RECORDS_SYSBENCH_LOG_INT_H
 
-#include "import.h"
+#include "import_types.h"
 #include "point.h"
 
 #include <jansson.h>
@@ -53,6 +53,10 @@ struct parser {
     size_t n_incomplete;
     size_t n_skipped; /* runs with no results and no error (prepare, cleanup output) */
 };
+
+/* Write "file:line: message" (line <= 0: "file: message") into ps->report->msg. */
+void sblog_report(struct parser *ps, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Set extra[key] of p to v (stolen). 0, or -1 when out of memory (v is freed). */
 int sblog_set_extra(struct point *p, const char *key, json_t *v);

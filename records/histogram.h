@@ -33,8 +33,8 @@
  * Thread-safety: a struct hist is not locked internally; one writer at a time.  Functions that
  * take a const histogram may run concurrently with each other but not with a writer.
  */
-#ifndef SIZEUP_PROBES_HISTOGRAM_H
-#define SIZEUP_PROBES_HISTOGRAM_H
+#ifndef SIZEUP_RECORDS_HISTOGRAM_H
+#define SIZEUP_RECORDS_HISTOGRAM_H
 
 #include <stddef.h>
 #include <stdint.h>

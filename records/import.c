@@ -3,6 +3,8 @@
 #include "sysbench_log.h"
 #include "table_csv.h"
 
+#include "readfile.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -22,32 +24,6 @@ enum import_format import_detect(const char *buf, size_t len)
     if (table_csv_detect(buf, len))
         return IMPORT_CSV;
     return IMPORT_AUTO;
-}
-
-const char *import_workload_from_name(const char *path)
-{
-    static const char *const names[] = {
-        "oltp_point_select", "oltp_read_only",        "oltp_read_write",      "oltp_write_only",
-        "oltp_insert",       "oltp_update_index",     "oltp_update_non_index", "oltp_delete",
-        "oltp_legacy",       "select_random_points",  "select_random_ranges", "bulk_insert",
-        "fileio_seqwr",      "fileio_seqrewr",        "fileio_seqrd",         "fileio_rndrd",
-        "fileio_rndwr",      "fileio_rndrw",          NULL};
-    const char *slash = strrchr(path, '/');
-    char base[512];
-    const char *best = NULL;
-    size_t best_len = 0;
-    size_t i;
-    snprintf(base, sizeof base, "%s", slash ? slash + 1 : path);
-    for (i = 0; base[i]; i++)
-        base[i] = base[i] == '-' ? '_' : (char)tolower((unsigned char)base[i]);
-    for (i = 0; names[i]; i++) {
-        size_t n = strlen(names[i]);
-        if (n > best_len && strstr(base, names[i])) {
-            best = names[i];
-            best_len = n;
-        }
-    }
-    return best;
 }
 
 static int import_points_jsonl(const char *buf, size_t len, const char *name,
@@ -141,82 +117,19 @@ int import_buffer(const char *buf, size_t len, const char *name, const struct im
     return IMPORT_EFORMAT;
 }
 
-/* Read a whole stream into a heap buffer (freed by the caller). */
-static int slurp(FILE *f, char **buf, size_t *len)
-{
-    size_t cap = 65536, n = 0;
-    char *b = malloc(cap);
-    if (!b)
-        return IMPORT_ENOMEM;
-    for (;;) {
-        size_t got;
-        if (n == cap) {
-            char *nb;
-            if (cap >= IMPORT_MAX_BYTES) {
-                free(b);
-                errno = EFBIG;
-                return IMPORT_EIO;
-            }
-            nb = realloc(b, cap * 2);
-            if (!nb) {
-                free(b);
-                return IMPORT_ENOMEM;
-            }
-            b = nb;
-            cap *= 2;
-        }
-        got = fread(b + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                free(b);
-                return IMPORT_EIO;
-            }
-            break;
-        }
-    }
-    *buf = b;
-    *len = n;
-    return IMPORT_OK;
-}
-
 int import_file(const char *path, const struct import_options *opt, struct point_list *out,
                 struct import_report *report)
 {
-    FILE *f;
     char *buf = NULL;
     size_t len = 0;
     int rc;
-    struct stat st;
-    const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 
     report->msg[0] = '\0';
     report->n_points = report->n_incomplete = 0;
-    if (strcmp(path, "-") == 0) {
-        f = stdin;
-    } else {
-        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-            snprintf(report->msg, sizeof report->msg, "%s: is a directory: expected a file",
-                     path);
-            return IMPORT_EIO;
-        }
-        f = fopen(path, "rb");
-        if (!f) {
-            snprintf(report->msg, sizeof report->msg, "%s: cannot open: %s", path,
-                     strerror(errno));
-            return IMPORT_EIO;
-        }
-    }
-    errno = 0;
-    rc = slurp(f, &buf, &len);
-    if (f != stdin)
-        fclose(f);
-    if (rc != IMPORT_OK) {
-        snprintf(report->msg, sizeof report->msg, "%s: cannot read: %s", name,
-                 rc == IMPORT_ENOMEM ? "out of memory" : strerror(errno ? errno : EIO));
-        return rc;
-    }
-    rc = import_buffer(buf, len, name, opt, out, report);
+    rc = readfile(path, IMPORT_MAX_BYTES, &buf, &len, report->msg, sizeof report->msg);
+    if (rc != READFILE_OK)
+        return rc == READFILE_ENOMEM ? IMPORT_ENOMEM : IMPORT_EIO;
+    rc = import_buffer(buf, len, strcmp(path, "-") == 0 ? "<stdin>" : path, opt, out, report);
     free(buf);
     return rc;
 }

@@ -8,8 +8,8 @@
  * gets 0666 less the umask. A path that is not a regular file (/dev/stdout, /dev/null, a FIFO)
  * is written directly.
  */
-#ifndef SIZEUP_ADVISOR_OUTFILE_H
-#define SIZEUP_ADVISOR_OUTFILE_H
+#ifndef SIZEUP_UTIL_OUTFILE_H
+#define SIZEUP_UTIL_OUTFILE_H
 
 #include <stdio.h>
 

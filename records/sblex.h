@@ -4,8 +4,8 @@
  * `const char **s` advances *s past what it matched and leaves it unchanged on failure.
  * Pure functions; thread-safe.
  */
-#ifndef SIZEUP_PROBES_SBLEX_H
-#define SIZEUP_PROBES_SBLEX_H
+#ifndef SIZEUP_RECORDS_SBLEX_H
+#define SIZEUP_RECORDS_SBLEX_H
 
 #include <stddef.h>
 #include <stdint.h>

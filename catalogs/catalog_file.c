@@ -1,0 +1,70 @@
+/* catalog_file.c - parse catalog documents and add them to a loaded catalog (catalog.h). */
+#include "catalog.h"
+#include "load.h"
+
+#include "readfile.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Largest catalog file read: the bundled AWS catalog is about a megabyte. */
+#define CAT_MAX_FILE_BYTES ((size_t)256 * 1024 * 1024)
+
+int cat_catalog_add_buffer(struct cat_catalog *cat, const char *text, size_t len, const char *name,
+                           struct cat_error *err)
+{
+    struct cat_catalog tmp;
+    struct cat_jr ld;
+    json_error_t jerr;
+    json_t *root;
+    int rc;
+
+    if (err) {
+        memset(err, 0, sizeof *err);
+    }
+    root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+    if (!root) {
+        if (err) {
+            err->line = jerr.line;
+            err->column = jerr.column;
+            snprintf(err->msg, sizeof err->msg, "%s:%d:%d: not valid JSON: %s", name, jerr.line,
+                     jerr.column, jerr.text);
+        }
+        return CAT_EPARSE;
+    }
+    memset(&tmp, 0, sizeof tmp);
+    memset(&ld, 0, sizeof ld);
+    ld.text = text;
+    ld.len = len;
+    ld.name = name;
+    ld.err = err;
+    ld.base = cat;
+    ld.cat = &tmp;
+    snprintf(ld.path, sizeof ld.path, "$");
+    rc = cat_load_document(&ld, root);
+    json_decref(root);
+    if (rc == CAT_OK && cat_catalog_merge(cat, &tmp, name) != CAT_OK)
+        rc = cat_jr_nomem(&ld);
+    cat_catalog_clear(&tmp);
+    return rc;
+}
+
+int cat_catalog_add_file(struct cat_catalog *cat, const char *path, struct cat_error *err)
+{
+    char *buf = NULL, msg[400];
+    size_t len = 0;
+    int rc;
+    if (err)
+        memset(err, 0, sizeof *err);
+    rc = readfile(path, CAT_MAX_FILE_BYTES, &buf, &len, msg, sizeof msg);
+    if (rc != READFILE_OK) {
+        if (err)
+            snprintf(err->msg, sizeof err->msg, "%s", msg);
+        return rc == READFILE_ENOMEM ? CAT_ENOMEM : CAT_EIO;
+    }
+    rc = cat_catalog_add_buffer(cat, buf, len, path, err);
+    free(buf);
+    return rc;
+}

@@ -1,0 +1,32 @@
+/* workload_name.c - the sysbench workload a file name names (import_types.h). */
+#include "import_types.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *import_workload_from_name(const char *path)
+{
+    static const char *const names[] = {
+        "oltp_point_select", "oltp_read_only",        "oltp_read_write",      "oltp_write_only",
+        "oltp_insert",       "oltp_update_index",     "oltp_update_non_index", "oltp_delete",
+        "oltp_legacy",       "select_random_points",  "select_random_ranges", "bulk_insert",
+        "fileio_seqwr",      "fileio_seqrewr",        "fileio_seqrd",         "fileio_rndrd",
+        "fileio_rndwr",      "fileio_rndrw",          NULL};
+    const char *slash = strrchr(path, '/');
+    char base[512];
+    const char *best = NULL;
+    size_t best_len = 0;
+    size_t i;
+    snprintf(base, sizeof base, "%s", slash ? slash + 1 : path);
+    for (i = 0; base[i]; i++)
+        base[i] = base[i] == '-' ? '_' : (char)tolower((unsigned char)base[i]);
+    for (i = 0; names[i]; i++) {
+        size_t n = strlen(names[i]);
+        if (n > best_len && strstr(base, names[i])) {
+            best = names[i];
+            best_len = n;
+        }
+    }
+    return best;
+}
