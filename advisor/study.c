@@ -1,9 +1,9 @@
 /* study.c - load and validate a sizeup.study/1 file. */
 #include "study.h"
 
-#include "units.h"
 #include "jsonpos.h"
 #include "readfile.h"
+#include "units.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -178,8 +178,9 @@ static int load_candidate(struct ld *l, struct study *s, json_t *c, size_t i)
 static int load(struct ld *l, json_t *root, struct study *s)
 {
     static const char *const keys[] = {
-        "schema",   "name", "candidates",   "workloads", "ladder",   "max_threads", "max_points", "precision",
-        "max_time", "slo",  "required_tps", "pricing",   "catalogs", "output",      NULL};
+        "schema",       "name",       "candidates", "workloads", "ladder",
+        "max_threads",  "max_points", "precision",  "max_time",  "slo",
+        "required_tps", "pricing",    "catalogs",   "output",    NULL};
     json_t *v, *c;
     const char *key;
     size_t i;

@@ -41,16 +41,16 @@
 
 struct study_mysql {
     char *host, *socket, *user, *db, *password_file; /* NULL when not given */
-    int port;                                         /* 0: default 3306 */
+    int port;                                        /* 0: default 3306 */
 };
 
 struct study_candidate {
-    char *config;        /* catalog configuration id */
-    char *target;        /* name of its curves (default: config) */
-    int probe;           /* 1: mysql given, probe it; 0: import results */
+    char *config; /* catalog configuration id */
+    char *target; /* name of its curves (default: config) */
+    int probe;    /* 1: mysql given, probe it; 0: import results */
     struct study_mysql mysql;
     long tables, table_size;
-    char **results;      /* files to import (paths resolved), n_results of them */
+    char **results; /* files to import (paths resolved), n_results of them */
     size_t n_results;
 };
 
@@ -60,8 +60,8 @@ struct study_workload {
 };
 
 struct study {
-    char *path;          /* the study file */
-    char *dir;           /* its folder, for relative paths */
+    char *path; /* the study file */
+    char *dir;  /* its folder, for relative paths */
     char *name;
     struct study_candidate *cand;
     size_t n_cand;
@@ -72,14 +72,14 @@ struct study {
     size_t n_ladder;
     long max_threads;
     long max_points;
-    double precision;    /* relative, e.g. 0.02 */
+    double precision; /* relative, e.g. 0.02 */
     double max_time_s;
     char *slo;           /* as written, e.g. "p95:50ms" (parsed by the ranking) */
     double required_tps; /* NAN when not given */
     char *pricing;       /* NULL: on-demand */
     char **catalogs;     /* paths resolved, or URLs */
     size_t n_catalogs;
-    char *output;        /* folder, resolved */
+    char *output; /* folder, resolved */
 };
 
 /**

@@ -19,7 +19,6 @@
 
 #include <stddef.h>
 
-
 /**
  * Guess a buffer's format from its content: IMPORT_POINTS, IMPORT_SYSBENCH, IMPORT_CSV, or
  * IMPORT_AUTO when it is none of them.

@@ -28,9 +28,9 @@ enum {
 };
 
 struct import_options {
-    const char *workload;        /* workload when the file does not name it; NULL: guess */
-    const char *target;          /* target when the file does not name it; NULL: file base name */
-    enum import_format format;   /* IMPORT_AUTO detects */
+    const char *workload;      /* workload when the file does not name it; NULL: guess */
+    const char *target;        /* target when the file does not name it; NULL: file base name */
+    enum import_format format; /* IMPORT_AUTO detects */
 };
 
 struct import_report {

@@ -358,8 +358,8 @@ static json_t *histogram_to_json(const struct point *p)
     if (!o || !b)
         goto fail;
     for (size_t i = 0; i < p->n_hist; i++) {
-        json_t *pair = json_pack("[fI]", p->histogram[i].value_ms,
-                                 (json_int_t)p->histogram[i].count);
+        json_t *pair =
+            json_pack("[fI]", p->histogram[i].value_ms, (json_int_t)p->histogram[i].count);
         if (!pair || json_array_append_new(b, pair))
             goto fail;
     }
@@ -379,9 +379,10 @@ json_t *point_to_json(const struct point *p, struct point_error *err)
     int rc = 0;
     if (!p->target || !*p->target || !p->workload || !*p->workload ||
         (p->threads <= 0 && p->nodes <= 0)) {
-        set_err(err, "point has no %s", !p->target || !*p->target ? "target"
-                                          : !p->workload || !*p->workload ? "workload"
-                                                                          : "threads or nodes");
+        set_err(err, "point has no %s",
+                !p->target || !*p->target       ? "target"
+                : !p->workload || !*p->workload ? "workload"
+                                                : "threads or nodes");
         return NULL;
     }
     o = json_object();

@@ -29,8 +29,8 @@ struct rd {
 
 static int bad(struct rd *r, const char *key, const char *expected)
 {
-    set_err(r->err, "%s:%ld: key \"%s\": expected %s", r->file ? r->file : "<input>", r->line,
-            key, expected);
+    set_err(r->err, "%s:%ld: key \"%s\": expected %s", r->file ? r->file : "<input>", r->line, key,
+            expected);
     return POINT_EPARSE;
 }
 
@@ -97,7 +97,8 @@ static int only_keys(struct rd *r, const json_t *o, const char *where, const cha
 {
     const char *key;
     json_t *v;
-    json_object_foreach((json_t *)o, key, v) {
+    json_object_foreach((json_t *)o, key, v)
+    {
         int known = 0;
         for (const char *const *k = keys; *k; k++)
             if (strcmp(*k, key) == 0)
@@ -112,17 +113,20 @@ static int only_keys(struct rd *r, const json_t *o, const char *where, const cha
 }
 
 static const char *const point_keys[] = {
-    "schema", "target", "config", "workload", "threads", "nodes", "rate", "duration_s",
-    "warmup_s", "transactions", "queries", "reads", "writes", "other", "errors", "reconnects",
-    "tps", "qps", "reads_ps", "writes_ps", "other_ps", "errors_ps", "reconnects_ps",
-    "latency_ms", "latency_overflows", "ci95_tps", "steady", "incomplete", "flags", "io",
-    "series", "histogram", "tool", "server_version", "client_cpu_s", "started_at", "options",
-    "extra", "source", NULL};
+    "schema",     "target",    "config",        "workload",       "threads",
+    "nodes",      "rate",      "duration_s",    "warmup_s",       "transactions",
+    "queries",    "reads",     "writes",        "other",          "errors",
+    "reconnects", "tps",       "qps",           "reads_ps",       "writes_ps",
+    "other_ps",   "errors_ps", "reconnects_ps", "latency_ms",     "latency_overflows",
+    "ci95_tps",   "steady",    "incomplete",    "flags",          "io",
+    "series",     "histogram", "tool",          "server_version", "client_cpu_s",
+    "started_at", "options",   "extra",         "source",         NULL};
 static const char *const series_keys[] = {
-    "t", "threads", "tps", "qps", "reads_ps", "writes_ps", "other_ps", "lat_ms", "pct",
-    "errors_ps", "reconnects_ps", "read_mib_s", "written_mib_s", "fsyncs_ps", NULL};
-static const char *const io_keys[] = {"reads_ps", "writes_ps", "fsyncs_ps", "read_mib_s",
-                                      "written_mib_s", NULL};
+    "t",      "threads", "tps",       "qps",           "reads_ps",   "writes_ps",     "other_ps",
+    "lat_ms", "pct",     "errors_ps", "reconnects_ps", "read_mib_s", "written_mib_s", "fsyncs_ps",
+    NULL};
+static const char *const io_keys[] = {"reads_ps",   "writes_ps",     "fsyncs_ps",
+                                      "read_mib_s", "written_mib_s", NULL};
 static const char *const source_keys[] = {"kind", "file", "line", NULL};
 
 static int read_latency(struct rd *r, const json_t *o, struct point *p)
@@ -133,7 +137,8 @@ static int read_latency(struct rd *r, const json_t *o, struct point *p)
         return POINT_OK;
     if (!json_is_object(o))
         return bad(r, "latency_ms", "an object");
-    json_object_foreach((json_t *)o, key, v) {
+    json_object_foreach((json_t *)o, key, v)
+    {
         double x;
         char *end;
         if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0)
@@ -166,7 +171,8 @@ static int read_series(struct rd *r, const json_t *a, struct point *p)
         return POINT_OK;
     if (!json_is_array(a))
         return bad(r, "series", "an array of objects");
-    json_array_foreach(a, i, o) {
+    json_array_foreach(a, i, o)
+    {
         struct point_interval iv = point_interval_none();
         int64_t th = POINT_NONE;
         int rc = 0;
@@ -207,7 +213,8 @@ static int read_histogram(struct rd *r, const json_t *h, struct point *p)
     b = json_object_get(h, "buckets");
     if (!json_is_object(h) || !json_is_array(b))
         return bad(r, "histogram", "an object with \"buckets\": [[value_ms, count], ...]");
-    json_array_foreach(b, i, pair) {
+    json_array_foreach(b, i, pair)
+    {
         const json_t *v = json_array_get(pair, 0), *c = json_array_get(pair, 1);
         if (!json_is_array(pair) || json_array_size(pair) != 2 || !json_is_number(v) ||
             !json_is_integer(c) || json_integer_value(c) < 0 || json_number_value(v) < 0)
@@ -265,8 +272,8 @@ static int read_point(struct rd *r, const json_t *o, struct point *p)
     }
     if ((rc = only_keys(r, o, "the", point_keys)))
         return rc;
-    if ((rc = get_str(r, o, "target", &p->target, 1)) || (rc = get_str(r, o, "workload",
-                                                                        &p->workload, 1)))
+    if ((rc = get_str(r, o, "target", &p->target, 1)) ||
+        (rc = get_str(r, o, "workload", &p->workload, 1)))
         return rc;
     if ((rc = get_str(r, o, "config", &p->config, 0)))
         return rc;
@@ -308,7 +315,8 @@ static int read_point(struct rd *r, const json_t *o, struct point *p)
         json_t *f;
         if (!json_is_array(v))
             return bad(r, "flags", "an array of strings");
-        json_array_foreach(v, i, f) {
+        json_array_foreach(v, i, f)
+        {
             if (!json_is_string(f))
                 return bad(r, "flags", "an array of strings");
             if (point_add_flag(p, json_string_value(f)))
@@ -458,4 +466,3 @@ int point_looks_like_jsonl(const char *buf, size_t len)
             return 1;
     return 0;
 }
-

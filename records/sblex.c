@@ -105,4 +105,3 @@ int sblex_size_mib(const char **s, double *mib)
         return -1;
     return 0;
 }
-

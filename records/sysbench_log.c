@@ -1,4 +1,5 @@
-/* sysbench_log.c - sysbench text output (1.0, 1.1, 0.4, 0.5; oltp, fileio, cpu, memory) -> points. */
+/* sysbench_log.c - sysbench text output (1.0, 1.1, 0.4, 0.5; oltp, fileio, cpu, memory) -> points.
+ */
 #include "sysbench_log.h"
 #include "sblex.h"
 #include "sysbench_log_int.h"
@@ -10,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
 
 static void run_start(struct parser *ps)
 {
@@ -68,9 +68,9 @@ static int run_finish(struct parser *ps)
     ps->in_run = 0;
     if (r->fatal_line) {
         sblog_report(ps, r->fatal_line,
-                   "sysbench reported a fatal error, so this run has no results: %s "
-                   "(expected a run that ends with its statistics)",
-                   r->fatal);
+                     "sysbench reported a fatal error, so this run has no results: %s "
+                     "(expected a run that ends with its statistics)",
+                     r->fatal);
         point_destroy(&r->p);
         return IMPORT_EPARSE;
     }
@@ -89,15 +89,15 @@ static int run_finish(struct parser *ps)
             r->p.tps = series_mean(&r->p, offsetof(struct point_interval, tps));
         if (isnan(r->p.tps) && isnan(r->p.io.reads_ps) && isnan(r->p.io.writes_ps)) {
             sblog_report(ps, ps->line_no,
-                       "the file ends inside the run's statistics before any throughput: "
-                       "expected \"transactions: N (X per sec.)\" and the latency block");
+                         "the file ends inside the run's statistics before any throughput: "
+                         "expected \"transactions: N (X per sec.)\" and the latency block");
             point_destroy(&r->p);
             return IMPORT_EPARSE;
         }
         ps->n_incomplete++;
         sblog_report(ps, r->first_line,
-                   "warning: the file ends inside this run's statistics (truncated?); imported "
-                   "what it printed and marked incomplete");
+                     "warning: the file ends inside this run's statistics (truncated?); imported "
+                     "what it printed and marked incomplete");
         rc = IMPORT_WARN;
     }
     if (!r->has_summary) {
@@ -121,14 +121,14 @@ static int run_finish(struct parser *ps)
             r->p.threads = last->threads;
         ps->n_incomplete++;
         sblog_report(ps, r->first_line,
-                   "warning: the run ends after %zu intermediate report(s) without its summary "
-                   "(killed?); imported from the intervals and marked incomplete",
-                   r->p.n_series);
+                     "warning: the run ends after %zu intermediate report(s) without its summary "
+                     "(killed?); imported from the intervals and marked incomplete",
+                     r->p.n_series);
         rc = IMPORT_WARN;
     }
     if (r->p.threads <= 0) {
         sblog_report(ps, r->first_line,
-                   "the run does not say its thread count: expected \"Number of threads: N\"");
+                     "the run does not say its thread count: expected \"Number of threads: N\"");
         point_destroy(&r->p);
         return IMPORT_EPARSE;
     }
@@ -144,8 +144,8 @@ static int run_finish(struct parser *ps)
             goto nomem;
     }
     if (!r->p.target) {
-        const char *t = ps->opt && ps->opt->target ? ps->opt->target
-                                                   : base_name(ps->name, buf, sizeof buf);
+        const char *t =
+            ps->opt && ps->opt->target ? ps->opt->target : base_name(ps->name, buf, sizeof buf);
         if (point_set_str(&r->p.target, t))
             goto nomem;
     }
@@ -190,19 +190,21 @@ static int interval_line(struct parser *ps, const char *s)
             return sblog_bad_line(ps, "\"thds: N\" with a whole N", s);
         iv.threads = (int)th;
         if (!sblex_lit(&q, "tps:")) {
-            if (sblex_num(&q, &iv.tps) || sblex_lit(&q, "qps:") || sblex_num(&q, &iv.qps) || sblex_lit(&q, "(r/w/o:") ||
-                sblex_num(&q, &iv.reads_ps) || sblex_lit(&q, "/") || sblex_num(&q, &iv.writes_ps) || sblex_lit(&q, "/") ||
-                sblex_num(&q, &iv.other_ps) || sblex_lit(&q, ")") || sblex_lit(&q, "lat (ms,") ||
-                sblex_num(&q, &iv.pct) || sblex_lit(&q, "%):") || sblex_num(&q, &iv.lat_ms) ||
-                sblex_lit(&q, "err/s:") || sblex_num(&q, &iv.errors_ps) || sblex_lit(&q, "reconn/s:") ||
+            if (sblex_num(&q, &iv.tps) || sblex_lit(&q, "qps:") || sblex_num(&q, &iv.qps) ||
+                sblex_lit(&q, "(r/w/o:") || sblex_num(&q, &iv.reads_ps) || sblex_lit(&q, "/") ||
+                sblex_num(&q, &iv.writes_ps) || sblex_lit(&q, "/") || sblex_num(&q, &iv.other_ps) ||
+                sblex_lit(&q, ")") || sblex_lit(&q, "lat (ms,") || sblex_num(&q, &iv.pct) ||
+                sblex_lit(&q, "%):") || sblex_num(&q, &iv.lat_ms) || sblex_lit(&q, "err/s:") ||
+                sblex_num(&q, &iv.errors_ps) || sblex_lit(&q, "reconn/s:") ||
                 sblex_num(&q, &iv.reconnects_ps))
-                return sblog_bad_line(ps,
-                                "\"[ Ns ] thds: N tps: X qps: X (r/w/o: X/X/X) lat (ms,P%): X "
-                                "err/s: X reconn/s: X\"",
-                                s);
+                return sblog_bad_line(
+                    ps,
+                    "\"[ Ns ] thds: N tps: X qps: X (r/w/o: X/X/X) lat (ms,P%): X "
+                    "err/s: X reconn/s: X\"",
+                    s);
         } else if (!sblex_lit(&q, "eps:")) {
-            if (sblex_num(&q, &iv.tps) || sblex_lit(&q, "lat (ms,") || sblex_num(&q, &iv.pct) || sblex_lit(&q, "%):") ||
-                sblex_num(&q, &iv.lat_ms))
+            if (sblex_num(&q, &iv.tps) || sblex_lit(&q, "lat (ms,") || sblex_num(&q, &iv.pct) ||
+                sblex_lit(&q, "%):") || sblex_num(&q, &iv.lat_ms))
                 return sblog_bad_line(ps, "\"[ Ns ] thds: N eps: X lat (ms,P%): X\"", s);
         } else {
             return sblog_bad_line(ps, "\"tps:\" or \"eps:\" after \"thds: N\"", s);
@@ -211,13 +213,14 @@ static int interval_line(struct parser *ps, const char *s)
         /* fileio: reads: X MiB/s writes: X MiB/s fsyncs: X/s latency (ms,P%): X */
         const char *q = p + 6;
         double rd, wr, fs;
-        if (sblex_num(&q, &rd) || sblex_lit(&q, "MiB/s writes:") || sblex_num(&q, &wr) || sblex_lit(&q, "MiB/s fsyncs:") ||
-            sblex_num(&q, &fs) || sblex_lit(&q, "/s latency (ms,") || sblex_num(&q, &iv.pct) || sblex_lit(&q, "%):") ||
+        if (sblex_num(&q, &rd) || sblex_lit(&q, "MiB/s writes:") || sblex_num(&q, &wr) ||
+            sblex_lit(&q, "MiB/s fsyncs:") || sblex_num(&q, &fs) ||
+            sblex_lit(&q, "/s latency (ms,") || sblex_num(&q, &iv.pct) || sblex_lit(&q, "%):") ||
             sblex_num(&q, &iv.lat_ms))
             return sblog_bad_line(ps,
-                            "\"[ Ns ] reads: X MiB/s writes: X MiB/s fsyncs: X/s latency "
-                            "(ms,P%): X\"",
-                            s);
+                                  "\"[ Ns ] reads: X MiB/s writes: X MiB/s fsyncs: X/s latency "
+                                  "(ms,P%): X\"",
+                                  s);
         iv.read_mib_s = rd;
         iv.written_mib_s = wr;
         iv.fsyncs_ps = fs;
@@ -225,20 +228,21 @@ static int interval_line(struct parser *ps, const char *s)
         /* 0.5: threads: N, tps: X, reads: X, writes: X, response time: Xms (P%), errors: X,
          * reconnects: X   (0.4 later builds: reads/s:, writes/s: and no errors) */
         const char *q = p + 8;
-        if (sblex_num(&q, &th) || th > 1e6 || th != floor(th) || sblex_lit(&q, ",") || sblex_lit(&q, "tps:") ||
-            sblex_num(&q, &iv.tps) || sblex_lit(&q, ","))
+        if (sblex_num(&q, &th) || th > 1e6 || th != floor(th) || sblex_lit(&q, ",") ||
+            sblex_lit(&q, "tps:") || sblex_num(&q, &iv.tps) || sblex_lit(&q, ","))
             return sblog_bad_line(ps, "\"[ Ns] threads: N, tps: X, ...\"", s);
         iv.threads = (int)th;
-        if ((sblex_lit(&q, "reads:") && sblex_lit(&q, "reads/s:")) || sblex_num(&q, &iv.reads_ps) || sblex_lit(&q, ",") ||
-            (sblex_lit(&q, "writes:") && sblex_lit(&q, "writes/s:")) || sblex_num(&q, &iv.writes_ps))
+        if ((sblex_lit(&q, "reads:") && sblex_lit(&q, "reads/s:")) || sblex_num(&q, &iv.reads_ps) ||
+            sblex_lit(&q, ",") || (sblex_lit(&q, "writes:") && sblex_lit(&q, "writes/s:")) ||
+            sblex_num(&q, &iv.writes_ps))
             return sblog_bad_line(ps, "\"reads: X, writes: X\"", s);
         sblex_lit(&q, ",");
         if (sblex_lit(&q, "response time:") || sblex_num(&q, &iv.lat_ms) || sblex_lit(&q, "ms (") ||
             sblex_num(&q, &iv.pct) || sblex_lit(&q, "%)"))
             return sblog_bad_line(ps, "\"response time: Xms (P%)\"", s);
         if (!sblex_lit(&q, ",") && !sblex_lit(&q, "errors:")) {
-            if (sblex_num(&q, &iv.errors_ps) || sblex_lit(&q, ",") || sblex_lit(&q, "reconnects:") ||
-                sblex_num(&q, &iv.reconnects_ps))
+            if (sblex_num(&q, &iv.errors_ps) || sblex_lit(&q, ",") ||
+                sblex_lit(&q, "reconnects:") || sblex_num(&q, &iv.reconnects_ps))
                 return sblog_bad_line(ps, "\"errors: X, reconnects: X\"", s);
         }
     } else {
@@ -262,8 +266,8 @@ static int sql_line(struct parser *ps, const char *t, const char *raw)
     double rate;
     if ((v = sblex_after(t, "queries performed:")))
         return IMPORT_OK;
-    if ((v = sblex_after(t, "read:")) || (v = sblex_after(t, "write:")) || (v = sblex_after(t, "other:")) ||
-        (v = sblex_after(t, "total:"))) {
+    if ((v = sblex_after(t, "read:")) || (v = sblex_after(t, "write:")) ||
+        (v = sblex_after(t, "other:")) || (v = sblex_after(t, "total:"))) {
         if (sblex_count(&v, &n) || !sblex_at_end(v))
             return sblog_bad_line(ps, "a count, e.g. \"read: 27216\"", raw);
         if (t[0] == 'r')
@@ -305,7 +309,8 @@ static int sql_line(struct parser *ps, const char *t, const char *raw)
     if ((v = sblex_after(t, "other operations:"))) {
         if (sblex_count_rate(v, &n, &rate))
             return sblog_bad_line(ps, "\"other operations: N (X per sec.)\"", raw);
-        return sblog_set_extra(p, "other_operations_ps", json_real(rate)) ? IMPORT_ENOMEM : IMPORT_OK;
+        return sblog_set_extra(p, "other_operations_ps", json_real(rate)) ? IMPORT_ENOMEM
+                                                                          : IMPORT_OK;
     }
     return IMPORT_OK; /* other lines of the block carry nothing we keep */
 }
@@ -356,14 +361,14 @@ static int latency_line(struct parser *ps, const char *t, const char *raw)
     const char *v;
     double x, pct;
     /* values end with "ms" in legacy outputs */
-#define LAT_VALUE(dst)                                                                            \
-    do {                                                                                          \
-        if (sblex_num(&v, &x))                                                                          \
-            return sblog_bad_line(ps, "a latency in ms, e.g. \"avg: 5.15\"", raw);                     \
-        (void)sblex_lit(&v, "ms");                                                                      \
-        if (!sblex_at_end(v))                                                                           \
-            return sblog_bad_line(ps, "a latency in ms, e.g. \"avg: 5.15\"", raw);                     \
-        dst = x;                                                                                  \
+#define LAT_VALUE(dst)                                                                             \
+    do {                                                                                           \
+        if (sblex_num(&v, &x))                                                                     \
+            return sblog_bad_line(ps, "a latency in ms, e.g. \"avg: 5.15\"", raw);                 \
+        (void)sblex_lit(&v, "ms");                                                                 \
+        if (!sblex_at_end(v))                                                                      \
+            return sblog_bad_line(ps, "a latency in ms, e.g. \"avg: 5.15\"", raw);                 \
+        dst = x;                                                                                   \
     } while (0)
     if ((v = sblex_after(t, "min:"))) {
         LAT_VALUE(p->latency_ms.min);
@@ -383,7 +388,9 @@ static int latency_line(struct parser *ps, const char *t, const char *raw)
             return sblog_bad_line(ps, "a percentile in (0, 100]", raw);
     } else if (isdigit((unsigned char)t[0])) {
         const char *q = t;
-        if (sblex_num(&q, &pct) || (sblex_lit(&q, "th") && sblex_lit(&q, "st") && sblex_lit(&q, "nd") && sblex_lit(&q, "rd")) ||
+        if (sblex_num(&q, &pct) ||
+            (sblex_lit(&q, "th") && sblex_lit(&q, "st") && sblex_lit(&q, "nd") &&
+             sblex_lit(&q, "rd")) ||
             sblex_lit(&q, "percentile:"))
             return sblog_bad_line(ps, "\"95th percentile: X\"", raw);
         v = q;
@@ -410,7 +417,7 @@ static int fairness_line(struct parser *ps, const char *t, const char *raw)
     if (sblex_num(&v, &a) || sblex_lit(&v, "/") || sblex_num(&v, &sd) || !sblex_at_end(v))
         return sblog_bad_line(ps, "\"avg/stddev\" as two numbers \"X/Y\"", raw);
     return sblog_set_extra(p, key, json_pack("{s:f,s:f}", "avg", a, "stddev", sd)) ? IMPORT_ENOMEM
-                                                                            : IMPORT_OK;
+                                                                                   : IMPORT_OK;
 }
 
 static int histogram_line(struct parser *ps, const char *t, const char *raw)
@@ -501,9 +508,11 @@ static int header_line(struct parser *ps, const char *t, int *rc)
         r->workload_hint = "fileio_seqrewr";
     else if (sblex_after(t, "Doing sequential read test"))
         r->workload_hint = "fileio_seqrd";
-    else if (sblex_after(t, "Prime numbers limit:") || sblex_after(t, "Doing CPU performance benchmark"))
+    else if (sblex_after(t, "Prime numbers limit:") ||
+             sblex_after(t, "Doing CPU performance benchmark"))
         r->workload_hint = "cpu";
-    else if (sblex_after(t, "Running memory speed test") || sblex_after(t, "Doing memory operations"))
+    else if (sblex_after(t, "Running memory speed test") ||
+             sblex_after(t, "Doing memory operations"))
         r->workload_hint = "memory";
     else
         return 0;
@@ -586,7 +595,7 @@ static int parse_line(struct parser *ps, const char *raw)
     if (sblex_after(t, "Throughput:")) {
         /* fileio (1.0 and 1.1) has its own Throughput block; 1.1 OLTP's replaces General */
         ps->block = r->workload_hint && strncmp(r->workload_hint, "fileio_", 7) == 0 ? B_FILETHRU
-                                                                                      : B_GENERAL;
+                                                                                     : B_GENERAL;
         r->has_summary = 1;
         return IMPORT_OK;
     }
@@ -684,8 +693,8 @@ static int finish_point(struct parser *ps, struct point *p)
 
 int sysbench_log_detect(const char *buf, size_t len)
 {
-    static const char *const marks[] = {"sysbench ",        "Threads started!",
-                                        "SQL statistics:",  "OLTP test statistics:",
+    static const char *const marks[] = {"sysbench ",          "Threads started!",
+                                        "SQL statistics:",    "OLTP test statistics:",
                                         "Number of threads:", NULL};
     size_t scan = len < 65536 ? len : 65536;
     for (const char *const *m = marks; *m; m++) {
@@ -739,8 +748,8 @@ int sysbench_log_parse(const char *buf, size_t len, const char *name,
         }
         if (n >= sizeof line) {
             sblog_report(&ps, ps.line_no,
-                       "a line of %zu bytes: expected sysbench output (lines under %d bytes)", n,
-                       LINE_MAX_LEN);
+                         "a line of %zu bytes: expected sysbench output (lines under %d bytes)", n,
+                         LINE_MAX_LEN);
             rc = IMPORT_EPARSE;
             goto fail;
         }
@@ -762,8 +771,9 @@ int sysbench_log_parse(const char *buf, size_t len, const char *name,
             warn = 1;
     }
     if (ps.runs_out.n == 0) {
-        sblog_report(&ps, 0, "no sysbench run found: expected a run's output (\"sysbench 1.0.20 "
-                           "...\", \"Number of threads: N\", statistics)");
+        sblog_report(&ps, 0,
+                     "no sysbench run found: expected a run's output (\"sysbench 1.0.20 "
+                     "...\", \"Number of threads: N\", statistics)");
         rc = IMPORT_EPARSE;
         goto fail;
     }

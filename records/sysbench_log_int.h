@@ -16,27 +16,27 @@
 /* Which block of the output the parser is in. */
 enum block {
     B_NONE,
-    B_SQL,        /* "SQL statistics:" / "OLTP test statistics:" */
-    B_GENERAL,    /* "General statistics:" / "Test execution summary:" / 1.1 "Throughput:" */
-    B_LATENCY,    /* "Latency (ms):" / "per-request statistics:" / "response time:" */
-    B_FAIRNESS,   /* "Threads fairness:" */
-    B_FILEOPS,    /* fileio "File operations:" */
-    B_FILETHRU,   /* fileio "Throughput:" */
-    B_HISTOGRAM,  /* "Latency histogram (values are in milliseconds)" */
-    B_CPU         /* "CPU speed:" */
+    B_SQL,       /* "SQL statistics:" / "OLTP test statistics:" */
+    B_GENERAL,   /* "General statistics:" / "Test execution summary:" / 1.1 "Throughput:" */
+    B_LATENCY,   /* "Latency (ms):" / "per-request statistics:" / "response time:" */
+    B_FAIRNESS,  /* "Threads fairness:" */
+    B_FILEOPS,   /* fileio "File operations:" */
+    B_FILETHRU,  /* fileio "Throughput:" */
+    B_HISTOGRAM, /* "Latency histogram (values are in milliseconds)" */
+    B_CPU        /* "CPU speed:" */
 };
 
 struct run {
     struct point p;
     long first_line;
-    int has_summary;   /* a statistics block was read */
-    int has_latency;   /* the latency block's avg was read */
-    int has_max;       /* ... and its max */
-    int truncated;     /* the file ends inside this run, in the middle of a line */
+    int has_summary;         /* a statistics block was read */
+    int has_latency;         /* the latency block's avg was read */
+    int has_max;             /* ... and its max */
+    int truncated;           /* the file ends inside this run, in the middle of a line */
     double elapsed_before_s; /* --report-checkpoints: "total time" of the previous report */
-    long fatal_line;   /* first FATAL line, 0 when none */
+    long fatal_line;         /* first FATAL line, 0 when none */
     char fatal[200];
-    int version_major; /* -1 unknown */
+    int version_major;         /* -1 unknown */
     const char *workload_hint; /* from the content: fileio_*, cpu, memory, oltp_legacy */
     double fileio_latency_pct;
 };

@@ -43,8 +43,8 @@ int sblog_filethru_line(struct parser *ps, const char *t, const char *raw)
             return sblog_bad_line(ps, "\"written, MiB/s: X\"", raw);
     } else if ((v = sblex_after(t, "read:")) || (v = sblex_after(t, "write:"))) {
         int is_read = t[4] == ':';
-        if (sblex_lit(&v, "IOPS=") || sblex_num(&v, &iops) || sblex_num(&v, &mib) || sblex_lit(&v, "MiB/s (") ||
-            sblex_num(&v, &mb) || sblex_lit(&v, "MB/s)"))
+        if (sblex_lit(&v, "IOPS=") || sblex_num(&v, &iops) || sblex_num(&v, &mib) ||
+            sblex_lit(&v, "MiB/s (") || sblex_num(&v, &mb) || sblex_lit(&v, "MB/s)"))
             return sblog_bad_line(ps, "\"read: IOPS=X X MiB/s (X MB/s)\"", raw);
         if (is_read) {
             p->io.reads_ps = iops;
@@ -71,10 +71,12 @@ int sblog_legacy_fileio_line(struct parser *ps, const char *t, int *rc)
     *rc = IMPORT_OK;
     if ((v = sblex_after(t, "Operations performed:"))) {
         int64_t rd, wr, ot, tot;
-        if (sblex_count(&v, &rd) || (sblex_lit(&v, "Read,") && sblex_lit(&v, "reads,")) || sblex_count(&v, &wr) ||
-            (sblex_lit(&v, "Write,") && sblex_lit(&v, "writes,")) || sblex_count(&v, &ot) || sblex_lit(&v, "Other =") ||
-            sblex_count(&v, &tot) || sblex_lit(&v, "Total"))
-            *rc = sblog_bad_line(ps, "\"Operations performed:  N Read, N Write, N Other = N Total\"", t);
+        if (sblex_count(&v, &rd) || (sblex_lit(&v, "Read,") && sblex_lit(&v, "reads,")) ||
+            sblex_count(&v, &wr) || (sblex_lit(&v, "Write,") && sblex_lit(&v, "writes,")) ||
+            sblex_count(&v, &ot) || sblex_lit(&v, "Other =") || sblex_count(&v, &tot) ||
+            sblex_lit(&v, "Total"))
+            *rc = sblog_bad_line(
+                ps, "\"Operations performed:  N Read, N Write, N Other = N Total\"", t);
         else if (sblog_set_extra(p, "ops_read", json_integer(rd)) ||
                  sblog_set_extra(p, "ops_write", json_integer(wr)) ||
                  sblog_set_extra(p, "ops_other", json_integer(ot)))
@@ -123,7 +125,8 @@ int sblog_memory_line(struct parser *ps, const char *t, int *rc)
         return 1;
     }
     v = t;
-    if (isdigit((unsigned char)*v) && sblex_num(&v, &mib) == 0 && sblex_lit(&v, "MiB transferred (") == 0) {
+    if (isdigit((unsigned char)*v) && sblex_num(&v, &mib) == 0 &&
+        sblex_lit(&v, "MiB transferred (") == 0) {
         if (sblex_num(&v, &rate) || sblex_lit(&v, "MiB/sec)"))
             *rc = sblog_bad_line(ps, "\"X MiB transferred (Y MiB/sec)\"", t);
         else
@@ -132,4 +135,3 @@ int sblog_memory_line(struct parser *ps, const char *t, int *rc)
     }
     return 0;
 }
-

@@ -1,4 +1,5 @@
-/* table_csv.c - CSV tables of benchmark results (the CSV files in data/published) -> point records. */
+/* table_csv.c - CSV tables of benchmark results (the CSV files in data/published) -> point records.
+ */
 #include "table_csv.h"
 
 #include <ctype.h>
@@ -259,8 +260,8 @@ static int fill_point(struct point *p, const struct col *cols, const struct row 
         int numeric = c->kind != C_EXTRA && c->kind != C_TARGET && c->kind != C_CONFIG &&
                       c->kind != C_WORKLOAD && c->kind != C_FLAG && c->kind != C_NODES;
         if (numeric && (parse_number(cell, &v) != 0 || v < 0)) {
-            msg(rep, name, line, "column \"%s\": expected a number >= 0, found \"%.40s\"",
-                c->name, cell);
+            msg(rep, name, line, "column \"%s\": expected a number >= 0, found \"%.40s\"", c->name,
+                cell);
             return IMPORT_EPARSE;
         }
         switch (c->kind) {
@@ -274,9 +275,9 @@ static int fill_point(struct point *p, const struct col *cols, const struct row 
                     c->name);
                 return IMPORT_EPARSE;
             }
-            rc = point_set_str(c->kind == C_TARGET     ? &p->target
-                               : c->kind == C_CONFIG   ? &p->config
-                                                       : &p->workload,
+            rc = point_set_str(c->kind == C_TARGET   ? &p->target
+                               : c->kind == C_CONFIG ? &p->config
+                                                     : &p->workload,
                                cell);
             break;
         case C_THREADS:
@@ -293,7 +294,8 @@ static int fill_point(struct point *p, const struct col *cols, const struct row 
             else if (*cell)
                 rc = set_extra(p, "nodes", point_json_string(cell));
             else {
-                msg(rep, name, line, "column \"nodes\": expected a node count, found an empty cell");
+                msg(rep, name, line,
+                    "column \"nodes\": expected a node count, found an empty cell");
                 return IMPORT_EPARSE;
             }
             break;
@@ -356,9 +358,9 @@ static int fill_point(struct point *p, const struct col *cols, const struct row 
         if (point_set_str(&p->workload, w ? w : "unknown"))
             goto nomem;
     }
-    if (!p->target && point_set_str(&p->target, opt && opt->target
-                                                    ? opt->target
-                                                    : base_name(name, bn, sizeof bn)))
+    if (!p->target &&
+        point_set_str(&p->target,
+                      opt && opt->target ? opt->target : base_name(name, bn, sizeof bn)))
         goto nomem;
     p->source_kind = POINT_SRC_TABLE;
     p->source_line = line;
@@ -370,9 +372,8 @@ nomem:
     return IMPORT_ENOMEM;
 }
 
-int table_csv_parse(const char *buf, size_t len, const char *name,
-                    const struct import_options *opt, struct point_list *out,
-                    struct import_report *report)
+int table_csv_parse(const char *buf, size_t len, const char *name, const struct import_options *opt,
+                    struct point_list *out, struct import_report *report)
 {
     struct cursor c = {buf, len, 0, 1};
     struct row *r = malloc(sizeof *r);
@@ -392,8 +393,9 @@ int table_csv_parse(const char *buf, size_t len, const char *name,
         return IMPORT_ENOMEM;
     }
     if (!skip_comments(&c)) {
-        msg(report, name, 0, "no header row: expected a CSV header such as "
-                             "\"target,workload,threads,tps\"");
+        msg(report, name, 0,
+            "no header row: expected a CSV header such as "
+            "\"target,workload,threads,tps\"");
         rc = IMPORT_EFORMAT;
         goto done;
     }

@@ -40,9 +40,8 @@
  * @return IMPORT_OK, IMPORT_EPARSE (report->msg: "file:line: column \"x\": expected ..."),
  *         IMPORT_EFORMAT (no header row or no data rows), IMPORT_ENOMEM.
  */
-int table_csv_parse(const char *buf, size_t len, const char *name,
-                    const struct import_options *opt, struct point_list *out,
-                    struct import_report *report);
+int table_csv_parse(const char *buf, size_t len, const char *name, const struct import_options *opt,
+                    struct point_list *out, struct import_report *report);
 
 /**
  * 1 when buf looks like a CSV table: its first line that is not a comment or blank has at

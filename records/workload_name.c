@@ -7,12 +7,25 @@
 
 const char *import_workload_from_name(const char *path)
 {
-    static const char *const names[] = {
-        "oltp_point_select", "oltp_read_only",        "oltp_read_write",      "oltp_write_only",
-        "oltp_insert",       "oltp_update_index",     "oltp_update_non_index", "oltp_delete",
-        "oltp_legacy",       "select_random_points",  "select_random_ranges", "bulk_insert",
-        "fileio_seqwr",      "fileio_seqrewr",        "fileio_seqrd",         "fileio_rndrd",
-        "fileio_rndwr",      "fileio_rndrw",          NULL};
+    static const char *const names[] = {"oltp_point_select",
+                                        "oltp_read_only",
+                                        "oltp_read_write",
+                                        "oltp_write_only",
+                                        "oltp_insert",
+                                        "oltp_update_index",
+                                        "oltp_update_non_index",
+                                        "oltp_delete",
+                                        "oltp_legacy",
+                                        "select_random_points",
+                                        "select_random_ranges",
+                                        "bulk_insert",
+                                        "fileio_seqwr",
+                                        "fileio_seqrewr",
+                                        "fileio_seqrd",
+                                        "fileio_rndrd",
+                                        "fileio_rndwr",
+                                        "fileio_rndrw",
+                                        NULL};
     const char *slash = strrchr(path, '/');
     char base[512];
     const char *best = NULL;

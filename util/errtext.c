@@ -3,8 +3,8 @@
 
 #include <stdio.h>
 
-char *errtext_vset(char *buf, size_t cap, const char *file, long line, long column,
-                   const char *fmt, va_list ap)
+char *errtext_vset(char *buf, size_t cap, const char *file, long line, long column, const char *fmt,
+                   va_list ap)
 {
     char body[1024];
     if (!buf || cap == 0)

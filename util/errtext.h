@@ -24,7 +24,7 @@ char *errtext_set(char *buf, size_t cap, const char *file, long line, long colum
                   ...) __attribute__((format(printf, 6, 7)));
 
 /** errtext_set with a va_list. @return buf. */
-char *errtext_vset(char *buf, size_t cap, const char *file, long line, long column,
-                   const char *fmt, va_list ap) __attribute__((format(printf, 6, 0)));
+char *errtext_vset(char *buf, size_t cap, const char *file, long line, long column, const char *fmt,
+                   va_list ap) __attribute__((format(printf, 6, 0)));
 
 #endif

@@ -54,8 +54,7 @@ void cli_print_help(const char *usage, const char *description, const struct cli
  * Report misuse: prints "sizeup: <formatted message>" and "Try 'sizeup <cmd> --help'." to stderr.
  * @return SIZEUP_EXIT_USAGE, for `return cli_usage_error(...)`.
  */
-int cli_usage_error(const char *cmd, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /**
  * Report an option getopt_long rejected (unknown, missing argument), using optopt/optind.

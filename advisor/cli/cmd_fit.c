@@ -413,7 +413,8 @@ int cmd_fit(int argc, char **argv)
             o.json = 1;
             break;
         case OPT_PREDICT:
-            if (units_parse_int_list(optarg, 1000000000LL, o.predict, MAX_PREDICT, &o.n_predict) != 0)
+            if (units_parse_int_list(optarg, 1000000000LL, o.predict, MAX_PREDICT, &o.n_predict) !=
+                0)
                 return cli_usage_error("fit",
                                        "--predict takes a list of up to %d positive "
                                        "integers, e.g. 8,64,256, not '%s'",

@@ -154,9 +154,8 @@ int cmd_import(int argc, char **argv)
             else if (strcmp(optarg, "points") == 0)
                 opt.format = IMPORT_POINTS;
             else
-                return cli_usage_error("import",
-                                       "--format takes auto, sysbench, csv or points, not '%s'",
-                                       optarg);
+                return cli_usage_error(
+                    "import", "--format takes auto, sysbench, csv or points, not '%s'", optarg);
             break;
         case OPT_SUMMARY:
             summary = 1;
@@ -218,8 +217,8 @@ int cmd_import(int argc, char **argv)
     if (summary)
         print_summary(&pts);
     if (status != SIZEUP_EXIT_FAIL)
-        fprintf(stderr, "sizeup: imported %zu point(s) from %d of %d file(s)\n", pts.n,
-                n_files_ok, argc - optind);
+        fprintf(stderr, "sizeup: imported %zu point(s) from %d of %d file(s)\n", pts.n, n_files_ok,
+                argc - optind);
     point_list_destroy(&pts);
     return status;
 }

@@ -39,26 +39,26 @@ static const struct subcommand *find_subcommand(const char *name)
 static void print_help(FILE *f)
 {
     fprintf(f, "Usage: sizeup COMMAND [OPTIONS] [ARGS]\n"
-           "\n"
-           "sizeup measures, models and prices database servers, and ranks configurations by\n"
-           "throughput per cost at a latency target.\n"
-           "\n"
-           "Commands:\n");
+               "\n"
+               "sizeup measures, models and prices database servers, and ranks configurations by\n"
+               "throughput per cost at a latency target.\n"
+               "\n"
+               "Commands:\n");
     for (const struct subcommand *s = subcommands; s->name; s++)
         fprintf(f, "  %-9s %s\n", s->name, s->summary);
     fprintf(f, "  %-9s %s\n", "help", "help CMD: the options of one command");
     fprintf(f, "\n"
-           "Options:\n"
-           "  -h, --help     this text\n"
-           "  -V, --version  print the version and exit\n"
-           "\n"
-           "Exit status:\n"
-           "  0    success\n"
-           "  1    the work failed (I/O error, server error, fit failure)\n"
-           "  2    bad command line\n"
-           "  3    some input was rejected or incomplete; the rest was processed\n"
-           "  4    a server or URL could not be reached\n"
-           "  130  interrupted (SIGINT); what was measured so far is kept\n");
+               "Options:\n"
+               "  -h, --help     this text\n"
+               "  -V, --version  print the version and exit\n"
+               "\n"
+               "Exit status:\n"
+               "  0    success\n"
+               "  1    the work failed (I/O error, server error, fit failure)\n"
+               "  2    bad command line\n"
+               "  3    some input was rejected or incomplete; the rest was processed\n"
+               "  4    a server or URL could not be reached\n"
+               "  130  interrupted (SIGINT); what was measured so far is kept\n");
 }
 
 int main(int argc, char **argv)

@@ -90,8 +90,7 @@ int rank_cli_option(struct rank_cli *o, const char *cmd, int c, const char *arg)
  * option, or an unknown one / a missing value.
  * @return 0 when handled, else the exit code to return (SIZEUP_EXIT_USAGE after a message).
  */
-int rank_cli_getopt_other(struct rank_cli *o, const char *cmd, int c, const char *arg,
-                          char **argv);
+int rank_cli_getopt_other(struct rank_cli *o, const char *cmd, int c, const char *arg, char **argv);
 
 /**
  * After option parsing: refuse operands (points go after --points), then load and rank as

@@ -94,8 +94,8 @@ static void test_disk_rules(void)
     perf(b, "aws-io2", 30, 300, 0, 300, 76.8);
     perf(b, "aws-io2", 300, 256000, 0, 256000, 4000); /* min(256000, 300000); MB/s capped */
     perf(b, "aws-io2", 100, 10000, 0, 10000, 2560);   /* 0.256 x 10000 under the cap */
-    perf(b, "aws-io2", 300, 256001, 0, -1, -1);        /* above the 256000 cap */
-    perf(b, "aws-io2", 100, 0, 0, -1, -1);             /* below the 100 IOPS minimum */
+    perf(b, "aws-io2", 300, 256001, 0, -1, -1);       /* above the 256000 cap */
+    perf(b, "aws-io2", 100, 0, 0, -1, -1);            /* below the 100 IOPS minimum */
     /* Huawei EVS */
     perf(b, "huawei-essd", 500, 0, 0, 26800, 370);    /* min(128000, 26800); min(1000, 370) */
     perf(b, "huawei-essd", 3000, 0, 0, 128000, 1000); /* 151800 -> cap; 1620 -> cap */

@@ -66,9 +66,9 @@ static void point_select(void)
     CHECK_NEAR(p->series[0].lat_ms, 0.07, 1e-12);
     CHECK_NEAR(p->series[0].pct, 95, 0);
     CHECK_INT_EQ(p->series[0].threads, 2);
-    CHECK_NEAR(json_number_value(json_object_get(
-                   json_object_get(p->extra, "fairness_events"), "avg")),
-               138786.5, 1e-9);
+    CHECK_NEAR(
+        json_number_value(json_object_get(json_object_get(p->extra, "fairness_events"), "avg")),
+        138786.5, 1e-9);
     CHECK_STR_EQ(p->tool, "sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)");
     CHECK_INT_EQ(p->source_kind, POINT_SRC_SYSBENCH_LOG);
     CHECK_INT_EQ(p->source_line, 1);
@@ -255,8 +255,8 @@ static void crlf_and_latin1(void)
         CHECK_NEAR(a.items[0].tps, 4663.32, 1e-9);
         CHECK_INT_EQ(point_write(f, &a.items[0], &err), POINT_OK); /* valid UTF-8 JSON */
         fclose(f);
-        CHECK(buf && strstr(buf, "sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3) ?? caf?") !=
-                         NULL);
+        CHECK(buf &&
+              strstr(buf, "sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3) ?? caf?") != NULL);
         free(buf);
     }
     point_list_destroy(&a);
@@ -457,8 +457,7 @@ static void hostile(void)
     CHECK_INT_EQ(import_buffer(bom_csv, sizeof bom_csv - 1, "bom.csv", NULL, &l, &rep), IMPORT_OK);
     CHECK(l.n == 1 && strcmp(l.items[0].target, "h") == 0 && l.items[0].threads == 4);
     point_list_destroy(&l);
-    snprintf(longline, sizeof longline, "sysbench 1.0.20\nNumber of threads: 1\n%*s\n", 2000,
-             "x");
+    snprintf(longline, sizeof longline, "sysbench 1.0.20\nNumber of threads: 1\n%*s\n", 2000, "x");
     CHECK_INT_EQ(import_buffer(longline, strlen(longline), "long.log", NULL, &l, &rep),
                  IMPORT_EPARSE);
     CHECK(strstr(rep.msg, "long.log:3:") != NULL);
@@ -500,7 +499,7 @@ static void published(void)
     CHECK(p && fabs(p->tps - 181.23) < 1e-9);
     p = find(&l, "seekdb-4c8g", "oltp_point_select", 400);
     CHECK(p && fabs(p->tps - 108138.11) < 1e-9 && fabs(point_percentile(p, 99) - 15.00) < 1e-12);
-    CHECK(p && isnan(p->qps) && isnan(p->latency_ms.avg)); /* absent stays absent */
+    CHECK(p && isnan(p->qps) && isnan(p->latency_ms.avg));            /* absent stays absent */
     CHECK(find(&l, "seekdb-1c2g", "oltp_point_select", 400) == NULL); /* the missing row */
     p = find(&l, "seekdb-1c2g", "update", 200);
     CHECK(p && fabs(p->tps - 18839.09) < 1e-9);

@@ -143,8 +143,7 @@ static void strict_reader(void)
                           &p, &err),
                  POINT_EPARSE);
     CHECK(strstr(err.msg, "\"tps\"") != NULL);
-    CHECK_INT_EQ(read_one("{\"schema\":\"sizeup.point/1\", \"target\":\n", &p, &err),
-                 POINT_EPARSE);
+    CHECK_INT_EQ(read_one("{\"schema\":\"sizeup.point/1\", \"target\":\n", &p, &err), POINT_EPARSE);
     CHECK(strstr(err.msg, "in.jsonl:1:") != NULL);
     CHECK_INT_EQ(read_one("{\"schema\":\"sizeup.point/1\",\"target\":\"a\",\"workload\":\"w\","
                           "\"threads\":1}\n",
@@ -158,10 +157,11 @@ static void strict_reader(void)
                           &p, &err),
                  POINT_EPARSE);
     CHECK(strstr(err.msg, "\"tsp\"") != NULL);
-    CHECK_INT_EQ(read_one("{\"schema\":\"sizeup.point/1\",\"target\":\"a\",\"workload\":\"w\","
-                          "\"threads\":1,\"latency_ms\":{\"p 95\":1},\"source\":{\"kind\":\"table\"}}\n",
-                          &p, &err),
-                 POINT_EPARSE);
+    CHECK_INT_EQ(
+        read_one("{\"schema\":\"sizeup.point/1\",\"target\":\"a\",\"workload\":\"w\","
+                 "\"threads\":1,\"latency_ms\":{\"p 95\":1},\"source\":{\"kind\":\"table\"}}\n",
+                 &p, &err),
+        POINT_EPARSE);
     /* a byte order mark before the first line is skipped */
     CHECK_INT_EQ(read_one("\xEF\xBB\xBF{\"schema\":\"sizeup.point/1\",\"target\":\"a\","
                           "\"workload\":\"w\",\"threads\":1,\"source\":{\"kind\":\"table\"}}\n",
