@@ -58,6 +58,8 @@ static void instance_destroy(struct cat_instance *in)
     free(in->region);
     free(in->name);
     free(in->description);
+    free(in->family);
+    free(in->processor);
     free(in->local_disk);
     for (size_t i = 0; i < in->n_prices; i++)
         price_destroy(&in->prices[i].price);
@@ -163,6 +165,17 @@ const struct cat_server *cat_find_server(const struct cat_catalog *cat, const ch
 const struct cat_config *cat_find_config(const struct cat_catalog *cat, const char *id)
 {
     FIND_BY_ID(cat->configs, cat->n_configs, id);
+}
+
+const char *cat_instance_family(const struct cat_instance *in, char *buf, size_t cap)
+{
+    const char *dot;
+    if (in->family)
+        return in->family;
+    if (!in->name || !(dot = strchr(in->name, '.')) || dot == in->name || cap == 0)
+        return NULL;
+    snprintf(buf, cap, "%.*s", (int)(dot - in->name), in->name);
+    return buf;
 }
 
 int cat_catalog_convert(const struct cat_catalog *cat, double amount, const char *code, double *out,

@@ -86,6 +86,10 @@ struct cat_instance {
     char *region;      /* e.g. "us-east-1"; may be NULL */
     char *name;        /* provider's name, e.g. "c5.2xlarge"; may be NULL */
     char *description; /* may be NULL */
+    char *family;      /* instance family, e.g. "c5" (sizes of one family share a processor and
+                          scale with vCPUs); NULL when not given (cat_instance_family derives it) */
+    char *processor;   /* e.g. "Intel Xeon Platinum 8124M"; NULL when unknown */
+    double clock_ghz;  /* processor clock, GHz (> 0), or 0 when unknown */
     int vcpu;          /* > 0, or 0 when unknown */
     double memory_gib; /* > 0, or 0 when unknown */
     char *local_disk;  /* disk id of the instance store, or NULL */
@@ -228,6 +232,15 @@ int cat_catalog_add_buffer(struct cat_catalog *cat, const char *text, size_t len
  * @return as cat_catalog_add_buffer(), or CAT_EIO when the file cannot be read.
  */
 int cat_catalog_add_file(struct cat_catalog *cat, const char *path, struct cat_error *err);
+
+/**
+ * The family of an instance: its `family` when the catalog gives one, else the provider's name
+ * up to its first '.' ("c5.2xlarge" -> "c5", "ecs.c8i.large" -> "ecs"; AWS names are
+ * FAMILY.SIZE), else NULL (no name, or a name without '.').
+ * @param buf  receives a derived family (cap bytes); the result is in->family or buf
+ * @return the family (borrowed from in or buf), or NULL.
+ */
+const char *cat_instance_family(const struct cat_instance *in, char *buf, size_t cap);
 
 /** Look-ups by id; NULL when absent. The result is borrowed from cat. */
 const struct cat_instance *cat_find_instance(const struct cat_catalog *cat, const char *id);

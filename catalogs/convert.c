@@ -226,6 +226,31 @@ int cat_convert_ec2instances(json_t *catalog, json_t *doc, const char *source,
         json_object_set_new(inst, "name", json_string(type));
         if ((x = json_object_get(v, "family")) && json_is_string(x))
             json_object_set(inst, "description", x);
+        {
+            /* the instance family is the type name's prefix (instances.json's "family" is the
+               category, e.g. "Compute optimized") */
+            const char *dot = strchr(type, '.');
+            if (dot && dot > type)
+                json_object_set_new(inst, "family", json_stringn(type, (size_t)(dot - type)));
+        }
+        if ((x = json_object_get(v, "physical_processor")) && json_is_string(x) &&
+            json_string_length(x) > 0)
+            json_object_set(inst, "processor", x);
+        if ((x = json_object_get(v, "clock_speed_ghz"))) {
+            /* a number, or a string such as "3.5 GHz" or "up to 3.1 GHz" */
+            double ghz = json_is_number(x) ? json_number_value(x) : 0;
+            const char *cs = json_string_value(x);
+            if (cs) {
+                char *end;
+                while (*cs && !(*cs >= '0' && *cs <= '9'))
+                    cs++;
+                ghz = strtod(cs, &end);
+                if (end == cs)
+                    ghz = 0;
+            }
+            if (isfinite(ghz) && ghz >= 0.01 && ghz <= 100)
+                json_object_set_new(inst, "clock_ghz", json_real(ghz));
+        }
         if ((x = json_object_get(v, "vCPU")) && json_is_integer(x) && json_integer_value(x) > 0)
             json_object_set(inst, "vcpu", x);
         if ((x = json_object_get(v, "memory")) && json_is_number(x) && json_number_value(x) > 0)

@@ -215,10 +215,21 @@ static int parse_instance_price(struct cat_jr *ld, json_t *v, struct cat_instanc
 
 static int parse_instance(struct cat_jr *ld, json_t *v)
 {
-    static const char *const keys[] = {
-        "id",     "provider",   "region",     "name",           "description",
-        "vcpu",   "memory_gib", "local_disk", "block_max_iops", "block_max_throughput_mb_s",
-        "prices", NULL};
+    static const char *const keys[] = {"id",
+                                       "provider",
+                                       "region",
+                                       "name",
+                                       "description",
+                                       "family",
+                                       "processor",
+                                       "clock_ghz",
+                                       "vcpu",
+                                       "memory_gib",
+                                       "local_disk",
+                                       "block_max_iops",
+                                       "block_max_throughput_mb_s",
+                                       "prices",
+                                       NULL};
     struct cat_catalog *c = ld->cat;
     struct cat_instance *in;
     json_t *prices;
@@ -237,6 +248,9 @@ static int parse_instance(struct cat_jr *ld, json_t *v)
         (rc = cat_jr_get_str(ld, v, "region", 0, &in->region)) != CAT_OK ||
         (rc = cat_jr_get_str(ld, v, "name", 0, &in->name)) != CAT_OK ||
         (rc = cat_jr_get_str(ld, v, "description", 0, &in->description)) != CAT_OK ||
+        (rc = cat_jr_get_str(ld, v, "family", 0, &in->family)) != CAT_OK ||
+        (rc = cat_jr_get_str(ld, v, "processor", 0, &in->processor)) != CAT_OK ||
+        (rc = cat_jr_get_num(ld, v, "clock_ghz", 0, 0.01, 100, 0, &in->clock_ghz)) != CAT_OK ||
         (rc = cat_jr_get_int(ld, v, "vcpu", 0, 1, 100000, 0, &in->vcpu)) != CAT_OK ||
         (rc = cat_jr_get_num(ld, v, "memory_gib", 0, 0.001, 1e9, 0, &in->memory_gib)) != CAT_OK ||
         (rc = get_local_disk(ld, v, &in->local_disk, &in->local_disk_count, &in->local_disk_gib)) !=
@@ -246,6 +260,12 @@ static int parse_instance(struct cat_jr *ld, json_t *v)
         (rc = cat_jr_get_num(ld, v, "block_max_throughput_mb_s", 0, 0, 1e9, 0,
                              &in->block_max_throughput_mb_s)) != CAT_OK)
         return rc;
+    if (in->family && !*in->family) {
+        size_t m = cat_jr_push_key(ld, "family");
+        rc = cat_jr_fail(ld, "expected a non-empty family name such as \"c5\"");
+        cat_jr_pop(ld, m);
+        return rc;
+    }
     prices = json_object_get(v, "prices");
     if (!prices)
         return cat_jr_fail(ld, "missing required key 'prices' (an array of price objects)");

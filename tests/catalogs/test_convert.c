@@ -87,9 +87,17 @@ static void test_ec2instances(void)
         CHECK_NEAR(in->block_max_throughput_mb_s, 10000, 0);
         CHECK_STR_EQ(in->region, "us-east-1");
         CHECK_STR_EQ(in->prices[0].price.as_of, "2026-12-01");
+        /* the family is the type name's prefix; processor and clock as instances.json gives
+           them ("3.5 GHz") */
+        CHECK_STR_EQ(in->family, "x2iedn");
+        CHECK_STR_EQ(in->processor, "Intel Xeon Scalable (Icelake)");
+        CHECK_NEAR(in->clock_ghz, 3.5, 0);
     }
     in = cat_find_instance(c, "aws-c5.2xlarge");
     if (in) {
+        CHECK_STR_EQ(in->family, "c5");
+        CHECK_STR_EQ(in->processor, "Intel Xeon Platinum 8124M");
+        CHECK_NEAR(in->clock_ghz, 0, 0); /* not given */
         CHECK(in->local_disk == NULL);
         CHECK_NEAR(in->block_max_iops, 40000, 0);
         CHECK_NEAR(in->block_max_throughput_mb_s, 593.75, 0);
