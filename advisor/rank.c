@@ -14,56 +14,6 @@
 /* Search limit for a curve without a peak, knee or fall: this many times the largest N. */
 #define RANK_SEARCH_FACTOR 2.0
 
-int rank_slo_parse(const char *s, struct rank_slo *out, char *err, size_t cap)
-{
-    const char *colon = strchr(s, ':');
-    char stat[16], *end;
-    double v, pct;
-    size_t len;
-
-    if (!colon || colon == s || (size_t)(colon - s) >= sizeof stat)
-        goto bad;
-    len = (size_t)(colon - s);
-    memcpy(stat, s, len);
-    stat[len] = '\0';
-    if (strcmp(stat, "avg") == 0 || strcmp(stat, "mean") == 0) {
-        pct = 0;
-    } else if (stat[0] == 'p' && stat[1] && (isdigit((unsigned char)stat[1]))) {
-        pct = strtod(stat + 1, &end);
-        if (*end || !(pct > 0 && pct < 100))
-            goto bad;
-    } else {
-        goto bad;
-    }
-    if (!isdigit((unsigned char)colon[1]) && colon[1] != '.')
-        goto bad;
-    v = strtod(colon + 1, &end);
-    if (end == colon + 1 || !isfinite(v) || !(v > 0))
-        goto bad;
-    if (strcmp(end, "ms") == 0)
-        v *= 1e-3;
-    else if (strcmp(end, "s") != 0)
-        goto bad;
-    out->pct = pct;
-    out->target_s = v;
-    return 0;
-bad:
-    snprintf(err, cap,
-             "--slo: '%s' is not a latency target: expected STAT:VALUE with STAT avg, p50, "
-             "p95 or p99 and VALUE a positive number with ms or s, e.g. p95:50ms",
-             s);
-    return -1;
-}
-
-const char *rank_slo_text(const struct rank_slo *slo, char *buf, size_t cap)
-{
-    if (slo->pct > 0)
-        snprintf(buf, cap, "p%g <= %g ms", slo->pct, slo->target_s * 1e3);
-    else
-        snprintf(buf, cap, "avg <= %g ms", slo->target_s * 1e3);
-    return buf;
-}
-
 int rank_mix_parse(const char *s, struct rank_mix_item *items, size_t *n, char *err, size_t cap)
 {
     const char *p = s;
@@ -365,7 +315,7 @@ static void finish_at(const struct rank_curve *c, double nt, struct rank_at *out
     out->latency_s = rank_curve_latency(c, nt, &out->lat_basis);
 }
 
-int rank_curve_at_target(const struct rank_curve *c, const struct rank_slo *slo, double nodes_at,
+int rank_curve_at_target(const struct rank_curve *c, const struct slo *slo, double nodes_at,
                          struct rank_at *out)
 {
     double lim, t = slo->target_s, *bp, nt;
@@ -450,8 +400,8 @@ int rank_curve_at_target(const struct rank_curve *c, const struct rank_slo *slo,
     return RANK_OK;
 }
 
-long rank_curve_nodes_for(const struct rank_curve *c, const struct rank_slo *slo,
-                          double required_tps, long max_nodes, enum rank_basis *basis)
+long rank_curve_nodes_for(const struct rank_curve *c, const struct slo *slo, double required_tps,
+                          long max_nodes, enum rank_basis *basis)
 {
     int is_peak;
     double lim = search_limit(c, &is_peak);

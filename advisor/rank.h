@@ -57,6 +57,7 @@
 #include "latency.h"
 #include "model.h"
 #include "point.h"
+#include "slo.h"
 #include "usl.h"
 
 #include <stddef.h>
@@ -67,22 +68,6 @@
 
 /* Error returns. */
 enum { RANK_OK = 0, RANK_EINVAL = -1, RANK_ENOMEM = -2, RANK_EFIT = -3 };
-
-/* A latency target: the mean (pct 0) or a percentile, at most target_s seconds. */
-struct rank_slo {
-    double pct;      /* 0 for the mean (avg), else 50, 95, 99, ... */
-    double target_s; /* > 0 */
-};
-
-/**
- * Parse "p95:50ms", "avg:20ms", "p99:0.2s", "p50:5ms" (statistic avg, p50, p95, p99 or any
- * pNN with 0 < NN < 100; a number with unit ms or s; the unit is required).
- * @return 0 and *out set, or -1 with err ("... expected STAT:VALUE with ms or s, e.g. p95:50ms").
- */
-int rank_slo_parse(const char *s, struct rank_slo *out, char *err, size_t cap);
-
-/** Text of a target: "avg <= 20 ms", "p95 <= 50 ms" into buf (cap bytes); returns buf. */
-const char *rank_slo_text(const struct rank_slo *slo, char *buf, size_t cap);
 
 /* One workload of a mix. */
 struct rank_mix_item {
@@ -189,7 +174,7 @@ struct rank_at {
  * @return RANK_OK (out->status says whether the target is met), RANK_EINVAL (bad target or
  *         nodes_at), RANK_ENOMEM.
  */
-int rank_curve_at_target(const struct rank_curve *c, const struct rank_slo *slo, double nodes_at,
+int rank_curve_at_target(const struct rank_curve *c, const struct slo *slo, double nodes_at,
                          struct rank_at *out);
 
 /**
@@ -197,12 +182,12 @@ int rank_curve_at_target(const struct rank_curve *c, const struct rank_slo *slo,
  * whose latency meets the target. @return the count, or 0 when none does.
  * *basis: measured, interpolated or extrapolated.
  */
-long rank_curve_nodes_for(const struct rank_curve *c, const struct rank_slo *slo,
-                          double required_tps, long max_nodes, enum rank_basis *basis);
+long rank_curve_nodes_for(const struct rank_curve *c, const struct slo *slo, double required_tps,
+                          long max_nodes, enum rank_basis *basis);
 
 /* What a ranking asks. */
 struct rank_options {
-    struct rank_slo slo;
+    struct slo slo;
     enum cat_pricing pricing;
     double required_tps; /* 0: none */
     size_t n_mix;        /* >= 1 */

@@ -44,9 +44,9 @@ static const char *x_name(const struct rank_set *s, size_t i)
 static void header_lines(FILE *f, const struct rank_set *s)
 {
     char slo[64], wl[256];
-    fprintf(f, "target %s; workload %s; %s prices in %s",
-            rank_slo_text(&s->opt.slo, slo, sizeof slo), rank_set_workloads(s, wl, sizeof wl),
-            cat_pricing_name(s->opt.pricing), s->cat->currency);
+    fprintf(f, "target %s; workload %s; %s prices in %s", slo_text(&s->opt.slo, slo, sizeof slo),
+            rank_set_workloads(s, wl, sizeof wl), cat_pricing_name(s->opt.pricing),
+            s->cat->currency);
     if (s->opt.required_tps > 0)
         fprintf(f, "; required %g tps", s->opt.required_tps);
     fprintf(f, "\n");

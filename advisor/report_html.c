@@ -199,8 +199,7 @@ static void curve_plots(FILE *f, const struct rank_set *s, const char *config, c
     svg_plot_begin(&p, f, title, xname(c), "ms", x0, x1, 0, lmax);
     svg_line(&p, "latency-model", xs, lat, REPORT_CURVE_SAMPLES);
     svg_points(&p, "latency-measured", lat_n, ml, lat_m);
-    svg_hline(&p, "slo-line", s->opt.slo.target_s * 1e3,
-              rank_slo_text(&s->opt.slo, slo, sizeof slo));
+    svg_hline(&p, "slo-line", s->opt.slo.target_s * 1e3, slo_text(&s->opt.slo, slo, sizeof slo));
     if (a->status == RANK_MET && isfinite(a->latency_s)) {
         snprintf(label, sizeof label, "%.1f %s", a->n, xname(c));
         svg_marker(&p, "slo", a->n, a->latency_s * 1e3, label);
@@ -217,7 +216,7 @@ static void inputs(FILE *f, const struct rank_set *s, const struct report_inputs
     char slo[64], wl[256];
     fprintf(f, "<h2>Inputs</h2>\n<table class=\"inputs\"><tbody>\n");
     fprintf(f, "<tr><th class=\"l\">latency target</th><td class=\"l\">%s</td></tr>\n",
-            rank_slo_text(&s->opt.slo, slo, sizeof slo));
+            slo_text(&s->opt.slo, slo, sizeof slo));
     fprintf(f, "<tr><th class=\"l\">workloads</th><td class=\"l\">");
     esc(f, rank_set_workloads(s, wl, sizeof wl));
     fprintf(f, "%s</td></tr>\n", s->opt.n_mix > 1 ? " (weighted harmonic mean of throughput)" : "");
@@ -289,7 +288,7 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
                "<title>sizeup report: ");
     esc(f, rank_set_workloads(s, wl, sizeof wl));
     fprintf(f, " at %s</title>\n<style>%s</style>\n</head>\n<body>\n",
-            rank_slo_text(&s->opt.slo, slo, sizeof slo), css);
+            slo_text(&s->opt.slo, slo, sizeof slo), css);
     fprintf(f, "<h1>Throughput per cost at %s</h1>\n<p class=\"muted\">workload ", slo);
     esc(f, wl);
     fprintf(f, "; %s prices in %s; %zu configurations</p>\n", cat_pricing_name(s->opt.pricing),

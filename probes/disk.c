@@ -425,7 +425,7 @@ int disk_run(const struct disk_config *cfg, struct disk_result *out)
         /* each batch lasts at least one interval from the end of the previous one: a late
          * wake-up (busy machine) makes one batch longer, never a run of short catch-up ones */
         while (clock_sleep_until_ns(prev + cfg->interval_ns) != 0)
-            if (cfg->interrupted && *cfg->interrupted)
+            if (cfg->stop && atomic_load(cfg->stop))
                 break;
         now = clock_now_ns();
         hist_reset(batch_hist);
@@ -438,7 +438,7 @@ int disk_run(const struct disk_config *cfg, struct disk_result *out)
             rc = DISK_EIO;
             break;
         }
-        if (cfg->interrupted && *cfg->interrupted) {
+        if (cfg->stop && atomic_load(cfg->stop)) {
             rc = DISK_EINTR;
             break;
         }

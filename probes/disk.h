@@ -40,6 +40,7 @@
 #include "histogram.h"
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -61,7 +62,7 @@ enum {
     DISK_EINVAL = -1, /* configuration out of range (msg says which value) */
     DISK_ENOMEM = -2, /* buffer, histogram or thread could not be allocated */
     DISK_EIO = -3,    /* an I/O or sync call failed (msg has the call, offset and strerror) */
-    DISK_EINTR = -4   /* *cfg->interrupted became non-zero: the point is incomplete */
+    DISK_EINTR = -4   /* *cfg->stop became non-zero: the point is incomplete */
 };
 
 /* Progress of a running test, passed to the progress callback once per batch. */
@@ -87,7 +88,8 @@ struct disk_config {
     uint64_t max_time_ns;          /* measured time at which the run ends, >= interval_ns */
     double precision;              /* relative 95 % half-width of IOPS to stop early, (0, 1] */
     uint64_t seed;                 /* seeds the per-thread random generators */
-    const volatile sig_atomic_t *interrupted; /* polled once per batch; may be NULL */
+    const atomic_int *stop;        /* non-zero: stop (the stop flag, stopflag.h); polled once per
+                                      batch; may be NULL */
     void (*progress)(void *arg, const struct disk_progress *p); /* may be NULL */
     void *progress_arg;
 };
@@ -140,7 +142,7 @@ void disk_result_destroy(struct disk_result *r);
 /**
  * Run one test at one queue depth on cfg->fd and fill out (initialised; old contents
  * destroyed). Blocks until the run ends: after max_time_ns of measured time, earlier by the
- * precision stop (disk_stop.h), or at the first batch boundary after *cfg->interrupted
+ * precision stop (disk_stop.h), or at the first batch boundary after *cfg->stop
  * becomes non-zero. When no I/O has completed by max_time_ns (a device stalled for longer
  * than the run), it goes on until one does, at most 60 s longer. SIGINT and SIGTERM are blocked in
  * the worker threads, so the caller's thread receives them and its batch sleep is cut short.

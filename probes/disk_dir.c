@@ -189,7 +189,7 @@ int disk_dir_open(struct disk_dir *d, int direct, int allow_buffered)
 }
 
 int disk_dir_fill(struct disk_dir *d, uint64_t size, uint32_t chunk, uint64_t seed,
-                  const volatile sig_atomic_t *interrupted,
+                  const atomic_int *stop,
                   void (*progress)(void *arg, uint64_t done, uint64_t total), void *arg)
 {
     void *buf = NULL;
@@ -209,7 +209,7 @@ int disk_dir_fill(struct disk_dir *d, uint64_t size, uint32_t chunk, uint64_t se
         uint64_t left = size - off;
         size_t n = left < chunk ? (size_t)left : chunk;
         ssize_t w;
-        if (interrupted && *interrupted) {
+        if (stop && atomic_load(stop)) {
             rc = DISK_DIR_EINTR;
             break;
         }

@@ -23,6 +23,7 @@
 #define SIZEUP_PROBES_DISK_DIR_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -89,13 +90,14 @@ int disk_dir_open(struct disk_dir *d, int direct, int allow_buffered);
 /**
  * Write the whole data file, size bytes, with random data in chunk-byte writes (chunk a
  * multiple of 4096), then fsync it, so reads hit allocated blocks and writes overwrite them.
- * @param interrupted  polled after every chunk; may be NULL
+ * @param stop         non-zero: stop (the stop flag, stopflag.h); polled after every
+ *                     chunk; may be NULL
  * @param progress     called after every 64 MiB with bytes done and total; may be NULL
  * @return DISK_DIR_OK, DISK_DIR_ENOSPC (the file system filled up), DISK_DIR_EINTR,
  *         DISK_DIR_EIO.
  */
 int disk_dir_fill(struct disk_dir *d, uint64_t size, uint32_t chunk, uint64_t seed,
-                  const volatile sig_atomic_t *interrupted,
+                  const atomic_int *stop,
                   void (*progress)(void *arg, uint64_t done, uint64_t total), void *arg);
 
 /**

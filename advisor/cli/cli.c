@@ -1,8 +1,7 @@
-/* cli.c - option tables, --help rendering and strict parsers shared by the subcommands. */
+/* cli.c - option tables as data: one parser, --help from the same table, dispatch (cli.h). */
 #include "cli.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -11,97 +10,13 @@
 #include <string.h>
 #include <strings.h>
 
-int cli_build_getopt(const struct cli_option *opts, struct option *longs, size_t n_longs,
-                     char *shorts, size_t n_shorts)
-{
-    size_t nl = 0, ns = 0;
-    if (n_shorts < 2)
-        return -1;
-    shorts[ns++] = ':';
-    for (const struct cli_option *o = opts; o->name; o++) {
-        if (nl + 1 >= n_longs)
-            return -1;
-        longs[nl].name = o->name;
-        longs[nl].has_arg = o->has_arg;
-        longs[nl].flag = NULL;
-        longs[nl].val = o->val;
-        nl++;
-        if (o->val > 0 && o->val < 128 && isalnum(o->val)) {
-            if (ns + 3 >= n_shorts)
-                return -1;
-            shorts[ns++] = (char)o->val;
-            if (o->has_arg == required_argument)
-                shorts[ns++] = ':';
-            else if (o->has_arg == optional_argument) {
-                shorts[ns++] = ':';
-                shorts[ns++] = ':';
-            }
-        }
-    }
-    memset(&longs[nl], 0, sizeof longs[nl]);
-    shorts[ns] = '\0';
-    return 0;
-}
+/* getopt_long value of option i of a table; --help is HELP_VAL. */
+#define OPT_VAL(i) (256 + (i))
+#define HELP_VAL 'h'
 
-static int option_label(const struct cli_option *o, char *buf, size_t cap)
-{
-    char shortpart[8] = "    ";
-    if (o->val > 0 && o->val < 128 && isalnum(o->val))
-        snprintf(shortpart, sizeof shortpart, "-%c, ", o->val);
-    if (o->has_arg == no_argument)
-        return snprintf(buf, cap, "%s--%s", shortpart, o->name);
-    if (o->has_arg == optional_argument)
-        return snprintf(buf, cap, "%s--%s[=%s]", shortpart, o->name,
-                        o->arg_name ? o->arg_name : "ARG");
-    return snprintf(buf, cap, "%s--%s=%s", shortpart, o->name, o->arg_name ? o->arg_name : "ARG");
-}
-
-/* Print text from column indent, wrapping at spaces so lines end before column cols. */
-static void print_wrapped(const char *text, int indent, int cols)
-{
-    int avail = cols - indent > 20 ? cols - indent : 20;
-    if (!*text)
-        putchar('\n');
-    while (*text) {
-        int len = (int)strlen(text), cut = len;
-        if (len > avail) {
-            cut = avail;
-            while (cut > 0 && text[cut] != ' ')
-                cut--;
-            if (cut == 0)
-                cut = avail;
-        }
-        printf("%.*s\n", cut, text);
-        text += cut;
-        while (*text == ' ')
-            text++;
-        if (*text)
-            printf("%*s", indent, "");
-    }
-}
-
-void cli_print_help(const char *usage, const char *description, const struct cli_option *opts)
-{
-    char label[128];
-    int width = 0;
-    printf("%s\n", usage);
-    if (description && *description)
-        printf("\n%s\n", description);
-    for (const struct cli_option *o = opts; o->name; o++) {
-        int n = option_label(o, label, sizeof label);
-        if (n > width && n < 34)
-            width = n;
-    }
-    printf("\nOptions:\n");
-    for (const struct cli_option *o = opts; o->name; o++) {
-        int n = option_label(o, label, sizeof label);
-        if (n > width)
-            printf("  %s\n  %*s  ", label, width, "");
-        else
-            printf("  %-*s  ", width, label);
-        print_wrapped(o->help, width + 4, 100);
-    }
-}
+/* Width of --help text and the widest option label before the text goes on its own line. */
+#define HELP_COLS 100
+#define HELP_LABEL_MAX 34
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -117,12 +32,646 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return SIZEUP_EXIT_USAGE;
 }
 
-int cli_getopt_error(const char *cmd, int c, char **argv)
+static size_t n_options(const struct cli_cmd *cmd)
 {
-    const char *arg = argv[optind - 1];
-    if (c == ':')
-        return cli_usage_error(cmd, "option '%s' needs a value", arg);
-    if (optopt > 0 && optopt < 128 && isprint(optopt))
-        return cli_usage_error(cmd, "unknown option '-%c'", optopt);
-    return cli_usage_error(cmd, "unknown option '%s'", arg);
+    size_t n = 0;
+    if (cmd->options)
+        while (cmd->options[n].name)
+            n++;
+    return n;
+}
+
+/* ---- values ------------------------------------------------------------------------------ */
+
+/* Store v (in range for the field) into an integer field of size bytes. */
+static void store_int(void *p, size_t size, long long v)
+{
+    switch (size) {
+    case 1: {
+        int8_t x = (int8_t)v;
+        memcpy(p, &x, 1);
+        break;
+    }
+    case 2: {
+        int16_t x = (int16_t)v;
+        memcpy(p, &x, 2);
+        break;
+    }
+    case 4:
+        if (v > INT32_MAX) {
+            uint32_t u = (uint32_t)v;
+            memcpy(p, &u, 4);
+        } else {
+            int32_t x = (int32_t)v;
+            memcpy(p, &x, 4);
+        }
+        break;
+    default: {
+        int64_t x = (int64_t)v;
+        memcpy(p, &x, sizeof x);
+        break;
+    }
+    }
+}
+
+/* Integer range of an option: the table's, or what a signed field of its size holds. */
+static void int_range(const struct cli_opt *o, long long *lo, long long *hi)
+{
+    if (o->min != 0 || o->max != 0) {
+        *lo = o->min <= -9.2e18 ? LLONG_MIN : (long long)o->min;
+        *hi = o->max >= 9.2e18 ? LLONG_MAX : (long long)o->max;
+        return;
+    }
+    *lo = o->size >= 8 ? LLONG_MIN : -(1LL << (8 * o->size - 1));
+    *hi = o->size >= 8 ? LLONG_MAX : (1LL << (8 * o->size - 1)) - 1;
+}
+
+static int in_range(const struct cli_opt *o, double v)
+{
+    return (o->min == 0 && o->max == 0) || (v >= o->min && v <= o->max);
+}
+
+static const char *choice_list(const struct cli_opt *o, char *buf, size_t cap)
+{
+    size_t n = 0, len = 0;
+    buf[0] = '\0';
+    if (!o->choices)
+        return buf;
+    while (o->choices[n].name)
+        n++;
+    for (size_t i = 0; i < n && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s",
+                                i == 0       ? ""
+                                : i + 1 == n ? " or "
+                                             : ", ",
+                                o->choices[i].name);
+    return buf;
+}
+
+/* The range of a number as text: " from 1 to 64", " >= 0", "" when unbounded. */
+static void range_text(const struct cli_opt *o, const char *unit, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (o->min == 0 && o->max == 0)
+        return;
+    if (o->max >= 1e15)
+        snprintf(buf, cap, " >= %g%s", o->min, unit);
+    else
+        snprintf(buf, cap, " from %g%s to %g%s", o->min, unit, o->max, unit);
+}
+
+/* A byte count as the size grammar writes it: "64M", "16K", "1000". */
+static void size_text(double bytes, char *buf, size_t cap)
+{
+    static const char units[] = "KMGT";
+    long long b = (long long)bytes;
+    int u = -1;
+    while (u < 3 && b >= 1024 && b % 1024 == 0) {
+        b /= 1024;
+        u++;
+    }
+    if (u < 0)
+        snprintf(buf, cap, "%lld", b);
+    else
+        snprintf(buf, cap, "%lld%c", b, units[u]);
+}
+
+/* What an option takes, for misuse messages: "an integer from 1 to 64". */
+static void takes_text(const struct cli_opt *o, char *buf, size_t cap)
+{
+    char r[96], c[400];
+    switch (o->type) {
+    case CLI_FLAG:
+        snprintf(buf, cap, "no value");
+        break;
+    case CLI_BOOL:
+        snprintf(buf, cap, "on or off");
+        break;
+    case CLI_INT: {
+        long long lo, hi;
+        int_range(o, &lo, &hi);
+        if (o->min == 0 && o->max == 0)
+            snprintf(buf, cap, "an integer");
+        else if (o->max >= 1e15)
+            snprintf(buf, cap, "an integer >= %lld", lo);
+        else
+            snprintf(buf, cap, "an integer from %lld to %lld", lo, hi);
+        break;
+    }
+    case CLI_REAL:
+        range_text(o, "", r, sizeof r);
+        snprintf(buf, cap, "a number%s", r);
+        break;
+    case CLI_SECONDS:
+        /* durations start at 0 s: only a positive floor is worth saying */
+        if (o->min == 0 && o->max == 0)
+            r[0] = '\0';
+        else if (o->min > 0)
+            snprintf(r, sizeof r, " from %gs to %gs", o->min, o->max);
+        else
+            snprintf(r, sizeof r, " up to %gs", o->max);
+        snprintf(buf, cap, "a duration (unit ms, s, m or h; a bare number is seconds)%s", r);
+        break;
+    case CLI_MS:
+        range_text(o, "ms", r, sizeof r);
+        snprintf(buf, cap, "a latency with its unit (us, ms or s)%s", r);
+        break;
+    case CLI_FRACTION:
+        snprintf(buf, cap, "a percentage or a fraction in (0, 1]");
+        break;
+    case CLI_SIZE:
+        size_text(o->min, r, sizeof r / 2);
+        size_text(o->max, r + sizeof r / 2, sizeof r / 2);
+        if (o->min == 0 && o->max == 0)
+            snprintf(buf, cap, "a size in bytes with an optional unit K, M, G or T");
+        else if (o->max >= 1e15)
+            snprintf(buf, cap, "a size in bytes (unit K, M, G or T) >= %s", r);
+        else
+            snprintf(buf, cap, "a size in bytes (unit K, M, G or T) from %s to %s", r,
+                     r + sizeof r / 2);
+        break;
+    case CLI_INT_LIST: {
+        long long lo, hi;
+        int_range(o, &lo, &hi);
+        if (lo == 1 && hi >= (long long)1e15)
+            snprintf(buf, cap, "a list of up to %zu positive integers", o->cap);
+        else if (lo == 1)
+            snprintf(buf, cap, "a list of up to %zu positive integers up to %lld", o->cap, hi);
+        else
+            snprintf(buf, cap, "a list of up to %zu integers from %lld to %lld", o->cap, lo, hi);
+        break;
+    }
+    case CLI_SLO:
+        snprintf(buf, cap, "a latency target avg|pNN:VALUE with a unit us, ms or s");
+        break;
+    case CLI_PATH:
+        snprintf(buf, cap, "a file name");
+        break;
+    case CLI_STRING:
+        snprintf(buf, cap, "a non-empty value");
+        break;
+    case CLI_CHOICE:
+        snprintf(buf, cap, "%s", choice_list(o, c, sizeof c));
+        break;
+    case CLI_CUSTOM:
+        snprintf(buf, cap, "a value");
+        break;
+    }
+}
+
+/* Parse arg into a list of integers at base + o->off. */
+static int parse_int_list(const struct cli_opt *o, const char *arg, char *base)
+{
+    long long lo, hi;
+    size_t n = 0;
+    const char *p = arg;
+    int_range(o, &lo, &hi);
+    if (!*arg)
+        return -1;
+    for (;;) {
+        char item[32];
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        long long v;
+        if (len == 0 || len >= sizeof item || n >= o->cap)
+            return -1;
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (units_parse_int(item, lo, hi, &v) != 0)
+            return -1;
+        store_int(base + o->off + n * o->size, o->size, v);
+        n++;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    memcpy(base + o->count_off, &n, sizeof n);
+    return 0;
+}
+
+/*
+ * Read arg (NULL for a flag, or a bare optional bool) into the destination of o.
+ * @param first  1 for the first occurrence on the command line (a repeatable list restarts)
+ * @return 0, or -1 with the reason in err: empty for "takes ..." messages, else the whole
+ *         message after "--name: ".
+ */
+static int apply(const struct cli_opt *o, const char *arg, char *base, int first, char *err,
+                 size_t cap)
+{
+    char *dst = base + o->off;
+    long long ll, lo, hi;
+    double d;
+    err[0] = '\0';
+    switch (o->type) {
+    case CLI_FLAG:
+        store_int(dst, o->size, 1);
+        return 0;
+    case CLI_BOOL:
+        if (!arg || !strcasecmp(arg, "on") || !strcasecmp(arg, "yes") || !strcasecmp(arg, "true") ||
+            !strcmp(arg, "1"))
+            store_int(dst, o->size, 1);
+        else if (!strcasecmp(arg, "off") || !strcasecmp(arg, "no") || !strcasecmp(arg, "false") ||
+                 !strcmp(arg, "0"))
+            store_int(dst, o->size, 0);
+        else
+            return -1;
+        return 0;
+    case CLI_INT:
+        int_range(o, &lo, &hi);
+        if (units_parse_int(arg, lo, hi, &ll) != 0)
+            return -1;
+        store_int(dst, o->size, ll);
+        return 0;
+    case CLI_REAL:
+        if (units_parse_double(arg, -HUGE_VAL, HUGE_VAL, &d) != 0 || !in_range(o, d))
+            return -1;
+        memcpy(dst, &d, sizeof d);
+        return 0;
+    case CLI_SECONDS:
+        if (units_parse_duration(arg, &d) != 0 || !in_range(o, d))
+            return -1;
+        memcpy(dst, &d, sizeof d);
+        return 0;
+    case CLI_MS:
+        if (slo_parse_latency(arg, &d, err, cap) != 0)
+            return -1;
+        d *= 1e3;
+        if (!in_range(o, d))
+            return -1;
+        memcpy(dst, &d, sizeof d);
+        return 0;
+    case CLI_FRACTION:
+        if (units_parse_fraction(arg, &d) != 0 || (o->max > 0 && !in_range(o, d)))
+            return -1;
+        memcpy(dst, &d, sizeof d);
+        return 0;
+    case CLI_SIZE:
+        if (units_parse_size(arg, &ll) != 0 || !in_range(o, (double)ll))
+            return -1;
+        store_int(dst, o->size, ll);
+        return 0;
+    case CLI_INT_LIST:
+        return parse_int_list(o, arg, base);
+    case CLI_SLO: {
+        struct slo s;
+        if (slo_parse(arg, &s, err, cap) != 0)
+            return -1;
+        memcpy(dst, &s, sizeof s);
+        return 0;
+    }
+    case CLI_PATH:
+    case CLI_STRING:
+        if (!*arg)
+            return -1;
+        if (o->cap) {
+            size_t n;
+            memcpy(&n, base + o->count_off, sizeof n);
+            if (first)
+                n = 0;
+            if (n >= o->cap) {
+                snprintf(err, cap, "at most %zu of them", o->cap);
+                return -1;
+            }
+            memcpy(dst + n * sizeof arg, &arg, sizeof arg);
+            n++;
+            memcpy(base + o->count_off, &n, sizeof n);
+        } else {
+            memcpy(dst, &arg, sizeof arg);
+        }
+        return 0;
+    case CLI_CHOICE:
+        for (const struct cli_choice *c = o->choices; c && c->name; c++)
+            if (strcmp(c->name, arg) == 0) {
+                store_int(dst, o->size, c->value);
+                return 0;
+            }
+        return -1;
+    case CLI_CUSTOM:
+        /* an empty err: the message says what the option takes (.takes) */
+        return o->parse(arg, dst, err, cap) != 0 ? -1 : 0;
+    }
+    return -1;
+}
+
+/* Report a bad value of o; returns SIZEUP_EXIT_USAGE. */
+static int bad_value(const struct cli_cmd *cmd, const struct cli_opt *o, const char *arg,
+                     const char *why)
+{
+    char takes[512];
+    /* the example: the table's, else the default where it shows the grammar */
+    const char *eg =
+        o->example ? o->example
+        : o->takes || o->type == CLI_CHOICE || o->type == CLI_BOOL || o->type == CLI_CUSTOM
+            ? NULL
+            : o->dflt;
+    if (why && *why)
+        return cli_usage_error(cmd->name, "--%s: %s", o->name, why);
+    if (o->takes)
+        snprintf(takes, sizeof takes, "%s", o->takes);
+    else
+        takes_text(o, takes, sizeof takes);
+    if (!arg)
+        return cli_usage_error(cmd->name, "--%s takes %s%s%s", o->name, takes, eg ? ", e.g. " : "",
+                               eg ? eg : "");
+    return cli_usage_error(cmd->name, "--%s takes %s%s%s, not '%s'", o->name, takes,
+                           eg ? ", e.g. " : "", eg ? eg : "", arg);
+}
+
+/* ---- tables ------------------------------------------------------------------------------ */
+
+const char *cli_default_text(const struct cli_opt *o)
+{
+    return o->dflt ? o->dflt : o->dflt_doc;
+}
+
+int cli_check_table(const struct cli_cmd *cmd, char *err, size_t cap)
+{
+    size_t n = n_options(cmd);
+    char *scratch, msg[256];
+    if (n > CLI_MAX_OPTIONS) {
+        snprintf(err, cap, "%s: %zu options, at most %d", cmd->name, n, CLI_MAX_OPTIONS);
+        return -1;
+    }
+    scratch = calloc(1, 1 << 16);
+    if (!scratch) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct cli_opt *o = &cmd->options[i];
+        const char *bad = NULL;
+        if (!*o->name || strcmp(o->name, "help") == 0 || o->short_name == 'h')
+            bad = "empty name, or a second --help / -h";
+        else if (!o->help)
+            bad = "no help text";
+        else if ((o->type == CLI_INT_LIST || o->count_off) && (!o->cap || !o->size))
+            bad = "a list without capacity";
+        else if (o->type == CLI_CHOICE && !o->choices)
+            bad = "a choice without choices";
+        else if (o->type == CLI_CUSTOM && !o->parse)
+            bad = "a custom option without a parser";
+        else if (o->off + o->size > (1 << 16) - 512 ||
+                 (o->cap && o->off + o->cap * o->size > (1 << 16) - 512))
+            bad = "destination out of range";
+        for (size_t j = 0; !bad && j < i; j++)
+            if (strcmp(cmd->options[j].name, o->name) == 0 ||
+                (o->short_name && cmd->options[j].short_name == o->short_name))
+                bad = "name or short name given twice";
+        if (!bad && o->dflt && apply(o, o->dflt, scratch, 1, msg, sizeof msg) != 0)
+            bad = "its default does not parse";
+        if (bad) {
+            snprintf(err, cap, "%s: --%s: %s", cmd->name, o->name, bad);
+            free(scratch);
+            return -1;
+        }
+    }
+    free(scratch);
+    return 0;
+}
+
+/* ---- parsing ----------------------------------------------------------------------------- */
+
+/* The option a getopt_long value stands for, or NULL. */
+static const struct cli_opt *opt_of(const struct cli_cmd *cmd, size_t n, int c, size_t *index)
+{
+    for (size_t i = 0; i < n; i++)
+        if (c == OPT_VAL((int)i) || (c > 0 && c < 128 && c == cmd->options[i].short_name)) {
+            *index = i;
+            return &cmd->options[i];
+        }
+    return NULL;
+}
+
+int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, void *dest, struct cli_args *args)
+{
+    struct option longs[CLI_MAX_OPTIONS + 2];
+    char shorts[3 * CLI_MAX_OPTIONS + 8], err[320];
+    size_t n = n_options(cmd), ns = 0;
+    int c;
+
+    memset(args, 0, sizeof *args);
+    if (n > CLI_MAX_OPTIONS) {
+        fprintf(stderr, "sizeup: %s: too many options in its table\n", cmd->name);
+        return SIZEUP_EXIT_FAIL;
+    }
+    if (cmd->subs)
+        shorts[ns++] = '+'; /* a dispatcher stops at the subcommand's name */
+    shorts[ns++] = ':';
+    for (size_t i = 0; i < n; i++) {
+        const struct cli_opt *o = &cmd->options[i];
+        int has = o->type == CLI_FLAG ? no_argument
+                  : o->optional       ? optional_argument
+                                      : required_argument;
+        longs[i].name = o->name;
+        longs[i].has_arg = has;
+        longs[i].flag = NULL;
+        longs[i].val = OPT_VAL((int)i);
+        if (o->short_name) {
+            shorts[ns++] = o->short_name;
+            if (has != no_argument)
+                shorts[ns++] = ':';
+            if (has == optional_argument)
+                shorts[ns++] = ':';
+        }
+        if (o->dflt && apply(o, o->dflt, dest, 1, err, sizeof err) != 0) {
+            fprintf(stderr, "sizeup: %s: the default of --%s does not parse: %s\n", cmd->name,
+                    o->name, err);
+            return SIZEUP_EXIT_FAIL;
+        }
+    }
+    longs[n] = (struct option){"help", no_argument, NULL, HELP_VAL};
+    longs[n + 1] = (struct option){NULL, 0, NULL, 0};
+    shorts[ns++] = HELP_VAL;
+    shorts[ns] = '\0';
+
+    optind = 0; /* full re-initialisation of getopt's state (glibc and musl), then argv[1] */
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+        const struct cli_opt *o;
+        size_t i;
+        if (c == HELP_VAL) {
+            cli_help(cmd, stdout);
+            return SIZEUP_EXIT_OK;
+        }
+        if (c == '?') {
+            const char *text = argv[optind - 1];
+            if (optopt > 0 && optopt < 128 && isprint(optopt) && strncmp(text, "--", 2) != 0)
+                return cli_usage_error(cmd->name, "unknown option '-%c'", optopt);
+            return cli_usage_error(cmd->name, "unknown option '%s'", text);
+        }
+        if (c == ':') {
+            o = opt_of(cmd, n, optopt, &i);
+            if (!o)
+                return cli_usage_error(cmd->name, "option '%s' needs a value", argv[optind - 1]);
+            return bad_value(cmd, o, NULL, NULL);
+        }
+        o = opt_of(cmd, n, c, &i);
+        if (!o)
+            return cli_usage_error(cmd->name, "unknown option '%s'", argv[optind - 1]);
+        if (apply(o, optarg, dest, !args->given[i], err, sizeof err) != 0)
+            return bad_value(cmd, o, optarg, err);
+        args->given[i] = 1;
+    }
+    args->argc = argc - optind;
+    args->argv = argv + optind;
+    if (cmd->subs && args->argc == 0 && cmd->min_operands > 0) {
+        cli_help(cmd, stderr);
+        return SIZEUP_EXIT_USAGE;
+    }
+    if (args->argc < cmd->min_operands)
+        return cli_usage_error(cmd->name, "%s",
+                               cmd->operands_hint ? cmd->operands_hint : "missing operand");
+    if (!cmd->subs && cmd->max_operands != CLI_ANY && args->argc > cmd->max_operands)
+        return cli_usage_error(cmd->name, "unexpected argument '%s'",
+                               args->argv[cmd->max_operands]);
+    return CLI_RUN;
+}
+
+int cli_given(const struct cli_cmd *cmd, const struct cli_args *args, const char *name)
+{
+    size_t n = n_options(cmd);
+    for (size_t i = 0; i < n && i < CLI_MAX_OPTIONS; i++)
+        if (strcmp(cmd->options[i].name, name) == 0)
+            return args->given[i];
+    return 0;
+}
+
+const struct cli_sub *cli_find_sub(const struct cli_cmd *cmd, const char *name)
+{
+    for (const struct cli_sub *s = cmd->subs; s && s->name; s++)
+        if (strcmp(s->name, name) == 0)
+            return s;
+    return NULL;
+}
+
+int cli_run_sub(const struct cli_cmd *cmd, int argc, char **argv)
+{
+    const struct cli_sub *s = argc > 0 ? cli_find_sub(cmd, argv[0]) : NULL;
+    char names[512];
+    size_t len = 0;
+    if (s)
+        return s->run(argc, argv);
+    names[0] = '\0';
+    for (const struct cli_sub *t = cmd->subs; t && t->name && len < sizeof names; t++)
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", t == cmd->subs ? "" : ", ",
+                                t->name);
+    return cli_usage_error(cmd->name, "unknown %s '%s' (%s)",
+                           cmd->sub_word ? cmd->sub_word : "command", argc > 0 ? argv[0] : "",
+                           names);
+}
+
+/* ---- --help ------------------------------------------------------------------------------ */
+
+/* Write text from column indent, wrapping at spaces so lines end before column cols. */
+static void print_wrapped(FILE *f, const char *text, int indent, int cols)
+{
+    int avail = cols - indent > 20 ? cols - indent : 20;
+    if (!*text)
+        fputc('\n', f);
+    while (*text) {
+        int len = (int)strlen(text), cut = len;
+        if (len > avail) {
+            cut = avail;
+            while (cut > 0 && text[cut] != ' ')
+                cut--;
+            if (cut == 0)
+                cut = avail;
+        }
+        fprintf(f, "%.*s\n", cut, text);
+        text += cut;
+        while (*text == ' ')
+            text++;
+        if (*text)
+            fprintf(f, "%*s", indent, "");
+    }
+}
+
+static const char *arg_name(const struct cli_opt *o)
+{
+    static const char *const by_type[] = {[CLI_FLAG] = "",
+                                          [CLI_BOOL] = "on|off",
+                                          [CLI_INT] = "N",
+                                          [CLI_REAL] = "X",
+                                          [CLI_SECONDS] = "DURATION",
+                                          [CLI_MS] = "LATENCY",
+                                          [CLI_FRACTION] = "P",
+                                          [CLI_SIZE] = "SIZE",
+                                          [CLI_INT_LIST] = "N,...",
+                                          [CLI_SLO] = "STAT:LATENCY",
+                                          [CLI_PATH] = "FILE",
+                                          [CLI_STRING] = "NAME",
+                                          [CLI_CHOICE] = "NAME",
+                                          [CLI_CUSTOM] = "VALUE"};
+    return o->arg_name ? o->arg_name : by_type[o->type];
+}
+
+static int option_label(const struct cli_opt *o, char *buf, size_t cap)
+{
+    char shortpart[8] = "    ";
+    if (o->short_name)
+        snprintf(shortpart, sizeof shortpart, "-%c, ", o->short_name);
+    if (o->type == CLI_FLAG)
+        return snprintf(buf, cap, "%s--%s", shortpart, o->name);
+    if (o->optional)
+        return snprintf(buf, cap, "%s--%s[=%s]", shortpart, o->name, arg_name(o));
+    return snprintf(buf, cap, "%s--%s=%s", shortpart, o->name, arg_name(o));
+}
+
+/* The help text of o with its choices and default: "the model (usl, ... or auto; default:
+ * auto)". */
+static void option_text(const struct cli_opt *o, char *buf, size_t cap)
+{
+    char choices[400] = "";
+    const char *dflt = cli_default_text(o);
+    if (o->type == CLI_CHOICE)
+        choice_list(o, choices, sizeof choices);
+    if (*choices && dflt)
+        snprintf(buf, cap, "%s (%s; default: %s)", o->help, choices, dflt);
+    else if (*choices)
+        snprintf(buf, cap, "%s (%s)", o->help, choices);
+    else if (dflt)
+        snprintf(buf, cap, "%s (default: %s)", o->help, dflt);
+    else
+        snprintf(buf, cap, "%s", o->help);
+}
+
+void cli_help(const struct cli_cmd *cmd, FILE *f)
+{
+    static const struct cli_opt help_opt = {"help", 'h', CLI_FLAG, .help = "this text"};
+    size_t n = n_options(cmd);
+    char label[128], text[1024];
+    int width = 0;
+
+    fprintf(f, "%s\n", cmd->usage);
+    if (cmd->description && *cmd->description)
+        fprintf(f, "\n%s\n", cmd->description);
+    if (cmd->subs) {
+        int w = 0;
+        const char *word = cmd->sub_word ? cmd->sub_word : "command";
+        for (const struct cli_sub *s = cmd->subs; s->name; s++)
+            if ((int)strlen(s->name) > w)
+                w = (int)strlen(s->name);
+        w = w + 1 < 9 ? 9 : w + 1;
+        fprintf(f, "\n%c%ss:\n", toupper((unsigned char)word[0]), word + 1);
+        for (const struct cli_sub *s = cmd->subs; s->name; s++)
+            fprintf(f, "  %-*s %s\n", w, s->name, s->summary);
+    }
+    for (size_t i = 0; i <= n; i++) {
+        int len = option_label(i < n ? &cmd->options[i] : &help_opt, label, sizeof label);
+        if (len > width && len < HELP_LABEL_MAX)
+            width = len;
+    }
+    fprintf(f, "\nOptions:\n");
+    for (size_t i = 0; i <= n; i++) {
+        const struct cli_opt *o = i < n ? &cmd->options[i] : &help_opt;
+        int len = option_label(o, label, sizeof label);
+        if (len > width)
+            fprintf(f, "  %s\n  %*s  ", label, width, "");
+        else
+            fprintf(f, "  %-*s  ", width, label);
+        option_text(o, text, sizeof text);
+        print_wrapped(f, text, width + 4, HELP_COLS);
+    }
+    if (cmd->epilog && *cmd->epilog)
+        fprintf(f, "\n%s\n", cmd->epilog);
 }

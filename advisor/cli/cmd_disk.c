@@ -6,7 +6,9 @@
 #include "disk_class.h"
 #include "disk_dir.h"
 #include "disk_report.h"
+#include "outfile.h"
 #include "point.h"
+#include "stopflag.h"
 
 #include <errno.h>
 #include <math.h>
@@ -23,91 +25,15 @@
 
 #define DISK_MAX_DEPTHS 16
 
-enum {
-    OPT_TESTS = 256,
-    OPT_IODEPTH,
-    OPT_SEQ_BS,
-    OPT_RWMIX,
-    OPT_FSYNC_MODE,
-    OPT_DIRECT,
-    OPT_ALLOW_BUFFERED,
-    OPT_MIN_TIME,
-    OPT_WARMUP,
-    OPT_INTERVAL,
-    OPT_PRECISION,
-    OPT_TARGET
+/* The tests to run, in order, each at most once. */
+struct disk_test_list {
+    int t[DISK_N_TESTS];
+    size_t n;
 };
-
-static const struct cli_option disk_options[] = {
-    {"dir", required_argument, 'd', "DIR",
-     "folder on the file system to measure (required); sizeup works in DIR/sizeup-disk.<pid>"},
-    {"tests", required_argument, OPT_TESTS, "LIST",
-     "randread,randwrite,randrw,seqread,seqwrite,fsync (default: all, in that order)"},
-    {"iodepth", required_argument, OPT_IODEPTH, "LIST",
-     "queue depths = I/O threads, each one test point (default 1,4,16,32)"},
-    {"size", required_argument, 's', "SIZE",
-     "working set: one file of SIZE bytes, e.g. 512M, 4G (default 1G)"},
-    {"block-size", required_argument, 'b', "SIZE",
-     "block of random I/O and of fsync writes (default 16K, the InnoDB page)"},
-    {"seq-block-size", required_argument, OPT_SEQ_BS, "SIZE",
-     "block of seqread and seqwrite (default 1M)"},
-    {"rwmixread", required_argument, OPT_RWMIX, "N", "randrw: percent of reads (default 70)"},
-    {"fsync-mode", required_argument, OPT_FSYNC_MODE, "MODE",
-     "fsync test: fdatasync (default) or fsync after each write"},
-    {"direct", optional_argument, OPT_DIRECT, "on|off",
-     "O_DIRECT with aligned buffers, bypassing the page cache (default on)"},
-    {"allow-buffered", no_argument, OPT_ALLOW_BUFFERED, NULL,
-     "when the file system refuses O_DIRECT, measure buffered I/O (said in output and records)"},
-    {"time", required_argument, 't', "DUR",
-     "longest measured time per test and depth, after the warm-up (default 30s)"},
-    {"min-time", required_argument, OPT_MIN_TIME, "DUR",
-     "shortest measured time before the precision stop (default 5s)"},
-    {"warmup", required_argument, OPT_WARMUP, "DUR",
-     "time cut at the start of each test and depth, in whole intervals (default 1s)"},
-    {"interval", required_argument, OPT_INTERVAL, "DUR",
-     "batch length of the warm-up cut and the precision stop (default 1s)"},
-    {"precision", required_argument, OPT_PRECISION, "P",
-     "stop early when the 95% CI of IOPS is within P of the mean (default 2%)"},
-    {"out", required_argument, 'o', "FILE",
-     "append one sizeup.point/1 record per test and depth to FILE, as each finishes"},
-    {"target", required_argument, OPT_TARGET, "NAME", "target of the records (default: host name)"},
-    {"help", no_argument, 'h', NULL, "this text"},
-    {NULL, 0, 0, NULL, NULL}};
-
-static const char disk_usage[] = "Usage: sizeup disk --dir DIR [OPTIONS]";
-static const char disk_description[] =
-    "Characterise a disk the way a database uses it: random reads and writes of 16 KiB pages\n"
-    "(randread, randwrite, randrw 70/30), sequential 1 MiB transfers (seqread, seqwrite) and\n"
-    "durable commits (fsync: a sequential 16 KiB write + fdatasync, latency per commit), each\n"
-    "at every queue depth. A queue depth of N is N threads issuing synchronous pread/pwrite\n"
-    "(fio's psync engine with numjobs=N): portable, no extra library, and how a database's\n"
-    "I/O threads and committing sessions load a disk.\n"
-    "\n"
-    "sizeup creates DIR/sizeup-disk.<pid>, writes one file of --size random bytes there, and\n"
-    "removes both at the end and on SIGINT (exit 130; records already written are kept). It\n"
-    "refuses to run when that folder exists or the file system has less than --size + 16 MiB\n"
-    "free. Each test and depth drops its warm-up, then runs until the 95% confidence interval\n"
-    "of IOPS (batch means over --interval) is within --precision, but at least --min-time and\n"
-    "at most --time. Output: a table (IOPS, MiB/s, latency min/avg/p50/p95/p99/max in ms) on\n"
-    "stdout, progress on stderr, a closing summary that classifies the disk.\n"
-    "\n"
-    "Exit status: 0 done; 1 the directory cannot be used (missing, not a directory, no\n"
-    "permission, not enough space, O_DIRECT refused) or an I/O error; 2 bad command line;\n"
-    "130 interrupted.";
-
-/* The one piece of global mutable state: set by the SIGINT/SIGTERM handler. */
-static volatile sig_atomic_t disk_interrupted;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    disk_interrupted = 1;
-}
 
 struct disk_args {
     const char *dir, *out, *target;
-    int tests[DISK_N_TESTS];
-    size_t n_tests;
+    struct disk_test_list tests;
     unsigned depths[DISK_MAX_DEPTHS];
     size_t n_depths;
     long long size, block_size, seq_block_size;
@@ -116,6 +42,106 @@ struct disk_args {
     int direct, allow_buffered;
     double time_s, min_time_s, warmup_s, interval_s, precision;
 };
+
+/* --tests: a list of distinct test names (disk_test_parse). */
+static int parse_tests(const char *s, void *dest, char *err, size_t cap)
+{
+    struct disk_test_list *l = dest, out = {{0}, 0};
+    char buf[256], *save = NULL, *tok;
+    (void)err;
+    (void)cap;
+    if (!*s || strlen(s) >= sizeof buf || s[strlen(s) - 1] == ',' || s[0] == ',' || strstr(s, ",,"))
+        return -1; /* strtok_r would skip an empty item */
+    snprintf(buf, sizeof buf, "%s", s);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        enum disk_test t;
+        if (disk_test_parse(tok, &t) != 0 || out.n >= DISK_N_TESTS)
+            return -1;
+        for (size_t i = 0; i < out.n; i++)
+            if (out.t[i] == (int)t)
+                return -1;
+        out.t[out.n++] = (int)t;
+    }
+    *l = out;
+    return 0;
+}
+
+static const struct cli_choice sync_modes[] = {
+    {"fdatasync", DISK_SYNC_FDATASYNC}, {"fsync", DISK_SYNC_FSYNC}, {NULL, 0}};
+
+#define A(field) CLI_AT(struct disk_args, field)
+static const struct cli_opt disk_options[] = {
+    {"dir", 'd', CLI_PATH, A(dir), .arg_name = "DIR",
+     .help = "folder on the file system to measure (required); sizeup works in "
+             "DIR/sizeup-disk.<pid>"},
+    {"tests", 0, CLI_CUSTOM, A(tests), .arg_name = "LIST", .parse = parse_tests,
+     .dflt = "randread,randwrite,randrw,seqread,seqwrite,fsync",
+     .takes = "a list of distinct tests from randread, randwrite, randrw, seqread, seqwrite, "
+              "fsync",
+     .help = "the tests, in this order"},
+    {"iodepth", 0, CLI_INT_LIST, CLI_LIST(struct disk_args, depths, n_depths), .arg_name = "LIST",
+     .min = 1, .max = 1024, .dflt = "1,4,16,32",
+     .takes = "a list of up to 16 queue depths in 1..1024", .example = "1,4,16,32",
+     .help = "queue depths = I/O threads, each one test point"},
+    {"size", 's', CLI_SIZE, A(size), .min = 1, .max = 1e15, .dflt = "1G", .takes = "a size > 0",
+     .example = "1G or 512M", .help = "working set: one file of SIZE bytes, e.g. 512M, 4G"},
+    {"block-size", 'b', CLI_SIZE, A(block_size), .min = 512, .max = 64 << 20, .dflt = "16K",
+     .takes = "a multiple of 512 bytes up to 64M", .example = "16K",
+     .help = "block of random I/O and of fsync writes (16K: the InnoDB page)"},
+    {"seq-block-size", 0, CLI_SIZE, A(seq_block_size), .min = 512, .max = 64 << 20, .dflt = "1M",
+     .takes = "a multiple of 512 bytes up to 64M", .example = "1M",
+     .help = "block of seqread and seqwrite"},
+    {"rwmixread", 0, CLI_INT, A(rwmixread), .min = 0, .max = 100, .dflt = "70",
+     .takes = "a percentage 0..100", .help = "randrw: percent of reads"},
+    {"fsync-mode", 0, CLI_CHOICE, A(sync_mode), .arg_name = "MODE", .choices = sync_modes,
+     .dflt = "fdatasync", .help = "fsync test: the call after each write"},
+    {"direct", 0, CLI_BOOL, A(direct), .optional = 1, .dflt = "on",
+     .help = "O_DIRECT with aligned buffers, bypassing the page cache"},
+    {"allow-buffered", 0, CLI_FLAG, A(allow_buffered),
+     .help = "when the file system refuses O_DIRECT, measure buffered I/O (said in output and "
+             "records)"},
+    {"time", 't', CLI_SECONDS, A(time_s), .arg_name = "DUR", .min = 0, .max = 86400, .dflt = "30s",
+     .help = "longest measured time per test and depth, after the warm-up"},
+    {"min-time", 0, CLI_SECONDS, A(min_time_s), .arg_name = "DUR", .min = 0, .max = 86400,
+     .dflt = "5s", .help = "shortest measured time before the precision stop"},
+    {"warmup", 0, CLI_SECONDS, A(warmup_s), .arg_name = "DUR", .min = 0, .max = 86400, .dflt = "1s",
+     .help = "time cut at the start of each test and depth, in whole intervals"},
+    {"interval", 0, CLI_SECONDS, A(interval_s), .arg_name = "DUR", .min = 0, .max = 86400,
+     .dflt = "1s", .help = "batch length of the warm-up cut and the precision stop"},
+    {"precision", 0, CLI_FRACTION, A(precision), .dflt = "2%",
+     .help = "stop early when the 95% CI of IOPS is within P of the mean"},
+    {"out", 'o', CLI_PATH, A(out),
+     .help = "write one sizeup.point/1 record per test and depth to FILE, replaced whole at the "
+             "end (also when interrupted; a run that measured nothing leaves it as it was)"},
+    {"target", 0, CLI_STRING, A(target), .dflt_doc = "the host name",
+     .help = "target of the records"},
+    {0}};
+#undef A
+
+const struct cli_cmd cmd_disk_cli = {
+    .name = "disk",
+    .usage = "Usage: sizeup disk --dir DIR [OPTIONS]",
+    .description =
+        "Characterise a disk the way a database uses it: random reads and writes of 16 KiB pages\n"
+        "(randread, randwrite, randrw 70/30), sequential 1 MiB transfers (seqread, seqwrite) and\n"
+        "durable commits (fsync: a sequential 16 KiB write + fdatasync, latency per commit), each\n"
+        "at every queue depth. A queue depth of N is N threads issuing synchronous pread/pwrite\n"
+        "(fio's psync engine with numjobs=N): portable, no extra library, and how a database's\n"
+        "I/O threads and committing sessions load a disk.\n"
+        "\n"
+        "sizeup creates DIR/sizeup-disk.<pid>, writes one file of --size random bytes there, and\n"
+        "removes both at the end and on SIGINT or SIGTERM (exit 130 or 143; the records measured\n"
+        "so far are written). It refuses to run when that folder exists or the file system has\n"
+        "less than --size + 16 MiB free. Each test and depth drops its warm-up, then runs until\n"
+        "the 95% confidence interval of IOPS (batch means over --interval) is within\n"
+        "--precision, but at least --min-time and at most --time. Output: a table (IOPS, MiB/s,\n"
+        "latency min/avg/p50/p95/p99/max in ms) on stdout, progress on stderr, a closing summary\n"
+        "that classifies the disk.",
+    .options = disk_options,
+    .max_operands = 0,
+    .epilog = "Exit status: 0 done; 1 the directory cannot be used (missing, not a directory, no\n"
+              "permission, not enough space, O_DIRECT refused) or an I/O error; 2 bad command\n"
+              "line; 130 interrupted (SIGINT), 143 terminated (SIGTERM)."};
 
 static uint32_t test_block(const struct disk_args *a, enum disk_test t)
 {
@@ -134,173 +160,23 @@ static void format_size(char *buf, size_t len, long long bytes)
         snprintf(buf, len, "%lld", bytes);
 }
 
-static int parse_tests(const char *s, struct disk_args *a)
-{
-    char buf[256], *save = NULL, *tok;
-    if (strlen(s) >= sizeof buf)
-        return -1;
-    snprintf(buf, sizeof buf, "%s", s);
-    a->n_tests = 0;
-    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        enum disk_test t;
-        if (disk_test_parse(tok, &t) != 0 || a->n_tests >= DISK_N_TESTS)
-            return -1;
-        for (size_t i = 0; i < a->n_tests; i++)
-            if (a->tests[i] == (int)t)
-                return -1;
-        a->tests[a->n_tests++] = (int)t;
-    }
-    /* a trailing or doubled comma leaves an empty item, which strtok_r skips: reject it */
-    if (a->n_tests == 0 || s[strlen(s) - 1] == ',' || s[0] == ',' || strstr(s, ",,"))
-        return -1;
-    return 0;
-}
-
-/* Parse the command line. @return -1 to go on, or an exit code. */
+/* Parse the command line. @return CLI_RUN to go on, or an exit code. */
 static int parse_args(int argc, char **argv, struct disk_args *a)
 {
-    struct option longs[32];
-    char shorts[64];
-    long long v, list[DISK_MAX_DEPTHS];
-    int c;
+    struct cli_args args;
+    int rc;
 
     memset(a, 0, sizeof *a);
-    for (int i = 0; i < DISK_N_TESTS; i++)
-        a->tests[i] = i;
-    a->n_tests = DISK_N_TESTS;
-    a->depths[0] = 1;
-    a->depths[1] = 4;
-    a->depths[2] = 16;
-    a->depths[3] = 32;
-    a->n_depths = 4;
-    a->size = 1LL << 30;
-    a->block_size = 16384;
-    a->seq_block_size = 1LL << 20;
-    a->rwmixread = 70;
-    a->sync_mode = DISK_SYNC_FDATASYNC;
-    a->direct = 1;
-    a->time_s = 30.0;
-    a->min_time_s = 5.0;
-    a->warmup_s = 1.0;
-    a->interval_s = 1.0;
-    a->precision = 0.02;
-
-    cli_build_getopt(disk_options, longs, 32, shorts, sizeof shorts);
-    optind = 1;
-    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-        switch (c) {
-        case 'd':
-            a->dir = optarg;
-            break;
-        case OPT_TESTS:
-            if (parse_tests(optarg, a) != 0)
-                return cli_usage_error("disk",
-                                       "--tests takes a list of distinct tests from randread, "
-                                       "randwrite, randrw, seqread, seqwrite, fsync, not '%s'",
-                                       optarg);
-            break;
-        case OPT_IODEPTH: {
-            size_t n = 0;
-            if (units_parse_int_list(optarg, 1024, list, DISK_MAX_DEPTHS, &n) != 0)
-                return cli_usage_error("disk",
-                                       "--iodepth takes a list of up to %d queue depths in "
-                                       "1..1024, e.g. 1,4,16,32, not '%s'",
-                                       DISK_MAX_DEPTHS, optarg);
-            for (size_t i = 0; i < n; i++)
-                a->depths[i] = (unsigned)list[i];
-            a->n_depths = n;
-            break;
-        }
-        case 's':
-            if (units_parse_size(optarg, &v) != 0 || v <= 0)
-                return cli_usage_error("disk", "--size takes a size > 0, e.g. 1G or 512M, not '%s'",
-                                       optarg);
-            a->size = v;
-            break;
-        case 'b':
-        case OPT_SEQ_BS:
-            if (units_parse_size(optarg, &v) != 0 || v <= 0 || v % 512 != 0 || v > (64LL << 20))
-                return cli_usage_error("disk",
-                                       "--%s takes a multiple of 512 bytes up to 64M, e.g. 16K, "
-                                       "not '%s'",
-                                       c == 'b' ? "block-size" : "seq-block-size", optarg);
-            if (c == 'b')
-                a->block_size = v;
-            else
-                a->seq_block_size = v;
-            break;
-        case OPT_RWMIX:
-            if (units_parse_int(optarg, 0, 100, &v) != 0)
-                return cli_usage_error("disk", "--rwmixread takes a percentage 0..100, not '%s'",
-                                       optarg);
-            a->rwmixread = (unsigned)v;
-            break;
-        case OPT_FSYNC_MODE:
-            if (strcmp(optarg, "fdatasync") == 0)
-                a->sync_mode = DISK_SYNC_FDATASYNC;
-            else if (strcmp(optarg, "fsync") == 0)
-                a->sync_mode = DISK_SYNC_FSYNC;
-            else
-                return cli_usage_error("disk", "--fsync-mode takes fdatasync or fsync, not '%s'",
-                                       optarg);
-            break;
-        case OPT_DIRECT:
-            if (!optarg || strcmp(optarg, "on") == 0)
-                a->direct = 1;
-            else if (strcmp(optarg, "off") == 0)
-                a->direct = 0;
-            else
-                return cli_usage_error("disk", "--direct takes on or off, not '%s'", optarg);
-            break;
-        case OPT_ALLOW_BUFFERED:
-            a->allow_buffered = 1;
-            break;
-        case 't':
-        case OPT_MIN_TIME:
-        case OPT_WARMUP:
-        case OPT_INTERVAL: {
-            double d;
-            const char *name = c == 't'            ? "time"
-                               : c == OPT_MIN_TIME ? "min-time"
-                               : c == OPT_WARMUP   ? "warmup"
-                                                   : "interval";
-            if (units_parse_duration(optarg, &d) != 0 || d > 86400.0)
-                return cli_usage_error(
-                    "disk", "--%s takes a duration, e.g. 30s, 2m, 500ms, not '%s'", name, optarg);
-            if (c == 't')
-                a->time_s = d;
-            else if (c == OPT_MIN_TIME)
-                a->min_time_s = d;
-            else if (c == OPT_WARMUP)
-                a->warmup_s = d;
-            else
-                a->interval_s = d;
-            break;
-        }
-        case OPT_PRECISION:
-            if (units_parse_fraction(optarg, &a->precision) != 0)
-                return cli_usage_error("disk",
-                                       "--precision takes a fraction in (0, 1] or a "
-                                       "percentage, e.g. 2%%, not '%s'",
-                                       optarg);
-            break;
-        case 'o':
-            a->out = optarg;
-            break;
-        case OPT_TARGET:
-            if (!*optarg)
-                return cli_usage_error("disk", "--target takes a non-empty name");
-            a->target = optarg;
-            break;
-        case 'h':
-            cli_print_help(disk_usage, disk_description, disk_options);
-            return SIZEUP_EXIT_OK;
-        default:
-            return cli_getopt_error("disk", c, argv);
-        }
+    if ((rc = cli_parse(&cmd_disk_cli, argc, argv, a, &args)) != CLI_RUN)
+        return rc;
+    if (a->block_size % 512 != 0 || a->seq_block_size % 512 != 0) {
+        int seq = a->block_size % 512 == 0;
+        return cli_usage_error("disk",
+                               "--%s takes a multiple of 512 bytes up to 64M, e.g. 16K, not "
+                               "'%lld'",
+                               seq ? "seq-block-size" : "block-size",
+                               seq ? a->seq_block_size : a->block_size);
     }
-    if (optind < argc)
-        return cli_usage_error("disk", "unexpected argument '%s'", argv[optind]);
     if (!a->dir)
         return cli_usage_error("disk", "--dir is required: the folder on the disk to measure");
     if (a->interval_s < 0.01)
@@ -311,8 +187,8 @@ static int parse_args(int argc, char **argv, struct disk_args *a)
     if (a->min_time_s > a->time_s)
         return cli_usage_error("disk", "--min-time (%gs) is longer than --time (%gs)",
                                a->min_time_s, a->time_s);
-    for (size_t i = 0; i < a->n_tests; i++) {
-        enum disk_test t = (enum disk_test)a->tests[i];
+    for (size_t i = 0; i < a->tests.n; i++) {
+        enum disk_test t = (enum disk_test)a->tests.t[i];
         long long bs = test_block(a, t);
         if (a->size < bs) {
             char s1[32], s2[32];
@@ -324,7 +200,7 @@ static int parse_args(int argc, char **argv, struct disk_args *a)
                                    s1, disk_test_name(t), s2);
         }
     }
-    return -1;
+    return CLI_RUN;
 }
 
 static void utc_now(char *buf, size_t len)
@@ -453,15 +329,15 @@ int cmd_disk(int argc, char **argv)
     struct disk_report_info info;
     struct summary sum = {NAN, NAN, 0, NAN, NAN, 0};
     struct progress_ctx pc;
-    struct sigaction sa, old_int, old_term;
-    char host[256], tool[64];
+    char host[256], tool[64], errbuf[512];
+    struct outfile of;
     FILE *out = NULL;
     json_t *options = NULL;
     uint64_t file_size, max_bs = 4096;
     size_t n_records = 0;
     int rc, status = SIZEUP_EXIT_OK;
 
-    if ((rc = parse_args(argc, argv, &a)) >= 0)
+    if ((rc = parse_args(argc, argv, &a)) != CLI_RUN)
         return rc;
     if (!a.target) {
         if (gethostname(host, sizeof host) != 0 || !host[0])
@@ -470,8 +346,8 @@ int cmd_disk(int argc, char **argv)
         a.target = host;
     }
     snprintf(tool, sizeof tool, "sizeup %s", SIZEUP_VERSION);
-    for (size_t i = 0; i < a.n_tests; i++) {
-        uint32_t bs = test_block(&a, (enum disk_test)a.tests[i]);
+    for (size_t i = 0; i < a.tests.n; i++) {
+        uint32_t bs = test_block(&a, (enum disk_test)a.tests.t[i]);
         if (bs > max_bs)
             max_bs = bs;
     }
@@ -480,14 +356,10 @@ int cmd_disk(int argc, char **argv)
     if (file_size < max_bs)
         file_size = max_bs;
 
-    disk_interrupted = 0;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0; /* no SA_RESTART: a sleeping batch wakes at once */
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-
+    if (stopflag_install() != 0) {
+        fprintf(stderr, "sizeup: cannot handle SIGINT/SIGTERM: %s\n", strerror(errno));
+        return SIZEUP_EXIT_FAIL;
+    }
     d = malloc(sizeof *d);
     if (!d) {
         fprintf(stderr, "sizeup: out of memory\n");
@@ -500,10 +372,13 @@ int cmd_disk(int argc, char **argv)
         status = SIZEUP_EXIT_FAIL;
         goto done;
     }
-    if (a.out && !(out = fopen(a.out, "a"))) {
-        fprintf(stderr, "sizeup: cannot write %s: %s\n", a.out, strerror(errno));
-        status = SIZEUP_EXIT_FAIL;
-        goto done;
+    if (a.out) {
+        if (outfile_open(&of, a.out, errbuf, sizeof errbuf) != 0) {
+            fprintf(stderr, "sizeup: %s\n", errbuf);
+            status = SIZEUP_EXIT_FAIL;
+            goto done;
+        }
+        out = of.f;
     }
     if (disk_dir_create(d, getpid()) != DISK_DIR_OK ||
         disk_dir_open(d, a.direct, a.allow_buffered) != DISK_DIR_OK) {
@@ -514,8 +389,8 @@ int cmd_disk(int argc, char **argv)
     pc.tty = isatty(STDERR_FILENO);
     fprintf(stderr, "sizeup: writing the %.1f MiB working set in %s\n",
             (double)file_size / 1048576.0, d->path);
-    rc = disk_dir_fill(d, file_size, 1u << 20, clock_now_ns() ^ (uint64_t)getpid(),
-                       &disk_interrupted, on_fill, &pc);
+    rc = disk_dir_fill(d, file_size, 1u << 20, clock_now_ns() ^ (uint64_t)getpid(), stopflag_get(),
+                       on_fill, &pc);
     if (pc.tty)
         fprintf(stderr, "\n");
     if (rc == DISK_DIR_EINTR)
@@ -554,9 +429,9 @@ int cmd_disk(int argc, char **argv)
     disk_report_header(stdout);
     fflush(stdout);
 
-    for (size_t i = 0; i < a.n_tests && !disk_interrupted && status == SIZEUP_EXIT_OK; i++) {
-        enum disk_test t = (enum disk_test)a.tests[i];
-        for (size_t j = 0; j < a.n_depths && !disk_interrupted; j++) {
+    for (size_t i = 0; i < a.tests.n && !stopflag_signal() && status == SIZEUP_EXIT_OK; i++) {
+        enum disk_test t = (enum disk_test)a.tests.t[i];
+        for (size_t j = 0; j < a.n_depths && !stopflag_signal(); j++) {
             struct disk_config cfg;
             struct disk_result res;
             struct point p;
@@ -578,7 +453,7 @@ int cmd_disk(int argc, char **argv)
             cfg.max_time_ns = (uint64_t)(a.time_s * 1e9);
             cfg.precision = a.precision;
             cfg.seed = clock_now_ns() + i * 131 + j;
-            cfg.interrupted = &disk_interrupted;
+            cfg.stop = stopflag_get();
             pc.test = disk_test_name(t);
             pc.qd = qd;
             cfg.progress = on_progress;
@@ -610,7 +485,7 @@ int cmd_disk(int argc, char **argv)
                     POINT_OK) {
                     fprintf(stderr, "sizeup: out of memory\n");
                     status = SIZEUP_EXIT_FAIL;
-                } else if (point_write(out, &p, &perr) != POINT_OK) {
+                } else if (point_write(out, &p, &perr) != POINT_OK || fflush(out) != 0) {
                     fprintf(stderr, "sizeup: %s: %s\n", a.out, perr.msg);
                     status = SIZEUP_EXIT_FAIL;
                 } else {
@@ -623,7 +498,7 @@ int cmd_disk(int argc, char **argv)
                 break;
         }
     }
-    if (!disk_interrupted && status == SIZEUP_EXIT_OK)
+    if (!stopflag_signal() && status == SIZEUP_EXIT_OK)
         summary_print(&sum, &a);
 
 done:
@@ -634,17 +509,22 @@ done:
     }
     free(d);
     json_decref(options);
-    if (out && fclose(out) != 0 && status == SIZEUP_EXIT_OK) {
-        fprintf(stderr, "sizeup: cannot write %s: %s\n", a.out, strerror(errno));
-        status = SIZEUP_EXIT_FAIL;
+    /* the records measured so far replace FILE, also when interrupted or after an error */
+    if (out && n_records == 0) {
+        outfile_abort(&of);
+        fprintf(stderr, "sizeup: nothing was measured; %s is left as it was\n", a.out);
+    } else if (out && outfile_commit(&of, errbuf, sizeof errbuf) != 0) {
+        fprintf(stderr, "sizeup: %s\n", errbuf);
+        if (status == SIZEUP_EXIT_OK)
+            status = SIZEUP_EXIT_FAIL;
+    } else if (out) {
+        fprintf(stderr, "sizeup: %zu record(s) written to %s\n", n_records, a.out);
     }
-    if (out)
-        fprintf(stderr, "sizeup: %zu record(s) appended to %s\n", n_records, a.out);
-    if (disk_interrupted) {
-        fprintf(stderr, "sizeup: interrupted; the working folder was removed\n");
-        status = SIZEUP_EXIT_INTERRUPTED;
+    stopflag_restore();
+    if (stopflag_signal()) {
+        fprintf(stderr, "sizeup: interrupted (%s); the working folder was removed\n",
+                stopflag_name(stopflag_signal()));
+        status = stopflag_exit_status();
     }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
     return status;
 }

@@ -11,51 +11,68 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_MODEL = 256, OPT_X, OPT_Y, OPT_THINK, OPT_JSON, OPT_PREDICT, OPT_TARGET, OPT_BOOT };
-
 /* gsl_rng seed of --bootstrap: fixed, so a run is reproducible */
 #define BOOTSTRAP_SEED 42UL
 
 #define MAX_PREDICT 64
 
-static const struct cli_option fit_options[] = {
-    {"model", required_argument, OPT_MODEL, "M", "usl, amdahl, piecewise or auto (default)"},
-    {"x", required_argument, OPT_X, "X", "threads (default) or nodes: the x axis"},
-    {"y", required_argument, OPT_Y, "Y", "tps (default) or qps: the throughput to fit"},
-    {"think-time", required_argument, OPT_THINK, "T",
-     "closed-loop think time, e.g. 5ms (default 0): R = N/X - T"},
-    {"json", no_argument, OPT_JSON, NULL, "write sizeup.fit/1 records (JSON Lines)"},
-    {"predict", required_argument, OPT_PREDICT, "N,...",
-     "print X(N) and mean latency R(N) with intervals there"},
-    {"latency-target", required_argument, OPT_TARGET, "T",
-     "mean latency target, e.g. 20ms: concurrency, throughput"},
-    {"bootstrap", required_argument, OPT_BOOT, "B",
-     "peak/ceiling intervals by residual bootstrap, B >= 100"},
-    {"help", no_argument, 'h', NULL, "this text"},
-    {NULL, 0, 0, NULL, NULL}};
-
-static const char fit_usage[] = "Usage: sizeup fit [OPTIONS] POINTS...";
-static const char fit_description[] =
-    "Fit the Universal Scalability Law, Amdahl's law and the piecewise min(lambda*N, X_max)\n"
-    "bound to every curve (all points with the same target and workload) and print, per\n"
-    "curve, the chosen model with 95 % intervals, the peak N* (or \"plateau, no peak in\n"
-    "range\"), the ceiling, R^2 and the residuals. POINTS are sizeup.point/1 JSON Lines or\n"
-    "anything `sizeup import` reads ('-' reads stdin). A file or curve that cannot be used is\n"
-    "reported on stderr, the others are still fitted, and the exit status is 3.\n"
-    "Latency is the closed-loop mean from Little's law; with --y qps it is per query.\n"
-    "auto picks the lowest AICc, and the USL only when its kappa is significant.\n"
-    "Intervals are 95 %: delta method, or with --bootstrap percentiles of B refits\n"
-    "(gsl_rng seed 42, reproducible).";
-
 struct fit_cli {
     int model; /* FIT_AUTO or enum model_kind */
     int by_nodes, by_qps, json;
-    double think_s, target_s;
+    double think_s;
+    struct slo target; /* --latency-target; has_target when given */
     int has_target;
     long long boot_b; /* 0: delta method */
     long long predict[MAX_PREDICT];
     size_t n_predict;
 };
+
+static const struct cli_choice fit_models[] = {{"usl", MODEL_USL},
+                                               {"amdahl", MODEL_AMDAHL},
+                                               {"piecewise", MODEL_PIECEWISE},
+                                               {"auto", FIT_AUTO},
+                                               {NULL, 0}};
+static const struct cli_choice fit_x[] = {{"threads", 0}, {"nodes", 1}, {NULL, 0}};
+static const struct cli_choice fit_y[] = {{"tps", 0}, {"qps", 1}, {NULL, 0}};
+
+static const struct cli_opt fit_options[] = {
+    {"model", 0, CLI_CHOICE, CLI_AT(struct fit_cli, model), .arg_name = "M", .choices = fit_models,
+     .dflt = "auto", .help = "the model to fit"},
+    {"x", 0, CLI_CHOICE, CLI_AT(struct fit_cli, by_nodes), .arg_name = "X", .choices = fit_x,
+     .dflt = "threads", .help = "the x axis"},
+    {"y", 0, CLI_CHOICE, CLI_AT(struct fit_cli, by_qps), .arg_name = "Y", .choices = fit_y,
+     .dflt = "tps", .help = "the throughput to fit"},
+    {"think-time", 0, CLI_SECONDS, CLI_AT(struct fit_cli, think_s), .arg_name = "T", .min = 0,
+     .max = 3600, .dflt = "0", .example = "5ms", .help = "closed-loop think time: R = N/X - T"},
+    {"json", 0, CLI_FLAG, CLI_AT(struct fit_cli, json),
+     .help = "write sizeup.fit/1 records (JSON Lines)"},
+    {"predict", 0, CLI_INT_LIST, CLI_LIST(struct fit_cli, predict, n_predict), .min = 1, .max = 1e9,
+     .example = "8,64,256", .help = "print X(N) and mean latency R(N) with intervals there"},
+    {"latency-target", 0, CLI_SLO, CLI_AT(struct fit_cli, target), .arg_name = "avg:T",
+     .example = "avg:20ms", .help = "mean latency target: the concurrency and throughput there"},
+    {"bootstrap", 0, CLI_INT, CLI_AT(struct fit_cli, boot_b), .arg_name = "B", .min = 100,
+     .max = 1000000, .example = "2000", .dflt_doc = "the delta method",
+     .help = "peak/ceiling intervals by residual bootstrap of B refits"},
+    {0}};
+
+const struct cli_cmd cmd_fit_cli = {
+    .name = "fit",
+    .usage = "Usage: sizeup fit [OPTIONS] POINTS...",
+    .description =
+        "Fit the Universal Scalability Law, Amdahl's law and the piecewise min(lambda*N, X_max)\n"
+        "bound to every curve (all points with the same target and workload) and print, per\n"
+        "curve, the chosen model with 95 % intervals, the peak N* (or \"plateau, no peak in\n"
+        "range\"), the ceiling, R^2 and the residuals. POINTS are sizeup.point/1 JSON Lines or\n"
+        "anything `sizeup import` reads ('-' reads stdin). A file or curve that cannot be used is\n"
+        "reported on stderr, the others are still fitted, and the exit status is 3.\n"
+        "Latency is the closed-loop mean from Little's law; with --y qps it is per query.\n"
+        "auto picks the lowest AICc, and the USL only when its kappa is significant.\n"
+        "Intervals are 95 %: delta method, or with --bootstrap percentiles of B refits\n"
+        "(gsl_rng seed 42, reproducible).",
+    .options = fit_options,
+    .min_operands = 1,
+    .max_operands = CLI_ANY,
+    .operands_hint = "no input files: give one or more POINTS files ('-' for stdin)"};
 
 /* Percentile to carry into predictions: p95 when every point of the curve has it, else p99. */
 static double curve_pctl(const struct point_list *pts, const size_t *idx, size_t m)
@@ -336,8 +353,8 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts, const 
         rec.pred = pred;
         if (o->has_target && latency) {
             rec.has_target = 1;
-            rec.target_s = o->target_s;
-            latency_at_target(f, o->target_s, o->think_s, &rec.at_target);
+            rec.target_s = o->target.target_s;
+            latency_at_target(f, o->target.target_s, o->think_s, &rec.at_target);
         }
     }
     if (o->json) {
@@ -357,102 +374,31 @@ out:
 
 int cmd_fit(int argc, char **argv)
 {
-    struct option longs[16];
-    char shorts[32];
     struct fit_cli o;
+    struct cli_args args;
     struct point_list pts;
     struct usl_workspace *ws;
     struct fit_result *fr;
     size_t *idx;
     char *done;
-    int c, status = SIZEUP_EXIT_OK;
+    int rc, status = SIZEUP_EXIT_OK;
 
     memset(&o, 0, sizeof o);
-    o.model = FIT_AUTO;
-    cli_build_getopt(fit_options, longs, 16, shorts, sizeof shorts);
-    optind = 1;
-    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-        switch (c) {
-        case OPT_MODEL: {
-            enum model_kind k;
-            if (strcmp(optarg, "auto") == 0)
-                o.model = FIT_AUTO;
-            else if (model_kind_parse(optarg, &k) == 0)
-                o.model = (int)k;
-            else
-                return cli_usage_error("fit",
-                                       "--model takes usl, amdahl, piecewise or auto, "
-                                       "not '%s'",
-                                       optarg);
-            break;
-        }
-        case OPT_X:
-            if (strcmp(optarg, "threads") == 0)
-                o.by_nodes = 0;
-            else if (strcmp(optarg, "nodes") == 0)
-                o.by_nodes = 1;
-            else
-                return cli_usage_error("fit", "--x takes threads or nodes, not '%s'", optarg);
-            break;
-        case OPT_Y:
-            if (strcmp(optarg, "tps") == 0)
-                o.by_qps = 0;
-            else if (strcmp(optarg, "qps") == 0)
-                o.by_qps = 1;
-            else
-                return cli_usage_error("fit", "--y takes tps or qps, not '%s'", optarg);
-            break;
-        case OPT_THINK:
-            if (units_parse_duration(optarg, &o.think_s) != 0)
-                return cli_usage_error("fit",
-                                       "--think-time takes a duration >= 0, e.g. 5ms, "
-                                       "not '%s'",
-                                       optarg);
-            break;
-        case OPT_JSON:
-            o.json = 1;
-            break;
-        case OPT_PREDICT:
-            if (units_parse_int_list(optarg, 1000000000LL, o.predict, MAX_PREDICT, &o.n_predict) !=
-                0)
-                return cli_usage_error("fit",
-                                       "--predict takes a list of up to %d positive "
-                                       "integers, e.g. 8,64,256, not '%s'",
-                                       MAX_PREDICT, optarg);
-            break;
-        case OPT_TARGET:
-            if (units_parse_duration(optarg, &o.target_s) != 0 || !(o.target_s > 0))
-                return cli_usage_error("fit",
-                                       "--latency-target takes a duration > 0, e.g. 20ms, "
-                                       "not '%s'",
-                                       optarg);
-            o.has_target = 1;
-            break;
-        case OPT_BOOT:
-            if (units_parse_int(optarg, 100, 1000000, &o.boot_b) != 0)
-                return cli_usage_error("fit",
-                                       "--bootstrap takes a replicate count from 100 to "
-                                       "1000000, e.g. 2000, not '%s'",
-                                       optarg);
-            break;
-        case 'h':
-            cli_print_help(fit_usage, fit_description, fit_options);
-            return SIZEUP_EXIT_OK;
-        default:
-            return cli_getopt_error("fit", c, argv);
-        }
-    }
+    if ((rc = cli_parse(&cmd_fit_cli, argc, argv, &o, &args)) != CLI_RUN)
+        return rc;
+    o.has_target = cli_given(&cmd_fit_cli, &args, "latency-target");
+    if (o.has_target && o.target.pct > 0)
+        return cli_usage_error("fit",
+                               "--latency-target: fit solves a mean latency target (avg:VALUE, "
+                               "e.g. avg:20ms); for a percentile target use sizeup rank --slo");
     if (o.has_target && o.by_nodes)
         return cli_usage_error("fit", "--latency-target needs --x threads: a node count is not "
                                       "a concurrency");
-    if (optind >= argc)
-        return cli_usage_error("fit", "no input files: give one or more POINTS files ('-' for "
-                                      "stdin)");
 
     point_list_init(&pts);
-    for (int i = optind; i < argc; i++) {
+    for (int i = 0; i < args.argc; i++) {
         struct import_report rep;
-        int rc = import_file(argv[i], NULL, &pts, &rep);
+        rc = import_file(args.argv[i], NULL, &pts, &rep);
         if (rc < 0 || rc == IMPORT_WARN) {
             fprintf(stderr, "sizeup: %s\n", rep.msg);
             status = SIZEUP_EXIT_INPUT;

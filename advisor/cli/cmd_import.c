@@ -132,7 +132,7 @@ int cmd_import(int argc, char **argv)
     int n_files_ok = 0;
 
     cli_build_getopt(import_options, longs, 16, shorts, sizeof shorts);
-    optind = 1;
+    optind = 0; /* full re-initialisation: the dispatcher before stopped at the first operand */
     while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         switch (c) {
         case 'o':

@@ -366,7 +366,7 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
     double pareto_h = 0.2;
     int c;
     cli_build_getopt(probe_options, longs, sizeof longs / sizeof longs[0], shorts, sizeof shorts);
-    optind = 1;
+    optind = 0; /* full re-initialisation: the dispatcher before stopped at the first operand */
     opterr = 0;
     while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         const char *a = optarg;

@@ -63,7 +63,7 @@ int cmd_rank(int argc, char **argv)
 
     rank_cli_init(&o);
     cli_build_getopt(rank_options, longs, 32, shorts, sizeof shorts);
-    optind = 1;
+    optind = 0; /* full re-initialisation: the dispatcher before stopped at the first operand */
     while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         if (c == 'h') {
             cli_print_help(rank_usage, rank_description, rank_options);

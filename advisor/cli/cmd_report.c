@@ -57,7 +57,7 @@ int cmd_report(int argc, char **argv)
 
     rank_cli_init(&o);
     cli_build_getopt(report_options, longs, 32, shorts, sizeof shorts);
-    optind = 1;
+    optind = 0; /* full re-initialisation: the dispatcher before stopped at the first operand */
     while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         if (c == 'h') {
             cli_print_help(report_usage, report_description, report_options);

@@ -436,7 +436,7 @@ static int rank_study(const struct study *s, const char *results)
     rank_set_init(&rs);
     if (!cat)
         return SIZEUP_EXIT_FAIL;
-    if (rank_slo_parse(s->slo, &opt.slo, err, sizeof err) != 0) {
+    if (slo_parse(s->slo, &opt.slo, err, sizeof err) != 0) {
         fprintf(stderr, "sizeup: %s: $.slo: %s\n", s->path, err);
         cat_catalog_free(cat);
         return SIZEUP_EXIT_USAGE;
@@ -514,7 +514,7 @@ int cmd_study(int argc, char **argv)
     FILE *out;
 
     cli_build_getopt(study_options, longs, 8, shorts, sizeof shorts);
-    optind = 1;
+    optind = 0; /* full re-initialisation: the dispatcher before stopped at the first operand */
     while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         switch (c) {
         case OPT_RESUME:

@@ -6,17 +6,28 @@
 #ifndef SIZEUP_ADVISOR_COMMANDS_H
 #define SIZEUP_ADVISOR_COMMANDS_H
 
+#include "cli.h"
+
+/* The commands of `sizeup` (name, function, summary, option table), ending with a NULL name:
+ * main.c dispatches through it and the --help test walks it. */
+extern const struct cli_cmd sizeup_cli;
+
+/** sizeup [--version] COMMAND ARGS... : argv[0] is the program; returns an exit status. */
+int cmd_sizeup(int argc, char **argv);
+
 /** sizeup import FILE... : sysbench outputs and CSV tables -> point records. */
 int cmd_import(int argc, char **argv);
 
 /** sizeup fit POINTS... : fit saturation models to every curve; print or write fits. */
 int cmd_fit(int argc, char **argv);
+extern const struct cli_cmd cmd_fit_cli;
 /** sizeup catalog check | cost | list | fetch | convert : catalogs and cost (cmd_catalog.c). */
 int cmd_catalog(int argc, char **argv);
 /** sizeup probe prepare|run|cleanup : sysbench 1.0.20-compatible OLTP probes. */
 int cmd_probe(int argc, char **argv);
 /** sizeup disk --dir DIR : random/sequential I/O and commit latency of a disk. */
 int cmd_disk(int argc, char **argv);
+extern const struct cli_cmd cmd_disk_cli;
 
 /** sizeup rank --points --catalog --slo : rank configurations by throughput per cost. */
 int cmd_rank(int argc, char **argv);

@@ -89,8 +89,8 @@ int rank_cli_option(struct rank_cli *o, const char *cmd, int c, const char *arg)
         o->catalogs[o->n_catalogs++] = arg;
         return 0;
     case RANK_OPT_SLO:
-        if (rank_slo_parse(arg, &o->opt.slo, err, sizeof err) != 0)
-            return cli_usage_error(cmd, "%s", err);
+        if (slo_parse(arg, &o->opt.slo, err, sizeof err) != 0)
+            return cli_usage_error(cmd, "--slo: %s", err);
         return 0;
     case RANK_OPT_WORKLOAD:
         if (o->opt.n_mix)

@@ -95,7 +95,7 @@ $ disk --dir /tmp --direct=maybe
 ### a bad duration
 $ disk --dir /tmp --time soon
 ? 2
-! --time takes a duration, e.g. 30s, 2m, 500ms, not 'soon'
+! --time takes a duration (unit ms, s, m or h; a bare number is seconds) up to 86400s, e.g. 30s, not 'soon'
 
 ### --time shorter than one interval
 $ disk --dir /tmp --time 500ms
@@ -110,7 +110,7 @@ $ disk --dir /tmp --time 10s --min-time 20s
 ### --precision out of range
 $ disk --dir /tmp --precision 150%
 ? 2
-! --precision takes a fraction in (0, 1] or a percentage, e.g. 2%, not '150%'
+! --precision takes a percentage or a fraction in (0, 1], e.g. 2%, not '150%'
 
 ### an interval below 10 ms
 $ disk --dir /tmp --interval 1ms
@@ -120,7 +120,7 @@ $ disk --dir /tmp --interval 1ms
 ### an empty --target
 $ disk --dir /tmp --target=
 ? 2
-! --target takes a non-empty name
+! --target takes a non-empty value, not ''
 
 ### a stray argument
 $ disk --dir /tmp extra

@@ -36,7 +36,7 @@ $ fit --x nodes data/published/monosql-scaleout-c5-2xlarge.csv
 > monosql-c5.2xlarge / oltp_point_select: 4 points, nodes 2-16, tps
 
 ### predictions and a latency target (idc-nvme: 2 ms per query lies past the peak)
-$ fit --y qps --predict 16,64,256 --latency-target 2ms data/published/rds-idc-vs-cloud-4c16g.csv
+$ fit --y qps --predict 16,64,256 --latency-target avg:2ms data/published/rds-idc-vs-cloud-4c16g.csv
 ? 0
 > predict
 > (capped at the peak N*)
@@ -80,10 +80,10 @@ $ fit --x cores data/published/rds-idc-vs-cloud-4c16g.csv
 ? 2
 ! --x takes threads or nodes
 
-### --latency-target must be a duration
+### --latency-target must be a latency target (util/slo.h), with its unit
 $ fit --latency-target fast data/published/rds-idc-vs-cloud-4c16g.csv
 ? 2
-! --latency-target takes a duration > 0
+! --latency-target: 'fast' is not a latency target
 
 ### --predict takes positive integers
 $ fit --predict 0,4 data/published/rds-idc-vs-cloud-4c16g.csv
@@ -99,7 +99,7 @@ $ fit
 $ fit --help
 ? 0
 > Usage: sizeup fit [OPTIONS] POINTS...
-> --latency-target=T
+> --latency-target=avg:T
 
 ### predictions carry the measured p99, interpolated inside the range, extrapolated outside
 $ fit --predict 8,64,1024 data/published/seekdb-4c8g-1c2g.csv
@@ -117,9 +117,24 @@ $ fit --bootstrap 2000 data/published/rds-idc-vs-cloud-4c16g.csv
 ### --bootstrap needs at least 100 replicates
 $ fit --bootstrap 5 data/published/rds-idc-vs-cloud-4c16g.csv
 ? 2
-! --bootstrap takes a replicate count from 100
+! --bootstrap takes an integer from 100 to 1000000
+
+### a bare latency is not a target: the statistic is asked for
+$ fit --latency-target 2ms data/published/rds-idc-vs-cloud-4c16g.csv
+? 2
+! --latency-target: '2ms' is not a latency target: give the statistic, e.g. avg:2ms
+
+### a bare number is not a latency: the unit is asked for
+$ fit --latency-target avg:2 data/published/rds-idc-vs-cloud-4c16g.csv
+? 2
+! --latency-target: 'avg:2' is not a latency target: give a unit, e.g. avg:2ms
+
+### fit solves mean targets; a percentile target is rank's
+$ fit --latency-target p95:20ms data/published/rds-idc-vs-cloud-4c16g.csv
+? 2
+! fit solves a mean latency target (avg:VALUE
 
 ### a latency target needs concurrency on the x axis
-$ fit --x nodes --latency-target 20ms data/published/monosql-scaleout-c5-2xlarge.csv
+$ fit --x nodes --latency-target avg:20ms data/published/monosql-scaleout-c5-2xlarge.csv
 ? 2
 ! --latency-target needs --x threads

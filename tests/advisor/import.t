@@ -133,3 +133,8 @@ $ import --summary data/published/rds-idc-vs-cloud-4c16g.csv
 > target               workload               points      x range     peak tps     at x   latency ms
 > idc-nvme             oltp_legacy                 9      t 1-512      1437.00       16    avg 11.14
 > cloud-essd           oltp_legacy                 9      t 1-512      1329.00      512   avg 385.31
+
+### options may follow the files (getopt permutes after the top-level dispatch)
+$ import data/published/rds-idc-vs-cloud-4c16g.csv --summary
+? 0
+> idc-nvme

@@ -59,13 +59,13 @@ $ rank --points data/published/monosql-scaleout-c5-2xlarge.csv --workload oltp_p
 ### an unparseable SLO is misuse
 $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo p95:fast
 ? 2
-! --slo: 'p95:fast' is not a latency target: expected STAT:VALUE
+! --slo: 'p95:fast' is not a latency target: expected avg or pNN (0 < NN < 100), a colon and a latency with its unit (us, ms or s), e.g. p95:50ms
 ! e.g. p95:50ms
 
 ### an SLO without a unit is misuse
 $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:20
 ? 2
-! expected STAT:VALUE
+! --slo: 'avg:20' is not a latency target: give a unit, e.g. avg:20ms
 
 ### a --map to a configuration the catalog lacks: said, the others still ranked, exit 3
 $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:20ms --map idc-nvme=no-such-config

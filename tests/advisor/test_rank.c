@@ -38,27 +38,6 @@ static void make_usl(struct rank_curve *c, double lat_pct)
                  RANK_OK);
 }
 
-static void test_slo_parse(void)
-{
-    struct rank_slo s;
-    char err[320];
-    CHECK_INT_EQ(rank_slo_parse("p95:50ms", &s, err, sizeof err), 0);
-    CHECK_NEAR(s.pct, 95, 0);
-    CHECK_NEAR(s.target_s, 0.05, 1e-15);
-    CHECK_INT_EQ(rank_slo_parse("avg:0.1s", &s, err, sizeof err), 0);
-    CHECK_NEAR(s.pct, 0, 0);
-    CHECK_NEAR(s.target_s, 0.1, 1e-15);
-    CHECK_INT_EQ(rank_slo_parse("p99:250ms", &s, err, sizeof err), 0);
-    CHECK_NEAR(s.pct, 99, 0);
-    CHECK_INT_EQ(rank_slo_parse("p95:50", &s, err, sizeof err), -1);
-    CHECK(strstr(err, "e.g. p95:50ms") != NULL);
-    CHECK_INT_EQ(rank_slo_parse("q95:50ms", &s, err, sizeof err), -1);
-    CHECK_INT_EQ(rank_slo_parse("p95:-1ms", &s, err, sizeof err), -1);
-    CHECK_INT_EQ(rank_slo_parse("p100:5ms", &s, err, sizeof err), -1);
-    CHECK_INT_EQ(rank_slo_parse("p95:5 ms", &s, err, sizeof err), -1);
-    CHECK_INT_EQ(rank_slo_parse("", &s, err, sizeof err), -1);
-}
-
 static void test_mix_parse(void)
 {
     struct rank_mix_item it[RANK_MAX_MIX];
@@ -81,7 +60,7 @@ static void test_mix_parse(void)
 static void test_usl_mean_target(void)
 {
     struct rank_curve c;
-    struct rank_slo slo = {0, 0.020};
+    struct slo slo = {0, 0.020};
     struct rank_at a;
     double qa = KAPPA, qb = SIGMA - KAPPA, qc = 1 - SIGMA - LAMBDA * 0.020;
     double nt = (-qb + sqrt(qb * qb - 4 * qa * qc)) / (2 * qa);
@@ -108,7 +87,7 @@ static void test_usl_mean_target(void)
 static void test_retrograde_capped(void)
 {
     struct rank_curve c;
-    struct rank_slo slo = {0, 1.0};
+    struct slo slo = {0, 1.0};
     struct rank_at a;
     double ns = sqrt((1 - SIGMA) / KAPPA);
     make_usl(&c, 0);
@@ -126,7 +105,7 @@ static void test_retrograde_capped(void)
 static void test_never(void)
 {
     struct rank_curve c;
-    struct rank_slo slo = {0, 0.005};
+    struct slo slo = {0, 0.005};
     struct rank_at a;
     make_usl(&c, 0);
     CHECK_INT_EQ(rank_curve_at_target(&c, &slo, 1, &a), RANK_OK);
@@ -152,7 +131,7 @@ static void amdahl_curve(struct rank_curve *c, double p95_per_thread_ms, double 
 static void test_percentile(void)
 {
     struct rank_curve c;
-    struct rank_slo slo = {95, 0.030};
+    struct slo slo = {95, 0.030};
     struct rank_at a;
     amdahl_curve(&c, 5, 100);
     CHECK_INT_EQ(rank_curve_at_target(&c, &slo, 1, &a), RANK_OK);
@@ -282,7 +261,7 @@ static void test_nodes_curve(void)
 {
     double n[4] = {2, 4, 8, 16}, x[4], l[4];
     struct rank_curve c;
-    struct rank_slo slo = {95, 0.050};
+    struct slo slo = {95, 0.050};
     enum rank_basis b;
     char err[256];
     for (int i = 0; i < 4; i++) {
@@ -302,7 +281,6 @@ static void test_nodes_curve(void)
 int main(void)
 {
     gsl_set_error_handler_off();
-    test_slo_parse();
     test_mix_parse();
     test_usl_mean_target();
     test_retrograde_capped();

@@ -167,7 +167,7 @@ static void test_errors(int fd, uint64_t size, const char *path)
 {
     struct disk_result r;
     struct disk_config c = base_config(fd, size, DISK_RANDREAD, 1);
-    volatile sig_atomic_t stop = 1;
+    atomic_int stop = 1;
     int ro;
     disk_result_init(&r);
     c.block_size = 1000;
@@ -180,7 +180,7 @@ static void test_errors(int fd, uint64_t size, const char *path)
     CHECK_INT_EQ(disk_run(&c, &r), DISK_EINVAL);
     /* interrupted: ends at the first batch boundary */
     c = base_config(fd, size, DISK_RANDREAD, 2);
-    c.interrupted = &stop;
+    c.stop = &stop;
     c.max_time_ns = 10000 * MS;
     CHECK_INT_EQ(disk_run(&c, &r), DISK_EINTR);
     CHECK(r.wall_s < 1.0);

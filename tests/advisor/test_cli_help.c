@@ -1,0 +1,168 @@
+/*
+ * test_cli_help.c - every command's --help is rendered from its option table: for each
+ * command and action that sizeup dispatches to (commands.c), `sizeup CMD --help` exits 0 on
+ * stdout, starts with the table's usage, lists every option of the table, and prints each
+ * default exactly as the table holds it ("(default: 1G)"). The tables themselves must pass
+ * cli_check_table (every default parses with its option's own type).
+ *
+ * The expected text comes from the tables, not from a previous run of the command.
+ */
+#include "check.h"
+#include "cli.h"
+#include "commands.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Commands whose options are still hand-written: probe and study (cli_legacy.c) move to a
+ * table in the probe-session work; import, catalog, rank and report in the conversion that
+ * follows this one. Each leaves this list when it has a table. */
+static const char *const pending[] = {"probe", "study",  "import", "catalog",
+                                      "rank",  "report", NULL};
+
+static int is_pending(const char *name)
+{
+    for (int i = 0; pending[i]; i++)
+        if (strcmp(pending[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Run `sizeup WORDS... --help`; its stdout in a new string (free), its status in *rc. */
+static char *help_of(char **words, int n, int *rc)
+{
+    char *argv[8], flag[] = "--help", prog[] = "sizeup", *text;
+    int argc = 0, saved = dup(1);
+    FILE *tmp = tmpfile();
+    long len;
+    argv[argc++] = prog;
+    for (int i = 0; i < n; i++)
+        argv[argc++] = words[i];
+    argv[argc++] = flag;
+    argv[argc] = NULL;
+    fflush(stdout);
+    dup2(fileno(tmp), 1);
+    *rc = cmd_sizeup(argc, argv);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    len = ftell(tmp);
+    rewind(tmp);
+    text = calloc(1, (size_t)len + 1);
+    if (text && fread(text, 1, (size_t)len, tmp) != (size_t)len)
+        text[0] = '\0';
+    fclose(tmp);
+    return text;
+}
+
+/* The lines of help that describe --name, with runs of white space made one space; NULL when
+ * no option line names it. */
+static char *option_block(const char *help, const char *name)
+{
+    char want[128], *out;
+    const char *p = help, *start = NULL, *end;
+    size_t k = 0;
+    snprintf(want, sizeof want, "--%s", name);
+    for (; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
+        const char *q = p;
+        while (*q == ' ')
+            q++;
+        if (*q == '-' && q[1] != '-' && q[1] && q[2] == ',')
+            q += 4; /* "-o, " */
+        if (strncmp(q, want, strlen(want)) == 0 && strchr("=[ \n", q[strlen(want)]) != NULL) {
+            start = q;
+            break;
+        }
+    }
+    if (!start)
+        return NULL;
+    /* up to the next option line ("  -x, --" or "      --") or a blank line */
+    end = strchr(start, '\n');
+    while (end && end[1] && end[1] != '\n') {
+        const char *q = end + 1;
+        while (*q == ' ')
+            q++;
+        if (*q == '-')
+            break;
+        end = strchr(end + 1, '\n');
+    }
+    if (!end)
+        end = start + strlen(start);
+    out = malloc((size_t)(end - start) + 1);
+    for (const char *c = start; out && c < end; c++) {
+        if (isspace((unsigned char)*c)) {
+            if (k && out[k - 1] != ' ')
+                out[k++] = ' ';
+        } else {
+            out[k++] = *c;
+        }
+    }
+    if (out)
+        out[k] = '\0';
+    return out;
+}
+
+static int n_commands;
+
+static void check_command(const struct cli_cmd *cmd, char **words, int n)
+{
+    char err[256], *help, want[512];
+    int rc;
+    n_commands++;
+    CHECK_INT_EQ(cli_check_table(cmd, err, sizeof err), 0);
+    if (cli_check_table(cmd, err, sizeof err) != 0)
+        fprintf(stderr, "  %s\n", err);
+    help = help_of(words, n, &rc);
+    CHECK_INT_EQ(rc, SIZEUP_EXIT_OK);
+    CHECK(help && strncmp(help, cmd->usage, strlen(cmd->usage)) == 0);
+    for (const struct cli_opt *o = cmd->options; help && o && o->name; o++) {
+        char *block = option_block(help, o->name);
+        const char *dflt = cli_default_text(o);
+        CHECK(block != NULL);
+        if (!block) {
+            fprintf(stderr, "  sizeup %s --help does not list --%s\n", cmd->name, o->name);
+            continue;
+        }
+        if (dflt) {
+            snprintf(want, sizeof want, "default: %s)", dflt);
+            CHECK(strstr(block, want) != NULL);
+            if (!strstr(block, want))
+                fprintf(stderr, "  sizeup %s --help: --%s does not say '%s': %s\n", cmd->name,
+                        o->name, want, block);
+        } else {
+            /* no default in the table: none invented in the text either */
+            CHECK(strstr(block, "(default") == NULL);
+        }
+        free(block);
+    }
+    if (help) {
+        char *block = option_block(help, "help");
+        CHECK(block != NULL);
+        free(block);
+    }
+    free(help);
+    for (const struct cli_sub *s = cmd->subs; s && s->name; s++) {
+        words[n] = (char *)s->name;
+        if (strcmp(s->name, "help") == 0)
+            continue;
+        if (!s->cli) {
+            CHECK(is_pending(s->name));
+            if (!is_pending(s->name))
+                fprintf(stderr, "  sizeup %s %s has no option table\n", cmd->name, s->name);
+            continue;
+        }
+        CHECK(strcmp(s->cli->name, n ? "" : s->name) == 0 || strstr(s->cli->name, s->name));
+        check_command(s->cli, words, n + 1);
+    }
+}
+
+int main(void)
+{
+    char *words[8];
+    check_command(&sizeup_cli, words, 0);
+    printf("%d command tables checked\n", n_commands);
+    CHECK(n_commands >= 2);
+    return check_report();
+}
