@@ -1,8 +1,7 @@
 /* ladder.c - the adaptive thread ladder (see ladder.h). */
 #include "ladder.h"
 
-#include "derived.h"
-#include "fit.h"
+#include "curve.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -112,43 +111,50 @@ static unsigned midpoint(unsigned a, unsigned b)
  * curve could be fitted, else -1 (then l->est is the level of the highest throughput). */
 static int estimate(struct ladder *l, struct usl_workspace *ws)
 {
-    double n[LADDER_MAX_LEVELS], x[LADDER_MAX_LEVELS];
+    struct curve_obs obs[LADDER_MAX_LEVELS];
+    struct curve_spec spec = curve_spec_default();
+    struct curve c;
+    const struct model_derived *d;
     size_t k = 0, best = 0;
-    struct fit_result fr;
-    struct model_derived d;
-    char err[160];
+    char err[320];
+    int rc = -1;
     for (size_t i = 0; i < l->n; i++) {
         if (!(l->lv[i].tps > 0))
             continue;
-        n[k] = l->lv[i].threads;
-        x[k] = l->lv[i].tps;
-        if (x[k] > x[best])
+        obs[k].n = l->lv[i].threads;
+        obs[k].x = l->lv[i].tps;
+        obs[k].ci95_x = NAN;
+        obs[k].lat_s = NAN;
+        if (obs[k].x > obs[best].x)
             best = k;
         k++;
     }
     l->have_est = 0;
     if (k == 0)
         return -1;
-    l->est = n[best];
+    l->est = obs[best].n;
     l->est_lo = l->est_hi = NAN;
-    if (k < 3 || fit_curve(n, x, k, FIT_AUTO, ws, &fr, err, sizeof err) != MODEL_OK ||
-        derived_compute(&fr.fits[fr.chosen], &d) != MODEL_OK)
+    spec.lat_pct = CURVE_LAT_NONE;
+    if (k < 3 || curve_init(&c, obs, k, &spec, ws, err, sizeof err) != CURVE_OK)
         return -1;
-    if (d.has_peak && isfinite(d.n_peak.value)) {
+    d = &c.derived;
+    if (d->has_peak && isfinite(d->n_peak.value)) {
         l->est_is_peak = 1;
-        l->est = d.n_peak.value;
-        l->est_lo = d.n_peak.lo;
-        l->est_hi = d.n_peak.hi;
-    } else if (isfinite(d.knee.value) && d.knee.value > 0) {
+        l->est = d->n_peak.value;
+        l->est_lo = d->n_peak.lo;
+        l->est_hi = d->n_peak.hi;
+        rc = 0;
+    } else if (isfinite(d->knee.value) && d->knee.value > 0) {
         l->est_is_peak = 0;
-        l->est = d.knee.value;
-        l->est_lo = d.knee.lo;
-        l->est_hi = d.knee.hi;
-    } else {
-        return -1;
+        l->est = d->knee.value;
+        l->est_lo = d->knee.lo;
+        l->est_hi = d->knee.hi;
+        rc = 0;
     }
-    l->have_est = 1;
-    return 0;
+    curve_destroy(&c);
+    if (rc == 0)
+        l->have_est = 1;
+    return rc;
 }
 
 /* Phase 2: a midpoint near the estimate, or 0 when done. */

@@ -18,18 +18,20 @@ static const char *num(char *buf, size_t cap, double v)
     return buf;
 }
 
-static const char *basis_short(enum rank_basis b)
+static const char *basis_short(enum curve_basis b)
 {
     switch (b) {
-    case RANK_BASIS_MEASURED:
+    case CURVE_BASIS_MEASURED:
         return "meas";
-    case RANK_BASIS_INTERPOLATED:
+    case CURVE_BASIS_INTERPOLATED:
         return "interp";
-    case RANK_BASIS_EXTRAPOLATED:
+    case CURVE_BASIS_EXTRAPOLATED:
         return "extrap";
-    case RANK_BASIS_LINEAR:
+    case CURVE_BASIS_LINEAR:
         return "linear";
-    case RANK_BASIS_NONE:
+    case CURVE_BASIS_PREDICTED:
+        return "pred";
+    case CURVE_BASIS_NONE:
         break;
     }
     return "-";
@@ -37,7 +39,7 @@ static const char *basis_short(enum rank_basis b)
 
 static const char *x_name(const struct rank_set *s, size_t i)
 {
-    const struct rank_curve *c = rank_set_curves(s, i);
+    const struct curve *c = rank_set_curves(s, i);
     return s->opt.n_mix == 1 && c[0].by_nodes ? "nodes" : "threads";
 }
 
@@ -88,9 +90,9 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
         else
             snprintf(rk, sizeof rk, "-");
         if (r->status != RANK_MET) {
-            if (r->status == RANK_NEVER && r->n_at == 1 && isfinite(r->at[0].latency_s))
+            if (r->status == RANK_NEVER && r->n_at == 1 && isfinite(r->at[0].c.latency_s))
                 fprintf(f, "%4s %-*.*s never meets the target (%.4g ms at 1 %s already)", rk, w, w,
-                        r->config, r->at[0].latency_s * 1e3,
+                        r->config, r->at[0].c.latency_s * 1e3,
                         strcmp(x_name(s, i), "nodes") == 0 ? "node" : "thread");
             else
                 fprintf(f, "%4s %-*.*s %s", rk, w, w, r->config, rank_status_text(r->status));
@@ -116,15 +118,16 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
                     num(c, sizeof c, r->x.value),
                     isfinite(r->n) ? (snprintf(d, sizeof d, "%.1f", r->n), d) : "-",
                     r->cost_per_hour, r->units, r->nodes_needed,
-                    r->nodes_basis == RANK_BASIS_LINEAR ? "linear" : "curve", r->cost_per_month);
+                    r->nodes_basis == CURVE_BASIS_LINEAR ? "linear" : "curve", r->cost_per_month);
         }
     }
     /* notes */
     for (size_t i = 0; i < s->n; i++) {
         const struct rank_row *r = &s->rows[i];
         for (size_t k = 0; k < r->n_at; k++) {
-            const struct rank_at *at = &r->at[k];
-            if (at->status != RANK_MET)
+            const struct rank_at *ra = &r->at[k];
+            const struct curve_at *at = &ra->c;
+            if (ra->status != RANK_MET)
                 continue;
             if (at->capped)
                 fprintf(f, "note: %s: capped at the peak N* = %.1f %s (throughput falls beyond)\n",
@@ -181,7 +184,7 @@ static json_t *value_ci(const struct derived_value *v)
 static json_t *row_json(const struct rank_set *s, size_t i)
 {
     const struct rank_row *r = &s->rows[i];
-    const struct rank_curve *cv = rank_set_curves(s, i);
+    const struct curve *cv = rank_set_curves(s, i);
     json_t *o = json_object(), *wl = json_array(), *slo = json_object();
     char pct[16];
 
@@ -197,21 +200,22 @@ static json_t *row_json(const struct rank_set *s, size_t i)
     json_object_set_new(o, "pricing", json_string(cat_pricing_name(s->opt.pricing)));
     json_object_set_new(o, "currency", json_string(s->cat->currency));
     for (size_t w = 0; w < r->n_at; w++) {
-        const struct rank_at *a = &r->at[w];
+        const struct rank_at *ra = &r->at[w];
+        const struct curve_at *a = &ra->c;
         json_t *x = json_object();
         json_object_set_new(x, "workload", json_string(s->opt.mix[w].workload));
         json_object_set_new(x, "weight", json_real(s->opt.mix[w].weight));
-        json_object_set_new(x, "status", json_string(rank_status_name(a->status)));
+        json_object_set_new(x, "status", json_string(rank_status_name(ra->status)));
         json_object_set_new(x, "x", json_string(cv[w].by_nodes ? "nodes" : "threads"));
         if (cv[w].m) {
             json_object_set_new(x, "model", json_string(model_kind_name(cv[w].fit.kind)));
-            json_object_set_new(x, "points", json_integer((json_int_t)cv[w].m));
+            json_object_set_new(x, "points", json_integer((json_int_t)cv[w].n_obs));
         }
         json_object_set_new(x, "at", real_or_null(a->n));
         json_object_set_new(x, "tps", value_ci(&a->x));
-        json_object_set_new(x, "tps_basis", json_string(rank_basis_name(a->x_basis)));
+        json_object_set_new(x, "tps_basis", json_string(curve_basis_name(a->x_basis)));
         json_object_set_new(x, "latency_ms", real_or_null(a->latency_s * 1e3));
-        json_object_set_new(x, "latency_basis", json_string(rank_basis_name(a->lat_basis)));
+        json_object_set_new(x, "latency_basis", json_string(curve_basis_name(a->lat_basis)));
         json_object_set_new(x, "latency_source",
                             json_string(a->latency_model ? "littles-law" : "measured"));
         json_object_set_new(x, "capped_at_peak", json_boolean(a->capped));
@@ -228,7 +232,7 @@ static json_t *row_json(const struct rank_set *s, size_t i)
     json_object_set_new(o, "workloads", wl);
     json_object_set_new(o, "tps", value_ci(&r->x));
     json_object_set_new(o, "at", real_or_null(r->n));
-    json_object_set_new(o, "basis", json_string(rank_basis_name(r->basis)));
+    json_object_set_new(o, "basis", json_string(curve_basis_name(r->basis)));
     json_object_set_new(o, "nodes", json_integer(r->config_nodes));
     json_object_set_new(o, "cost_per_hour", real_or_null(r->cost_per_hour));
     json_object_set_new(o, "cost_estimate", json_boolean(r->cost_estimate));
@@ -240,7 +244,7 @@ static json_t *row_json(const struct rank_set *s, size_t i)
         json_object_set_new(q, "tps", json_real(s->opt.required_tps));
         json_object_set_new(q, "units", json_integer(r->units));
         json_object_set_new(q, "nodes", json_integer(r->nodes_needed));
-        json_object_set_new(q, "nodes_basis", json_string(rank_basis_name(r->nodes_basis)));
+        json_object_set_new(q, "nodes_basis", json_string(curve_basis_name(r->nodes_basis)));
         json_object_set_new(q, "cost_per_month", real_or_null(r->cost_per_month));
         json_object_set_new(o, "required", q);
     }
@@ -284,7 +288,7 @@ int rank_set_write_csv(FILE *f, const struct rank_set *s)
         csv_real(f, r->x.lo);
         csv_real(f, r->x.hi);
         csv_real(f, r->n);
-        fprintf(f, ",%s", rank_basis_name(r->basis));
+        fprintf(f, ",%s", curve_basis_name(r->basis));
         csv_real(f, r->cost_per_hour);
         fprintf(f, ",%s", s->cat->currency);
         csv_real(f, r->tps_per_cost);
@@ -292,7 +296,7 @@ int rank_set_write_csv(FILE *f, const struct rank_set *s)
         csv_real(f, r->headroom);
         if (s->opt.required_tps > 0) {
             csv_real(f, s->opt.required_tps);
-            fprintf(f, ",%ld,%s", r->nodes_needed, rank_basis_name(r->nodes_basis));
+            fprintf(f, ",%ld,%s", r->nodes_needed, curve_basis_name(r->nodes_basis));
             csv_real(f, r->cost_per_month);
         } else {
             fprintf(f, ",,,,");
@@ -337,10 +341,10 @@ int rank_set_write_markdown(FILE *f, const struct rank_set *s)
                 num(a, sizeof a, r->tps_per_cost), r->cost_per_mtx);
         if (isfinite(r->headroom))
             fprintf(f, "%.0f %%", 100 * r->headroom);
-        fprintf(f, " | %s |", rank_basis_name(r->basis));
+        fprintf(f, " | %s |", curve_basis_name(r->basis));
         if (s->opt.required_tps > 0)
             fprintf(f, " %ld (%s) | %.2f |", r->nodes_needed,
-                    r->nodes_basis == RANK_BASIS_LINEAR ? "linear scale-out" : "scale-out curve",
+                    r->nodes_basis == CURVE_BASIS_LINEAR ? "linear scale-out" : "scale-out curve",
                     r->cost_per_month);
         fprintf(f, "\n");
     }

@@ -29,7 +29,7 @@ void rank_set_destroy(struct rank_set *s)
         return;
     if (s->curves)
         for (size_t i = 0; i < s->n * s->opt.n_mix; i++)
-            rank_curve_destroy(&s->curves[i]);
+            curve_destroy(&s->curves[i]);
     for (size_t i = 0; i < s->n; i++)
         free(s->config[i]);
     free(s->config);
@@ -39,7 +39,7 @@ void rank_set_destroy(struct rank_set *s)
     memset(s, 0, sizeof *s);
 }
 
-const struct rank_curve *rank_set_curves(const struct rank_set *s, size_t i)
+const struct curve *rank_set_curves(const struct rank_set *s, size_t i)
 {
     return &s->curves[s->row_curve[i] * s->opt.n_mix];
 }
@@ -144,32 +144,30 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
                    const struct rank_options *opt, const struct rank_map *maps, size_t n_maps,
                    FILE *errf)
 {
-    long *pc = NULL;         /* configuration index of each point, -1 none */
-    const char **bad = NULL; /* ids already reported */
+    const char **keys = NULL; /* configuration id of each point, NULL when it joins none */
+    const char **bad = NULL;  /* ids already reported */
     size_t n_bad = 0;
     struct usl_workspace *ws = NULL;
-    double *bn = NULL, *bx = NULL, *bl = NULL;
+    struct curve_groups groups;
+    struct curve_spec spec = curve_spec_default();
     int problems = 0;
 
     rank_set_init(s);
+    memset(&groups, 0, sizeof groups);
     s->opt = *opt;
     s->cat = cat;
     if (s->opt.n_mix == 0 && pick_workload(s, pts, errf) != 0)
         return -1;
-    pc = malloc((pts->n + 1) * sizeof *pc);
+    keys = malloc((pts->n + 1) * sizeof *keys);
     bad = malloc((pts->n + 1) * sizeof *bad);
     s->config = malloc((pts->n + 1) * sizeof *s->config);
-    bn = malloc((pts->n + 1) * sizeof *bn);
-    bx = malloc((pts->n + 1) * sizeof *bx);
-    bl = malloc((pts->n + 1) * sizeof *bl);
     ws = usl_workspace_new();
-    if (!pc || !bad || !s->config || !bn || !bx || !bl || !ws)
+    if (!keys || !bad || !s->config || !ws)
         goto nomem;
     for (size_t i = 0; i < pts->n; i++) {
         const struct point *p = &pts->items[i];
         const char *id;
-        long k;
-        pc[i] = -1;
+        keys[i] = NULL;
         if (mix_index(&s->opt, p->workload) < 0)
             continue;
         id = point_config(p, maps, n_maps);
@@ -185,15 +183,13 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
             }
             continue;
         }
-        k = find_str((const char *const *)s->config, s->n, id);
-        if (k < 0) {
+        if (find_str((const char *const *)s->config, s->n, id) < 0) {
             s->config[s->n] = strdup(id);
             if (!s->config[s->n])
                 goto nomem;
-            k = (long)s->n++;
+            s->n++;
         }
-        pc[i] = k;
-        s->n_points++;
+        keys[i] = id;
     }
     if (s->n == 0) {
         if (errf)
@@ -203,67 +199,55 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
                     s->opt.mix[0].workload);
         goto fail;
     }
+    if (curve_groups_build(&groups, pts, keys) != CURVE_OK)
+        goto nomem;
     s->curves = calloc(s->n * s->opt.n_mix, sizeof *s->curves);
     s->rows = calloc(s->n, sizeof *s->rows);
     s->row_curve = calloc(s->n, sizeof *s->row_curve);
     if (!s->curves || !s->rows || !s->row_curve)
         goto nomem;
+    spec.x = CURVE_X_AUTO;
+    spec.lat_pct = s->opt.slo.pct;
     for (size_t k = 0; k < s->n; k++) {
         const struct cat_config *cf = cat_find_config(cat, s->config[k]);
-        const struct rank_curve *cv[RANK_MAX_MIX];
+        const struct curve *cv[RANK_MAX_MIX];
         struct cost_ctx cc;
         for (size_t w = 0; w < s->opt.n_mix; w++) {
-            struct rank_curve *c = &s->curves[k * s->opt.n_mix + w];
-            size_t m = 0, with_nodes = 0;
-            const struct point *first = NULL;
-            char err[256];
+            struct curve *c = &s->curves[k * s->opt.n_mix + w];
+            const struct curve_group *g =
+                curve_groups_find(&groups, s->config[k], s->opt.mix[w].workload);
+            char err[320];
             int rc;
             cv[w] = NULL;
-            for (size_t i = 0; i < pts->n; i++) {
-                const struct point *p = &pts->items[i];
-                if (pc[i] != (long)k || strcmp(p->workload, s->opt.mix[w].workload) != 0)
-                    continue;
-                if (!first)
-                    first = p;
-                if (p->nodes > 0)
-                    with_nodes++;
-                m++;
-            }
-            if (!m)
+            if (!g || g->n + g->n_excluded == 0)
                 continue;
-            {
-                /* scale-out when every point has a node count and there are 2 or more */
-                int by_nodes = 0;
-                size_t j = 0;
-                if (with_nodes == m) {
-                    for (size_t i = 0; i < pts->n; i++)
-                        if (pc[i] == (long)k &&
-                            strcmp(pts->items[i].workload, s->opt.mix[w].workload) == 0)
-                            bn[j++] = (double)pts->items[i].nodes;
-                    by_nodes = model_count_distinct(bn, m) >= 2;
-                }
-                j = 0;
-                for (size_t i = 0; i < pts->n; i++) {
-                    const struct point *p = &pts->items[i];
-                    if (pc[i] != (long)k || strcmp(p->workload, s->opt.mix[w].workload) != 0)
-                        continue;
-                    bn[j] = by_nodes ? (double)p->nodes : (double)p->threads;
-                    bx[j] = p->tps;
-                    bl[j] = (s->opt.slo.pct > 0 ? point_percentile(p, s->opt.slo.pct)
-                                                : p->latency_ms.avg) *
-                            1e-3;
-                    j++;
-                }
-                rc = rank_curve_init(c, bn, bx, bl, m, by_nodes, s->opt.slo.pct, ws, err,
-                                     sizeof err);
+            s->n_points += g->n;
+            if (g->n_excluded && errf) {
+                const struct point *p = &pts->items[g->excluded[0]];
+                fprintf(errf,
+                        "sizeup: %s:%ld: %s / %s: %zu point%s left out (%s%s): not a steady "
+                        "measurement\n",
+                        src_name(p), p->source_line, s->config[k], s->opt.mix[w].workload,
+                        g->n_excluded, g->n_excluded == 1 ? "" : "s", curve_point_excluded_why(p),
+                        g->n_excluded > 1 ? ", ..." : "");
             }
-            if (rc == RANK_ENOMEM)
-                goto nomem;
-            if (rc != RANK_OK) {
+            if (g->n == 0) {
                 problems++;
-                if (errf)
-                    fprintf(errf, "sizeup: %s:%ld: %s / %s: %s\n", src_name(first),
-                            first->source_line, s->config[k], s->opt.mix[w].workload, err);
+                continue;
+            }
+            rc = curve_init_points(c, pts, g->idx, g->n, &spec, ws, err, sizeof err);
+            if (rc == CURVE_ENOMEM)
+                goto nomem;
+            if (rc != CURVE_OK) {
+                const struct point *first = &pts->items[g->idx[0]];
+                problems++;
+                if (errf) {
+                    if (strncmp(err, src_name(first), strlen(src_name(first))) == 0)
+                        fprintf(errf, "sizeup: %s\n", err);
+                    else
+                        fprintf(errf, "sizeup: %s:%ld: %s / %s: %s\n", src_name(first),
+                                first->source_line, s->config[k], s->opt.mix[w].workload, err);
+                }
                 continue;
             }
             cv[w] = c;
@@ -293,22 +277,18 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
             s->row_curve[i] =
                 (size_t)find_str((const char *const *)s->config, s->n, sorted[i].config);
     }
-    free(pc);
+    free((void *)keys);
     free((void *)bad);
-    free(bn);
-    free(bx);
-    free(bl);
+    curve_groups_destroy(&groups);
     usl_workspace_free(ws);
     return problems;
 nomem:
     if (errf)
         fprintf(errf, "sizeup: out of memory\n");
 fail:
-    free(pc);
+    free((void *)keys);
     free((void *)bad);
-    free(bn);
-    free(bx);
-    free(bl);
+    curve_groups_destroy(&groups);
     usl_workspace_free(ws);
     rank_set_destroy(s);
     return -1;

@@ -44,7 +44,7 @@ struct rank_set {
     const struct cat_catalog *cat; /* borrowed */
     size_t n;                      /* configurations */
     char **config;                 /* ids, owned */
-    struct rank_curve *curves;     /* n x opt.n_mix; an absent curve has m = 0 */
+    struct curve *curves;          /* n x opt.n_mix; an absent curve has m = 0 */
     struct rank_row *rows;         /* n rows, in ranking order after build */
     size_t *row_curve;             /* rows[i]'s index into config (curves of row i start at
                                       row_curve[i] * opt.n_mix) */
@@ -73,7 +73,7 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
                    FILE *errf);
 
 /** The curves of row i (opt.n_mix of them; an absent one has m = 0). */
-const struct rank_curve *rank_set_curves(const struct rank_set *s, size_t i);
+const struct curve *rank_set_curves(const struct rank_set *s, size_t i);
 
 /** Workloads of the mix as text: "oltp_legacy" or "oltp_read_write 0.7, ...". */
 const char *rank_set_workloads(const struct rank_set *s, char *buf, size_t cap);

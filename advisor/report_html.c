@@ -54,9 +54,9 @@ static const char *num(char *buf, size_t cap, double v)
     return buf;
 }
 
-static const char *xname(const struct rank_curve *c)
+static const char *xname(const struct curve *c)
 {
-    return c->by_nodes ? "nodes" : "threads";
+    return curve_x_name(c);
 }
 
 static void ranking_table(FILE *f, const struct rank_set *s)
@@ -93,11 +93,11 @@ static void ranking_table(FILE *f, const struct rank_set *s)
                 r->cost_estimate ? "*" : "", num(a, sizeof a, r->tps_per_cost), r->cost_per_mtx);
         if (isfinite(r->headroom))
             fprintf(f, "%.0f %%", 100 * r->headroom);
-        fprintf(f, "</td><td class=\"l\">%s%s</td>", rank_basis_name(r->basis),
-                r->at[0].capped ? ", at the peak N*" : "");
+        fprintf(f, "</td><td class=\"l\">%s%s</td>", curve_basis_name(r->basis),
+                r->at[0].c.capped ? ", at the peak N*" : "");
         if (s->opt.required_tps > 0)
             fprintf(f, "<td>%ld (%s)</td><td>%.2f</td>", r->nodes_needed,
-                    r->nodes_basis == RANK_BASIS_LINEAR ? "linear scale-out" : "scale-out curve",
+                    r->nodes_basis == CURVE_BASIS_LINEAR ? "linear scale-out" : "scale-out curve",
                     r->cost_per_month);
         fprintf(f, "</tr>\n");
     }
@@ -127,46 +127,46 @@ static void bars(FILE *f, const struct rank_set *s)
 
 /* The two plots of one curve. */
 static void curve_plots(FILE *f, const struct rank_set *s, const char *config, const char *workload,
-                        const struct rank_curve *c, const struct rank_at *a)
+                        const struct curve *c, const struct rank_at *ra)
 {
+    const struct curve_at *a = &ra->c;
     double xs[REPORT_CURVE_SAMPLES], y[REPORT_CURVE_SAMPLES], lo[REPORT_CURVE_SAMPLES],
         hi[REPORT_CURVE_SAMPLES], lat[REPORT_CURVE_SAMPLES];
-    double x0 = c->n[0] < 1 ? c->n[0] : 1, x1 = c->n[c->m - 1], ymax = 0, lmax = 0;
-    double *ml = malloc((c->m + 1) * sizeof *ml);
+    double x0 = c->lv[0].n < 1 ? c->lv[0].n : 1, x1 = c->lv[c->m - 1].n, ymax = 0, lmax = 0;
+    double *ml = malloc((2 * c->m + 1) * sizeof *ml), *lat_n = ml + c->m;
     char title[200], label[120], slo[64], xv[32];
     struct svg_plot p;
-    const double *lat_n = c->lat_n;
-    size_t lat_m = c->m_lat;
+    size_t lat_m = 0;
 
     if (!ml)
         return;
-    if (a->status == RANK_MET && a->n > x1)
+    if (ra->status == RANK_MET && a->n > x1)
         x1 = a->n;
     for (int i = 0; i < REPORT_CURVE_SAMPLES; i++) {
         struct derived_prediction pr;
-        enum rank_basis b;
+        enum curve_basis b;
         double t = (double)i / (REPORT_CURVE_SAMPLES - 1);
         xs[i] = x1 / x0 > 16 ? x0 * pow(x1 / x0, t) : x0 + (x1 - x0) * t;
         derived_predict(&c->fit, xs[i], 0, 0, &pr);
         y[i] = pr.x.value;
         lo[i] = pr.x.lo;
         hi[i] = pr.x.hi;
-        lat[i] = rank_curve_latency(c, xs[i], &b) * 1e3;
+        lat[i] = curve_latency(c, xs[i], &b) * 1e3;
         if (isfinite(hi[i]) && hi[i] > ymax)
             ymax = hi[i];
         if (isfinite(y[i]) && y[i] > ymax)
             ymax = y[i];
     }
-    for (size_t i = 0; i < c->m; i++)
-        if (c->x[i] > ymax)
-            ymax = c->x[i];
+    for (size_t i = 0; i < c->n_obs; i++)
+        if (c->obs_x[i] > ymax)
+            ymax = c->obs_x[i];
     fprintf(f, "<div class=\"card\">\n");
     snprintf(title, sizeof title, "%s — %s: throughput", config, workload);
     svg_plot_begin(&p, f, title, xname(c), "tps", x0, x1, 0, ymax * 1.05);
     svg_band(&p, "band", xs, lo, hi, REPORT_CURVE_SAMPLES);
     svg_line(&p, "fit", xs, y, REPORT_CURVE_SAMPLES);
-    svg_points(&p, "measured", c->n, c->x, c->m);
-    if (a->status == RANK_MET) {
+    svg_points(&p, "measured", c->obs_n, c->obs_x, c->n_obs);
+    if (ra->status == RANK_MET) {
         snprintf(label, sizeof label, "%s tps at %.1f", num(xv, sizeof xv, a->x.value), a->n);
         svg_marker(&p, "slo", a->n, a->x.value, label);
     } else {
@@ -175,15 +175,16 @@ static void curve_plots(FILE *f, const struct rank_set *s, const char *config, c
     svg_plot_end(&p);
     fprintf(f, "</div>\n<div class=\"card\">\n");
     /* latency: measured where there is some, else Little's law on the measured points */
-    if (lat_m) {
-        for (size_t i = 0; i < lat_m; i++)
-            ml[i] = c->lat_s[i] * 1e3;
-    } else {
-        lat_n = c->n;
-        lat_m = c->by_nodes ? 0 : c->m;
-        for (size_t i = 0; i < lat_m; i++)
-            ml[i] = c->n[i] / c->x[i] * 1e3;
-    }
+    for (size_t i = 0; i < c->m; i++)
+        if (isfinite(c->lv[i].lat_s)) {
+            lat_n[lat_m] = c->lv[i].n;
+            ml[lat_m++] = c->lv[i].lat_s * 1e3;
+        }
+    if (lat_m == 0 && !c->by_nodes)
+        for (size_t i = 0; i < c->m; i++) {
+            lat_n[lat_m] = c->lv[i].n;
+            ml[lat_m++] = c->lv[i].n / c->lv[i].x * 1e3;
+        }
     for (size_t i = 0; i < lat_m; i++)
         if (ml[i] > lmax)
             lmax = ml[i];
@@ -200,7 +201,7 @@ static void curve_plots(FILE *f, const struct rank_set *s, const char *config, c
     svg_line(&p, "latency-model", xs, lat, REPORT_CURVE_SAMPLES);
     svg_points(&p, "latency-measured", lat_n, ml, lat_m);
     svg_hline(&p, "slo-line", s->opt.slo.target_s * 1e3, slo_text(&s->opt.slo, slo, sizeof slo));
-    if (a->status == RANK_MET && isfinite(a->latency_s)) {
+    if (ra->status == RANK_MET && isfinite(a->latency_s)) {
         snprintf(label, sizeof label, "%.1f %s", a->n, xname(c));
         svg_marker(&p, "slo", a->n, a->latency_s * 1e3, label);
     } else {
@@ -320,7 +321,7 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
                "#2e7d32\"></i>where the target binds</span><span><i class=\"sw\" style=\""
                "background:#c62828\"></i>latency target</span></p>\n");
     for (size_t i = 0; i < s->n; i++) {
-        const struct rank_curve *cv = rank_set_curves(s, i);
+        const struct curve *cv = rank_set_curves(s, i);
         for (size_t w = 0; w < s->opt.n_mix; w++) {
             if (cv[w].m == 0)
                 continue;
@@ -331,7 +332,7 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
             fprintf(f,
                     " <span class=\"muted\">(%s model, %zu points; %s)</span></h3>\n"
                     "<div class=\"grid2\">\n",
-                    model_kind_name(cv[w].fit.kind), cv[w].m,
+                    model_kind_name(cv[w].fit.kind), cv[w].n_obs,
                     rank_status_text(s->rows[i].at[w].status));
             curve_plots(f, s, s->rows[i].config, s->opt.mix[w].workload, &cv[w], &s->rows[i].at[w]);
             fprintf(f, "</div>\n");

@@ -6,10 +6,11 @@
  * 1. Fits CURVES (default 100000) synthetic 8-point curves (N = 1,2,4,8,16,32,64,128; USL
  *    parameters drawn per curve, 2 % Gaussian noise, gsl_rng mt19937 seed 42) with the bounded
  *    3-parameter USL on one thread, reusing one workspace, and prints USL fits per second.
- * 2. With FILEs (anything `sizeup import` reads), imports them, groups the points by
- *    (target, workload) and times fit_curve (auto selection: USL, Amdahl, piecewise) on every
- *    curve, printing the curve count and the total time.
+ * 2. With FILEs (anything `sizeup import` reads), imports them, groups the points into curves
+ *    and builds every curve as `sizeup fit` does (advisor/curve.h: points that count, levels,
+ *    auto selection among USL, Amdahl, piecewise), printing the curve count and the total time.
  */
+#include "curve.h"
 #include "fit.h"
 #include "import.h"
 #include "usl.h"
@@ -109,43 +110,30 @@ static int bench_files(int nfiles, char **files)
             rc = 1;
         }
     {
-        double *n = malloc((pts.n + 1) * sizeof *n), *x = malloc((pts.n + 1) * sizeof *x);
-        char *done = calloc(pts.n + 1, 1);
-        struct fit_result *r = malloc(sizeof *r);
-        char err[200];
-        if (!n || !x || !done || !r || !ws) {
+        struct curve_groups g;
+        struct curve_spec spec = curve_spec_default();
+        char err[320];
+        if (!ws || curve_groups_build(&g, &pts, NULL) != CURVE_OK) {
             fprintf(stderr, "bench_fit: out of memory\n");
             return 1;
         }
+        spec.lat_pct = CURVE_LAT_NONE;
         t0 = now_ns();
         c0 = cpu_ns();
-        for (size_t i = 0; i < pts.n; i++) {
-            size_t m = 0;
-            if (done[i])
-                continue;
-            for (size_t j = i; j < pts.n; j++) {
-                const struct point *p = &pts.items[j], *q = &pts.items[i];
-                if (done[j] || strcmp(p->target, q->target) || strcmp(p->workload, q->workload))
-                    continue;
-                done[j] = 1;
-                if (p->threads > 0 && p->tps > 0) {
-                    n[m] = (double)p->threads;
-                    x[m++] = p->tps;
-                }
-            }
+        for (size_t i = 0; i < g.n; i++) {
+            struct curve c;
             curves++;
-            if (fit_curve(n, x, m, FIT_AUTO, ws, r, err, sizeof err) == MODEL_OK)
+            if (curve_init_points(&c, &pts, g.g[i].idx, g.g[i].n, &spec, ws, err, sizeof err) ==
+                CURVE_OK)
                 fitted++;
+            curve_destroy(&c);
         }
         c1 = cpu_ns();
         t1 = now_ns();
-        printf("published tables: %zu points, %zu curves, %zu fitted (auto: USL + Amdahl + "
-               "piecewise each) in %.3f ms CPU, %.3f ms wall\n",
+        printf("published tables: %zu points, %zu curves, %zu fitted (the curve module: points "
+               "that count, levels, USL + Amdahl + piecewise each) in %.3f ms CPU, %.3f ms wall\n",
                pts.n, curves, fitted, (double)(c1 - c0) * 1e-6, (double)(t1 - t0) * 1e-6);
-        free(n);
-        free(x);
-        free(done);
-        free(r);
+        curve_groups_destroy(&g);
     }
     usl_workspace_free(ws);
     point_list_destroy(&pts);

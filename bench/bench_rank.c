@@ -31,14 +31,15 @@ static double price_fn(void *ctx, long nodes)
     return *(const double *)ctx * (double)nodes;
 }
 
-static void make_curve(size_t k, double *n, double *x, double *l)
+static void make_curve(size_t k, struct curve_obs *o)
 {
     double lambda = 50 + (double)(k % 17) * 30, sigma = 0.01 + (double)(k % 7) * 0.02;
     double kappa = 1e-5 * (double)(1 + k % 11);
     for (int i = 0; i < 9; i++) {
-        n[i] = pow(2, i);
-        x[i] = lambda * n[i] / (1 + sigma * (n[i] - 1) + kappa * n[i] * (n[i] - 1));
-        l[i] = n[i] / x[i] * 1.05;
+        o[i].n = pow(2, i);
+        o[i].x = lambda * o[i].n / (1 + sigma * (o[i].n - 1) + kappa * o[i].n * (o[i].n - 1));
+        o[i].lat_s = o[i].n / o[i].x * 1.05;
+        o[i].ci95_x = NAN;
     }
 }
 
@@ -47,13 +48,15 @@ int main(int argc, char **argv)
     size_t configs = argc > 1 ? strtoul(argv[1], NULL, 10) : 100000;
     size_t distinct = argc > 2 ? strtoul(argv[2], NULL, 10) : 1000;
     size_t fitted = argc > 3 ? strtoul(argv[3], NULL, 10) : configs;
-    struct rank_curve *curves = calloc(distinct, sizeof *curves);
+    struct curve *curves = calloc(distinct, sizeof *curves);
     struct rank_row *rows = malloc(configs * sizeof *rows);
     char(*ids)[24] = malloc(configs * sizeof *ids);
     double *prices = malloc(configs * sizeof *prices);
     struct usl_workspace *ws = usl_workspace_new();
     struct rank_options opt = {{0, 0.050}, CAT_PRICING_ON_DEMAND, 0, 1, {{"oltp_read_write", 1}}};
-    double n[9], x[9], l[9], t0, t1, t2;
+    struct curve_obs obs[9];
+    struct curve_spec spec = curve_spec_default();
+    double t0, t1, t2;
     char err[256];
     size_t met = 0;
 
@@ -64,8 +67,8 @@ int main(int argc, char **argv)
     }
     t0 = now_s();
     for (size_t k = 0; k < distinct; k++) {
-        make_curve(k, n, x, l);
-        if (rank_curve_init(&curves[k], n, x, l, 9, 0, 0, ws, err, sizeof err) != RANK_OK) {
+        make_curve(k, obs);
+        if (curve_init(&curves[k], obs, 9, &spec, ws, err, sizeof err) != CURVE_OK) {
             fprintf(stderr, "bench_rank: curve %zu: %s\n", k, err);
             return 1;
         }
@@ -79,7 +82,7 @@ int main(int argc, char **argv)
     }
     t0 = now_s();
     for (size_t i = 0; i < configs; i++) {
-        const struct rank_curve *cv[1] = {&curves[i % distinct]};
+        const struct curve *cv[1] = {&curves[i % distinct]};
         rank_row_eval(&rows[i], ids[i], 1, cv, &opt);
         rank_row_price(&rows[i], cv, &opt, price_fn, &prices[i]);
     }
@@ -94,21 +97,21 @@ int main(int argc, char **argv)
     /* end to end: each configuration fits its own curve */
     t0 = now_s();
     for (size_t i = 0; i < fitted && i < configs; i++) {
-        struct rank_curve c;
-        const struct rank_curve *cv[1] = {&c};
-        make_curve(i, n, x, l);
-        if (rank_curve_init(&c, n, x, l, 9, 0, 0, ws, err, sizeof err) != RANK_OK)
+        struct curve c;
+        const struct curve *cv[1] = {&c};
+        make_curve(i, obs);
+        if (curve_init(&c, obs, 9, &spec, ws, err, sizeof err) != CURVE_OK)
             return 1;
         rank_row_eval(&rows[i], ids[i], 1, cv, &opt);
         rank_row_price(&rows[i], cv, &opt, price_fn, &prices[i]);
-        rank_curve_destroy(&c);
+        curve_destroy(&c);
     }
     rank_sort(rows, fitted < configs ? fitted : configs, &opt);
     t1 = now_s();
     printf("fit + rank of %zu configurations, each its own curve: %.3f s\n",
            fitted < configs ? fitted : configs, t1 - t0);
     for (size_t k = 0; k < distinct; k++)
-        rank_curve_destroy(&curves[k]);
+        curve_destroy(&curves[k]);
     free(curves);
     free(rows);
     free(ids);

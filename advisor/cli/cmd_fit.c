@@ -1,6 +1,7 @@
 /* cmd_fit.c - `sizeup fit POINTS...`: fit saturation models to every curve. */
 #include "cli.h"
 #include "commands.h"
+#include "curve.h"
 #include "fit_record.h"
 #include "import.h"
 #include "point.h"
@@ -73,21 +74,6 @@ const struct cli_cmd cmd_fit_cli = {
     .min_operands = 1,
     .max_operands = CLI_ANY,
     .operands_hint = "no input files: give one or more POINTS files ('-' for stdin)"};
-
-/* Percentile to carry into predictions: p95 when every point of the curve has it, else p99. */
-static double curve_pctl(const struct point_list *pts, const size_t *idx, size_t m)
-{
-    static const double cand[2] = {95, 99};
-    for (int c = 0; c < 2; c++) {
-        size_t have = 0;
-        for (size_t i = 0; i < m; i++)
-            if (!isnan(point_percentile(&pts->items[idx[i]], cand[c])))
-                have++;
-        if (have == m)
-            return cand[c];
-    }
-    return 0;
-}
 
 static void print_value(const char *unit, const struct derived_value *v)
 {
@@ -239,46 +225,45 @@ static void print_block(const struct fit_record *r)
     printf("\n");
 }
 
-/* Fit one curve (the points idx[0..m-1]); returns 0, or -1 after reporting why on stderr. */
-static int fit_one(const struct fit_cli *o, const struct point_list *pts, const size_t *idx,
-                   size_t m, struct usl_workspace *ws, struct fit_result *fr)
+/* Fit one curve (a group's counting points); returns 0, or -1 after reporting why on stderr. */
+static int fit_one(const struct fit_cli *o, const struct point_list *pts,
+                   const struct curve_group *g, struct usl_workspace *ws)
 {
-    const struct point *p0 = &pts->items[idx[0]];
-    double *n = malloc(m * sizeof *n), *x = malloc(m * sizeof *x);
+    const struct point *p0 = &pts->items[g->n ? g->idx[0] : g->excluded[0]];
+    struct curve c;
+    struct curve_spec spec = curve_spec_default();
     struct fit_record rec;
     struct fit_record_prediction pred[MAX_PREDICT];
-    char err[256];
-    int rc = -1;
+    const struct fit_result *fr;
+    char err[320];
+    int rc = -1, crc;
 
-    if (!n || !x) {
-        fprintf(stderr, "sizeup: out of memory\n");
-        goto out;
+    if (g->n_excluded) {
+        const struct point *p = &pts->items[g->excluded[0]];
+        fprintf(stderr,
+                "sizeup: %s:%ld: %s / %s: %zu point%s left out (%s%s): not a steady "
+                "measurement\n",
+                p->source_file ? p->source_file : "-", p->source_line, p->target, p->workload,
+                g->n_excluded, g->n_excluded == 1 ? "" : "s", curve_point_excluded_why(p),
+                g->n_excluded > 1 ? ", ..." : "");
     }
-    for (size_t i = 0; i < m; i++) {
-        const struct point *p = &pts->items[idx[i]];
-        int64_t xv = o->by_nodes ? p->nodes : p->threads;
-        double yv = o->by_qps ? p->qps : p->tps;
-        if (xv <= 0) {
-            fprintf(stderr, "sizeup: %s:%ld: %s / %s: point has no %s count\n",
-                    p->source_file ? p->source_file : "-", p->source_line, p->target, p->workload,
-                    o->by_nodes ? "nodes" : "threads");
-            goto out;
-        }
-        if (isnan(yv) || !(yv > 0)) {
-            fprintf(stderr, "sizeup: %s:%ld: %s / %s: point at %s %lld has no positive %s\n",
-                    p->source_file ? p->source_file : "-", p->source_line, p->target, p->workload,
-                    o->by_nodes ? "nodes" : "threads", (long long)xv, o->by_qps ? "qps" : "tps");
-            goto out;
-        }
-        n[i] = (double)xv;
-        x[i] = yv;
+    spec.x = o->by_nodes ? CURVE_X_NODES : CURVE_X_THREADS;
+    spec.qps = o->by_qps;
+    spec.model = o->model;
+    spec.lat_pct = !o->by_nodes && !o->by_qps && o->n_predict ? CURVE_LAT_AUTO : CURVE_LAT_NONE;
+    crc = curve_init_points(&c, pts, g->idx, g->n, &spec, ws, err, sizeof err);
+    if (crc != CURVE_OK) {
+        if (crc == CURVE_EINVAL && strncmp(err, p0->source_file ? p0->source_file : "-",
+                                           strlen(p0->source_file ? p0->source_file : "-")) == 0)
+            fprintf(stderr, "sizeup: %s\n", err);
+        else
+            fprintf(stderr, "sizeup: %s:%ld: %s / %s: %s\n",
+                    p0->source_file ? p0->source_file : "-", p0->source_line, p0->target,
+                    p0->workload, err);
+        return -1;
     }
-    if (fit_curve(n, x, m, o->model, ws, fr, err, sizeof err) != MODEL_OK) {
-        fprintf(stderr, "sizeup: %s:%ld: %s / %s: %s\n", p0->source_file ? p0->source_file : "-",
-                p0->source_line, p0->target, p0->workload, err);
-        goto out;
-    }
-    if (fr->fits[fr->chosen].warnings & MODEL_WARN_FEW_DISTINCT)
+    fr = c.fr;
+    if (c.fit.warnings & MODEL_WARN_FEW_DISTINCT)
         fprintf(stderr, "sizeup: %s:%ld: %s / %s: %s\n", p0->source_file ? p0->source_file : "-",
                 p0->source_line, p0->target, p0->workload,
                 model_warning_text(MODEL_WARN_FEW_DISTINCT));
@@ -286,19 +271,19 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts, const 
     rec.target = p0->target;
     rec.workload = p0->workload;
     rec.config = p0->config;
-    rec.x_name = o->by_nodes ? "nodes" : "threads";
+    rec.x_name = curve_x_name(&c);
     rec.y_name = o->by_qps ? "qps" : "tps";
     rec.asked = o->model == FIT_AUTO ? "auto" : model_kind_name((enum model_kind)o->model);
     rec.result = fr;
     rec.think_time_s = o->think_s;
-    derived_compute(&fr->fits[fr->chosen], &rec.derived);
-    if (o->boot_b > 0 && fr->fits[fr->chosen].dof > 0) {
+    rec.derived = c.derived;
+    if (o->boot_b > 0 && c.fit.dof > 0) {
         struct bootstrap_options bo = bootstrap_options_default();
         struct derived_value *dn = &rec.derived.n_peak, *dx = &rec.derived.x_peak;
         struct derived_value *dc = &rec.derived.ceiling;
         bo.replicates = (size_t)o->boot_b;
         bo.seed = BOOTSTRAP_SEED;
-        if (bootstrap_derived(n, x, m, &fr->fits[fr->chosen], &bo, ws, &rec.boot, err,
+        if (bootstrap_derived(c.obs_n, c.obs_x, c.n_obs, &c.fit, &bo, ws, &rec.boot, err,
                               sizeof err) == MODEL_OK) {
             rec.bootstrapped = 1;
             rec.seed = BOOTSTRAP_SEED;
@@ -318,37 +303,19 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts, const 
         }
     }
     {
-        const struct model_fit *f = &fr->fits[fr->chosen];
+        const struct model_fit *f = &c.fit;
         int latency = !o->by_nodes;
-        struct latency_pctl *lp = NULL;
-        if (latency && !o->by_qps && o->n_predict) {
-            /* percentile curve from the measured percentiles */
-            double pc = curve_pctl(pts, idx, m);
-            if (pc > 0) {
-                double *ps = malloc(m * sizeof *ps);
-                if (ps) {
-                    for (size_t i = 0; i < m; i++)
-                        ps[i] = point_percentile(&pts->items[idx[i]], pc) * 1e-3;
-                    lp = latency_pctl_new(n, ps, m, err, sizeof err);
-                    if (lp)
-                        rec.pctl = pc;
-                    else
-                        fprintf(stderr, "sizeup: %s / %s: no percentile curve: %s\n", p0->target,
-                                p0->workload, err);
-                }
-                free(ps);
-            }
-        }
+        if (c.lat)
+            rec.pctl = c.spec.lat_pct;
         for (size_t i = 0; i < o->n_predict; i++) {
             derived_predict(f, (double)o->predict[i], o->think_s, latency, &pred[i].p);
             pred[i].pctl_ms = NAN;
             pred[i].pctl_extrapolated = 0;
-            if (lp)
-                pred[i].pctl_ms = latency_pctl_eval(lp, f, (double)o->predict[i], o->think_s,
+            if (c.lat)
+                pred[i].pctl_ms = latency_pctl_eval(c.lat, f, (double)o->predict[i], o->think_s,
                                                     &pred[i].pctl_extrapolated) *
                                   1e3;
         }
-        latency_pctl_free(lp);
         rec.n_pred = o->n_predict;
         rec.pred = pred;
         if (o->has_target && latency) {
@@ -367,8 +334,7 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts, const 
     }
     rc = 0;
 out:
-    free(n);
-    free(x);
+    curve_destroy(&c);
     return rc;
 }
 
@@ -378,12 +344,11 @@ int cmd_fit(int argc, char **argv)
     struct cli_args args;
     struct point_list pts;
     struct usl_workspace *ws;
-    struct fit_result *fr;
-    size_t *idx;
-    char *done;
+    struct curve_groups groups;
     int rc, status = SIZEUP_EXIT_OK;
 
     memset(&o, 0, sizeof o);
+    memset(&groups, 0, sizeof groups);
     if ((rc = cli_parse(&cmd_fit_cli, argc, argv, &o, &args)) != CLI_RUN)
         return rc;
     o.has_target = cli_given(&cmd_fit_cli, &args, "latency-target");
@@ -410,34 +375,17 @@ int cmd_fit(int argc, char **argv)
         return status == SIZEUP_EXIT_OK ? SIZEUP_EXIT_INPUT : status;
     }
     ws = usl_workspace_new();
-    fr = malloc(sizeof *fr);
-    idx = malloc(pts.n * sizeof *idx);
-    done = calloc(pts.n, 1);
-    if (!ws || !fr || !idx || !done) {
+    if (!ws || curve_groups_build(&groups, &pts, NULL) != CURVE_OK) {
         fprintf(stderr, "sizeup: out of memory\n");
         status = SIZEUP_EXIT_FAIL;
         goto out;
     }
     /* curves in order of first appearance */
-    for (size_t i = 0; i < pts.n; i++) {
-        size_t m = 0;
-        if (done[i])
-            continue;
-        for (size_t j = i; j < pts.n; j++) {
-            const struct point *p = &pts.items[j], *q = &pts.items[i];
-            if (!done[j] && strcmp(p->target, q->target) == 0 &&
-                strcmp(p->workload, q->workload) == 0) {
-                done[j] = 1;
-                idx[m++] = j;
-            }
-        }
-        if (fit_one(&o, &pts, idx, m, ws, fr) != 0 && status == SIZEUP_EXIT_OK)
+    for (size_t i = 0; i < groups.n; i++)
+        if (fit_one(&o, &pts, &groups.g[i], ws) != 0 && status == SIZEUP_EXIT_OK)
             status = SIZEUP_EXIT_INPUT;
-    }
 out:
-    free(done);
-    free(idx);
-    free(fr);
+    curve_groups_destroy(&groups);
     usl_workspace_free(ws);
     point_list_destroy(&pts);
     return status;

@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 #include "commands.h"
+#include "curve.h"
 #include "import.h"
 #include "ladder.h"
 #include "point.h"
@@ -784,19 +785,14 @@ static void cap_max_threads(struct probe_cli *pc)
     myconn_close(&c);
 }
 
-/* --resume: the complete point of this target, workload and level in done, or NULL. */
+/* --resume: the point of this target, workload and level in done that counts (curve.h's
+ * rule), or NULL. */
 static const struct point *measured_before(const struct probe_cli *pc,
                                            const struct point_list *done, unsigned threads)
 {
-    const char *w = oltp_workload_name(pc->cfg.oltp.workload);
-    for (size_t i = 0; i < done->n; i++) {
-        const struct point *p = &done->items[i];
-        if (p->threads == (int64_t)threads && !p->incomplete && !point_has_flag(p, "interrupted") &&
-            !point_has_flag(p, "partial") && strcmp(p->target, pc->target) == 0 &&
-            strcmp(p->workload, w) == 0 && !isnan(p->tps))
-            return p;
-    }
-    return NULL;
+    const struct point *p =
+        curve_find_point(done, pc->target, oltp_workload_name(pc->cfg.oltp.workload), threads);
+    return p && !isnan(p->tps) ? p : NULL;
 }
 
 static int run_levels(struct probe_cli *pc)
@@ -933,9 +929,16 @@ static int run_levels(struct probe_cli *pc)
             double pct = pc->slo_ms > 0           ? pc->slo_pct
                          : pc->cfg.percentile > 0 ? pc->cfg.percentile
                                                   : 95;
+            struct point lp;
+            int counts;
             if (h && h->count)
                 hist_percentile(h, pct, &lat);
-            ladder_add(&lad, threads, level_tps(&r), h && h->count ? (double)lat / 1e6 : NAN);
+            /* a level whose point does not count (curve.h's rule) is recorded, not fitted */
+            point_init(&lp);
+            counts = probe_fill_point(&pc->cfg, &r, &lp) == 0 && curve_point_counts(&lp);
+            point_destroy(&lp);
+            ladder_add(&lad, threads, counts ? level_tps(&r) : NAN,
+                       h && h->count ? (double)lat / 1e6 : NAN);
         }
         if (pc->cfg.rate > 0)
             fprintf(stderr,

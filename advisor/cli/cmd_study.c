@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "cmd_catalog.h"
 #include "commands.h"
+#include "curve.h"
 #include "import.h"
 #include "outfile.h"
 #include "point.h"
@@ -60,32 +61,10 @@ static void on_sigint(int sig)
     interrupted = 1;
 }
 
-/* A point that counts as measured: complete, not interrupted or partial. */
-static int measured(const struct point *p)
-{
-    return !p->incomplete && !point_has_flag(p, "interrupted") && !point_has_flag(p, "partial");
-}
-
 static int has_level(const struct point_list *l, const char *target, const char *workload,
                      long threads)
 {
-    for (size_t i = 0; i < l->n; i++) {
-        const struct point *p = &l->items[i];
-        if (measured(p) && p->threads == threads && strcmp(p->target, target) == 0 &&
-            strcmp(p->workload, workload) == 0)
-            return 1;
-    }
-    return 0;
-}
-
-static size_t count_curve(const struct point_list *l, const char *target, const char *workload)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < l->n; i++)
-        if (measured(&l->items[i]) && strcmp(l->items[i].target, target) == 0 &&
-            strcmp(l->items[i].workload, workload) == 0)
-            n++;
-    return n;
+    return curve_find_point(l, target, workload, threads) != NULL;
 }
 
 /* Run this binary with args (NULL-terminated, args[0] unused), its stdout appended to
@@ -281,7 +260,7 @@ static int probe_candidate(const struct study *s, const struct study_candidate *
             add_num(&a, "--max-points", s->max_points);
             add(&a, "--slo");
             add(&a, s->slo);
-            if (resume && count_curve(done, c->target, s->wl[w].name) > 0)
+            if (resume && curve_count_points(done, c->target, s->wl[w].name) > 0)
                 add(&a, "--resume");
         }
         add(&a, "--precision");
@@ -421,7 +400,7 @@ static int write_outputs(const struct study *s, const struct rank_set *rs, const
 
 static int rank_study(const struct study *s, const char *results)
 {
-    struct point_list all, use;
+    struct point_list all;
     struct import_report rep;
     struct cat_catalog *cat = cat_catalog_new();
     struct rank_set rs;
@@ -432,7 +411,6 @@ static int rank_study(const struct study *s, const char *results)
 
     memset(&opt, 0, sizeof opt);
     point_list_init(&all);
-    point_list_init(&use);
     rank_set_init(&rs);
     if (!cat)
         return SIZEUP_EXIT_FAIL;
@@ -469,18 +447,9 @@ static int rank_study(const struct study *s, const char *results)
         cat_catalog_free(cat);
         return SIZEUP_EXIT_FAIL;
     }
-    for (size_t i = 0; i < all.n; i++) {
-        struct point *p;
-        if (!measured(&all.items[i]))
-            continue;
-        p = point_list_push(&use);
-        if (!p || point_copy(p, &all.items[i]) != POINT_OK) {
-            status = SIZEUP_EXIT_FAIL;
-            break;
-        }
-    }
-    fprintf(stderr, "study: ranking %zu point(s) at %s\n", use.n, s->slo);
-    rc = status ? -1 : rank_set_build(&rs, &use, cat, &opt, NULL, 0, stderr);
+    /* rank_set_build leaves out the points that do not count (curve.h) and says so */
+    fprintf(stderr, "study: ranking %zu point(s) at %s\n", all.n, s->slo);
+    rc = rank_set_build(&rs, &all, cat, &opt, NULL, 0, stderr);
     if (rc < 0) {
         status = SIZEUP_EXIT_FAIL;
     } else {
@@ -496,7 +465,7 @@ static int rank_study(const struct study *s, const char *results)
     }
     rank_set_destroy(&rs);
     point_list_destroy(&all);
-    point_list_destroy(&use);
+
     cat_catalog_free(cat);
     return status;
 }

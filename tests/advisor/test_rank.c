@@ -22,20 +22,36 @@ static double usl(double l, double s, double k, double n)
     return l * n / (1 + s * (n - 1) + k * n * (n - 1));
 }
 
+/* Build a curve from arrays (lat_s NULL: no measured latency). */
+static int build(struct curve *c, const double *n, const double *x, const double *lat_s, size_t m,
+                 int by_nodes, double lat_pct)
+{
+    struct curve_obs o[16];
+    struct curve_spec spec = curve_spec_default();
+    char err[256];
+    for (size_t i = 0; i < m; i++) {
+        o[i].n = n[i];
+        o[i].x = x[i];
+        o[i].ci95_x = NAN;
+        o[i].lat_s = lat_s ? lat_s[i] : NAN;
+    }
+    spec.x = by_nodes ? CURVE_X_NODES : CURVE_X_THREADS;
+    spec.lat_pct = lat_pct;
+    return curve_init(c, o, m, &spec, NULL, err, sizeof err);
+}
+
 static const double usl_n[] = {1, 2, 4, 8, 16, 32, 64};
 #define USL_M 7
 #define LAMBDA 100.0
 #define SIGMA 0.05
 #define KAPPA 0.001
 
-static void make_usl(struct rank_curve *c, double lat_pct)
+static void make_usl(struct curve *c, double lat_pct)
 {
     double x[USL_M];
-    char err[256];
     for (int i = 0; i < USL_M; i++)
         x[i] = usl(LAMBDA, SIGMA, KAPPA, usl_n[i]);
-    CHECK_INT_EQ(rank_curve_init(c, usl_n, x, NULL, USL_M, 0, lat_pct, NULL, err, sizeof err),
-                 RANK_OK);
+    CHECK_INT_EQ(build(c, usl_n, x, NULL, USL_M, 0, lat_pct), CURVE_OK);
 }
 
 static void test_mix_parse(void)
@@ -59,98 +75,97 @@ static void test_mix_parse(void)
 /* Mean target met inside the rise: the quadratic's root. */
 static void test_usl_mean_target(void)
 {
-    struct rank_curve c;
+    struct curve c;
     struct slo slo = {0, 0.020};
-    struct rank_at a;
+    struct curve_at a;
     double qa = KAPPA, qb = SIGMA - KAPPA, qc = 1 - SIGMA - LAMBDA * 0.020;
     double nt = (-qb + sqrt(qb * qb - 4 * qa * qc)) / (2 * qa);
     make_usl(&c, 0);
-    CHECK_INT_EQ(rank_curve_at_target(&c, &slo, 1, &a), RANK_OK);
-    CHECK_INT_EQ(a.status, RANK_MET);
+    CHECK_INT_EQ(curve_at_target(&c, &slo, 1, &a), CURVE_OK);
+    CHECK_INT_EQ(a.status, CURVE_MET);
     CHECK_NEAR_REL(a.n, nt, 1e-6);
     CHECK_NEAR_REL(a.x.value, usl(LAMBDA, SIGMA, KAPPA, nt), 1e-6);
     CHECK_NEAR_REL(a.latency_s, 0.020, 1e-6);
     CHECK_INT_EQ(a.latency_model, 1);
     CHECK_INT_EQ(a.capped, 0);
-    CHECK_INT_EQ(a.x_basis, RANK_BASIS_INTERPOLATED);
+    CHECK_INT_EQ(a.x_basis, CURVE_BASIS_INTERPOLATED);
     /* the interval contains the value */
     CHECK(a.x.lo <= a.x.value && a.x.value <= a.x.hi);
     /* headroom to the peak X(N*) */
     CHECK_NEAR_REL(a.peak_x, usl(LAMBDA, SIGMA, KAPPA, sqrt((1 - SIGMA) / KAPPA)), 1e-6);
     /* best measured point meeting 20 ms: N = 16 (R = 16/X(16)); N = 32 exceeds it */
     CHECK_NEAR(a.best_measured_n, 16, 0);
-    rank_curve_destroy(&c);
+    curve_destroy(&c);
 }
 
 /* A retrograde curve (measured to 64, peak at 30.8) with a generous target: the answer is the
  * peak N*, before the end of the data, never the end. */
 static void test_retrograde_capped(void)
 {
-    struct rank_curve c;
+    struct curve c;
     struct slo slo = {0, 1.0};
-    struct rank_at a;
+    struct curve_at a;
     double ns = sqrt((1 - SIGMA) / KAPPA);
     make_usl(&c, 0);
-    CHECK_INT_EQ(rank_curve_at_target(&c, &slo, 1, &a), RANK_OK);
-    CHECK_INT_EQ(a.status, RANK_MET);
+    CHECK_INT_EQ(curve_at_target(&c, &slo, 1, &a), CURVE_OK);
+    CHECK_INT_EQ(a.status, CURVE_MET);
     CHECK_INT_EQ(a.capped, 1);
     CHECK_NEAR_REL(a.n, ns, 1e-6);
     CHECK(a.n < 64);
     CHECK_NEAR_REL(a.x.value, usl(LAMBDA, SIGMA, KAPPA, ns), 1e-6);
     CHECK(a.x.value > usl(LAMBDA, SIGMA, KAPPA, 64));
-    rank_curve_destroy(&c);
+    curve_destroy(&c);
 }
 
 /* Below R(1) = 1/lambda = 10 ms nothing meets the target. */
 static void test_never(void)
 {
-    struct rank_curve c;
+    struct curve c;
     struct slo slo = {0, 0.005};
-    struct rank_at a;
+    struct curve_at a;
     make_usl(&c, 0);
-    CHECK_INT_EQ(rank_curve_at_target(&c, &slo, 1, &a), RANK_OK);
-    CHECK_INT_EQ(a.status, RANK_NEVER);
+    CHECK_INT_EQ(curve_at_target(&c, &slo, 1, &a), CURVE_OK);
+    CHECK_INT_EQ(a.status, CURVE_NEVER);
     CHECK_NEAR_REL(a.latency_s, 1 / LAMBDA, 1e-6);
     CHECK(isnan(a.x.value));
-    rank_curve_destroy(&c);
+    curve_destroy(&c);
 }
 
 /* Measured p95 = 5 ms x N (a line), Amdahl throughput X = 100 N / (1 + 0.1 (N-1)):
  * p95 <= 30 ms at N = 6, X(6) = 600 / 1.5 = 400. */
-static void amdahl_curve(struct rank_curve *c, double p95_per_thread_ms, double lambda)
+static void amdahl_curve(struct curve *c, double p95_per_thread_ms, double lambda)
 {
     double n[4] = {1, 2, 4, 8}, x[4], l[4];
-    char err[256];
     for (int i = 0; i < 4; i++) {
         x[i] = lambda * n[i] / (1 + 0.1 * (n[i] - 1));
         l[i] = p95_per_thread_ms * n[i] * 1e-3;
     }
-    CHECK_INT_EQ(rank_curve_init(c, n, x, l, 4, 0, 95, NULL, err, sizeof err), RANK_OK);
+    CHECK_INT_EQ(build(c, n, x, l, 4, 0, 95), CURVE_OK);
 }
 
 static void test_percentile(void)
 {
-    struct rank_curve c;
+    struct curve c;
     struct slo slo = {95, 0.030};
-    struct rank_at a;
+    struct curve_at a;
     amdahl_curve(&c, 5, 100);
-    CHECK_INT_EQ(rank_curve_at_target(&c, &slo, 1, &a), RANK_OK);
-    CHECK_INT_EQ(a.status, RANK_MET);
+    CHECK_INT_EQ(curve_at_target(&c, &slo, 1, &a), CURVE_OK);
+    CHECK_INT_EQ(a.status, CURVE_MET);
     CHECK_NEAR_REL(a.n, 6, 1e-6);
     CHECK_NEAR_REL(a.x.value, 400, 1e-6);
-    CHECK_INT_EQ(a.x_basis, RANK_BASIS_INTERPOLATED);
+    CHECK_INT_EQ(a.x_basis, CURVE_BASIS_INTERPOLATED);
     CHECK_INT_EQ(a.latency_model, 0);
     /* at exactly the measured 20 ms of N = 4: measured, X(4) = 400 / 1.3 */
     slo.target_s = 0.020;
-    CHECK_INT_EQ(rank_curve_at_target(&c, &slo, 1, &a), RANK_OK);
+    CHECK_INT_EQ(curve_at_target(&c, &slo, 1, &a), CURVE_OK);
     CHECK_NEAR_REL(a.n, 4, 1e-9);
     CHECK_NEAR_REL(a.x.value, 400 / 1.3, 1e-9);
-    CHECK_INT_EQ(a.x_basis, RANK_BASIS_MEASURED);
+    CHECK_INT_EQ(a.x_basis, CURVE_BASIS_MEASURED);
     /* p99 was not measured */
     slo.pct = 99;
-    CHECK_INT_EQ(rank_curve_at_target(&c, &slo, 1, &a), RANK_OK);
-    CHECK_INT_EQ(a.status, RANK_NOLATENCY);
-    rank_curve_destroy(&c);
+    CHECK_INT_EQ(curve_at_target(&c, &slo, 1, &a), CURVE_OK);
+    CHECK_INT_EQ(a.status, CURVE_NOLATENCY);
+    curve_destroy(&c);
 }
 
 /* Prices per node for rank_row_price: ctx holds USD per hour per node. */
@@ -161,12 +176,12 @@ static double price_per_node(void *ctx, long nodes)
 
 static void test_rows_and_order(void)
 {
-    struct rank_curve fast, slow, same;
+    struct curve fast, slow, same;
     struct rank_options opt;
     struct rank_row rows[4];
-    const struct rank_curve *cv[1];
+    const struct curve *cv[1];
     double p_fast = 2.0, p_slow = 0.5, p_same = 2.0, p_never = 0.1;
-    struct rank_curve never;
+    struct curve never;
 
     memset(&opt, 0, sizeof opt);
     opt.slo.pct = 95;
@@ -221,7 +236,7 @@ static void test_rows_and_order(void)
     rank_row_eval(&rows[1], "slow", 1, cv, &opt);
     rank_row_price(&rows[1], cv, &opt, price_per_node, &p_slow);
     CHECK_INT_EQ(rows[0].nodes_needed, 3);
-    CHECK_INT_EQ(rows[0].nodes_basis, RANK_BASIS_LINEAR);
+    CHECK_INT_EQ(rows[0].nodes_basis, CURVE_BASIS_LINEAR);
     CHECK_NEAR_REL(rows[0].cost_per_month, 4380, 1e-12);
     CHECK_INT_EQ(rows[1].nodes_needed, 4);
     CHECK_NEAR_REL(rows[1].cost_per_month, 1460, 1e-12);
@@ -236,7 +251,7 @@ static void test_rows_and_order(void)
 
     /* mix 0.7 / 0.3 of fast (400) and slow (250): 1 / (0.7/400 + 0.3/250) */
     {
-        const struct rank_curve *mv[2] = {&fast, &slow};
+        const struct curve *mv[2] = {&fast, &slow};
         opt.required_tps = 0;
         opt.n_mix = 2;
         strcpy(opt.mix[1].workload, "oltp_point_select");
@@ -250,32 +265,31 @@ static void test_rows_and_order(void)
         rank_row_eval(&rows[1], "half", 1, mv, &opt);
         CHECK_INT_EQ(rows[1].status, RANK_NOCURVE);
     }
-    rank_curve_destroy(&fast);
-    rank_curve_destroy(&slow);
-    rank_curve_destroy(&same);
-    rank_curve_destroy(&never);
+    curve_destroy(&fast);
+    curve_destroy(&slow);
+    curve_destroy(&same);
+    curve_destroy(&never);
 }
 
 /* A scale-out curve X = 1000 x nodes with measured p95 10 ms: 3500 tps need 4 nodes. */
 static void test_nodes_curve(void)
 {
     double n[4] = {2, 4, 8, 16}, x[4], l[4];
-    struct rank_curve c;
+    struct curve c;
     struct slo slo = {95, 0.050};
-    enum rank_basis b;
-    char err[256];
+    enum curve_basis b;
     for (int i = 0; i < 4; i++) {
         x[i] = 1000 * n[i];
         l[i] = 0.010;
     }
-    CHECK_INT_EQ(rank_curve_init(&c, n, x, l, 4, 1, 95, NULL, err, sizeof err), RANK_OK);
-    CHECK_INT_EQ(rank_curve_nodes_for(&c, &slo, 3500, 1000, &b), 4);
-    CHECK_INT_EQ(b, RANK_BASIS_MEASURED);
-    CHECK_INT_EQ(rank_curve_nodes_for(&c, &slo, 5000, 1000, &b), 5);
-    CHECK_INT_EQ(b, RANK_BASIS_INTERPOLATED);
+    CHECK_INT_EQ(build(&c, n, x, l, 4, 1, 95), CURVE_OK);
+    CHECK_INT_EQ(curve_nodes_for(&c, &slo, 3500, 1000, &b), 4);
+    CHECK_INT_EQ(b, CURVE_BASIS_MEASURED);
+    CHECK_INT_EQ(curve_nodes_for(&c, &slo, 5000, 1000, &b), 5);
+    CHECK_INT_EQ(b, CURVE_BASIS_INTERPOLATED);
     slo.target_s = 0.005; /* below every measured p95 */
-    CHECK_INT_EQ(rank_curve_nodes_for(&c, &slo, 3500, 1000, &b), 0);
-    rank_curve_destroy(&c);
+    CHECK_INT_EQ(curve_nodes_for(&c, &slo, 3500, 1000, &b), 0);
+    curve_destroy(&c);
 }
 
 int main(void)

@@ -1,0 +1,414 @@
+/* curve.c - which points count, grouping, levels, the fit and latency of a curve (curve.h). */
+#include "curve.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *curve_point_excluded_why(const struct point *p)
+{
+    static const char *const flags[] = {"interrupted", "partial", "stalled", "reconnects"};
+    if (p->incomplete)
+        return "incomplete";
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+        if (point_has_flag(p, flags[i]))
+            return flags[i];
+    return NULL;
+}
+
+int curve_point_counts(const struct point *p)
+{
+    return curve_point_excluded_why(p) == NULL;
+}
+
+const struct point *curve_find_point(const struct point_list *pts, const char *target,
+                                     const char *workload, long threads)
+{
+    for (size_t i = 0; i < pts->n; i++) {
+        const struct point *p = &pts->items[i];
+        if (p->threads == threads && curve_point_counts(p) && strcmp(p->target, target) == 0 &&
+            strcmp(p->workload, workload) == 0)
+            return p;
+    }
+    return NULL;
+}
+
+size_t curve_count_points(const struct point_list *pts, const char *target, const char *workload)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < pts->n; i++) {
+        const struct point *p = &pts->items[i];
+        if (curve_point_counts(p) && strcmp(p->target, target) == 0 &&
+            strcmp(p->workload, workload) == 0)
+            n++;
+    }
+    return n;
+}
+
+void curve_groups_destroy(struct curve_groups *g)
+{
+    if (!g)
+        return;
+    free(g->g);
+    free(g->buf);
+    memset(g, 0, sizeof *g);
+}
+
+const struct curve_group *curve_groups_find(const struct curve_groups *g, const char *key,
+                                            const char *workload)
+{
+    for (size_t i = 0; i < g->n; i++)
+        if (strcmp(g->g[i].key, key) == 0 && strcmp(g->g[i].workload, workload) == 0)
+            return &g->g[i];
+    return NULL;
+}
+
+int curve_groups_build(struct curve_groups *out, const struct point_list *pts,
+                       const char *const *keys)
+{
+    size_t *gi = NULL, *fill = NULL, used = 0;
+    memset(out, 0, sizeof *out);
+    if (pts->n == 0)
+        return CURVE_OK;
+    gi = malloc(pts->n * sizeof *gi);
+    out->g = calloc(pts->n, sizeof *out->g);
+    out->buf = malloc(pts->n * sizeof *out->buf);
+    fill = calloc(2 * pts->n, sizeof *fill);
+    if (!gi || !out->g || !out->buf || !fill)
+        goto nomem;
+    /* pass 1: the group of every point, and the counts */
+    for (size_t i = 0; i < pts->n; i++) {
+        const struct point *p = &pts->items[i];
+        const char *key = keys ? keys[i] : p->target;
+        size_t k;
+        gi[i] = (size_t)-1;
+        if (!key)
+            continue;
+        for (k = 0; k < out->n; k++)
+            if (strcmp(out->g[k].key, key) == 0 && strcmp(out->g[k].workload, p->workload) == 0)
+                break;
+        if (k == out->n) {
+            out->g[k].key = key;
+            out->g[k].workload = p->workload;
+            out->n++;
+        }
+        gi[i] = k;
+        if (curve_point_counts(p))
+            out->g[k].n++;
+        else
+            out->g[k].n_excluded++;
+    }
+    /* pass 2: carve the storage and fill the indices in input order */
+    for (size_t k = 0; k < out->n; k++) {
+        out->g[k].idx = out->buf + used;
+        used += out->g[k].n;
+        out->g[k].excluded = out->buf + used;
+        used += out->g[k].n_excluded;
+    }
+    for (size_t i = 0; i < pts->n; i++) {
+        size_t k = gi[i];
+        if (k == (size_t)-1)
+            continue;
+        if (curve_point_counts(&pts->items[i]))
+            out->g[k].idx[fill[2 * k]++] = i;
+        else
+            out->g[k].excluded[fill[2 * k + 1]++] = i;
+    }
+    free(gi);
+    free(fill);
+    return CURVE_OK;
+nomem:
+    free(gi);
+    free(fill);
+    curve_groups_destroy(out);
+    return CURVE_ENOMEM;
+}
+
+struct curve_spec curve_spec_default(void)
+{
+    struct curve_spec s;
+    s.x = CURVE_X_THREADS;
+    s.qps = 0;
+    s.lat_pct = 0;
+    s.model = FIT_AUTO;
+    s.source = CURVE_SOURCE_MEASURED;
+    return s;
+}
+
+const char *curve_x_name(const struct curve *c)
+{
+    return c->by_nodes ? "nodes" : "threads";
+}
+
+const char *curve_basis_name(enum curve_basis b)
+{
+    switch (b) {
+    case CURVE_BASIS_MEASURED:
+        return "measured";
+    case CURVE_BASIS_INTERPOLATED:
+        return "interpolated";
+    case CURVE_BASIS_EXTRAPOLATED:
+        return "extrapolated";
+    case CURVE_BASIS_LINEAR:
+        return "linear scale-out";
+    case CURVE_BASIS_PREDICTED:
+        return "predicted";
+    case CURVE_BASIS_NONE:
+        break;
+    }
+    return "-";
+}
+
+void curve_destroy(struct curve *c)
+{
+    if (!c)
+        return;
+    free(c->obs_n);
+    free(c->obs_x);
+    free(c->lv);
+    free(c->fr);
+    latency_pctl_free(c->lat);
+    memset(c, 0, sizeof *c);
+}
+
+static int cmp_obs(const void *a, const void *b)
+{
+    const struct curve_obs *p = a, *q = b;
+    return (p->n > q->n) - (p->n < q->n);
+}
+
+/* Pool the sorted observations into levels (curve.h, "Levels"). */
+static void pool_levels(struct curve *c, const struct curve_obs *v, size_t m)
+{
+    for (size_t i = 0; i < m;) {
+        struct curve_level *l = &c->lv[c->m++];
+        size_t j = i, k = 0, with_ci = 0;
+        double sum = 0, lat = 0, ci2 = 0, ss = 0;
+        while (j < m && v[j].n == v[i].n) {
+            sum += v[j].x;
+            if (isfinite(v[j].ci95_x) && v[j].ci95_x >= 0) {
+                ci2 += v[j].ci95_x * v[j].ci95_x;
+                with_ci++;
+            }
+            if (isfinite(v[j].lat_s) && v[j].lat_s > 0) {
+                lat += v[j].lat_s;
+                k++;
+            }
+            j++;
+        }
+        l->n = v[i].n;
+        l->reps = j - i;
+        l->x = sum / (double)l->reps;
+        l->lat_s = k ? lat / (double)k : NAN;
+        l->half95 = NAN;
+        if (l->reps >= 2) {
+            for (size_t q = i; q < j; q++)
+                ss += (v[q].x - l->x) * (v[q].x - l->x);
+            l->half95 = gsl_cdf_tdist_Pinv(0.975, (double)(l->reps - 1)) *
+                        sqrt(ss / (double)(l->reps - 1)) / sqrt((double)l->reps);
+        }
+        if (with_ci == l->reps) {
+            double h = sqrt(ci2) / (double)l->reps;
+            if (!(l->half95 >= h))
+                l->half95 = h;
+        }
+        if (k)
+            c->m_lat++;
+        i = j;
+    }
+}
+
+int curve_init(struct curve *c, const struct curve_obs *obs, size_t m,
+               const struct curve_spec *spec, struct usl_workspace *ws, char *err, size_t cap)
+{
+    struct curve_obs *v = NULL;
+    int rc = CURVE_ENOMEM;
+
+    memset(c, 0, sizeof *c);
+    c->spec = *spec;
+    c->by_nodes = spec->x == CURVE_X_NODES;
+    if (spec->x == CURVE_X_AUTO || spec->lat_pct == CURVE_LAT_AUTO) {
+        snprintf(err, cap, "curve_init: the x axis and the statistic must be resolved");
+        return CURVE_EINVAL;
+    }
+    if (m < 2) {
+        snprintf(err, cap, "%zu point%s: a curve needs at least 2 points", m, m == 1 ? "" : "s");
+        return CURVE_EINVAL;
+    }
+    for (size_t i = 0; i < m; i++)
+        if (!(obs[i].n > 0) || !isfinite(obs[i].n) || !(obs[i].x > 0) || !isfinite(obs[i].x)) {
+            snprintf(err, cap, "point %zu: x = %g, throughput %g: both must be finite and > 0",
+                     i + 1, obs[i].n, obs[i].x);
+            return CURVE_EINVAL;
+        }
+    v = malloc(m * sizeof *v);
+    c->obs_n = malloc(m * sizeof *c->obs_n);
+    c->obs_x = malloc(m * sizeof *c->obs_x);
+    c->lv = malloc(m * sizeof *c->lv);
+    c->fr = malloc(sizeof *c->fr);
+    if (!v || !c->obs_n || !c->obs_x || !c->lv || !c->fr) {
+        snprintf(err, cap, "out of memory");
+        goto out;
+    }
+    memcpy(v, obs, m * sizeof *v);
+    if (spec->lat_pct == CURVE_LAT_NONE)
+        for (size_t i = 0; i < m; i++)
+            v[i].lat_s = NAN;
+    qsort(v, m, sizeof *v, cmp_obs);
+    c->n_obs = m;
+    for (size_t i = 0; i < m; i++) {
+        c->obs_n[i] = v[i].n;
+        c->obs_x[i] = v[i].x;
+    }
+    pool_levels(c, v, m);
+    rc = fit_curve(c->obs_n, c->obs_x, m, spec->model, ws, c->fr, err, cap);
+    if (rc == MODEL_ENOMEM) {
+        rc = CURVE_ENOMEM;
+        goto out;
+    }
+    if (rc != MODEL_OK) {
+        rc = CURVE_EFIT;
+        goto out;
+    }
+    c->fit = c->fr->fits[c->fr->chosen];
+    if (derived_compute(&c->fit, &c->derived) != MODEL_OK) {
+        snprintf(err, cap, "fitted model has non-finite parameters");
+        rc = CURVE_EFIT;
+        goto out;
+    }
+    if (c->m_lat) {
+        double *ln = malloc(2 * c->m_lat * sizeof *ln);
+        size_t k = 0;
+        if (!ln) {
+            snprintf(err, cap, "out of memory");
+            rc = CURVE_ENOMEM;
+            goto out;
+        }
+        for (size_t i = 0; i < c->m; i++)
+            if (isfinite(c->lv[i].lat_s)) {
+                ln[k] = c->lv[i].n;
+                ln[c->m_lat + k++] = c->lv[i].lat_s;
+            }
+        c->lat = latency_pctl_new(ln, ln + c->m_lat, c->m_lat, err, cap);
+        free(ln);
+        if (!c->lat) {
+            rc = CURVE_EINVAL;
+            goto out;
+        }
+    }
+    rc = CURVE_OK;
+out:
+    free(v);
+    if (rc != CURVE_OK)
+        curve_destroy(c);
+    return rc;
+}
+
+/* The statistic every point of the curve carries: p95, else p99, else none. */
+static double auto_pct(const struct point_list *pts, const size_t *idx, size_t m)
+{
+    static const double cand[2] = {95, 99};
+    for (int k = 0; k < 2; k++) {
+        size_t have = 0;
+        for (size_t i = 0; i < m; i++)
+            if (!isnan(point_percentile(&pts->items[idx[i]], cand[k])))
+                have++;
+        if (have == m)
+            return cand[k];
+    }
+    return CURVE_LAT_NONE;
+}
+
+int curve_init_points(struct curve *c, const struct point_list *pts, const size_t *idx, size_t m,
+                      const struct curve_spec *spec, struct usl_workspace *ws, char *err,
+                      size_t cap)
+{
+    struct curve_spec s = *spec;
+    struct curve_obs *obs;
+    int rc;
+
+    memset(c, 0, sizeof *c);
+    if (s.x == CURVE_X_AUTO) {
+        size_t with_nodes = 0;
+        double *nn = malloc((m + 1) * sizeof *nn);
+        if (!nn) {
+            snprintf(err, cap, "out of memory");
+            return CURVE_ENOMEM;
+        }
+        for (size_t i = 0; i < m; i++)
+            if (pts->items[idx[i]].nodes > 0)
+                nn[with_nodes++] = (double)pts->items[idx[i]].nodes;
+        s.x = with_nodes == m && model_count_distinct(nn, m) >= 2 ? CURVE_X_NODES : CURVE_X_THREADS;
+        free(nn);
+    }
+    if (s.lat_pct == CURVE_LAT_AUTO)
+        s.lat_pct = auto_pct(pts, idx, m);
+    obs = malloc((m + 1) * sizeof *obs);
+    if (!obs) {
+        snprintf(err, cap, "out of memory");
+        return CURVE_ENOMEM;
+    }
+    for (size_t i = 0; i < m; i++) {
+        const struct point *p = &pts->items[idx[i]];
+        int64_t xv = s.x == CURVE_X_NODES ? p->nodes : p->threads;
+        double yv = s.qps ? p->qps : p->tps;
+        double lat_ms = s.lat_pct > 0    ? point_percentile(p, s.lat_pct)
+                        : s.lat_pct == 0 ? p->latency_ms.avg
+                                         : NAN;
+        if (xv <= 0) {
+            snprintf(err, cap, "%s:%ld: %s / %s: point has no %s count",
+                     p->source_file ? p->source_file : "-", p->source_line, p->target, p->workload,
+                     s.x == CURVE_X_NODES ? "nodes" : "threads");
+            free(obs);
+            return CURVE_EINVAL;
+        }
+        if (isnan(yv) || !(yv > 0)) {
+            snprintf(err, cap, "%s:%ld: %s / %s: point at %s %lld has no positive %s",
+                     p->source_file ? p->source_file : "-", p->source_line, p->target, p->workload,
+                     s.x == CURVE_X_NODES ? "nodes" : "threads", (long long)xv,
+                     s.qps ? "qps" : "tps");
+            free(obs);
+            return CURVE_EINVAL;
+        }
+        obs[i].n = (double)xv;
+        obs[i].x = yv;
+        obs[i].ci95_x = p->ci95_tps;
+        if (s.qps && isfinite(p->ci95_tps) && p->tps > 0)
+            obs[i].ci95_x = p->ci95_tps * p->qps / p->tps;
+        obs[i].lat_s = isfinite(lat_ms) ? lat_ms * 1e-3 : NAN;
+    }
+    rc = curve_init(c, obs, m, &s, ws, err, cap);
+    free(obs);
+    return rc;
+}
+
+const struct curve_level *curve_level_at(const struct curve *c, double n)
+{
+    for (size_t i = 0; i < c->m; i++)
+        if (fabs(c->lv[i].n - n) <= 1e-9 * c->lv[i].n)
+            return &c->lv[i];
+    return NULL;
+}
+
+double curve_latency(const struct curve *c, double n, enum curve_basis *basis)
+{
+    double r;
+    if (c->lat) {
+        int ex = 0;
+        const struct curve_level *l;
+        r = latency_pctl_eval(c->lat, &c->fit, n, 0, &ex);
+        *basis = ex ? CURVE_BASIS_EXTRAPOLATED : CURVE_BASIS_INTERPOLATED;
+        if (!ex && (l = curve_level_at(c, n)) != NULL && isfinite(l->lat_s))
+            *basis = CURVE_BASIS_MEASURED;
+    } else if (!c->by_nodes && c->spec.lat_pct == 0) {
+        r = latency_mean(&c->fit, n, 0);
+        *basis = n < c->fit.n_min || n > c->fit.n_max ? CURVE_BASIS_EXTRAPOLATED
+                                                      : CURVE_BASIS_INTERPOLATED;
+    } else {
+        *basis = CURVE_BASIS_NONE;
+        return NAN;
+    }
+    return r;
+}
