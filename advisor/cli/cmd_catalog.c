@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "cost.h"
 #include "fetch.h"
+#include "rank_cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,45 +22,13 @@
 
 #define MAX_FILES 64
 
-int cmd_catalog_parse(const char *cmd, int argc, char **argv, const struct cli_option *opts,
-                      int (*on_opt)(void *, int, const char *), void *ctx, const char *usage,
-                      const char *desc)
-{
-    struct option longs[32];
-    char shorts[64];
-    int c;
-    if (cli_build_getopt(opts, longs, 32, shorts, sizeof shorts) != 0)
-        return SIZEUP_EXIT_FAIL;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-        int rc;
-        if (c == 'h') {
-            cli_print_help(usage, desc, opts);
-            return -1;
-        }
-        if (c == '?' || c == ':')
-            return cli_getopt_error(cmd, c, argv);
-        if ((rc = on_opt(ctx, c, optarg)) != 0)
-            return rc;
-    }
-    return 0;
-}
-
 /* ---- shared: catalogs from --catalog ------------------------------------------------------- */
 
+/* The files of --catalog (repeatable). */
 struct catalogs_arg {
     const char *files[MAX_FILES];
-    int n;
+    size_t n;
 };
-
-static int add_catalog_arg(struct catalogs_arg *a, const char *cmd, const char *file)
-{
-    if (a->n >= MAX_FILES)
-        return cli_usage_error(cmd, "at most %d --catalog files", MAX_FILES);
-    a->files[a->n++] = file;
-    return 0;
-}
 
 int cmd_catalog_is_url(const char *s)
 {
@@ -106,7 +75,7 @@ static int load_catalogs(const struct catalogs_arg *a, struct cat_catalog **out)
     }
     if (a->n == 0)
         rc = cmd_catalog_load_one(cat, dflt && *dflt ? dflt : SIZEUP_DEFAULT_CATALOG);
-    for (int i = 0; rc == SIZEUP_EXIT_OK && i < a->n; i++)
+    for (size_t i = 0; rc == SIZEUP_EXIT_OK && i < a->n; i++)
         rc = cmd_catalog_load_one(cat, a->files[i]);
     if (rc != SIZEUP_EXIT_OK) {
         cat_catalog_free(cat);
@@ -118,44 +87,38 @@ static int load_catalogs(const struct catalogs_arg *a, struct cat_catalog **out)
 
 /* ---- check --------------------------------------------------------------------------------- */
 
-static const struct cli_option check_opts[] = {
-    {"together", no_argument, 't', NULL,
-     "load all files into one catalog (references may cross files); default: each alone"},
-    {"help", no_argument, 'h', NULL, "this text"},
-    {NULL, 0, 0, NULL, NULL},
-};
-
-struct check_ctx {
+struct check_opts {
     int together;
 };
 
-static int check_opt(void *p, int c, const char *arg)
-{
-    struct check_ctx *x = p;
-    (void)arg;
-    if (c == 't')
-        x->together = 1;
-    return 0;
-}
+static const struct cli_opt check_options[] = {
+    {"together", 't', CLI_FLAG, CLI_AT(struct check_opts, together),
+     .help = "load all files into one catalog (references may cross files); without it each "
+             "file is checked alone"},
+    {0}};
+
+const struct cli_cmd cmd_catalog_check_cli = {
+    .name = "catalog check",
+    .usage = "Usage: sizeup catalog check [--together] FILE|URL...",
+    .description = "Validate sizeup.catalog/1 files: types, ranges, currencies and rates, unique\n"
+                   "ids, references between sections, disk capacity and provisioning limits.\n"
+                   "Errors name the file, line, column and JSON path. Exit 3 when any is rejected.",
+    .options = check_options,
+    .min_operands = 1,
+    .max_operands = CLI_ANY,
+    .operands_hint = "name at least one catalog FILE or URL"};
 
 static int catalog_check(int argc, char **argv)
 {
-    struct check_ctx x = {0};
+    struct check_opts x = {0};
+    struct cli_args args;
     struct cat_catalog *cat = NULL;
-    int rc = cmd_catalog_parse(
-        "catalog check", argc, argv, check_opts, check_opt, &x,
-        "Usage: sizeup catalog check [--together] FILE|URL...",
-        "Validate sizeup.catalog/1 files: types, ranges, currencies and rates, unique\n"
-        "ids, references between sections, disk capacity and provisioning limits.\n"
-        "Errors name the file, line, column and JSON path. Exit 3 when any is rejected.");
     int status = SIZEUP_EXIT_OK;
-    if (rc < 0)
-        return SIZEUP_EXIT_OK;
-    if (rc > 0)
+    int rc = cli_parse(&cmd_catalog_check_cli, argc, argv, &x, &args);
+    if (rc != CLI_RUN)
         return rc;
-    if (optind >= argc)
-        return cli_usage_error("catalog check", "name at least one catalog FILE or URL");
-    for (int i = optind; i < argc; i++) {
+    for (int i = 0; i < args.argc; i++) {
+        const char *src = args.argv[i];
         int one;
         if (!cat || !x.together) {
             cat_catalog_free(cat);
@@ -165,7 +128,7 @@ static int catalog_check(int argc, char **argv)
             }
         }
         size_t ni = cat->n_instances, nd = cat->n_disks, ns = cat->n_servers, nc = cat->n_configs;
-        one = cmd_catalog_load_one(cat, argv[i]);
+        one = cmd_catalog_load_one(cat, src);
         if (one == SIZEUP_EXIT_OK) {
             /* every configuration must be costable under some pricing model */
             for (size_t k = nc; k < cat->n_configs; k++) {
@@ -176,7 +139,7 @@ static int catalog_check(int argc, char **argv)
                     if (mask & (1u << p)) {
                         if (cat_config_cost(cat, cat->configs[k].id, (enum cat_pricing)p, 0, &cost,
                                             &err) != CAT_OK) {
-                            fprintf(stderr, "sizeup: %s: %s\n", argv[i], err.msg);
+                            fprintf(stderr, "sizeup: %s: %s\n", src, err.msg);
                             one = SIZEUP_EXIT_INPUT;
                         }
                         break;
@@ -184,7 +147,7 @@ static int catalog_check(int argc, char **argv)
             }
         }
         if (one == SIZEUP_EXIT_OK)
-            printf("%s: ok: %zu instances, %zu disks, %zu servers, %zu configs\n", argv[i],
+            printf("%s: ok: %zu instances, %zu disks, %zu servers, %zu configs\n", src,
                    cat->n_instances - ni, cat->n_disks - nd, cat->n_servers - ns,
                    cat->n_configs - nc);
         else if (status == SIZEUP_EXIT_OK || one == SIZEUP_EXIT_UNREACHABLE)
@@ -196,53 +159,78 @@ static int catalog_check(int argc, char **argv)
 
 /* ---- cost and list ------------------------------------------------------------------------- */
 
+/* --pricing of cost: a pricing model, or all of them. */
+#define PRICING_ALL (-1)
+
 struct cost_ctx {
     struct catalogs_arg cats;
-    const char *pricing; /* NULL: on-demand; "all" */
+    int pricing; /* enum cat_pricing, or PRICING_ALL */
     int json;
-    long long nodes;
-    const char *cmd;
+    long long nodes; /* 0: the configuration's own */
 };
 
-static const struct cli_option cost_opts[] = {
-    {"catalog", required_argument, 'c', "FILE",
-     "catalog file or URL (repeatable); default $SIZEUP_CATALOG or the bundled "
-     "data/catalogs/published.json"},
-    {"pricing", required_argument, 'p', "MODEL",
-     "on-demand (default), reserved-1y, reserved-3y, spot, subscription-1m, subscription-1y, "
-     "or all"},
-    {"nodes", required_argument, 'n', "N", "node count instead of the configuration's own"},
-    {"json", no_argument, 'j', NULL, "write JSON instead of text"},
-    {"help", no_argument, 'h', NULL, "this text"},
-    {NULL, 0, 0, NULL, NULL},
-};
+static const struct cli_choice cost_pricings[] = {{"on-demand", CAT_PRICING_ON_DEMAND},
+                                                  {"reserved-1y", CAT_PRICING_RESERVED_1Y},
+                                                  {"reserved-3y", CAT_PRICING_RESERVED_3Y},
+                                                  {"spot", CAT_PRICING_SPOT},
+                                                  {"subscription-1m", CAT_PRICING_SUBSCRIPTION_1M},
+                                                  {"subscription-1y", CAT_PRICING_SUBSCRIPTION_1Y},
+                                                  {"all", PRICING_ALL},
+                                                  {NULL, 0}};
 
-static int cost_opt(void *p, int c, const char *arg)
-{
-    struct cost_ctx *x = p;
-    enum cat_pricing pr;
-    switch (c) {
-    case 'c':
-        return add_catalog_arg(&x->cats, x->cmd, arg);
-    case 'p':
-        if (strcmp(arg, "all") != 0 && cat_pricing_parse(arg, &pr) != 0)
-            return cli_usage_error(x->cmd,
-                                   "--pricing takes on-demand, reserved-1y, reserved-3y, spot, "
-                                   "subscription-1m, subscription-1y or all, not '%s'",
-                                   arg);
-        x->pricing = arg;
-        return 0;
-    case 'n':
-        if (units_parse_int(arg, 1, 100000, &x->nodes) != 0)
-            return cli_usage_error(x->cmd, "--nodes takes an integer from 1 to 100000, not '%s'",
-                                   arg);
-        return 0;
-    case 'j':
-        x->json = 1;
-        return 0;
+#define CATALOG_OPTION                                                                             \
+    {                                                                                              \
+        "catalog", 'c', CLI_PATH, CLI_LIST(struct cost_ctx, cats.files, cats.n),                   \
+            .arg_name = "FILE",                                                                    \
+            .dflt_doc = "$SIZEUP_CATALOG, else the bundled data/catalogs/published.json",          \
+            .help = "catalog file or URL, repeatable"                                              \
     }
-    return 0;
-}
+#define NODES_OPTION                                                                               \
+    {                                                                                              \
+        "nodes", 'n', CLI_INT, CLI_AT(struct cost_ctx, nodes),                                     \
+            .min = 1, .max = 100000, .dflt_doc = "the configuration's own", .help = "node count"   \
+    }
+#define JSON_OPTION                                                                                \
+    {                                                                                              \
+        "json", 'j', CLI_FLAG, CLI_AT(struct cost_ctx, json), .help = "write JSON instead of text" \
+    }
+
+static const struct cli_opt cost_options[] = {
+    CATALOG_OPTION,
+    {"pricing", 'p', CLI_CHOICE, CLI_AT(struct cost_ctx, pricing), .arg_name = "MODEL",
+     .choices = cost_pricings, .dflt = "on-demand", .help = "the pricing model, or all of them"},
+    NODES_OPTION,
+    JSON_OPTION,
+    {0}};
+
+static const struct cli_opt list_options[] = {
+    CATALOG_OPTION,
+    {"pricing", 'p', CLI_CHOICE, CLI_AT(struct cost_ctx, pricing), .arg_name = "MODEL",
+     .choices = rank_cli_pricings, .dflt = "on-demand", .help = "the pricing model"},
+    NODES_OPTION,
+    JSON_OPTION,
+    {0}};
+
+const struct cli_cmd cmd_catalog_cost_cli = {
+    .name = "catalog cost",
+    .usage = "Usage: sizeup catalog cost CONFIG... [--catalog FILE]... [--pricing MODEL] "
+             "[--nodes N] [--json]",
+    .description = "Print the cost per hour and per month (730 h) of configurations, term by\n"
+                   "term: instance, disk capacity, provisioned IOPS and MB/s, or the on-premises\n"
+                   "terms capital, maintenance, power, rack and staff; with every price's source.",
+    .options = cost_options,
+    .min_operands = 1,
+    .max_operands = CLI_ANY,
+    .operands_hint = "name a configuration id (see 'sizeup catalog list')"};
+
+const struct cli_cmd cmd_catalog_list_cli = {
+    .name = "catalog list",
+    .usage = "Usage: sizeup catalog list [--catalog FILE]... [--pricing MODEL] [--json]",
+    .description = "List the configurations of the catalogs with their cost per hour and per\n"
+                   "month under one pricing model ('-' where the instance has no such price;\n"
+                   "'~' marks costs resting on estimates).",
+    .options = list_options,
+    .max_operands = 0};
 
 /* Cost of one configuration under the asked model(s); prints; returns an exit code. */
 static int cost_one(const struct cat_catalog *cat, const struct cost_ctx *x, const char *id,
@@ -262,11 +250,8 @@ static int cost_one(const struct cat_catalog *cat, const struct cost_ctx *x, con
     for (int p = 0; p < CAT_PRICING_COUNT; p++) {
         struct cat_cost cost;
         struct cat_error err;
-        int all = x->pricing && strcmp(x->pricing, "all") == 0;
-        enum cat_pricing want = CAT_PRICING_ON_DEMAND;
-        if (x->pricing && !all)
-            cat_pricing_parse(x->pricing, &want);
-        if (all ? !(mask & (1u << p)) : p != (int)want)
+        int all = x->pricing == PRICING_ALL;
+        if (all ? !(mask & (1u << p)) : p != x->pricing)
             continue;
         if (cf->server && all && p != CAT_PRICING_ON_DEMAND)
             continue; /* an owned server costs the same under every model */
@@ -292,33 +277,24 @@ static int cost_one(const struct cat_catalog *cat, const struct cost_ctx *x, con
 
 static int catalog_cost(int argc, char **argv)
 {
-    struct cost_ctx x = {{{0}, 0}, NULL, 0, 0, "catalog cost"};
+    struct cost_ctx x;
+    struct cli_args args;
     struct cat_catalog *cat;
     json_t *arr = NULL;
-    int rc = cmd_catalog_parse(
-        x.cmd, argc, argv, cost_opts, cost_opt, &x,
-        "Usage: sizeup catalog cost CONFIG... [--catalog FILE]... [--pricing MODEL] "
-        "[--nodes N] [--json]",
-        "Print the cost per hour and per month (730 h) of configurations, term by\n"
-        "term: instance, disk capacity, provisioned IOPS and MB/s, or the on-premises\n"
-        "terms capital, maintenance, power, rack and staff; with every price's source.");
-    int status = SIZEUP_EXIT_OK;
-    if (rc < 0)
-        return SIZEUP_EXIT_OK;
-    if (rc > 0)
+    int status = SIZEUP_EXIT_OK, rc;
+    memset(&x, 0, sizeof x);
+    if ((rc = cli_parse(&cmd_catalog_cost_cli, argc, argv, &x, &args)) != CLI_RUN)
         return rc;
-    if (optind >= argc)
-        return cli_usage_error(x.cmd, "name a configuration id (see 'sizeup catalog list')");
     if ((rc = load_catalogs(&x.cats, &cat)) != SIZEUP_EXIT_OK)
         return rc;
     if (x.json && !(arr = json_array())) {
         cat_catalog_free(cat);
         return SIZEUP_EXIT_FAIL;
     }
-    for (int i = optind; i < argc; i++) {
-        if (!x.json && i > optind)
+    for (int i = 0; i < args.argc; i++) {
+        if (!x.json && i > 0)
             putchar('\n');
-        rc = cost_one(cat, &x, argv[i], arr);
+        rc = cost_one(cat, &x, args.argv[i], arr);
         if (rc != SIZEUP_EXIT_OK)
             status = rc;
     }
@@ -335,26 +311,16 @@ static int catalog_cost(int argc, char **argv)
 
 static int catalog_list(int argc, char **argv)
 {
-    struct cost_ctx x = {{{0}, 0}, NULL, 0, 0, "catalog list"};
+    struct cost_ctx x;
+    struct cli_args args;
     struct cat_catalog *cat;
-    enum cat_pricing want = CAT_PRICING_ON_DEMAND;
+    enum cat_pricing want;
     json_t *arr = NULL;
-    int rc = cmd_catalog_parse(
-        x.cmd, argc, argv, cost_opts, cost_opt, &x,
-        "Usage: sizeup catalog list [--catalog FILE]... [--pricing MODEL] [--json]",
-        "List the configurations of the catalogs with their cost per hour and per\n"
-        "month under one pricing model ('-' where the instance has no such price;\n"
-        "'~' marks costs resting on estimates).");
-    if (rc < 0)
-        return SIZEUP_EXIT_OK;
-    if (rc > 0)
+    int rc;
+    memset(&x, 0, sizeof x);
+    if ((rc = cli_parse(&cmd_catalog_list_cli, argc, argv, &x, &args)) != CLI_RUN)
         return rc;
-    if (optind < argc)
-        return cli_usage_error(x.cmd, "unexpected argument '%s'", argv[optind]);
-    if (x.pricing && strcmp(x.pricing, "all") == 0)
-        return cli_usage_error(x.cmd, "list takes one pricing model, not 'all'");
-    if (x.pricing)
-        cat_pricing_parse(x.pricing, &want);
+    want = (enum cat_pricing)x.pricing;
     if ((rc = load_catalogs(&x.cats, &cat)) != SIZEUP_EXIT_OK)
         return rc;
     int w_id = 6, w_on = 7;
@@ -405,39 +371,33 @@ static int catalog_list(int argc, char **argv)
 
 /* ---- dispatch ------------------------------------------------------------------------------ */
 
-struct action {
-    const char *name;
-    int (*run)(int, char **);
-    const char *summary;
+static const struct cli_sub actions[] = {
+    {"check", catalog_check, "validate catalog files or URLs", &cmd_catalog_check_cli},
+    {"cost", catalog_cost, "cost breakdown of configurations", &cmd_catalog_cost_cli},
+    {"list", catalog_list, "configurations with their cost per hour", &cmd_catalog_list_cli},
+    {"fetch", cmd_catalog_fetch, "download a catalog or price list over HTTP(S)",
+     &cmd_catalog_fetch_cli},
+    {"convert", cmd_catalog_convert, "ec2instances.info or Azure Retail Prices -> sizeup.catalog/1",
+     &cmd_catalog_convert_cli},
+    {NULL, NULL, NULL, NULL},
 };
 
-static const struct action actions[] = {
-    {"check", catalog_check, "validate catalog files or URLs"},
-    {"cost", catalog_cost, "cost breakdown of configurations"},
-    {"list", catalog_list, "configurations with their cost per hour"},
-    {"fetch", cmd_catalog_fetch, "download a catalog or price list over HTTP(S)"},
-    {"convert", cmd_catalog_convert,
-     "ec2instances.info or Azure Retail Prices -> sizeup.catalog/1"},
-    {NULL, NULL, NULL},
-};
+const struct cli_cmd cmd_catalog_cli = {
+    .name = "catalog",
+    .usage = "Usage: sizeup catalog ACTION [OPTIONS] [ARGS]",
+    .description = "Catalogs (sizeup.catalog/1, docs/catalog-format.md) of instances, disks and\n"
+                   "on-premises servers, and the cost per hour of configurations.",
+    .min_operands = 1,
+    .max_operands = CLI_ANY,
+    .subs = actions,
+    .epilog = "'sizeup catalog ACTION --help' gives the options of one action.",
+    .sub_word = "action"};
 
 int cmd_catalog(int argc, char **argv)
 {
-    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-        printf("Usage: sizeup catalog ACTION [OPTIONS] [ARGS]\n"
-               "\n"
-               "Catalogs (sizeup.catalog/1, docs/catalog-format.md) of instances, disks and\n"
-               "on-premises servers, and the cost per hour of configurations.\n"
-               "\n"
-               "Actions:\n");
-        for (const struct action *a = actions; a->name; a++)
-            printf("  %-8s %s\n", a->name, a->summary);
-        printf("\n'sizeup catalog ACTION --help' gives the options of one action.\n");
-        return argc < 2 ? SIZEUP_EXIT_USAGE : SIZEUP_EXIT_OK;
-    }
-    for (const struct action *a = actions; a->name; a++)
-        if (strcmp(a->name, argv[1]) == 0)
-            return a->run(argc - 1, argv + 1);
-    return cli_usage_error("catalog", "unknown action '%s' (check, cost, list, fetch, convert)",
-                           argv[1]);
+    struct cli_args args;
+    int rc = cli_parse(&cmd_catalog_cli, argc, argv, NULL, &args);
+    if (rc != CLI_RUN)
+        return rc;
+    return cli_run_sub(&cmd_catalog_cli, args.argc, args.argv);
 }

@@ -7,43 +7,9 @@
 
 #include "cli.h"
 
-/* getopt_long codes of the catalog actions' long-only options. */
-enum {
-    OPT_CATALOG = 'c',
-    OPT_PRICING = 'p',
-    OPT_JSON = 'j',
-    OPT_NODES = 'n',
-    OPT_OUTPUT = 'o',
-    OPT_HELP = 'h',
-    OPT_FROM = 'f',
-    OPT_TIMEOUT = 256,
-    OPT_CONNECT_TIMEOUT,
-    OPT_RETRIES,
-    OPT_BACKOFF,
-    OPT_BACKOFF_MAX,
-    OPT_MAX_SIZE,
-    OPT_CACHE_DIR,
-    OPT_NO_CACHE,
-    OPT_NO_PAGING,
-    OPT_QUIET,
-    OPT_RETRY_404,
-    OPT_REGION,
-    OPT_OS,
-    OPT_OFFERING,
-    OPT_PURCHASE,
-    OPT_AS_OF,
-    OPT_NAME,
-};
-
-/**
- * Parse the options of one action with getopt_long, calling on_opt(ctx, code, optarg) for
- * each; on return optind is the first operand.
- * @return 0 to go on, -1 when --help was printed (exit 0), or an exit code (misuse: 2, or
- *         what on_opt returned).
- */
-int cmd_catalog_parse(const char *cmd, int argc, char **argv, const struct cli_option *opts,
-                      int (*on_opt)(void *, int, const char *), void *ctx, const char *usage,
-                      const char *desc);
+/* The option tables of `sizeup catalog` and its actions (for dispatch and the --help test). */
+extern const struct cli_cmd cmd_catalog_cli, cmd_catalog_check_cli, cmd_catalog_cost_cli,
+    cmd_catalog_list_cli, cmd_catalog_fetch_cli, cmd_catalog_convert_cli;
 
 /** 1 when s starts with http:// or https:// (case-insensitive), else 0. */
 int cmd_catalog_is_url(const char *s);
@@ -60,7 +26,23 @@ int cmd_catalog_load_one(struct cat_catalog *cat, const char *src);
 /** sizeup catalog fetch URL -o FILE: returns an exit code. */
 int cmd_catalog_fetch(int argc, char **argv);
 
+/**
+ * The options `catalog fetch` runs with when none is given: its table's defaults applied to
+ * cat_fetch_options_default (for the test that both say the same).
+ * @return 0, or an exit code when the table's defaults do not parse.
+ */
+struct cat_fetch_options;
+int cmd_catalog_fetch_defaults(struct cat_fetch_options *o);
+
 /** sizeup catalog convert --from FORMAT FILE... -o FILE: returns an exit code. */
 int cmd_catalog_convert(int argc, char **argv);
+
+/**
+ * The options `catalog convert` runs with when none is given: its table's defaults applied
+ * to cat_convert_options_default (for the test that both say the same).
+ * @return 0, or an exit code when the table's defaults do not parse.
+ */
+struct cat_convert_options;
+int cmd_catalog_convert_defaults(struct cat_convert_options *o);
 
 #endif

@@ -5,6 +5,7 @@
 #include "cmd_catalog.h"
 #include "convert.h"
 #include "fetch.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -19,124 +20,105 @@
 struct fetch_ctx {
     struct cat_fetch_options o;
     const char *output;
-    int quiet;
+    double timeout_s, connect_timeout_s, backoff_s, backoff_max_s; /* into o's milliseconds */
+    int no_cache, no_paging, quiet;
 };
 
-static const struct cli_option fetch_opts[] = {
-    {"output", required_argument, 'o', "FILE", "write the document here (required)"},
-    {"timeout", required_argument, OPT_TIMEOUT, "DURATION",
-     "total time of one attempt (default 10m)"},
-    {"connect-timeout", required_argument, OPT_CONNECT_TIMEOUT, "DURATION",
-     "connection time of one attempt (default 10s)"},
-    {"retries", required_argument, OPT_RETRIES, "N",
-     "retries on HTTP 429, 5xx and transient errors (default 4)"},
-    {"backoff", required_argument, OPT_BACKOFF, "DURATION",
-     "first wait between retries, doubled each time (default 1s)"},
-    {"backoff-max", required_argument, OPT_BACKOFF_MAX, "DURATION",
-     "cap on the wait between retries (default 30s)"},
-    {"max-size", required_argument, OPT_MAX_SIZE, "SIZE",
-     "largest response body accepted (default 1G)"},
-    {"cache-dir", required_argument, OPT_CACHE_DIR, "DIR",
-     "conditional-request cache (default $XDG_CACHE_HOME/sizeup)"},
-    {"no-cache", no_argument, OPT_NO_CACHE, NULL, "neither use nor fill the cache"},
-    {"no-paging", no_argument, OPT_NO_PAGING, NULL, "do not follow Azure NextPageLink / $skip"},
-    {"retry-404", no_argument, OPT_RETRY_404, NULL,
-     "retry HTTP 404 too (files still being published)"},
-    {"quiet", no_argument, OPT_QUIET, NULL, "no progress or summary on stderr"},
-    {"help", no_argument, 'h', NULL, "this text"},
-    {NULL, 0, 0, NULL, NULL},
-};
+#define F(field) CLI_AT(struct fetch_ctx, field)
+static const struct cli_opt fetch_options[] = {
+    {"output", 'o', CLI_PATH, F(output), .help = "write the document here (required)"},
+    {"timeout", 0, CLI_SECONDS, F(timeout_s), .min = 0.001, .max = 86400, .dflt = "10m",
+     .help = "total time of one attempt"},
+    {"connect-timeout", 0, CLI_SECONDS, F(connect_timeout_s), .min = 0.001, .max = 86400,
+     .dflt = "10s", .help = "connection time of one attempt"},
+    {"retries", 0, CLI_INT, F(o.max_retries), .min = 0, .max = 20, .dflt = "4",
+     .help = "retries on HTTP 429, 5xx and transient errors"},
+    {"backoff", 0, CLI_SECONDS, F(backoff_s), .min = 0.001, .max = 86400, .dflt = "1s",
+     .help = "first wait between retries, doubled each time"},
+    {"backoff-max", 0, CLI_SECONDS, F(backoff_max_s), .min = 0.001, .max = 86400, .dflt = "30s",
+     .help = "cap on the wait between retries"},
+    {"max-size", 0, CLI_SIZE, F(o.max_bytes), .min = 1, .max = 1e15, .dflt = "1G",
+     .help = "largest response body accepted"},
+    {"cache-dir", 0, CLI_PATH, F(o.cache_dir), .arg_name = "DIR",
+     .dflt_doc = "$XDG_CACHE_HOME/sizeup", .help = "conditional-request cache"},
+    {"no-cache", 0, CLI_FLAG, F(no_cache), .help = "neither use nor fill the cache"},
+    {"no-paging", 0, CLI_FLAG, F(no_paging), .help = "do not follow Azure NextPageLink / $skip"},
+    {"retry-404", 0, CLI_FLAG, F(o.retry_not_found),
+     .help = "retry HTTP 404 too (files still being published)"},
+    {"quiet", 0, CLI_FLAG, F(quiet), .help = "no progress or summary on stderr"},
+    {0}};
+#undef F
 
-static int duration_ms(const char *cmd, const char *opt, const char *arg, long *out)
-{
-    double s;
-    if (units_parse_duration(arg, &s) != 0 || s <= 0 || s > 86400)
-        return cli_usage_error(cmd, "--%s takes a duration such as 500ms, 10s or 2m, not '%s'", opt,
-                               arg);
-    *out = (long)(s * 1000 + 0.5);
-    if (*out < 1)
-        *out = 1;
-    return 0;
-}
-
-static int fetch_opt(void *p, int c, const char *arg)
-{
-    struct fetch_ctx *x = p;
-    const char *cmd = "catalog fetch";
-    long long v;
-    switch (c) {
-    case 'o':
-        x->output = arg;
-        return 0;
-    case OPT_TIMEOUT:
-        return duration_ms(cmd, "timeout", arg, &x->o.timeout_ms);
-    case OPT_CONNECT_TIMEOUT:
-        return duration_ms(cmd, "connect-timeout", arg, &x->o.connect_timeout_ms);
-    case OPT_BACKOFF:
-        return duration_ms(cmd, "backoff", arg, &x->o.backoff_initial_ms);
-    case OPT_BACKOFF_MAX:
-        return duration_ms(cmd, "backoff-max", arg, &x->o.backoff_max_ms);
-    case OPT_RETRIES:
-        if (units_parse_int(arg, 0, 20, &v) != 0)
-            return cli_usage_error(cmd, "--retries takes an integer from 0 to 20, not '%s'", arg);
-        x->o.max_retries = (int)v;
-        return 0;
-    case OPT_MAX_SIZE:
-        if (units_parse_size(arg, &v) != 0 || v < 1)
-            return cli_usage_error(cmd, "--max-size takes a size such as 64M or 1G, not '%s'", arg);
-        x->o.max_bytes = v;
-        return 0;
-    case OPT_CACHE_DIR:
-        x->o.cache_dir = arg;
-        return 0;
-    case OPT_NO_CACHE:
-        x->o.cache_dir = "";
-        return 0;
-    case OPT_NO_PAGING:
-        x->o.follow_pages = 0;
-        return 0;
-    case OPT_QUIET:
-        x->quiet = 1;
-        return 0;
-    case OPT_RETRY_404:
-        x->o.retry_not_found = 1;
-        return 0;
-    }
-    return 0;
-}
-
-int cmd_catalog_fetch(int argc, char **argv)
-{
-    struct fetch_ctx x;
-    struct cat_fetch_result res;
-    struct cat_error err;
-    int rc;
-    memset(&x, 0, sizeof x);
-    cat_fetch_options_default(&x.o);
-    rc = cmd_catalog_parse(
-        "catalog fetch", argc, argv, fetch_opts, fetch_opt, &x,
-        "Usage: sizeup catalog fetch URL -o FILE [OPTIONS]",
+const struct cli_cmd cmd_catalog_fetch_cli = {
+    .name = "catalog fetch",
+    .usage = "Usage: sizeup catalog fetch URL -o FILE [OPTIONS]",
+    .description =
         "Download a catalog or a public price list (ec2instances.info instances.json,\n"
         "Azure Retail Prices pages, ...) over HTTP(S): retries with capped exponential\n"
         "backoff on 429 and 5xx honouring Retry-After, gzip, a size cap, Azure paging\n"
         "(NextPageLink, else $skip) joined into one document, and an ETag/Last-Modified\n"
         "cache so a repeated fetch is one conditional request. The body must be JSON.\n"
-        "FILE is written whole or not at all.");
-    if (rc < 0)
-        return SIZEUP_EXIT_OK;
-    if (rc > 0)
+        "FILE is written whole or not at all.",
+    .options = fetch_options,
+    .min_operands = 1,
+    .max_operands = CLI_ANY,
+    .operands_hint = "name the URL to fetch"};
+
+/* Seconds to whole milliseconds, at least 1. */
+static long to_ms(double s)
+{
+    long ms = (long)(s * 1000 + 0.5);
+    return ms < 1 ? 1 : ms;
+}
+
+/* Parse fetch's command line into x (library defaults, then the table's). */
+static int fetch_parse(int argc, char **argv, struct fetch_ctx *x, struct cli_args *args)
+{
+    int rc;
+    memset(x, 0, sizeof *x);
+    cat_fetch_options_default(&x->o);
+    if ((rc = cli_parse(&cmd_catalog_fetch_cli, argc, argv, x, args)) != CLI_RUN)
         return rc;
-    if (optind >= argc)
-        return cli_usage_error("catalog fetch", "name the URL to fetch");
-    if (argc - optind > 1)
-        return cli_usage_error("catalog fetch", "fetch takes one URL, got %d", argc - optind);
+    x->o.timeout_ms = to_ms(x->timeout_s);
+    x->o.connect_timeout_ms = to_ms(x->connect_timeout_s);
+    x->o.backoff_initial_ms = to_ms(x->backoff_s);
+    x->o.backoff_max_ms = to_ms(x->backoff_max_s);
+    if (x->no_cache)
+        x->o.cache_dir = "";
+    if (x->no_paging)
+        x->o.follow_pages = 0;
+    return CLI_RUN;
+}
+
+int cmd_catalog_fetch_defaults(struct cat_fetch_options *o)
+{
+    char name[] = "fetch", url[] = "http://127.0.0.1/", *argv[] = {name, url, NULL};
+    struct fetch_ctx x;
+    struct cli_args args;
+    int rc = fetch_parse(2, argv, &x, &args);
+    *o = x.o;
+    return rc == CLI_RUN ? 0 : rc;
+}
+
+int cmd_catalog_fetch(int argc, char **argv)
+{
+    struct fetch_ctx x;
+    struct cli_args args;
+    struct cat_fetch_result res;
+    struct cat_error err;
+    int rc = fetch_parse(argc, argv, &x, &args);
+    const char *url;
+    if (rc != CLI_RUN)
+        return rc;
+    url = args.argv[0];
+    if (args.argc > 1)
+        return cli_usage_error("catalog fetch", "fetch takes one URL, got %d", args.argc);
     if (!x.output)
         return cli_usage_error("catalog fetch", "name the output file with -o FILE");
-    if (!cmd_catalog_is_url(argv[optind]))
-        return cli_usage_error("catalog fetch", "'%s' is not an http:// or https:// URL",
-                               argv[optind]);
+    if (!cmd_catalog_is_url(url))
+        return cli_usage_error("catalog fetch", "'%s' is not an http:// or https:// URL", url);
     x.o.progress = !x.quiet;
-    rc = cat_fetch_to_file(argv[optind], x.output, &x.o, &res, &err);
+    rc = cat_fetch_to_file(url, x.output, &x.o, &res, &err);
     if (rc != CAT_OK) {
         fprintf(stderr, "sizeup: %s\n", err.msg);
         return rc == CAT_EPARSE || rc == CAT_ETOOBIG ? SIZEUP_EXIT_INPUT
@@ -147,7 +129,7 @@ int cmd_catalog_fetch(int argc, char **argv)
         fprintf(stderr,
                 "sizeup: %s: %lld bytes in %d page%s, %d request%s (%d retr%s, %d from cache) "
                 "-> %s\n",
-                argv[optind], res.bytes, res.pages, res.pages == 1 ? "" : "s", res.requests,
+                url, res.bytes, res.pages, res.pages == 1 ? "" : "s", res.requests,
                 res.requests == 1 ? "" : "s", res.retries, res.retries == 1 ? "y" : "ies",
                 res.cached, x.output);
     return SIZEUP_EXIT_OK;
@@ -157,158 +139,155 @@ int cmd_catalog_fetch(int argc, char **argv)
 
 struct convert_ctx {
     struct cat_convert_options o;
-    const char *from;
+    int from;               /* FROM_*, or -1 before --from */
+    int offering, purchase; /* indices into offerings[], purchases[] */
     const char *output;
     int quiet;
 };
 
-static const struct cli_option convert_opts[] = {
-    {"from", required_argument, 'f', "FORMAT", "ec2instances or azure-retail (required)"},
-    {"output", required_argument, 'o', "FILE", "write the catalog here (required)"},
-    {"region", required_argument, OPT_REGION, "REGION",
-     "region (default us-east-1 for ec2instances, eastus for azure-retail)"},
-    {"os", required_argument, OPT_OS, "OS",
-     "operating system: linux (default), mswin, rhel, ... (ec2instances); linux or windows "
-     "(azure-retail)"},
-    {"pricing", required_argument, 'p', "LIST",
-     "comma-separated pricing models (default on-demand,reserved-1y,reserved-3y; spot too)"},
-    {"offering", required_argument, OPT_OFFERING, "CLASS",
-     "ec2instances reserved offering class: Standard (default) or Convertible"},
-    {"purchase", required_argument, OPT_PURCHASE, "OPTION",
-     "ec2instances reserved purchase option: noUpfront (default), partialUpfront, allUpfront"},
-    {"as-of", required_argument, OPT_AS_OF, "DATE",
-     "as-of date YYYY-MM-DD of the prices (default: the newest input file's date)"},
-    {"name", required_argument, OPT_NAME, "NAME", "catalog name"},
-    {"quiet", no_argument, OPT_QUIET, NULL, "no summary on stderr"},
-    {"help", no_argument, 'h', NULL, "this text"},
-    {NULL, 0, 0, NULL, NULL},
-};
+enum { FROM_EC2INSTANCES, FROM_AZURE_RETAIL };
+static const struct cli_choice formats[] = {
+    {"ec2instances", FROM_EC2INSTANCES}, {"azure-retail", FROM_AZURE_RETAIL}, {NULL, 0}};
+static const char *const offerings[] = {"Standard", "Convertible"};
+static const struct cli_choice offering_choices[] = {
+    {"Standard", 0}, {"Convertible", 1}, {NULL, 0}};
+static const char *const purchases[] = {"noUpfront", "partialUpfront", "allUpfront"};
+static const struct cli_choice purchase_choices[] = {
+    {"noUpfront", 0}, {"partialUpfront", 1}, {"allUpfront", 2}, {NULL, 0}};
 
-static int convert_opt(void *p, int c, const char *arg)
+/* --pricing: a comma-separated list of the pricing models a price list has. */
+static int parse_pricings(const char *arg, void *dest, char *err, size_t cap)
 {
-    struct convert_ctx *x = p;
-    const char *cmd = "catalog convert";
-    switch (c) {
-    case 'f':
-        if (strcmp(arg, "ec2instances") != 0 && strcmp(arg, "azure-retail") != 0)
-            return cli_usage_error(cmd, "--from takes ec2instances or azure-retail, not '%s'", arg);
-        x->from = arg;
-        return 0;
-    case 'o':
-        x->output = arg;
-        return 0;
-    case OPT_REGION:
-        x->o.region = arg;
-        return 0;
-    case OPT_OS:
-        x->o.os = arg;
-        return 0;
-    case OPT_OFFERING:
-        if (strcmp(arg, "Standard") != 0 && strcmp(arg, "Convertible") != 0)
-            return cli_usage_error(cmd, "--offering takes Standard or Convertible, not '%s'", arg);
-        x->o.offering = arg;
-        return 0;
-    case OPT_PURCHASE:
-        if (strcmp(arg, "noUpfront") != 0 && strcmp(arg, "partialUpfront") != 0 &&
-            strcmp(arg, "allUpfront") != 0)
-            return cli_usage_error(
-                cmd, "--purchase takes noUpfront, partialUpfront or allUpfront, not '%s'", arg);
-        x->o.purchase = arg;
-        return 0;
-    case OPT_AS_OF: {
-        int y, m, d;
-        char tail;
-        if (strlen(arg) != 10 || sscanf(arg, "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3 || m < 1 ||
-            m > 12 || d < 1 || d > 31)
-            return cli_usage_error(cmd, "--as-of takes a date YYYY-MM-DD, not '%s'", arg);
-        x->o.as_of = arg;
-        return 0;
+    char buf[200];
+    unsigned mask = 0;
+    (void)err;
+    (void)cap;
+    if (strlen(arg) >= sizeof buf || !*arg || arg[strlen(arg) - 1] == ',' || arg[0] == ',' ||
+        strstr(arg, ",,"))
+        return -1;
+    snprintf(buf, sizeof buf, "%s", arg);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        enum cat_pricing pr;
+        if (cat_pricing_parse(tok, &pr) != 0 || pr == CAT_PRICING_SUBSCRIPTION_1M ||
+            pr == CAT_PRICING_SUBSCRIPTION_1Y)
+            return -1;
+        mask |= 1u << pr;
     }
-    case OPT_NAME:
-        x->o.name = arg;
-        return 0;
-    case OPT_QUIET:
-        x->quiet = 1;
-        return 0;
-    case 'p': {
-        char buf[200];
-        unsigned mask = 0;
-        snprintf(buf, sizeof buf, "%s", arg);
-        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-             tok = strtok_r(NULL, ",", &save)) {
-            enum cat_pricing pr;
-            if (cat_pricing_parse(tok, &pr) != 0 || pr == CAT_PRICING_SUBSCRIPTION_1M ||
-                pr == CAT_PRICING_SUBSCRIPTION_1Y)
-                return cli_usage_error(cmd,
-                                       "--pricing takes a list of on-demand, reserved-1y, "
-                                       "reserved-3y, spot; not '%s'",
-                                       tok);
-            mask |= 1u << pr;
-        }
-        if (!mask)
-            return cli_usage_error(cmd, "--pricing takes a non-empty list");
-        x->o.pricings = mask;
-        return 0;
-    }
-    }
+    *(unsigned *)dest = mask;
     return 0;
 }
 
-static int write_json_atomic(const char *path, json_t *doc)
+/* --as-of: a date YYYY-MM-DD (kept as the text). */
+static int parse_date(const char *arg, void *dest, char *err, size_t cap)
 {
-    char tmp[4200];
-    FILE *f;
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    if (!(f = fopen(tmp, "w")))
+    int y, m, d;
+    char tail;
+    (void)err;
+    (void)cap;
+    if (strlen(arg) != 10 || sscanf(arg, "%4d-%2d-%2d%c", &y, &m, &d, &tail) != 3 || m < 1 ||
+        m > 12 || d < 1 || d > 31)
         return -1;
-    if (json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12)) != 0 ||
-        fputc('\n', f) == EOF || fflush(f) != 0) {
-        fclose(f);
-        remove(tmp);
-        return -1;
-    }
-    if (fclose(f) != 0 || rename(tmp, path) != 0) {
-        remove(tmp);
-        return -1;
-    }
+    *(const char **)dest = arg;
     return 0;
+}
+
+#define C(field) CLI_AT(struct convert_ctx, field)
+static const struct cli_opt convert_options[] = {
+    {"from", 'f', CLI_CHOICE, C(from), .arg_name = "FORMAT", .choices = formats,
+     .help = "the input format (required)"},
+    {"output", 'o', CLI_PATH, C(output), .help = "write the catalog here (required)"},
+    {"region", 0, CLI_STRING, C(o.region), .arg_name = "REGION",
+     .dflt_doc = "us-east-1 for ec2instances, eastus for azure-retail", .help = "region"},
+    {"os", 0, CLI_STRING, C(o.os), .arg_name = "OS", .dflt_doc = "linux",
+     .help = "operating system: linux, mswin, rhel, ... (ec2instances); linux or windows "
+             "(azure-retail)"},
+    {"pricing", 'p', CLI_CUSTOM, C(o.pricings), .arg_name = "LIST", .parse = parse_pricings,
+     .dflt = "on-demand,reserved-1y,reserved-3y",
+     .takes = "a list of on-demand, reserved-1y, reserved-3y, spot",
+     .help = "comma-separated pricing models"},
+    {"offering", 0, CLI_CHOICE, C(offering), .arg_name = "CLASS", .choices = offering_choices,
+     .dflt = "Standard", .help = "ec2instances reserved offering class"},
+    {"purchase", 0, CLI_CHOICE, C(purchase), .arg_name = "OPTION", .choices = purchase_choices,
+     .dflt = "noUpfront", .help = "ec2instances reserved purchase option"},
+    {"as-of", 0, CLI_CUSTOM, C(o.as_of), .arg_name = "DATE", .parse = parse_date,
+     .takes = "a date YYYY-MM-DD", .dflt_doc = "the newest input file's date",
+     .help = "as-of date of the prices"},
+    {"name", 0, CLI_STRING, C(o.name), .help = "catalog name"},
+    {"quiet", 0, CLI_FLAG, C(quiet), .help = "no summary on stderr"},
+    {0}};
+#undef C
+
+const struct cli_cmd cmd_catalog_convert_cli = {
+    .name = "catalog convert",
+    .usage = "Usage: sizeup catalog convert --from ec2instances|azure-retail FILE... -o FILE "
+             "[OPTIONS]",
+    .description = "Convert ec2instances.info instances.json files or Azure Retail Prices pages\n"
+                   "(as 'sizeup catalog fetch' writes them) into one sizeup.catalog/1 file of\n"
+                   "instances, for one region and operating system. Prices are read from strings;\n"
+                   "Azure reservation prices (whole term) become hourly rates. The result is\n"
+                   "validated before it is written, and FILE is replaced whole.",
+    .options = convert_options,
+    .max_operands = CLI_ANY};
+
+/* Parse convert's command line into x (library defaults, then the table's). */
+static int convert_parse(int argc, char **argv, struct convert_ctx *x, struct cli_args *args)
+{
+    int rc;
+    memset(x, 0, sizeof *x);
+    cat_convert_options_default(&x->o);
+    x->from = -1;
+    if ((rc = cli_parse(&cmd_catalog_convert_cli, argc, argv, x, args)) != CLI_RUN)
+        return rc;
+    x->o.offering = offerings[x->offering];
+    x->o.purchase = purchases[x->purchase];
+    return CLI_RUN;
+}
+
+int cmd_catalog_convert_defaults(struct cat_convert_options *o)
+{
+    char name[] = "convert", *argv[] = {name, NULL};
+    struct convert_ctx x;
+    struct cli_args args;
+    int rc = convert_parse(1, argv, &x, &args);
+    *o = x.o;
+    return rc == CLI_RUN ? 0 : rc;
+}
+
+/* The catalog as JSON, for outfile_emit. */
+static int write_catalog(FILE *f, const void *doc)
+{
+    return json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12)) ||
+                   fputc('\n', f) == EOF
+               ? -1
+               : 0;
 }
 
 int cmd_catalog_convert(int argc, char **argv)
 {
     struct convert_ctx x;
+    struct cli_args args;
     struct cat_convert_stats st;
     struct cat_error err;
     json_t *catalog = NULL;
     char as_of[11] = "";
     time_t newest = 0;
     int rc, azure;
-    memset(&x, 0, sizeof x);
     memset(&st, 0, sizeof st);
-    cat_convert_options_default(&x.o);
-    rc = cmd_catalog_parse(
-        "catalog convert", argc, argv, convert_opts, convert_opt, &x,
-        "Usage: sizeup catalog convert --from ec2instances|azure-retail FILE... -o FILE "
-        "[OPTIONS]",
-        "Convert ec2instances.info instances.json files or Azure Retail Prices pages\n"
-        "(as 'sizeup catalog fetch' writes them) into one sizeup.catalog/1 file of\n"
-        "instances, for one region and operating system. Prices are read from strings;\n"
-        "Azure reservation prices (whole term) become hourly rates. The result is\n"
-        "validated before it is written.");
-    if (rc < 0)
-        return SIZEUP_EXIT_OK;
-    if (rc > 0)
+    if ((rc = convert_parse(argc, argv, &x, &args)) != CLI_RUN)
         return rc;
-    if (!x.from)
+    if (x.from < 0)
         return cli_usage_error("catalog convert", "name the input format with --from");
     if (!x.output)
         return cli_usage_error("catalog convert", "name the output file with -o FILE");
-    if (optind >= argc)
+    if (args.argc == 0)
         return cli_usage_error("catalog convert", "name at least one input FILE");
-    azure = strcmp(x.from, "azure-retail") == 0;
+    argc = args.argc;
+    argv = args.argv;
+    azure = x.from == FROM_AZURE_RETAIL;
     if (azure && x.o.os && strcmp(x.o.os, "linux") != 0 && strcmp(x.o.os, "windows") != 0)
         return cli_usage_error("catalog convert", "--os takes linux or windows for azure-retail");
-    for (int i = optind; i < argc; i++) {
+    for (int i = 0; i < argc; i++) {
         struct stat sb;
         if (stat(argv[i], &sb) == 0 && sb.st_mtime > newest)
             newest = sb.st_mtime;
@@ -320,7 +299,7 @@ int cmd_catalog_convert(int argc, char **argv)
         strftime(as_of, sizeof as_of, "%Y-%m-%d", &tm);
         x.o.as_of = as_of;
     }
-    for (int i = optind; i < argc; i++) {
+    for (int i = 0; i < argc; i++) {
         json_error_t jerr;
         json_t *doc = json_load_file(argv[i], 0, &jerr);
         if (!doc) {
@@ -356,8 +335,7 @@ int cmd_catalog_convert(int argc, char **argv)
                 "sizeup: no instance with a %s price for region %s and OS %s in %d file%s "
                 "(%zu records read); nothing written\n",
                 "selected", x.o.region ? x.o.region : (azure ? "eastus" : "us-east-1"),
-                x.o.os ? x.o.os : "linux", argc - optind, argc - optind == 1 ? "" : "s",
-                st.records);
+                x.o.os ? x.o.os : "linux", argc, argc == 1 ? "" : "s", st.records);
         json_decref(catalog);
         return SIZEUP_EXIT_INPUT;
     }
@@ -378,8 +356,7 @@ int cmd_catalog_convert(int argc, char **argv)
             return SIZEUP_EXIT_FAIL;
         }
     }
-    if (write_json_atomic(x.output, catalog) != 0) {
-        fprintf(stderr, "sizeup: %s: cannot write: %s\n", x.output, strerror(errno));
+    if (outfile_emit(x.output, "the catalog", write_catalog, catalog) != 0) {
         json_decref(catalog);
         return SIZEUP_EXIT_FAIL;
     }

@@ -12,30 +12,47 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { OPT_FORMAT = 256, OPT_SUMMARY };
+struct import_cli {
+    struct import_options opt; /* workload, target, format */
+    const char *output;
+    int summary;
+};
 
-static const struct cli_option import_options[] = {
-    {"output", required_argument, 'o', "FILE",
-     "write the records to FILE (replaced whole at the end) instead of stdout"},
-    {"workload", required_argument, 'w', "NAME",
-     "workload when a file does not say it (default: from the file name, else unknown)"},
-    {"target", required_argument, 't', "NAME",
-     "target when a file does not say it (default: the file's base name)"},
-    {"format", required_argument, OPT_FORMAT, "FMT",
-     "auto (default), sysbench, csv or points (sizeup.point/1 JSON Lines)"},
-    {"summary", no_argument, OPT_SUMMARY, NULL,
-     "print one line per curve (target, workload) instead of the records"},
-    {"help", no_argument, 'h', NULL, "this text"},
-    {NULL, 0, 0, NULL, NULL}};
+static const struct cli_choice import_formats[] = {{"auto", IMPORT_AUTO},
+                                                   {"sysbench", IMPORT_SYSBENCH},
+                                                   {"csv", IMPORT_CSV},
+                                                   {"points", IMPORT_POINTS},
+                                                   {NULL, 0}};
 
-static const char import_usage[] = "Usage: sizeup import [OPTIONS] FILE...";
-static const char import_description[] =
-    "Read benchmark results and write one sizeup.point/1 record (JSON Lines) per measured\n"
-    "point. FILE may be sysbench output (1.0, 1.1, legacy 0.4/0.5; OLTP, fileio, cpu, memory;\n"
-    "several runs in one file), a CSV table with a header row (as in data/published/), or\n"
-    "point records; '-' reads stdin. A file with an error contributes no record; the others\n"
-    "are still imported, and the exit status is 3. A run killed before its summary is\n"
-    "imported from its intermediate reports, marked incomplete, with a warning (exit 3).";
+#define A(field) CLI_AT(struct import_cli, field)
+static const struct cli_opt import_options[] = {
+    {"output", 'o', CLI_PATH, A(output),
+     .help = "write the records to FILE (replaced whole at the end) instead of stdout"},
+    {"workload", 'w', CLI_STRING, A(opt.workload), .dflt_doc = "from the file name, else unknown",
+     .help = "workload when a file does not say it"},
+    {"target", 't', CLI_STRING, A(opt.target), .dflt_doc = "the file's base name",
+     .help = "target when a file does not say it"},
+    {"format", 0, CLI_CHOICE, A(opt.format), .arg_name = "FMT", .choices = import_formats,
+     .dflt = "auto", .help = "the input format (points: sizeup.point/1 JSON Lines)"},
+    {"summary", 0, CLI_FLAG, A(summary),
+     .help = "print one line per curve (target, workload) instead of the records"},
+    {0}};
+#undef A
+
+const struct cli_cmd cmd_import_cli = {
+    .name = "import",
+    .usage = "Usage: sizeup import [OPTIONS] FILE...",
+    .description =
+        "Read benchmark results and write one sizeup.point/1 record (JSON Lines) per measured\n"
+        "point. FILE may be sysbench output (1.0, 1.1, legacy 0.4/0.5; OLTP, fileio, cpu, memory;\n"
+        "several runs in one file), a CSV table with a header row (as in data/published/), or\n"
+        "point records; '-' reads stdin. A file with an error contributes no record; the others\n"
+        "are still imported, and the exit status is 3. A run killed before its summary is\n"
+        "imported from its intermediate reports, marked incomplete, with a warning (exit 3).",
+    .options = import_options,
+    .min_operands = 1,
+    .max_operands = CLI_ANY,
+    .operands_hint = "no input files: give one or more FILEs ('-' for stdin)"};
 
 struct curve_summary {
     const char *target, *workload;
@@ -120,60 +137,25 @@ static void print_summary(const struct point_list *pts)
 
 int cmd_import(int argc, char **argv)
 {
-    struct option longs[16];
-    char shorts[32];
-    struct import_options opt = {NULL, NULL, IMPORT_AUTO};
-    const char *output = NULL;
-    int summary = 0, c, status = SIZEUP_EXIT_OK;
+    struct import_cli o;
+    struct cli_args args;
+    const char *output;
+    int status = SIZEUP_EXIT_OK, rc;
     struct point_list pts;
     FILE *out;
     struct outfile of;
     char errbuf[512];
     int n_files_ok = 0;
 
-    cli_build_getopt(import_options, longs, 16, shorts, sizeof shorts);
-    optind = 0; /* full re-initialisation: the dispatcher before stopped at the first operand */
-    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            output = optarg;
-            break;
-        case 'w':
-            opt.workload = optarg;
-            break;
-        case 't':
-            opt.target = optarg;
-            break;
-        case OPT_FORMAT:
-            if (strcmp(optarg, "auto") == 0)
-                opt.format = IMPORT_AUTO;
-            else if (strcmp(optarg, "sysbench") == 0)
-                opt.format = IMPORT_SYSBENCH;
-            else if (strcmp(optarg, "csv") == 0)
-                opt.format = IMPORT_CSV;
-            else if (strcmp(optarg, "points") == 0)
-                opt.format = IMPORT_POINTS;
-            else
-                return cli_usage_error(
-                    "import", "--format takes auto, sysbench, csv or points, not '%s'", optarg);
-            break;
-        case OPT_SUMMARY:
-            summary = 1;
-            break;
-        case 'h':
-            cli_print_help(import_usage, import_description, import_options);
-            return SIZEUP_EXIT_OK;
-        default:
-            return cli_getopt_error("import", c, argv);
-        }
-    }
-    if (optind >= argc)
-        return cli_usage_error("import", "no input files: give one or more FILEs ('-' for stdin)");
+    memset(&o, 0, sizeof o);
+    if ((rc = cli_parse(&cmd_import_cli, argc, argv, &o, &args)) != CLI_RUN)
+        return rc;
+    output = o.output;
 
     point_list_init(&pts);
-    for (int i = optind; i < argc; i++) {
+    for (int i = 0; i < args.argc; i++) {
         struct import_report rep;
-        int rc = import_file(argv[i], &opt, &pts, &rep);
+        rc = import_file(args.argv[i], &o.opt, &pts, &rep);
         if (rc >= 0)
             n_files_ok++;
         if (rc < 0) {
@@ -196,7 +178,7 @@ int cmd_import(int argc, char **argv)
         return SIZEUP_EXIT_FAIL;
     }
     out = output ? of.f : stdout;
-    if (!summary || output) {
+    if (!o.summary || output) {
         for (size_t i = 0; i < pts.n; i++) {
             struct point_error err;
             if (point_write(out, &pts.items[i], &err) != POINT_OK) {
@@ -214,11 +196,11 @@ int cmd_import(int argc, char **argv)
             status = SIZEUP_EXIT_FAIL;
         }
     }
-    if (summary)
+    if (o.summary)
         print_summary(&pts);
     if (status != SIZEUP_EXIT_FAIL)
         fprintf(stderr, "sizeup: imported %zu point(s) from %d of %d file(s)\n", pts.n, n_files_ok,
-                argc - optind);
+                args.argc);
     point_list_destroy(&pts);
     return status;
 }

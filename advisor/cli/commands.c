@@ -1,6 +1,8 @@
 /* commands.c - the table of sizeup's commands and the top-level dispatch (commands.h). */
 #include "commands.h"
 
+#include "cmd_catalog.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -12,15 +14,18 @@ static int cmd_help(int argc, char **argv);
 
 static const struct cli_sub sizeup_subs[] = {
     {"import", cmd_import, "sysbench outputs (1.0, 1.1, legacy 0.4/0.5) and CSV tables -> points",
-     NULL},
+     &cmd_import_cli},
     {"fit", cmd_fit, "fit saturation models (USL, Amdahl, piecewise) to every curve", &cmd_fit_cli},
-    {"catalog", cmd_catalog, "check | cost | list | fetch | convert: catalogs and cost", NULL},
+    {"catalog", cmd_catalog, "check | cost | list | fetch | convert: catalogs and cost",
+     &cmd_catalog_cli},
     {"probe", cmd_probe, "prepare | run | cleanup: sysbench-style OLTP probes on a MySQL server",
      NULL},
     {"disk", cmd_disk, "disk probes: random/sequential I/O and commit (fsync) latency",
      &cmd_disk_cli},
-    {"rank", cmd_rank, "rank configurations by throughput per cost at a latency target", NULL},
-    {"report", cmd_report, "the ranking as one self-contained HTML page with SVG plots", NULL},
+    {"rank", cmd_rank, "rank configurations by throughput per cost at a latency target",
+     &cmd_rank_cli},
+    {"report", cmd_report, "the ranking as one self-contained HTML page with SVG plots",
+     &cmd_report_cli},
     {"study", cmd_study, "STUDY.json: probe -> fit -> rank -> report, resumable", NULL},
     {"help", cmd_help, "help CMD: the options of one command", NULL},
     {NULL, NULL, NULL, NULL},

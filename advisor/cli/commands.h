@@ -17,6 +17,7 @@ int cmd_sizeup(int argc, char **argv);
 
 /** sizeup import FILE... : sysbench outputs and CSV tables -> point records. */
 int cmd_import(int argc, char **argv);
+extern const struct cli_cmd cmd_import_cli;
 
 /** sizeup fit POINTS... : fit saturation models to every curve; print or write fits. */
 int cmd_fit(int argc, char **argv);
@@ -31,9 +32,11 @@ extern const struct cli_cmd cmd_disk_cli;
 
 /** sizeup rank --points --catalog --slo : rank configurations by throughput per cost. */
 int cmd_rank(int argc, char **argv);
+extern const struct cli_cmd cmd_rank_cli;
 
 /** sizeup report : the ranking as a self-contained HTML page (inline SVG) or Markdown. */
 int cmd_report(int argc, char **argv);
+extern const struct cli_cmd cmd_report_cli;
 
 /** sizeup study [--resume] STUDY.json : probe -> fit -> rank -> report, resumable. */
 int cmd_study(int argc, char **argv);

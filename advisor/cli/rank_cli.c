@@ -14,12 +14,17 @@
 #define SIZEUP_DEFAULT_CATALOG "data/catalogs/published.json"
 #endif
 
+const struct cli_choice rank_cli_pricings[] = {{"on-demand", CAT_PRICING_ON_DEMAND},
+                                               {"reserved-1y", CAT_PRICING_RESERVED_1Y},
+                                               {"reserved-3y", CAT_PRICING_RESERVED_3Y},
+                                               {"spot", CAT_PRICING_SPOT},
+                                               {"subscription-1m", CAT_PRICING_SUBSCRIPTION_1M},
+                                               {"subscription-1y", CAT_PRICING_SUBSCRIPTION_1Y},
+                                               {NULL, 0}};
+
 void rank_cli_init(struct rank_cli *o)
 {
     memset(o, 0, sizeof *o);
-    o->opt.slo.pct = 95;
-    o->opt.slo.target_s = 0.050;
-    o->opt.pricing = CAT_PRICING_ON_DEMAND;
 }
 
 void rank_cli_destroy(struct rank_cli *o)
@@ -29,32 +34,71 @@ void rank_cli_destroy(struct rank_cli *o)
     o->n_map_text = 0;
 }
 
-static int add_map(struct rank_cli *o, const char *cmd, const char *text, const char *where)
+int rank_cli_parse_workload(const char *arg, void *dest, char *err, size_t cap)
+{
+    struct rank_options *opt = dest;
+    if (opt->n_mix) {
+        snprintf(err, cap, "give one --workload or one --mix");
+        return -1;
+    }
+    if (!*arg || strlen(arg) >= sizeof opt->mix[0].workload) {
+        snprintf(err, cap, "'%s' is not a workload name, e.g. oltp_read_write", arg);
+        return -1;
+    }
+    snprintf(opt->mix[0].workload, sizeof opt->mix[0].workload, "%s", arg);
+    opt->mix[0].weight = 1;
+    opt->n_mix = 1;
+    return 0;
+}
+
+int rank_cli_parse_mix(const char *arg, void *dest, char *err, size_t cap)
+{
+    struct rank_options *opt = dest;
+    if (opt->n_mix) {
+        snprintf(err, cap, "give one --workload or one --mix");
+        return -1;
+    }
+    return rank_mix_parse(arg, opt->mix, &opt->n_mix, err, cap);
+}
+
+/* Add one TARGET=ID; where prefixes the message ("map.txt:3: " or ""). */
+static int add_map(struct rank_cli *o, const char *text, const char *where, char *err, size_t cap)
 {
     char *copy;
-    if (o->n_maps == RANK_CLI_MAX_MAPS)
-        return cli_usage_error(cmd, "more than %d --map entries", RANK_CLI_MAX_MAPS);
+    if (o->n_maps == RANK_CLI_MAX_MAPS) {
+        snprintf(err, cap, "%smore than %d mappings", where, RANK_CLI_MAX_MAPS);
+        return -1;
+    }
     copy = strdup(text);
-    if (!copy)
-        return cli_usage_error(cmd, "out of memory");
+    if (!copy) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
     o->map_text[o->n_map_text++] = copy;
-    if (rank_map_parse(copy, &o->maps[o->n_maps]) != 0)
-        return cli_usage_error(cmd, "%s'%s' is not a mapping: expected TARGET=CONFIG-ID", where,
-                               text);
+    if (rank_map_parse(copy, &o->maps[o->n_maps]) != 0) {
+        snprintf(err, cap, "%s'%s' is not a mapping: expected TARGET=CONFIG-ID", where, text);
+        return -1;
+    }
     o->n_maps++;
     return 0;
 }
 
-static int read_map_file(struct rank_cli *o, const char *cmd, const char *path)
+int rank_cli_parse_map(const char *arg, void *dest, char *err, size_t cap)
+{
+    return add_map(dest, arg, "", err, cap);
+}
+
+int rank_cli_parse_map_file(const char *path, void *dest, char *err, size_t cap)
 {
     FILE *f = fopen(path, "r");
     char line[1024], where[1100];
     long no = 0;
-    if (!f)
-        return cli_usage_error(cmd, "--map-file: cannot read %s: %s", path, strerror(errno));
+    if (!f) {
+        snprintf(err, cap, "cannot read %s: %s", path, strerror(errno));
+        return -1;
+    }
     while (fgets(line, sizeof line, f)) {
         char *s = line, *e;
-        int rc;
         no++;
         while (*s == ' ' || *s == '\t')
             s++;
@@ -64,70 +108,13 @@ static int read_map_file(struct rank_cli *o, const char *cmd, const char *path)
         if (!*s || *s == '#')
             continue;
         snprintf(where, sizeof where, "%s:%ld: ", path, no);
-        rc = add_map(o, cmd, s, where);
-        if (rc) {
+        if (add_map(dest, s, where, err, cap) != 0) {
             fclose(f);
-            return rc;
+            return -1;
         }
     }
     fclose(f);
     return 0;
-}
-
-int rank_cli_option(struct rank_cli *o, const char *cmd, int c, const char *arg)
-{
-    char err[320];
-    switch (c) {
-    case RANK_OPT_POINTS:
-        if (o->n_points == RANK_CLI_MAX_FILES)
-            return cli_usage_error(cmd, "more than %d --points files", RANK_CLI_MAX_FILES);
-        o->points[o->n_points++] = arg;
-        return 0;
-    case RANK_OPT_CATALOG:
-        if (o->n_catalogs == RANK_CLI_MAX_FILES)
-            return cli_usage_error(cmd, "more than %d --catalog files", RANK_CLI_MAX_FILES);
-        o->catalogs[o->n_catalogs++] = arg;
-        return 0;
-    case RANK_OPT_SLO:
-        if (slo_parse(arg, &o->opt.slo, err, sizeof err) != 0)
-            return cli_usage_error(cmd, "--slo: %s", err);
-        return 0;
-    case RANK_OPT_WORKLOAD:
-        if (o->opt.n_mix)
-            return cli_usage_error(cmd, "give one --workload or one --mix");
-        if (!*arg || strlen(arg) >= sizeof o->opt.mix[0].workload)
-            return cli_usage_error(cmd, "--workload takes a workload name, e.g. oltp_read_write");
-        snprintf(o->opt.mix[0].workload, sizeof o->opt.mix[0].workload, "%s", arg);
-        o->opt.mix[0].weight = 1;
-        o->opt.n_mix = 1;
-        return 0;
-    case RANK_OPT_MIX:
-        if (o->opt.n_mix)
-            return cli_usage_error(cmd, "give one --workload or one --mix");
-        if (rank_mix_parse(arg, o->opt.mix, &o->opt.n_mix, err, sizeof err) != 0)
-            return cli_usage_error(cmd, "%s", err);
-        return 0;
-    case RANK_OPT_REQUIRED:
-        if (units_parse_double(arg, 1e-9, 1e15, &o->opt.required_tps) != 0)
-            return cli_usage_error(cmd,
-                                   "--required-tps takes a throughput > 0, e.g. 5000, not "
-                                   "'%s'",
-                                   arg);
-        return 0;
-    case RANK_OPT_PRICING:
-        if (cat_pricing_parse(arg, &o->opt.pricing) != 0)
-            return cli_usage_error(cmd,
-                                   "--pricing takes on-demand, reserved-1y, reserved-3y, spot, "
-                                   "subscription-1m or subscription-1y, not '%s'",
-                                   arg);
-        return 0;
-    case RANK_OPT_MAP:
-        return add_map(o, cmd, arg, "--map: ");
-    case RANK_OPT_MAP_FILE:
-        return read_map_file(o, cmd, arg);
-    default:
-        return 1;
-    }
 }
 
 int rank_cli_load(const struct rank_cli *o, const char *cmd, struct point_list *pts,
@@ -184,23 +171,14 @@ int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *p
     return 0;
 }
 
-int rank_cli_getopt_other(struct rank_cli *o, const char *cmd, int c, const char *arg, char **argv)
-{
-    int rc;
-    if (c == '?' || c == ':')
-        return cli_getopt_error(cmd, c, argv);
-    rc = rank_cli_option(o, cmd, c, arg);
-    return rc == 1 ? cli_getopt_error(cmd, c, argv) : rc;
-}
-
-int rank_cli_finish(const struct rank_cli *o, const char *cmd, int argc, char **argv,
+int rank_cli_finish(const struct rank_cli *o, const char *cmd, const struct cli_args *args,
                     struct point_list *pts, struct cat_catalog **cat, struct rank_set *s,
                     int *status)
 {
     int rc;
-    if (optind < argc)
+    if (args->argc > 0)
         return cli_usage_error(cmd, "unexpected argument '%s' (points go after --points)",
-                               argv[optind]);
+                               args->argv[0]);
     point_list_init(pts);
     rank_set_init(s);
     rc = rank_cli_run(o, cmd, pts, cat, s, status);

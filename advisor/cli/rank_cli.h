@@ -1,7 +1,8 @@
 /*
  * rank_cli.h - the input options `sizeup rank` and `sizeup report` share (--points,
- * --catalog, --slo, --workload, --mix, --required-tps, --pricing, --map, --map-file) and the
- * loading of points and catalogs they name. Internal to the advisor.
+ * --catalog, --slo, --workload, --mix, --required-tps, --pricing, --map, --map-file), as rows
+ * of a cli_opt table, and the loading of points and catalogs they name. Internal to the
+ * command line.
  *
  * Exit codes (cli.h): a catalog that cannot be fetched: SIZEUP_EXIT_UNREACHABLE (4); a catalog
  * that is not valid: SIZEUP_EXIT_INPUT (3); a catalog file that cannot be read:
@@ -18,47 +19,73 @@
 #include "rank.h"
 #include "rankset.h"
 
-/* getopt_long codes of the shared options. */
-enum {
-    RANK_OPT_POINTS = 256,
-    RANK_OPT_CATALOG,
-    RANK_OPT_SLO,
-    RANK_OPT_WORKLOAD,
-    RANK_OPT_MIX,
-    RANK_OPT_REQUIRED,
-    RANK_OPT_PRICING,
-    RANK_OPT_MAP,
-    RANK_OPT_MAP_FILE,
-    RANK_OPT_JSON,
-    RANK_OPT_CSV,
-    RANK_OPT_MARKDOWN
-};
-
-/* Rows of the shared options, for a subcommand's option table (same text in both). */
-#define RANK_CLI_OPTIONS                                                                           \
-    {"points", required_argument, RANK_OPT_POINTS, "FILE",                                         \
-     "points or anything `sizeup import` reads (repeatable)"},                                     \
-        {"catalog", required_argument, RANK_OPT_CATALOG, "FILE|URL",                               \
-         "catalog (repeatable; default data/catalogs/published.json)"},                            \
-        {"slo", required_argument, RANK_OPT_SLO, "STAT:T",                                         \
-         "latency target: avg, p50, p95, p99 with ms or s (default p95:50ms)"},                    \
-        {"workload", required_argument, RANK_OPT_WORKLOAD, "NAME",                                 \
-         "the workload to rank (default: the points' only workload)"},                             \
-        {"mix", required_argument, RANK_OPT_MIX, "W:F,...",                                        \
-         "workload mix, harmonic mean of throughput, e.g. oltp_read_write:0.7,..."},               \
-        {"required-tps", required_argument, RANK_OPT_REQUIRED, "N",                                \
-         "size for N tps: nodes and monthly cost, ranked by cost"},                                \
-        {"pricing", required_argument, RANK_OPT_PRICING, "P",                                      \
-         "on-demand (default), reserved-1y, reserved-3y, spot, subscription-1m/1y"},               \
-        {"map", required_argument, RANK_OPT_MAP, "T=ID",                                           \
-         "points of target T belong to configuration ID (repeatable)"},                            \
-    {                                                                                              \
-        "map-file", required_argument, RANK_OPT_MAP_FILE, "FILE",                                  \
-            "lines TARGET=ID ('#' comments) as --map"                                              \
-    }
-
 #define RANK_CLI_MAX_FILES 256
 #define RANK_CLI_MAX_MAPS 1024
+
+/* The pricing models (cat_pricing names), for a CLI_CHOICE option. */
+extern const struct cli_choice rank_cli_pricings[];
+
+/* Custom parsers of the shared options (cli_opt.parse): --workload and --mix into a struct
+ * rank_options, --map and --map-file into a struct rank_cli. */
+int rank_cli_parse_workload(const char *arg, void *opt, char *err, size_t cap);
+int rank_cli_parse_mix(const char *arg, void *opt, char *err, size_t cap);
+int rank_cli_parse_map(const char *arg, void *rank_cli, char *err, size_t cap);
+int rank_cli_parse_map_file(const char *arg, void *rank_cli, char *err, size_t cap);
+
+/* Rows of the shared options for the cli_opt table of a command whose option struct T holds a
+ * struct rank_cli as member m (the same rows, text and defaults in rank and report). */
+#define RANK_CLI_OPTIONS(T, m)                                                                     \
+    {"points", 0, CLI_PATH, CLI_LIST(T, m.points, m.n_points),                                     \
+     .help = "points or anything `sizeup import` reads (repeatable)"},                             \
+        {"catalog",                                                                                \
+         0,                                                                                        \
+         CLI_PATH,                                                                                 \
+         CLI_LIST(T, m.catalogs, m.n_catalogs),                                                    \
+         .arg_name = "FILE|URL",                                                                   \
+         .dflt_doc = "$SIZEUP_CATALOG, else data/catalogs/published.json",                         \
+         .help = "catalog (repeatable)"},                                                          \
+        {"slo",                                                                                    \
+         0,                                                                                        \
+         CLI_SLO,                                                                                  \
+         CLI_AT(T, m.opt.slo),                                                                     \
+         .dflt = "p95:50ms",                                                                       \
+         .help = "latency target: avg or pNN, and a latency with its unit"},                       \
+        {"workload",                                                                               \
+         0,                                                                                        \
+         CLI_CUSTOM,                                                                               \
+         CLI_AT(T, m.opt),                                                                         \
+         .arg_name = "NAME",                                                                       \
+         .parse = rank_cli_parse_workload,                                                         \
+         .dflt_doc = "the points' only workload",                                                  \
+         .help = "the workload to rank"},                                                          \
+        {"mix",                                                                                    \
+         0,                                                                                        \
+         CLI_CUSTOM,                                                                               \
+         CLI_AT(T, m.opt),                                                                         \
+         .arg_name = "W:F,...",                                                                    \
+         .parse = rank_cli_parse_mix,                                                              \
+         .help = "workload mix, harmonic mean of throughput, e.g. oltp_read_write:0.7,..."},       \
+        {"required-tps",    0,                                                                     \
+         CLI_REAL,          CLI_AT(T, m.opt.required_tps),                                         \
+         .arg_name = "N",   .min = 1e-9,                                                           \
+         .max = 1e15,       .takes = "a throughput > 0",                                           \
+         .example = "5000", .help = "size for N tps: nodes and monthly cost, ranked by cost"},     \
+        {"pricing",           0,                                                                   \
+         CLI_CHOICE,          CLI_AT(T, m.opt.pricing),                                            \
+         .arg_name = "P",     .choices = rank_cli_pricings,                                        \
+         .dflt = "on-demand", .help = "the pricing model"},                                        \
+        {"map",                                                                                    \
+         0,                                                                                        \
+         CLI_CUSTOM,                                                                               \
+         CLI_AT(T, m),                                                                             \
+         .arg_name = "T=ID",                                                                       \
+         .parse = rank_cli_parse_map,                                                              \
+         .help = "points of target T belong to configuration ID (repeatable)"},                    \
+    {                                                                                              \
+        "map-file", 0, CLI_CUSTOM, CLI_AT(T, m), .arg_name = "FILE",                               \
+                                                 .parse = rank_cli_parse_map_file,                 \
+                                                 .help = "lines TARGET=ID ('#' comments) as --map" \
+    }
 
 struct rank_cli {
     struct rank_options opt;
@@ -72,32 +99,19 @@ struct rank_cli {
     size_t n_map_text;
 };
 
-/** Defaults: p95 <= 50 ms, on-demand, no mix (the points' workload), no required throughput. */
+/** Empty: no files, no maps (the table's defaults set the target and the pricing). */
 void rank_cli_init(struct rank_cli *o);
 
 /** Free the map copies. */
 void rank_cli_destroy(struct rank_cli *o);
 
 /**
- * Handle one shared option.
- * @return 0 when handled, 1 when c is not a shared option, or SIZEUP_EXIT_USAGE after a
- *         message (cmd names the subcommand in it).
- */
-int rank_cli_option(struct rank_cli *o, const char *cmd, int c, const char *arg);
-
-/**
- * Handle an option getopt_long returned that the subcommand itself does not handle: a shared
- * option, or an unknown one / a missing value.
- * @return 0 when handled, else the exit code to return (SIZEUP_EXIT_USAGE after a message).
- */
-int rank_cli_getopt_other(struct rank_cli *o, const char *cmd, int c, const char *arg, char **argv);
-
-/**
  * After option parsing: refuse operands (points go after --points), then load and rank as
  * rank_cli_run (pts and s are initialised here).
+ * @param args  what cli_parse found (its operands are refused)
  * @return 0, or an exit code (nothing to free but o).
  */
-int rank_cli_finish(const struct rank_cli *o, const char *cmd, int argc, char **argv,
+int rank_cli_finish(const struct rank_cli *o, const char *cmd, const struct cli_args *args,
                     struct point_list *pts, struct cat_catalog **cat, struct rank_set *s,
                     int *status);
 

@@ -8,7 +8,7 @@
 $ rank --help
 ? 0
 > Usage: sizeup rank --points FILE
-> --slo=STAT:T
+> --slo=STAT:LATENCY
 > --required-tps=N
 
 ### the IDC-versus-cloud table at avg <= 20 ms: four configurations ranked, idc-nvme first
