@@ -2,6 +2,7 @@
 #include "study.h"
 
 #include "jsonpos.h"
+#include "limit.h"
 #include "readfile.h"
 #include "units.h"
 
@@ -104,6 +105,14 @@ static int get_int(struct ld *l, json_t *o, const char *key, const char *jpath, 
     return 0;
 }
 
+/* An integer key within one of the probe's limits (limit.h). */
+static int get_limited(struct ld *l, json_t *o, const char *key, const char *jpath,
+                       enum limit_id id, long *out)
+{
+    const struct limit *lim = limit_get(id);
+    return get_int(l, o, key, jpath, (long)lim->min, (long)lim->max, out);
+}
+
 static int load_candidate(struct ld *l, struct study *s, json_t *c, size_t i)
 {
     static const char *const keys[] = {"config",     "target",  "mysql", "tables",
@@ -124,8 +133,8 @@ static int load_candidate(struct ld *l, struct study *s, json_t *c, size_t i)
         return fail(l, jp, "out of memory");
     cd->tables = 4;
     cd->table_size = 10000;
-    if (get_int(l, c, "tables", jp, 1, 1000, &cd->tables) ||
-        get_int(l, c, "table_size", jp, 1, 100000000, &cd->table_size))
+    if (get_limited(l, c, "tables", jp, LIMIT_TABLES, &cd->tables) ||
+        get_limited(l, c, "table_size", jp, LIMIT_TABLE_SIZE, &cd->table_size))
         return -1;
     m = json_object_get(c, "mysql");
     res = json_object_get(c, "results");
@@ -143,7 +152,7 @@ static int load_candidate(struct ld *l, struct study *s, json_t *c, size_t i)
             get_str(l, m, "user", mp, 0, &cd->mysql.user) ||
             get_str(l, m, "db", mp, 0, &cd->mysql.db) ||
             get_str(l, m, "password_file", mp, 0, &cd->mysql.password_file) ||
-            get_int(l, m, "port", mp, 1, 65535, &port))
+            get_limited(l, m, "port", mp, LIMIT_PORT, &port))
             return -1;
         cd->mysql.port = (int)port;
         if (cd->mysql.password_file) {
@@ -236,6 +245,7 @@ static int load(struct ld *l, json_t *root, struct study *s)
     v = json_object_get(root, "ladder");
     if (v && json_is_array(v)) {
         json_t *t;
+        const struct limit *th = limit_get(LIMIT_THREADS);
         s->ladder_auto = 0;
         if (json_array_size(v) == 0 || json_array_size(v) > STUDY_MAX_LADDER)
             return fail(l, "$.ladder", "expected 1 to %d thread counts", STUDY_MAX_LADDER);
@@ -243,8 +253,10 @@ static int load(struct ld *l, json_t *root, struct study *s)
         {
             char jp[64];
             snprintf(jp, sizeof jp, "$.ladder[%zu]", i);
-            if (!json_is_integer(t) || json_integer_value(t) < 1 || json_integer_value(t) > 10000)
-                return fail(l, jp, "expected a thread count in [1, 10000]");
+            if (!json_is_integer(t) || json_integer_value(t) < (json_int_t)th->min ||
+                json_integer_value(t) > (json_int_t)th->max)
+                return fail(l, jp, "expected a thread count in [%g, %g] (%s)", th->min, th->max,
+                            th->what);
             s->ladder[s->n_ladder++] = (long)json_integer_value(t);
         }
     } else if (v && !(json_is_string(v) && strcmp(json_string_value(v), "auto") == 0)) {
@@ -252,25 +264,29 @@ static int load(struct ld *l, json_t *root, struct study *s)
     }
     s->max_threads = 32;
     s->max_points = 10;
-    if (get_int(l, root, "max_threads", "$", 1, 10000, &s->max_threads) ||
-        get_int(l, root, "max_points", "$", 2, 64, &s->max_points))
+    if (get_limited(l, root, "max_threads", "$", LIMIT_THREADS, &s->max_threads) ||
+        get_limited(l, root, "max_points", "$", LIMIT_MAX_POINTS, &s->max_points))
         return -1;
 
     s->precision = 0.02;
     if (get_str(l, root, "precision", "$", 0, &tmp))
         return -1;
-    if (tmp && units_parse_fraction(tmp, &s->precision) != 0) {
+    if (tmp && (units_parse_fraction(tmp, &s->precision) != 0 ||
+                !limit_ok(LIMIT_PRECISION, s->precision))) {
         free(tmp);
-        return fail(l, "$.precision", "expected a precision such as \"2%%\" or 0.02");
+        return fail(l, "$.precision", "expected a precision such as \"2%%\" or 0.02, in [%g, %g]",
+                    limit_get(LIMIT_PRECISION)->min, limit_get(LIMIT_PRECISION)->max);
     }
     free(tmp);
     tmp = NULL;
     s->max_time_s = 20;
     if (get_str(l, root, "max_time", "$", 0, &tmp))
         return -1;
-    if (tmp && (units_parse_duration(tmp, &s->max_time_s) != 0 || s->max_time_s < 1)) {
+    if (tmp && (units_parse_duration(tmp, &s->max_time_s) != 0 ||
+                !limit_ok(LIMIT_MAX_TIME, s->max_time_s))) {
         free(tmp);
-        return fail(l, "$.max_time", "expected a duration of at least 1 s, such as \"20s\"");
+        return fail(l, "$.max_time", "expected a duration in [%g s, %g s], such as \"20s\"",
+                    limit_get(LIMIT_MAX_TIME)->min, limit_get(LIMIT_MAX_TIME)->max);
     }
     free(tmp);
 

@@ -37,7 +37,7 @@
 #include <stddef.h>
 
 #define STUDY_SCHEMA "sizeup.study/1"
-#define STUDY_MAX_LADDER 32
+#define STUDY_MAX_LADDER 64 /* limit.h: LIMIT_LEVELS */
 
 struct study_mysql {
     char *host, *socket, *user, *db, *password_file; /* NULL when not given */

@@ -181,6 +181,32 @@ int myconn_query(struct myconn *c, const char *sql, size_t len, struct myconn_re
     return 0;
 }
 
+int myconn_query_rows(struct myconn *c, const char *sql, myconn_row_fn fn, void *ctx)
+{
+    MYSQL_RES *rs;
+    MYSQL_ROW row;
+    unsigned n;
+    if (!c->mysql) {
+        set_error(c, "mysql_real_query", 2006, "HY000", "not connected");
+    } else if (mysql_real_query(c->mysql, sql, (unsigned long)strlen(sql)) != 0) {
+        conn_error(c, "mysql_real_query");
+    } else if (!(rs = mysql_store_result(c->mysql))) {
+        if (mysql_field_count(c->mysql) == 0)
+            return 0; /* a statement without a result set: no rows */
+        conn_error(c, "mysql_store_result");
+    } else {
+        n = mysql_num_fields(rs);
+        while ((row = mysql_fetch_row(rs)) != NULL)
+            if (fn(ctx, n, (const char *const *)row) != 0)
+                break;
+        mysql_free_result(rs);
+        return 0;
+    }
+    if (c->err.cls == MYCONN_IGNORABLE)
+        c->err.cls = MYCONN_FATAL;
+    return (int)c->err.cls;
+}
+
 int myconn_stmt_prepare(struct myconn *c, struct myconn_stmt *s, const char *sql,
                         const enum myconn_ptype *types, const unsigned long *char_cap,
                         size_t n_params)

@@ -152,6 +152,19 @@ void myconn_close(struct myconn *c);
 int myconn_query(struct myconn *c, const char *sql, size_t len, struct myconn_result *res);
 
 /**
+ * Called for each row of a result set: n fields, each NUL-terminated text or NULL for SQL NULL
+ * (borrowed until the callback returns). Return 0 to go on, non-zero to skip the other rows.
+ */
+typedef int (*myconn_row_fn)(void *ctx, unsigned n, const char *const *row);
+
+/**
+ * Run a text query that returns rows and hand each row to fn (in order).
+ * @return 0, or the error class with c->err filled (an ignorable class is reported as fatal:
+ *         the caller has no transaction to restart).
+ */
+int myconn_query_rows(struct myconn *c, const char *sql, myconn_row_fn fn, void *ctx);
+
+/**
  * Prepare a statement with n_params parameters of the given types; CHAR parameters get a
  * buffer of char_cap[i] bytes (ignored for INT; char_cap may be NULL when there is no CHAR).
  * Under MYCONN_PS_DISABLE (or ER_UNSUPPORTED_PS) the statement is emulated as text.

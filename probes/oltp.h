@@ -160,26 +160,20 @@ void oltp_worker_destroy(struct oltp_worker *w);
  */
 int oltp_event(struct oltp_worker *w, struct oltp_counts *c, const char **failed_sql);
 
+/* The mark of the tables sizeup creates: their table COMMENT, naming sizeup and the version of
+ * the schema. A table carries OLTP_TABLE_MARK_LOADING from its CREATE until its load and index
+ * are done, then OLTP_TABLE_MARK (sbtables.h says how the marks are checked). */
+#define OLTP_TABLE_MARK "sizeup.sbtest/1"
+#define OLTP_TABLE_MARK_LOADING "sizeup.sbtest/1 loading"
+
 /**
- * Create and load table number n (1-based) as sysbench's prepare: CREATE TABLE, multi-row
- * INSERTs of up to 512 KiB, then CREATE INDEX k_n. Progress lines (sysbench's wording) go to
- * out when not NULL.
+ * Create and load table number n (1-based) as sysbench's prepare: CREATE TABLE (with the
+ * comment OLTP_TABLE_MARK_LOADING, sysbench's definition otherwise), multi-row INSERTs of up to
+ * 512 KiB, CREATE INDEX k_n, then ALTER TABLE ... COMMENT=OLTP_TABLE_MARK. Progress lines
+ * (sysbench's wording) go to out when not NULL.
  * @return 0, or a myconn class with conn->err filled.
  */
 int oltp_prepare_table(struct myconn *conn, const struct oltp_opts *o,
                        const struct sbrand_params *rp, struct sbrand *rng, unsigned n, FILE *out);
-
-/**
- * Whether table sbtest<n> exists in the connection's database.
- * @return 1 yes, 0 no, or -(myconn class) on a query error.
- */
-int oltp_table_exists(struct myconn *conn, unsigned n);
-
-/**
- * Whether sbtest<n>'s columns are exactly sysbench's (id, k int; c char(120); pad char(60),
- * in that order; legacy int unsigned accepted).
- * @return 1 yes, 0 no (why in why), or -(myconn class) on a query error.
- */
-int oltp_table_is_sbtest(struct myconn *conn, unsigned n, char *why, size_t why_len);
 
 #endif

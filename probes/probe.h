@@ -1,6 +1,6 @@
 /*
- * probe.h - the multi-threaded OLTP probe runner: prepare (tables in parallel), run one
- * concurrency level, cleanup.
+ * probe.h - the multi-threaded OLTP probe runner: run one concurrency level (the tables are
+ * prepared, checked and dropped by sbtables.h).
  *
  * Run model (sysbench 1.0.20's, sysbench.md 2.4, 4, 5):
  *   - one connection per worker thread (pthreads), statements prepared once per thread;
@@ -133,22 +133,6 @@ void probe_result_destroy(struct probe_result *r);
  *         could not be set up (out of memory, threads could not start; r->err.msg says why).
  */
 int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_result *r);
-
-/**
- * sysbench's prepare: refuse when any sbtest1..N exists (nothing is created then), otherwise
- * create and load the tables over min(threads, tables) connections in parallel.
- * @param msg  filled with the reason on failure
- * @return 0, 1 when a table already exists, or -(myconn class) on a server error
- *         (-MYCONN_RECONNECT when the server could not be reached).
- */
-int probe_prepare(const struct probe_config *cfg, unsigned threads, char *msg, size_t msg_len);
-
-/**
- * sysbench's cleanup, made safe: drops sbtest1..N only where the table's columns are exactly
- * sysbench's; a table that does not match is kept and reported on cfg->progress.
- * @return 0, 1 when some table was refused, or -(myconn class) on a server error.
- */
-int probe_cleanup(const struct probe_config *cfg, char *msg, size_t msg_len);
 
 /**
  * Fill a point record (initialised) from a level's result: counts, rates, latency min/avg/max/

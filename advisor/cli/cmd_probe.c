@@ -10,9 +10,11 @@
 #include "curve.h"
 #include "import.h"
 #include "ladder.h"
+#include "limit.h"
 #include "point.h"
 #include "probe.h"
 #include "report.h"
+#include "sbtables.h"
 
 #include <errno.h>
 #include <math.h>
@@ -29,7 +31,7 @@
 #define SIZEUP_VERSION "0.0.0"
 #endif
 
-#define MAX_LEVELS 64
+#define MAX_LEVELS 64 /* limit.h: LIMIT_LEVELS */
 
 /* The stop flag set by SIGINT/SIGTERM: the one global the conventions allow. */
 static atomic_int probe_stop_flag;
@@ -230,6 +232,23 @@ static int parse_uint(const char *s, long long min, long long max, unsigned *out
     return 0;
 }
 
+/* An unsigned within a limit of limit.h (the study reads the same table). */
+static int parse_limited(const char *s, enum limit_id id, unsigned *out)
+{
+    const struct limit *l = limit_get(id);
+    return parse_uint(s, (long long)l->min, (long long)l->max, out);
+}
+
+/* A duration within a limit of limit.h. */
+static int parse_limited_s(const char *s, enum limit_id id, double *out)
+{
+    double v;
+    if (units_parse_duration(s, &v) || !limit_ok(id, v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
 static void strip_eol(char *s)
 {
     size_t n = strlen(s);
@@ -386,7 +405,7 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
             cfg->conn.host = a;
             break;
         case O_PORT:
-            bad = parse_uint(a, 1, 65535, &cfg->conn.port);
+            bad = parse_limited(a, LIMIT_PORT, &cfg->conn.port);
             break;
         case O_SOCKET:
             cfg->conn.socket = a;
@@ -418,39 +437,43 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
             cfg->conn.ssl_key = a;
             break;
         case O_TABLES:
-            bad = parse_uint(a, 1, 100000, &cfg->oltp.tables);
+            bad = parse_limited(a, LIMIT_TABLES, &cfg->oltp.tables);
             break;
         case O_TABLE_SIZE:
-            bad = parse_uint(a, 0, 2147483647, &cfg->oltp.table_size);
+            bad = parse_limited(a, LIMIT_TABLE_SIZE, &cfg->oltp.table_size);
             break;
         case O_THREADS:
             pc->auto_threads = strcmp(a, "auto") == 0;
             if (pc->auto_threads)
                 break;
-            if (units_parse_int_list(a, 4096, pc->threads, MAX_LEVELS, &pc->n_threads))
-                return cli_usage_error("probe", "--threads takes a list of positive integers "
-                                                "up to 4096, e.g. 1,2,4,8");
+            if (units_parse_int_list(a, (long long)limit_get(LIMIT_THREADS)->max, pc->threads,
+                                     MAX_LEVELS, &pc->n_threads))
+                return cli_usage_error("probe",
+                                       "--threads takes a list of up to %d positive integers "
+                                       "up to %g, e.g. 1,2,4,8",
+                                       MAX_LEVELS, limit_get(LIMIT_THREADS)->max);
             break;
         case O_TIME:
-            bad = units_parse_duration(a, &cfg->time_s);
+            bad = parse_limited_s(a, LIMIT_TIME, &cfg->time_s);
             pc->time_given = 1;
             break;
         case O_PRECISION:
-            bad = units_parse_fraction(a, &cfg->precision);
+            bad = units_parse_fraction(a, &cfg->precision) ||
+                  !limit_ok(LIMIT_PRECISION, cfg->precision);
             pc->precision_given = 1;
             break;
         case O_MIN_TIME:
-            bad = units_parse_duration(a, &cfg->min_time_s);
+            bad = parse_limited_s(a, LIMIT_MIN_TIME, &cfg->min_time_s);
             break;
         case O_MAX_TIME:
-            bad = units_parse_duration(a, &cfg->max_time_s) || cfg->max_time_s <= 0 ||
-                  cfg->max_time_s > 86400;
+            bad = parse_limited_s(a, LIMIT_MAX_TIME, &cfg->max_time_s);
             break;
         case O_MAX_THREADS:
-            bad = parse_uint(a, 1, 4096, &pc->ladder.max_threads);
+            bad = parse_limited(a, LIMIT_THREADS, &pc->ladder.max_threads);
             break;
         case O_MAX_POINTS:
-            bad = units_parse_int(a, 2, LADDER_MAX_LEVELS, &ll);
+            bad = units_parse_int(a, (long long)limit_get(LIMIT_MAX_POINTS)->min,
+                                  (long long)limit_get(LIMIT_MAX_POINTS)->max, &ll);
             pc->ladder.max_points = (size_t)ll;
             break;
         case O_MAX_LATENCY:
@@ -585,11 +608,30 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
             return cli_getopt_error("probe", c, argv);
         }
         if (bad) {
+            static const struct {
+                int opt;
+                enum limit_id id;
+            } limited[] = {{O_PORT, LIMIT_PORT},
+                           {O_TABLES, LIMIT_TABLES},
+                           {O_TABLE_SIZE, LIMIT_TABLE_SIZE},
+                           {O_TIME, LIMIT_TIME},
+                           {O_PRECISION, LIMIT_PRECISION},
+                           {O_MIN_TIME, LIMIT_MIN_TIME},
+                           {O_MAX_TIME, LIMIT_MAX_TIME},
+                           {O_MAX_THREADS, LIMIT_THREADS},
+                           {O_MAX_POINTS, LIMIT_MAX_POINTS}};
             const char *name = "?";
+            char range[160] = "";
             for (const struct cli_option *o = probe_options; o->name; o++)
                 if (o->val == c)
                     name = o->name;
-            return cli_usage_error("probe", "--%s: invalid value '%s'", name, a ? a : "");
+            for (size_t k = 0; k < sizeof limited / sizeof limited[0]; k++)
+                if (limited[k].opt == c) {
+                    const struct limit *l = limit_get(limited[k].id);
+                    snprintf(range, sizeof range, " (%g..%g%s%s: %s)", l->min, l->max,
+                             l->unit[0] ? " " : "", l->unit, l->what);
+                }
+            return cli_usage_error("probe", "--%s: invalid value '%s'%s", name, a ? a : "", range);
         }
     }
     if (optind >= argc)
@@ -710,6 +752,23 @@ static int is_unreachable(unsigned e)
     return e == 2002 || e == 2003 || e == 2005 || e == 2006 || e == 2013 || e == 2055;
 }
 
+/* sysbench's FATAL lines on stdout, sizeup's message on stderr. */
+static void print_connect_failure(const struct probe_cli *pc, const struct myconn_error *e)
+{
+    if (strcmp(e->func, "mysql_real_connect") == 0)
+        printf("FATAL: unable to connect to MySQL server on host '%s', port %u, "
+               "aborting...\nFATAL: error %u: %s\n",
+               pc->cfg.conn.socket ? "localhost" : pc->cfg.conn.host, pc->cfg.conn.port, e->errnum,
+               e->msg);
+    else
+        printf("FATAL: %s() returned error %u (%s)\nFATAL: Thread initialization "
+               "failed!\n",
+               e->func, e->errnum, e->msg);
+    fflush(stdout);
+    fprintf(stderr, "sizeup: cannot connect or prepare statements: error %u (SQLSTATE %s): %s\n",
+            e->errnum, e->sqlstate, e->msg);
+}
+
 static int write_point(const struct probe_cli *pc, FILE *out, const struct probe_result *r)
 {
     struct point p;
@@ -812,6 +871,23 @@ static int run_levels(struct probe_cli *pc)
             return SIZEUP_EXIT_INPUT;
         }
     }
+    { /* every table the run touches is sizeup's, before any statement touches one */
+        char msg[2048];
+        struct myconn_error err;
+        int rc;
+        memset(&err, 0, sizeof err);
+        rc = sbtables_check(&pc->cfg, msg, sizeof msg, &err);
+        if (rc < 0 && err.errnum) {
+            print_connect_failure(pc, &err);
+            point_list_destroy(&done);
+            return is_unreachable(err.errnum) ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
+        }
+        if (rc != 0) {
+            fprintf(stderr, "sizeup: %s\n", msg);
+            point_list_destroy(&done);
+            return rc == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
+        }
+    }
     if (pc->out) {
         out = fopen(pc->out, "a");
         if (!out) {
@@ -880,18 +956,7 @@ static int run_levels(struct probe_cli *pc)
             break;
         }
         if (r.end == PROBE_END_CONNECT) {
-            if (strcmp(r.err.func, "mysql_real_connect") == 0)
-                printf("FATAL: unable to connect to MySQL server on host '%s', port %u, "
-                       "aborting...\nFATAL: error %u: %s\n",
-                       pc->cfg.conn.socket ? "localhost" : pc->cfg.conn.host, pc->cfg.conn.port,
-                       r.err.errnum, r.err.msg);
-            else
-                printf("FATAL: %s() returned error %u (%s)\nFATAL: Thread initialization "
-                       "failed!\n",
-                       r.err.func, r.err.errnum, r.err.msg);
-            fprintf(stderr,
-                    "sizeup: cannot connect or prepare statements: error %u (SQLSTATE %s): %s\n",
-                    r.err.errnum, r.err.sqlstate, r.err.msg);
+            print_connect_failure(pc, &r.err);
             exit_code = is_unreachable(r.err.errnum) ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
             probe_result_destroy(&r);
             break;
@@ -980,7 +1045,7 @@ int cmd_probe(int argc, char **argv)
     struct probe_cli pc;
     struct sigaction sa, old_int, old_term;
     const char *command = NULL;
-    char msg[512];
+    char msg[4096];
     int rc;
 
     memset(&pc, 0, sizeof pc);
@@ -1034,14 +1099,14 @@ int cmd_probe(int argc, char **argv)
                 threads = (unsigned)pc.threads[i];
         if (strcmp(command, "prepare") == 0) {
             printf("sizeup %s (sysbench 1.0.20-compatible report)\n\n", SIZEUP_VERSION);
-            r = probe_prepare(&pc.cfg, threads, msg, sizeof msg);
+            r = sbtables_prepare(&pc.cfg, threads, msg, sizeof msg);
         } else {
             printf("sizeup %s (sysbench 1.0.20-compatible report)\n\n", SIZEUP_VERSION);
-            r = probe_cleanup(&pc.cfg, msg, sizeof msg);
+            r = sbtables_cleanup(&pc.cfg, msg, sizeof msg);
         }
         fflush(stdout);
         if (r != 0)
-            fprintf(stderr, "sizeup: %s %s\n", command, msg);
+            fprintf(stderr, "sizeup: %s: %s\n", command, msg);
         rc = r == 0                   ? SIZEUP_EXIT_OK
              : r == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE
                                       : SIZEUP_EXIT_FAIL;

@@ -195,7 +195,7 @@ static int probe_candidate(const struct study *s, const struct study_candidate *
                            const char *done_path, const char *log_path, int resume)
 {
     char precision[32], max_time[32], min_time[32], ladder[STUDY_MAX_LADDER * 8];
-    int need = 0, rc;
+    int need = 0, rc, prepared = 0;
     for (size_t w = 0; w < s->n_wl; w++)
         need |= curve_needed(s, c, w, done, done_path);
     if (!need) {
@@ -227,7 +227,8 @@ static int probe_candidate(const struct study *s, const struct study_candidate *
         add_num(&a, "--threads", 2);
         rc = run_self(a.v, log_path);
         if (rc != 0)
-            goto failed;
+            goto failed; /* a failed prepare drops what it created */
+        prepared = 1;
     }
     for (size_t w = 0; w < s->n_wl && !interrupted; w++) {
         struct args a = {{0}, 0, {{0}}, 0};
@@ -284,12 +285,25 @@ static int probe_candidate(const struct study *s, const struct study_candidate *
         add(&a, "probe");
         add(&a, "cleanup");
         conn_args(&a, c);
+        prepared = 0;
         rc = run_self(a.v, log_path);
         if (rc != 0)
             goto failed;
     }
     return interrupted ? SIZEUP_EXIT_INTERRUPTED : 0;
 failed:
+    if (prepared) { /* every path after a prepare drops the tables again */
+        struct args a = {{0}, 0, {{0}}, 0};
+        int crc;
+        add(&a, "sizeup");
+        add(&a, "probe");
+        add(&a, "cleanup");
+        conn_args(&a, c);
+        crc = run_self(a.v, log_path);
+        if (crc != 0)
+            fprintf(stderr, "study: %s: cleanup after the failure ended with exit status %d\n",
+                    c->target, crc);
+    }
     if (rc == SIZEUP_EXIT_INTERRUPTED || interrupted || rc == 128 + SIGINT)
         return SIZEUP_EXIT_INTERRUPTED;
     fprintf(stderr,

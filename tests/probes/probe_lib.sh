@@ -28,6 +28,18 @@ sql() {
 # rootsql QUERY: as root over the fixture's socket
 rootsql() { env -u MYSQL_PWD "$client" --no-defaults -N -B -S "$SIZEUP_MYSQL_SOCKET" -uroot -e "$1"; }
 
+# drop_sbtest_tables [DB]: start from a database without sbtest* tables (whoever made them)
+drop_sbtest_tables() {
+    local db=${1:-$SIZEUP_MYSQL_DB} t
+    for t in $(sql "$db" "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA='$db' AND TABLE_NAME LIKE 'sbtest%'"); do
+        sql "$db" "DROP TABLE \`$t\`"
+    done
+}
+
+# the connection options of the fixture server, for a probe started with & whose pid is needed
+# (a shell function run with & would be a subshell, and it would receive the signal)
+PROBE_CONN=(--mysql-host 127.0.0.1 --mysql-port "$SIZEUP_MYSQL_PORT" --mysql-user "$SIZEUP_MYSQL_USER"
+            --mysql-db "$SIZEUP_MYSQL_DB")
 # probe ARGS...: sizeup probe against the fixture server
 probe() { MYSQL_PWD=$SIZEUP_MYSQL_PASSWORD "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 \
           --mysql-port "$SIZEUP_MYSQL_PORT" --mysql-user "$SIZEUP_MYSQL_USER" \

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/probe_lib.sh"
 here=$(dirname "$0")
 
-probe cleanup --tables 1 >/dev/null 2>&1
+drop_sbtest_tables
 probe prepare --tables 1 --table-size 1000 >/dev/null 2>&1
 check_eq "prepare exit" $? 0
 

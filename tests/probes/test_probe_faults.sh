@@ -12,7 +12,7 @@ D2=$SIZEUP_BUILD_DIR/mariadb-faults
 rec() { json_get "$1" "${2:-1}" "$3"; }
 lines() { if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi; }
 
-probe cleanup --tables 1 >/dev/null 2>&1
+drop_sbtest_tables
 probe prepare --tables 1 --table-size 200 >/dev/null 2>&1
 
 # ---- connection refused at the start: no record, exit 1 (refused) or 4 (unreachable) --------

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/probe_lib.sh"
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1"
 
-probe cleanup --tables 2 >/dev/null 2>&1
+drop_sbtest_tables
 probe prepare --tables 2 --table-size 200 --threads 2 >/dev/null 2>"$TMPD/prep.err"
 check_eq "prepare (2 tables in parallel) under TSan" $? 0
 probe run --workload oltp_read_write --tables 2 --table-size 200 --threads 4 --time 2 \
