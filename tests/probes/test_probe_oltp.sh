@@ -170,10 +170,11 @@ for variant in "" "--auto-inc=off --create-secondary=off" "--secondary=on"; do
                         SUM(pad REGEXP '^([0-9]{11}-){4}[0-9]{11}\$'), MIN(k) >= 1, MAX(k) <= 500
                         FROM $db.$t")" "500	1	500	500	500	500	1	1"
             # k ~ special(1, 500): t = 499, 75 % of draws at 1 + [248.5025, 252.995) = 249..253
-            # plus the Irwin-Hall branch's share there (~0.3 %)
+            # plus the Irwin-Hall branch's share there (~0.3 %): p ~ 0.753, sd over 500 rows 0.019;
+            # the bounds are 4.5 sd either side (sysbench's own table reached 0.82 once)
             frac=$(sql "SELECT AVG(k BETWEEN 249 AND 253) FROM $db.$t")
             check_true "$db.$t k special shape ($frac)" \
-                awk -v f="$frac" 'BEGIN { exit !(f > 0.70 && f < 0.82) }'
+                awk -v f="$frac" 'BEGIN { exit !(f > 0.665 && f < 0.84) }'
         done
     done
     probe cleanup --tables 2 >/dev/null 2>&1
