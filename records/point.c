@@ -1,6 +1,8 @@
 /* point.c - the sizeup.point/1 record: C form and JSON Lines writer (reader: point_read.c). */
 #include "point.h"
 
+#include "append.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -503,7 +505,7 @@ int point_write(FILE *f, const struct point *p, struct point_error *err)
     len = strlen(line);
     line[len] = '\n'; /* replace the terminator; written with its length below */
     errno = 0;
-    if (fwrite(line, 1, len + 1, f) != len + 1 || fflush(f) != 0) {
+    if (append_whole_stream(f, line, len + 1) != 0) {
         set_err(err, "cannot write point record: %s", strerror(errno ? errno : EIO));
         rc = POINT_EIO;
     }

@@ -207,10 +207,13 @@ const char *point_source_kind_name(enum point_source_kind k);
 json_t *point_to_json(const struct point *p, struct point_error *err);
 
 /**
- * Write one point as one JSON line ("...}\n") to f and fflush f. The line is built in memory
- * first and written with a single fwrite, so a failed conversion writes nothing.
+ * Write one point as one JSON line ("...}\n") to f. The line is built in memory first, f is
+ * flushed, and the line goes to f's file descriptor in one write (util/append.h): when the write
+ * fails part way (a full disk, a file size limit), a regular file is truncated back to its
+ * length before the call, so the file never holds half a record and the next append starts on
+ * a fresh line. A failed conversion writes nothing.
  * @return POINT_OK, POINT_EINVAL (missing required field), POINT_ENOMEM, POINT_EIO
- *         (write or flush failed; err->msg has strerror).
+ *         (write or flush failed; err->msg has strerror; the file is as it was).
  */
 int point_write(FILE *f, const struct point *p, struct point_error *err);
 

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -863,8 +864,10 @@ static int run_levels(struct probe_cli *pc)
     double start_s = mono_s();
     int told_doubling = 0;
     struct point_list done;
+    struct stat st;
     point_list_init(&done);
-    if (pc->resume && pc->out && access(pc->out, F_OK) == 0) {
+    if (pc->resume && pc->out && stat(pc->out, &st) == 0 && st.st_size > 0) {
+        /* (an empty or missing --out: nothing measured yet, a fresh start) */
         struct import_report rep;
         if (import_file(pc->out, NULL, &done, &rep) < 0) {
             fprintf(stderr, "sizeup: --resume: %s\n", rep.msg);
