@@ -1,7 +1,7 @@
 /*
- * fuzz_import.h - the body the import fuzz targets share: parse arbitrary bytes with one of the
- * import parsers, then check its contract: whatever parsed writes as a valid record, and a
- * failed parse appends nothing (all or nothing). A broken contract traps.
+ * fuzz_import.h - the body the import fuzz targets share: read arbitrary bytes as one format
+ * (or auto-detected), then check the reader's contract: whatever was read writes as a valid
+ * record, a failed read appends nothing (all or nothing) and says why. A broken contract traps.
  */
 #ifndef SIZEUP_FUZZ_IMPORT_H
 #define SIZEUP_FUZZ_IMPORT_H
@@ -13,24 +13,23 @@
 #include <stdint.h>
 #include <stdio.h>
 
-typedef int (*fuzz_parse_fn)(const char *buf, size_t len, const char *name,
-                             const struct import_options *opt, struct point_list *out,
-                             struct import_report *report);
-
-static inline int fuzz_import_one(fuzz_parse_fn parse, const uint8_t *data, size_t size)
+static inline int fuzz_import_one(enum import_format fmt, const uint8_t *data, size_t size)
 {
     struct point_list l;
     struct import_report rep;
+    struct import_options opt = {.format = fmt};
     struct point_error err;
     int rc;
     FILE *null = fopen("/dev/null", "w");
     point_list_init(&l);
-    rc = parse((const char *)data, size, "fuzz.input", NULL, &l, &rep);
+    rc = import_buffer((const char *)data, size, "fuzz.input", &opt, &l, &rep);
     if (rc >= 0 && null)
         for (size_t i = 0; i < l.n; i++)
             if (point_write(null, &l.items[i], &err) != POINT_OK)
                 __builtin_trap();
-    if (rc < 0 && l.n != 0)
+    if (rc < 0 && (l.n != 0 || rep.msg[0] == '\0'))
+        __builtin_trap();
+    if (rc == IMPORT_WARN && rep.msg[0] == '\0')
         __builtin_trap();
     point_list_destroy(&l);
     if (null)

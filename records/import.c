@@ -1,135 +1,440 @@
-/* import.c - read a file, detect its format, and turn it into point records (all or nothing). */
+/* import.c - open an input, detect its format, and pull its points one at a time (import.h). */
 #include "import.h"
 #include "sysbench_log.h"
-#include "table_csv.h"
+#include "table.h"
 
-#include "readfile.h"
+#include "errtext.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-/* Largest file import reads: benchmark outputs are kilobytes; this only guards memory. */
-#define IMPORT_MAX_BYTES ((size_t)256 * 1024 * 1024)
+/* One format: how to recognise it and its pull reader. */
+struct fmt_ops {
+    enum import_format fmt;
+    const char *name;
+    int (*detect)(const char *buf, size_t len, const char *path);
+    void *(*open)(struct import_src *src);
+    int (*next)(void *state, struct point *out);
+    void (*close)(void *state);
+};
 
-enum import_format import_detect(const char *buf, size_t len)
+static int points_detect(const char *buf, size_t len, const char *path);
+static void *points_open(struct import_src *src);
+static int points_next(void *state, struct point *out);
+static void points_close(void *state);
+
+/* In detection order: the most specific content first. */
+static const struct fmt_ops formats[] = {
+    {IMPORT_POINTS, "points", points_detect, points_open, points_next, points_close},
+    {IMPORT_SYSBENCH, "sysbench", sysbench_log_detect, sysbench_log_open, sysbench_log_next,
+     sysbench_log_close},
+    {IMPORT_MARKDOWN, "markdown", table_markdown_detect, table_markdown_open, table_next,
+     table_close},
+    {IMPORT_GNUPLOT, "gnuplot", table_gnuplot_detect, table_gnuplot_open, table_next, table_close},
+    {IMPORT_TSV, "tsv", table_tsv_detect, table_tsv_open, table_next, table_close},
+    {IMPORT_CSV, "csv", table_csv_detect, table_csv_open, table_next, table_close},
+};
+#define N_FORMATS (sizeof formats / sizeof formats[0])
+
+struct import_reader {
+    struct lines lines;
+    struct import_src src;
+    struct import_options opt;
+    char *name;
+    char *path;
+    const struct fmt_ops *ops;
+    void *state;
+    int done, final_rc;
+};
+
+void import_diag(struct import_src *src, enum import_severity sev, long line, const char *fmt, ...)
 {
-    if (point_looks_like_jsonl(buf, len))
-        return IMPORT_POINTS;
-    if (sysbench_log_detect(buf, len))
-        return IMPORT_SYSBENCH;
-    if (table_csv_detect(buf, len))
-        return IMPORT_CSV;
+    struct import_report *rep = src->report;
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    if (line < 0)
+        vsnprintf(text, sizeof text, fmt, ap);
+    else
+        errtext_vset(text, sizeof text, src->name, line, 0, fmt, ap);
+    va_end(ap);
+    if (sev == IMPORT_ERROR || (sev == IMPORT_WARNING && rep->msg[0] == '\0'))
+        snprintf(rep->msg, sizeof rep->msg, "%s", text);
+    if (sev == IMPORT_WARNING)
+        rep->n_warnings++;
+    if (sev == IMPORT_NOTE) {
+        if (rep->note[0] == '\0')
+            snprintf(rep->note, sizeof rep->note, "%s", text);
+        rep->n_notes++;
+    }
+    if (src->opt->diag)
+        src->opt->diag(src->opt->diag_ctx, sev, text);
+}
+
+int import_read_line(struct import_src *src)
+{
+    char err[400];
+    int rc = lines_next(src->lines, err, sizeof err);
+    if (rc >= 0)
+        return rc;
+    import_diag(src, IMPORT_ERROR, -1, "%s", err);
+    return rc == LINES_ENOMEM ? IMPORT_ENOMEM : rc == LINES_ETOOLONG ? IMPORT_EPARSE : IMPORT_EIO;
+}
+
+int import_bad_line(struct import_src *src, long line, const char *expected, const char *text)
+{
+    char shown[104];
+    size_t i = 0;
+    for (; text[i] && i + 1 < sizeof shown - 3; i++)
+        shown[i] = (text[i] >= 32 && text[i] < 127) ? text[i] : '?';
+    shown[i] = '\0';
+    if (text[i])
+        strcat(shown, "...");
+    import_diag(src, IMPORT_ERROR, line, "expected %s, found \"%s\"", expected, shown);
+    return IMPORT_EPARSE;
+}
+
+int import_set_extra(struct point *p, const char *key, json_t *v)
+{
+    if (!v)
+        return -1;
+    if (!p->extra && !(p->extra = json_object())) {
+        json_decref(v);
+        return -1;
+    }
+    return json_object_set_new(p->extra, key, v) ? -1 : 0;
+}
+
+enum import_format import_detect(const char *buf, size_t len, const char *path)
+{
+    for (size_t i = 0; i < N_FORMATS; i++)
+        if (formats[i].detect(buf, len, path))
+            return formats[i].fmt;
     return IMPORT_AUTO;
 }
 
-static int import_points_jsonl(const char *buf, size_t len, const char *name,
-                               struct point_list *out, struct import_report *report)
+const char *import_format_name(enum import_format f)
 {
-    FILE *f = fmemopen((void *)buf, len, "r");
-    struct point_reader *r;
-    struct point_error err;
-    size_t first = out->n;
-    int rc;
-    if (!f) {
-        snprintf(report->msg, sizeof report->msg, "%s: cannot read: %s", name, strerror(errno));
+    for (size_t i = 0; i < N_FORMATS; i++)
+        if (formats[i].fmt == f)
+            return formats[i].name;
+    return "auto";
+}
+
+int import_format_from_name(const char *name)
+{
+    if (strcmp(name, "auto") == 0)
+        return IMPORT_AUTO;
+    for (size_t i = 0; i < N_FORMATS; i++)
+        if (strcmp(formats[i].name, name) == 0)
+            return (int)formats[i].fmt;
+    return -1;
+}
+
+static void report_reset(struct import_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+}
+
+/* The reader after its source is open: detect (unless forced) and open the format's reader. */
+static int start(struct import_reader *r, struct import_report *report)
+{
+    const char *data;
+    size_t len, i;
+    enum import_format fmt = r->opt.format;
+    char err[400];
+    int rc = lines_peek(&r->lines, &data, &len, err, sizeof err);
+    if (rc != LINES_OK) {
+        import_diag(&r->src, IMPORT_ERROR, -1, "%s", err);
         return IMPORT_EIO;
     }
-    r = point_reader_new(f, name);
-    if (!r) {
-        fclose(f);
-        snprintf(report->msg, sizeof report->msg, "%s: out of memory", name);
-        return IMPORT_ENOMEM;
-    }
-    for (;;) {
-        struct point *p = point_list_push(out);
-        if (!p) {
-            rc = POINT_ENOMEM;
-            snprintf(report->msg, sizeof report->msg, "%s: out of memory", name);
+    for (i = 0; i < len; i++)
+        if (!isspace((unsigned char)data[i]))
             break;
-        }
-        rc = point_reader_next(r, p, &err);
-        if (rc <= 0) {
-            point_list_truncate(out, out->n - 1);
-            if (rc < 0)
-                snprintf(report->msg, sizeof report->msg, "%s", err.msg);
-            break;
-        }
-        if (p->incomplete)
-            report->n_incomplete++;
-    }
-    point_reader_free(r);
-    fclose(f);
-    if (rc < 0) {
-        point_list_truncate(out, first);
-        report->n_incomplete = 0;
-        return rc == POINT_ENOMEM ? IMPORT_ENOMEM : IMPORT_EPARSE;
-    }
-    report->n_points = out->n - first;
-    if (report->n_points == 0) {
-        snprintf(report->msg, sizeof report->msg, "%s: no point records", name);
+    if (i == len) {
+        import_diag(&r->src, IMPORT_ERROR, 0,
+                    "the file is empty: expected sysbench or pgbench output, a table with a "
+                    "header row, or sizeup.point/1 JSON Lines");
         return IMPORT_EFORMAT;
+    }
+    if (fmt == IMPORT_AUTO)
+        fmt = import_detect(data, len, r->path);
+    for (i = 0; i < N_FORMATS; i++)
+        if (formats[i].fmt == fmt)
+            r->ops = &formats[i];
+    if (!r->ops) {
+        import_diag(&r->src, IMPORT_ERROR, 1,
+                    "not a format sizeup reads: expected sysbench output (\"sysbench 1.0.20 "
+                    "...\"), pgbench, BenchBase, HammerDB or go-tpc output, a table (CSV, TSV, "
+                    "Markdown, gnuplot) with a header row naming threads or nodes, or "
+                    "sizeup.point/1 JSON Lines");
+        return IMPORT_EFORMAT;
+    }
+    r->state = r->ops->open(&r->src);
+    if (!r->state) {
+        if (report->msg[0] == '\0')
+            import_diag(&r->src, IMPORT_ERROR, 0, "out of memory");
+        return IMPORT_ENOMEM;
     }
     return IMPORT_OK;
 }
 
-int import_buffer(const char *buf, size_t len, const char *name, const struct import_options *opt,
-                  struct point_list *out, struct import_report *report)
+static struct import_reader *reader_new(const char *name, const char *path,
+                                        const struct import_options *opt,
+                                        struct import_report *report)
 {
-    enum import_format fmt = opt ? opt->format : IMPORT_AUTO;
-    size_t i;
+    struct import_reader *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    if (opt)
+        r->opt = *opt;
+    r->name = strdup(name);
+    r->path = path ? strdup(path) : NULL;
+    if (!r->name || (path && !r->path)) {
+        free(r->name);
+        free(r->path);
+        free(r);
+        return NULL;
+    }
+    r->src.lines = &r->lines;
+    r->src.name = r->name;
+    r->src.path = r->path;
+    r->src.opt = &r->opt;
+    r->src.report = report;
+    return r;
+}
+
+int import_open(const char *path, const struct import_options *opt, struct import_report *report,
+                struct import_reader **out)
+{
+    const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    struct import_reader *r;
+    char err[400];
+    int rc;
+    report_reset(report);
+    *out = NULL;
+    r = reader_new(name, strcmp(path, "-") == 0 ? NULL : path, opt, report);
+    if (!r) {
+        snprintf(report->msg, sizeof report->msg, "%s: out of memory", name);
+        return IMPORT_ENOMEM;
+    }
+    rc = lines_open(&r->lines, path, r->name, err, sizeof err);
+    if (rc != LINES_OK) {
+        import_diag(&r->src, IMPORT_ERROR, -1, "%s", err);
+        import_close(r);
+        return rc == LINES_ENOMEM ? IMPORT_ENOMEM : IMPORT_EIO;
+    }
+    if ((rc = start(r, report)) != IMPORT_OK) {
+        import_close(r);
+        return rc;
+    }
+    *out = r;
+    return IMPORT_OK;
+}
+
+int import_open_buffer(const char *buf, size_t len, const char *name,
+                       const struct import_options *opt, struct import_report *report,
+                       struct import_reader **out)
+{
+    struct import_reader *r;
+    int rc;
+    report_reset(report);
+    *out = NULL;
     name = name ? name : "<input>";
-    report->msg[0] = '\0';
-    report->n_points = report->n_incomplete = 0;
-    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) { /* UTF-8 byte order mark */
-        buf += 3;
-        len -= 3;
+    r = reader_new(name, NULL, opt, report);
+    if (!r) {
+        snprintf(report->msg, sizeof report->msg, "%s: out of memory", name);
+        return IMPORT_ENOMEM;
     }
-    for (i = 0; i < len; i++)
-        if (!isspace((unsigned char)buf[i]))
+    lines_open_mem(&r->lines, buf, len, r->name);
+    if ((rc = start(r, report)) != IMPORT_OK) {
+        import_close(r);
+        return rc;
+    }
+    *out = r;
+    return IMPORT_OK;
+}
+
+static const char *base_name(const char *path, char *buf, size_t cap)
+{
+    const char *slash = strrchr(path, '/');
+    char *dot;
+    snprintf(buf, cap, "%s", slash ? slash + 1 : path);
+    dot = strrchr(buf, '.');
+    if (dot && dot != buf)
+        *dot = '\0';
+    return buf;
+}
+
+/* Fill what the content did not say: target, workload, source file. */
+static int fill_defaults(struct import_reader *r, struct point *p)
+{
+    char bn[256];
+    if (!p->workload) {
+        const char *w = r->opt.workload;
+        if (!w)
+            w = import_workload_from_name(r->name);
+        if (point_set_str(&p->workload, w ? w : "unknown"))
+            return -1;
+    }
+    if (!p->target && point_set_str(&p->target, r->opt.target ? r->opt.target
+                                                              : base_name(r->name, bn, sizeof bn)))
+        return -1;
+    if (!p->source_file && point_set_str(&p->source_file, r->name))
+        return -1;
+    return 0;
+}
+
+int import_next(struct import_reader *r, struct point *out)
+{
+    struct import_report *rep = r->src.report;
+    int rc;
+    if (r->done)
+        return r->final_rc;
+    point_destroy(out);
+    rc = r->ops->next(r->state, out);
+    if (rc == 1) {
+        if (fill_defaults(r, out)) {
+            point_destroy(out);
+            import_diag(&r->src, IMPORT_ERROR, 0, "out of memory");
+            rc = IMPORT_ENOMEM;
+        } else {
+            rep->n_points++;
+            if (out->incomplete)
+                rep->n_incomplete++;
+            return 1;
+        }
+    }
+    point_destroy(out);
+    if (rc == 0 && rep->n_points == 0) {
+        if (rep->msg[0] == '\0')
+            import_diag(&r->src, IMPORT_ERROR, 0, "no %s records found",
+                        import_format_name(r->ops->fmt));
+        rc = IMPORT_EPARSE;
+    }
+    if (rc < 0 && rep->msg[0] == '\0')
+        import_diag(&r->src, IMPORT_ERROR, 0, "cannot read (error %d)", rc);
+    r->done = 1;
+    r->final_rc = rc;
+    return rc;
+}
+
+enum import_format import_reader_format(const struct import_reader *r)
+{
+    return r->ops ? r->ops->fmt : IMPORT_AUTO;
+}
+
+void import_close(struct import_reader *r)
+{
+    if (!r)
+        return;
+    if (r->ops && r->state)
+        r->ops->close(r->state);
+    lines_close(&r->lines);
+    free(r->name);
+    free(r->path);
+    free(r);
+}
+
+/* Pull every point of an open reader into out; all or nothing (out is not touched on error). */
+static int drain(struct import_reader *r, struct import_report *report, struct point_list *out)
+{
+    size_t first = out->n;
+    struct point p;
+    int rc;
+    point_init(&p);
+    for (;;) {
+        struct point *dst;
+        rc = import_next(r, &p);
+        if (rc != 1)
             break;
-    if (i == len) {
-        snprintf(report->msg, sizeof report->msg,
-                 "%s: the file is empty: expected sysbench output, a CSV table with a header "
-                 "row, or sizeup.point/1 JSON Lines",
-                 name);
-        return IMPORT_EFORMAT;
+        if (r->opt.max_points && out->n >= r->opt.max_points) {
+            import_diag(&r->src, IMPORT_ERROR, 0,
+                        "more than %zu points: this command holds every point in memory and "
+                        "takes at most %zu (about %zu MB); sizeup import reads files of any size",
+                        r->opt.max_points, r->opt.max_points, r->opt.max_points * 3 / 4 / 1000 + 1);
+            rc = IMPORT_ETOOMANY;
+            break;
+        }
+        if (!(dst = point_list_push(out))) {
+            import_diag(&r->src, IMPORT_ERROR, 0, "out of memory");
+            rc = IMPORT_ENOMEM;
+            break;
+        }
+        *dst = p; /* moves ownership */
+        point_init(&p);
     }
-    if (fmt == IMPORT_AUTO)
-        fmt = import_detect(buf, len);
-    switch (fmt) {
-    case IMPORT_POINTS:
-        return import_points_jsonl(buf, len, name, out, report);
-    case IMPORT_SYSBENCH:
-        return sysbench_log_parse(buf, len, name, opt, out, report);
-    case IMPORT_CSV:
-        return table_csv_parse(buf, len, name, opt, out, report);
-    case IMPORT_AUTO:
-        break;
+    point_destroy(&p);
+    if (rc < 0) {
+        point_list_truncate(out, first);
+        report->n_points = report->n_incomplete = 0;
+        return rc;
     }
-    snprintf(report->msg, sizeof report->msg,
-             "%s:1: not a format sizeup reads: expected sysbench output (\"sysbench 1.0.20 ...\"), "
-             "a CSV table with a header row naming threads or nodes, or sizeup.point/1 JSON Lines",
-             name);
-    return IMPORT_EFORMAT;
+    return report->n_warnings > 0 ? IMPORT_WARN : IMPORT_OK;
 }
 
 int import_file(const char *path, const struct import_options *opt, struct point_list *out,
                 struct import_report *report)
 {
-    char *buf = NULL;
-    size_t len = 0;
-    int rc;
-
-    report->msg[0] = '\0';
-    report->n_points = report->n_incomplete = 0;
-    rc = readfile(path, IMPORT_MAX_BYTES, &buf, &len, report->msg, sizeof report->msg);
-    if (rc != READFILE_OK)
-        return rc == READFILE_ENOMEM ? IMPORT_ENOMEM : IMPORT_EIO;
-    rc = import_buffer(buf, len, strcmp(path, "-") == 0 ? "<stdin>" : path, opt, out, report);
-    free(buf);
+    struct import_reader *r;
+    int rc = import_open(path, opt, report, &r);
+    if (rc != IMPORT_OK)
+        return rc;
+    rc = drain(r, report, out);
+    import_close(r);
     return rc;
+}
+
+int import_buffer(const char *buf, size_t len, const char *name, const struct import_options *opt,
+                  struct point_list *out, struct import_report *report)
+{
+    struct import_reader *r;
+    int rc = import_open_buffer(buf, len, name, opt, report, &r);
+    if (rc != IMPORT_OK)
+        return rc;
+    rc = drain(r, report, out);
+    import_close(r);
+    return rc;
+}
+
+/* ---- sizeup.point/1 JSON Lines ---- */
+
+static int points_detect(const char *buf, size_t len, const char *path)
+{
+    (void)path;
+    return point_looks_like_jsonl(buf, len);
+}
+
+static void *points_open(struct import_src *src)
+{
+    return src; /* no state of its own */
+}
+
+static int points_next(void *state, struct point *out)
+{
+    struct import_src *src = state;
+    struct lines *l = src->lines;
+    for (;;) {
+        struct point_error err;
+        int rc = import_read_line(src);
+        if (rc <= 0)
+            return rc;
+        rc = point_parse_line(l->line, l->line_len, src->name, l->no, out, &err);
+        if (rc == 0)
+            continue; /* blank */
+        if (rc < 0) {
+            import_diag(src, IMPORT_ERROR, -1, "%s", err.msg);
+            return rc == POINT_ENOMEM ? IMPORT_ENOMEM : IMPORT_EPARSE;
+        }
+        return 1;
+    }
+}
+
+static void points_close(void *state)
+{
+    (void)state;
 }

@@ -252,6 +252,16 @@ void point_reader_free(struct point_reader *r);
 int point_reader_next(struct point_reader *r, struct point *out, struct point_error *err);
 
 /**
+ * Parse one line of JSON Lines (len bytes, need not be NUL-terminated) into out (initialised;
+ * old contents destroyed). name and line place it in messages; a UTF-8 byte order mark is
+ * skipped on line 1.
+ * @return 1 (a point), 0 (a blank line: nothing), or a negative POINT_E* code with err->msg
+ *         naming file, line and column.
+ */
+int point_parse_line(const char *text, size_t len, const char *name, long line, struct point *out,
+                     struct point_error *err);
+
+/**
  * 1 when the first non-blank line of the buffer looks like a sizeup.point record
  * (a JSON object containing "schema":"sizeup.point/"), else 0. Used for format detection.
  */

@@ -416,12 +416,33 @@ static int blank(const char *s, size_t n)
     return 1;
 }
 
+int point_parse_line(const char *text, size_t len, const char *name, long line, struct point *out,
+                     struct point_error *err)
+{
+    json_t *o;
+    json_error_t jerr;
+    int rc;
+    name = name ? name : "<input>";
+    if (line == 1 && len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) {
+        text += 3;
+        len -= 3;
+    }
+    if (blank(text, len))
+        return 0;
+    o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!o) {
+        set_err(err, "%s:%ld:%d: invalid JSON: %s", name, line, jerr.column, jerr.text);
+        return POINT_EPARSE;
+    }
+    rc = point_from_json(o, out, name, line, err);
+    json_decref(o);
+    return rc == POINT_OK ? 1 : rc;
+}
+
 int point_reader_next(struct point_reader *r, struct point *out, struct point_error *err)
 {
     for (;;) {
         ssize_t n;
-        json_t *o;
-        json_error_t jerr;
         int rc;
         errno = 0;
         n = getline(&r->buf, &r->cap, r->f);
@@ -434,20 +455,9 @@ int point_reader_next(struct point_reader *r, struct point *out, struct point_er
             return 0;
         }
         r->line++;
-        if (r->line == 1 && n >= 3 && memcmp(r->buf, "\xEF\xBB\xBF", 3) == 0) {
-            memmove(r->buf, r->buf + 3, (size_t)n - 2);
-            n -= 3;
-        }
-        if (blank(r->buf, (size_t)n))
-            continue;
-        o = json_loadb(r->buf, (size_t)n, JSON_REJECT_DUPLICATES, &jerr);
-        if (!o) {
-            set_err(err, "%s:%ld:%d: invalid JSON: %s", r->name, r->line, jerr.column, jerr.text);
-            return POINT_EPARSE;
-        }
-        rc = point_from_json(o, out, r->name, r->line, err);
-        json_decref(o);
-        return rc == POINT_OK ? 1 : rc;
+        rc = point_parse_line(r->buf, (size_t)n, r->name, r->line, out, err);
+        if (rc != 0)
+            return rc;
     }
 }
 

@@ -1,28 +1,32 @@
-/* sysbench_log.c - sysbench text output (1.0, 1.1, 0.4, 0.5; oltp, fileio, cpu, memory) -> points.
- */
+/* sysbench_log.c - sysbench text output (1.0, 1.1, 0.4, 0.5; oltp, fileio, cpu, memory, mutex,
+ * threads) -> points: the lines, the runs and their points. The blocks of a summary are read in
+ * sysbench_blocks.c, intermediate reports in sysbench_interval.c. */
 #include "sysbench_log.h"
 #include "sblex.h"
 #include "sysbench_log_int.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void run_start(struct parser *ps)
+void sblog_run_start(struct parser *ps)
 {
     struct run *r = &ps->run;
     point_init(&r->p);
     r->first_line = ps->line_no;
     r->has_summary = r->has_latency = r->has_max = r->truncated = 0;
+    r->threads_from_header = r->checkpoints = 0;
     r->elapsed_before_s = 0;
+    r->fair_events_avg = NAN;
+    r->total_events = -1;
     r->fatal_line = 0;
     r->fatal[0] = '\0';
     r->version_major = -1;
     r->workload_hint = NULL;
+    r->cmd_hint = ps->next_cmd_hint;
+    ps->next_cmd_hint = NULL;
     r->fileio_latency_pct = NAN;
     r->p.source_kind = POINT_SRC_SYSBENCH_LOG;
     r->p.source_line = ps->line_no;
@@ -30,53 +34,115 @@ static void run_start(struct parser *ps)
     ps->block = B_NONE;
 }
 
-static const char *base_name(const char *path, char *buf, size_t cap)
+static int is_workload(const struct point *p, const char *w)
 {
-    const char *slash = strrchr(path, '/');
-    const char *b = slash ? slash + 1 : path;
-    char *dot;
-    snprintf(buf, cap, "%s", b);
-    dot = strrchr(buf, '.');
-    if (dot && dot != buf)
-        *dot = '\0';
-    return buf;
+    return p->workload && strcmp(p->workload, w) == 0;
 }
 
-static double series_mean(const struct point *p, size_t field_off)
+/* What the output implies but does not print. IMPORT_OK or IMPORT_ENOMEM. */
+static int derive(struct point *p)
 {
-    double sum = 0;
-    size_t n = 0;
-    for (size_t i = 0; i < p->n_series; i++) {
-        double v = *(const double *)((const char *)&p->series[i] + field_off);
-        if (!isnan(v)) {
-            sum += v;
-            n++;
+    if (strncmp(p->workload, "fileio_", 7) == 0) {
+        /* fileio: events are not transactions; legacy outputs print counts, not rates */
+        const json_t *rd = json_object_get(p->extra, "ops_read");
+        p->transactions = POINT_NONE;
+        p->tps = NAN;
+        if (rd && p->duration_s > 0) {
+            double t = p->duration_s;
+            p->io.reads_ps = (double)json_integer_value(rd) / t;
+            p->io.writes_ps =
+                (double)json_integer_value(json_object_get(p->extra, "ops_write")) / t;
+            p->io.fsyncs_ps =
+                (double)json_integer_value(json_object_get(p->extra, "ops_other")) / t;
+            if (json_object_get(p->extra, "read_mib")) {
+                p->io.read_mib_s = json_number_value(json_object_get(p->extra, "read_mib")) / t;
+                p->io.written_mib_s =
+                    json_number_value(json_object_get(p->extra, "written_mib")) / t;
+            }
+            if (point_add_flag(p, "rates_from_counts"))
+                return IMPORT_ENOMEM;
         }
+        return IMPORT_OK;
     }
-    return n ? sum / (double)n : NAN;
+    if (is_workload(p, "mutex") || is_workload(p, "threads")) {
+        /* an event of these tests is a loop of lock/yield operations: a rate of them is no
+         * throughput of anything a database does */
+        p->tps = NAN;
+        return IMPORT_OK;
+    }
+    /* legacy outputs print queries per type only: qps = total / time */
+    if (isnan(p->qps) && p->queries >= 0 && p->duration_s > 0 && !p->incomplete && p->reads >= 0) {
+        p->qps = (double)p->queries / p->duration_s;
+        if (point_add_flag(p, "qps_from_queries"))
+            return IMPORT_ENOMEM;
+    }
+    if (isnan(p->tps) && p->transactions >= 0 && p->duration_s > 0 && !p->incomplete) {
+        /* 0.4 cpu and the like print only events and total time */
+        p->tps = (double)p->transactions / p->duration_s;
+        if (point_add_flag(p, "tps_from_events"))
+            return IMPORT_ENOMEM;
+    }
+    return IMPORT_OK;
 }
 
-/* Finish the current run: validate, fill defaults, move it to the output list. */
-static int run_finish(struct parser *ps)
+/* A failed run: its report waits until the file is known to hold good runs (then a warning)
+ * or none (then the file's error). */
+static void note_failed(struct parser *ps, const struct run *r)
+{
+    ps->n_failed++;
+    ps->src->report->n_rejected++;
+    if (ps->n_yielded > 0 || ps->queue.n > ps->q_head) {
+        import_diag(ps->src, IMPORT_WARNING, r->fatal_line,
+                    "sysbench reported a fatal error: %s; this run is left out, the other runs "
+                    "of the file are kept",
+                    r->fatal);
+        return;
+    }
+    if (ps->n_failed_pending < MAX_PENDING_FAILED) {
+        struct failed_run *f = &ps->failed[ps->n_failed_pending++];
+        f->line = r->fatal_line;
+        snprintf(f->text, sizeof f->text, "%s", r->fatal);
+    }
+}
+
+static void flush_failed(struct parser *ps)
+{
+    for (size_t i = 0; i < ps->n_failed_pending; i++)
+        import_diag(ps->src, IMPORT_WARNING, ps->failed[i].line,
+                    "sysbench reported a fatal error: %s; this run is left out, the other runs "
+                    "of the file are kept",
+                    ps->failed[i].text);
+    ps->n_failed_pending = 0;
+}
+
+/* Threads from "total number of events" / "events (avg/stddev)" avg: exact for sysbench, which
+ * prints avg = events / threads with 4 decimals. 0 when it does not give a whole number. */
+static int64_t threads_from_fairness(const struct run *r)
+{
+    double n;
+    if (r->total_events <= 0 || !(r->fair_events_avg > 0))
+        return 0;
+    n = (double)r->total_events / r->fair_events_avg;
+    if (!(n >= 0.5) || n > 1e6 || fabs(n - floor(n + 0.5)) > 0.01 * n)
+        return 0;
+    return (int64_t)floor(n + 0.5);
+}
+
+int sblog_run_finish(struct parser *ps)
 {
     struct run *r = &ps->run;
     struct point *dst;
-    char buf[256];
-    int rc = IMPORT_OK;
+    int rc;
     if (!ps->in_run)
         return IMPORT_OK;
     ps->in_run = 0;
     if (r->fatal_line) {
-        sblog_report(ps, r->fatal_line,
-                     "sysbench reported a fatal error, so this run has no results: %s "
-                     "(expected a run that ends with its statistics)",
-                     r->fatal);
+        note_failed(ps, r);
         point_destroy(&r->p);
-        return IMPORT_EPARSE;
+        return IMPORT_OK;
     }
     if (!r->has_summary && r->p.n_series == 0) {
         /* prepare / cleanup / help output logged beside the runs: nothing measured, skip */
-        ps->n_skipped++;
         point_destroy(&r->p);
         return IMPORT_OK;
     }
@@ -85,8 +151,11 @@ static int run_finish(struct parser *ps)
         r->p.incomplete = 1;
         if (point_add_flag(&r->p, "truncated_summary"))
             goto nomem;
-        if (isnan(r->p.tps) && r->p.n_series > 0)
-            r->p.tps = series_mean(&r->p, offsetof(struct point_interval, tps));
+        if (isnan(r->p.tps) && isnan(r->p.io.reads_ps) && isnan(r->p.io.writes_ps) &&
+            r->p.n_series > 0 && (rc = sblog_from_intervals(ps)) != IMPORT_OK) {
+            point_destroy(&r->p);
+            return rc;
+        }
         if (isnan(r->p.tps) && isnan(r->p.io.reads_ps) && isnan(r->p.io.writes_ps)) {
             sblog_report(ps, ps->line_no,
                          "the file ends inside the run's statistics before any throughput: "
@@ -94,451 +163,216 @@ static int run_finish(struct parser *ps)
             point_destroy(&r->p);
             return IMPORT_EPARSE;
         }
-        ps->n_incomplete++;
-        sblog_report(ps, r->first_line,
-                     "warning: the file ends inside this run's statistics (truncated?); imported "
-                     "what it printed and marked incomplete");
-        rc = IMPORT_WARN;
+        import_diag(ps->src, IMPORT_WARNING, r->first_line,
+                    "warning: the file ends inside this run's statistics (truncated?); imported "
+                    "what it printed and marked incomplete");
     }
     if (!r->has_summary) {
         /* killed before its summary: keep the intervals, say so */
-        const struct point_interval *last = &r->p.series[r->p.n_series - 1];
-        r->p.incomplete = 1;
-        if (point_add_flag(&r->p, "no_summary"))
-            goto nomem;
-        r->p.tps = series_mean(&r->p, offsetof(struct point_interval, tps));
-        r->p.qps = series_mean(&r->p, offsetof(struct point_interval, qps));
-        r->p.reads_ps = series_mean(&r->p, offsetof(struct point_interval, reads_ps));
-        r->p.writes_ps = series_mean(&r->p, offsetof(struct point_interval, writes_ps));
-        r->p.other_ps = series_mean(&r->p, offsetof(struct point_interval, other_ps));
-        r->p.errors_ps = series_mean(&r->p, offsetof(struct point_interval, errors_ps));
-        r->p.reconnects_ps = series_mean(&r->p, offsetof(struct point_interval, reconnects_ps));
-        r->p.io.read_mib_s = series_mean(&r->p, offsetof(struct point_interval, read_mib_s));
-        r->p.io.written_mib_s = series_mean(&r->p, offsetof(struct point_interval, written_mib_s));
-        r->p.io.fsyncs_ps = series_mean(&r->p, offsetof(struct point_interval, fsyncs_ps));
-        r->p.duration_s = last->t_s;
-        if (r->p.threads <= 0 && last->threads > 0)
-            r->p.threads = last->threads;
-        ps->n_incomplete++;
-        sblog_report(ps, r->first_line,
-                     "warning: the run ends after %zu intermediate report(s) without its summary "
-                     "(killed?); imported from the intervals and marked incomplete",
-                     r->p.n_series);
-        rc = IMPORT_WARN;
+        if ((rc = sblog_from_intervals(ps)) != IMPORT_OK) {
+            point_destroy(&r->p);
+            return rc;
+        }
+        import_diag(ps->src, IMPORT_WARNING, r->first_line,
+                    "warning: the run ends after %zu intermediate report(s) without its summary "
+                    "(killed?); imported from the intervals and marked incomplete",
+                    r->p.n_series);
     }
+    for (size_t i = 0; !r->threads_from_header && i < r->p.n_series; i++)
+        if (r->p.series[i].threads > r->p.threads)
+            r->p.threads = r->p.series[i].threads;
     if (r->p.threads <= 0) {
-        sblog_report(ps, r->first_line,
-                     "the run does not say its thread count: expected \"Number of threads: N\"");
-        point_destroy(&r->p);
-        return IMPORT_EPARSE;
+        int64_t n = threads_from_fairness(r);
+        if (n <= 0) {
+            sblog_report(ps, r->first_line,
+                         "the run does not say its thread count: expected \"Number of threads: "
+                         "N\", intermediate reports \"[ Ns ] thds: N\", or \"total number of "
+                         "events\" with \"events (avg/stddev)\" to infer it from");
+            point_destroy(&r->p);
+            return IMPORT_EPARSE;
+        }
+        r->p.threads = n;
+        if (point_add_flag(&r->p, "threads_inferred"))
+            goto nomem;
+        import_diag(ps->src, IMPORT_NOTE, r->first_line,
+                    "note: the run has no header; its thread count %lld was inferred from total "
+                    "number of events / events (avg/stddev) avg = %lld / %.4f",
+                    (long long)n, (long long)r->total_events, r->fair_events_avg);
     }
     if (!r->p.workload) {
-        const char *w = r->workload_hint;
+        const char *w = r->workload_hint ? r->workload_hint : r->cmd_hint;
         if (!w)
-            w = ps->opt && ps->opt->workload ? ps->opt->workload : NULL;
+            w = ps->src->opt->workload;
         if (!w)
             w = import_workload_from_name(ps->name);
-        if (!w)
-            w = "unknown";
-        if (point_set_str(&r->p.workload, w))
+        if (point_set_str(&r->p.workload, w ? w : "unknown"))
             goto nomem;
     }
-    if (!r->p.target) {
-        const char *t =
-            ps->opt && ps->opt->target ? ps->opt->target : base_name(ps->name, buf, sizeof buf);
-        if (point_set_str(&r->p.target, t))
-            goto nomem;
-    }
-    if (point_set_str(&r->p.source_file, ps->name))
+    if ((rc = derive(&r->p)) != IMPORT_OK)
         goto nomem;
-    dst = point_list_push(&ps->runs_out);
+    dst = point_list_push(&ps->queue);
     if (!dst)
         goto nomem;
     *dst = r->p; /* moves ownership */
     point_init(&r->p);
-    return rc;
+    return IMPORT_OK;
 nomem:
     point_destroy(&r->p);
     sblog_report(ps, 0, "out of memory");
     return IMPORT_ENOMEM;
 }
 
-/* "[ 1s ] thds: 2 tps: ..." (1.0/1.1 DB), "[ 1s ] thds: 2 eps: ..." (non-DB), fileio, 0.5. */
-static int interval_line(struct parser *ps, const char *s)
-{
-    struct point_interval iv = point_interval_none();
-    struct run *r = &ps->run;
-    const char *p = s + 1;
-    double t, th;
-    if (sblex_num(&p, &t) || sblex_lit(&p, "s"))
-        return sblog_bad_line(ps, "an intermediate report \"[ Ns ] ...\"", s);
-    if (sblex_lit(&p, "]"))
-        return sblog_bad_line(ps, "an intermediate report \"[ Ns ] ...\"", s);
-    iv.t_s = t;
-    p = sblex_skip_ws(p);
-    if (sblex_after(p, "queue length:"))
-        return IMPORT_OK; /* --rate queue line */
-    if (sblex_after(p, "Checkpoint report:")) {
-        /* the summary that follows covers the time since the previous checkpoint */
-        if (ps->in_run && point_add_flag(&ps->run.p, "checkpoint"))
-            return IMPORT_ENOMEM;
-        return IMPORT_OK;
-    }
-    if (sblex_after(p, "thds:")) {
-        const char *q = p + 5;
-        if (sblex_num(&q, &th) || th > 1e6 || th != floor(th))
-            return sblog_bad_line(ps, "\"thds: N\" with a whole N", s);
-        iv.threads = (int)th;
-        if (!sblex_lit(&q, "tps:")) {
-            if (sblex_num(&q, &iv.tps) || sblex_lit(&q, "qps:") || sblex_num(&q, &iv.qps) ||
-                sblex_lit(&q, "(r/w/o:") || sblex_num(&q, &iv.reads_ps) || sblex_lit(&q, "/") ||
-                sblex_num(&q, &iv.writes_ps) || sblex_lit(&q, "/") || sblex_num(&q, &iv.other_ps) ||
-                sblex_lit(&q, ")") || sblex_lit(&q, "lat (ms,") || sblex_num(&q, &iv.pct) ||
-                sblex_lit(&q, "%):") || sblex_num(&q, &iv.lat_ms) || sblex_lit(&q, "err/s:") ||
-                sblex_num(&q, &iv.errors_ps) || sblex_lit(&q, "reconn/s:") ||
-                sblex_num(&q, &iv.reconnects_ps))
-                return sblog_bad_line(
-                    ps,
-                    "\"[ Ns ] thds: N tps: X qps: X (r/w/o: X/X/X) lat (ms,P%): X "
-                    "err/s: X reconn/s: X\"",
-                    s);
-        } else if (!sblex_lit(&q, "eps:")) {
-            if (sblex_num(&q, &iv.tps) || sblex_lit(&q, "lat (ms,") || sblex_num(&q, &iv.pct) ||
-                sblex_lit(&q, "%):") || sblex_num(&q, &iv.lat_ms))
-                return sblog_bad_line(ps, "\"[ Ns ] thds: N eps: X lat (ms,P%): X\"", s);
-        } else {
-            return sblog_bad_line(ps, "\"tps:\" or \"eps:\" after \"thds: N\"", s);
-        }
-    } else if (sblex_after(p, "reads:")) {
-        /* fileio: reads: X MiB/s writes: X MiB/s fsyncs: X/s latency (ms,P%): X */
-        const char *q = p + 6;
-        double rd, wr, fs;
-        if (sblex_num(&q, &rd) || sblex_lit(&q, "MiB/s writes:") || sblex_num(&q, &wr) ||
-            sblex_lit(&q, "MiB/s fsyncs:") || sblex_num(&q, &fs) ||
-            sblex_lit(&q, "/s latency (ms,") || sblex_num(&q, &iv.pct) || sblex_lit(&q, "%):") ||
-            sblex_num(&q, &iv.lat_ms))
-            return sblog_bad_line(ps,
-                                  "\"[ Ns ] reads: X MiB/s writes: X MiB/s fsyncs: X/s latency "
-                                  "(ms,P%): X\"",
-                                  s);
-        iv.read_mib_s = rd;
-        iv.written_mib_s = wr;
-        iv.fsyncs_ps = fs;
-    } else if (sblex_after(p, "threads:")) {
-        /* 0.5: threads: N, tps: X, reads: X, writes: X, response time: Xms (P%), errors: X,
-         * reconnects: X   (0.4 later builds: reads/s:, writes/s: and no errors) */
-        const char *q = p + 8;
-        if (sblex_num(&q, &th) || th > 1e6 || th != floor(th) || sblex_lit(&q, ",") ||
-            sblex_lit(&q, "tps:") || sblex_num(&q, &iv.tps) || sblex_lit(&q, ","))
-            return sblog_bad_line(ps, "\"[ Ns] threads: N, tps: X, ...\"", s);
-        iv.threads = (int)th;
-        if ((sblex_lit(&q, "reads:") && sblex_lit(&q, "reads/s:")) || sblex_num(&q, &iv.reads_ps) ||
-            sblex_lit(&q, ",") || (sblex_lit(&q, "writes:") && sblex_lit(&q, "writes/s:")) ||
-            sblex_num(&q, &iv.writes_ps))
-            return sblog_bad_line(ps, "\"reads: X, writes: X\"", s);
-        sblex_lit(&q, ",");
-        if (sblex_lit(&q, "response time:") || sblex_num(&q, &iv.lat_ms) || sblex_lit(&q, "ms (") ||
-            sblex_num(&q, &iv.pct) || sblex_lit(&q, "%)"))
-            return sblog_bad_line(ps, "\"response time: Xms (P%)\"", s);
-        if (!sblex_lit(&q, ",") && !sblex_lit(&q, "errors:")) {
-            if (sblex_num(&q, &iv.errors_ps) || sblex_lit(&q, ",") ||
-                sblex_lit(&q, "reconnects:") || sblex_num(&q, &iv.reconnects_ps))
-                return sblog_bad_line(ps, "\"errors: X, reconnects: X\"", s);
-        }
-    } else {
-        return sblog_bad_line(ps, "an intermediate report \"[ Ns ] thds: ...\"", s);
-    }
-    if (!ps->in_run)
-        run_start(ps);
-    if (iv.threads > 0 && r->p.threads <= 0)
-        r->p.threads = iv.threads;
-    if (point_series_append(&r->p, &iv))
-        return IMPORT_ENOMEM;
-    return IMPORT_OK;
-}
-
-/* "read:  N" etc. inside SQL / OLTP statistics. */
-static int sql_line(struct parser *ps, const char *t, const char *raw)
-{
-    struct point *p = &ps->run.p;
-    const char *v;
-    int64_t n;
-    double rate;
-    if ((v = sblex_after(t, "queries performed:")))
-        return IMPORT_OK;
-    if ((v = sblex_after(t, "read:")) || (v = sblex_after(t, "write:")) ||
-        (v = sblex_after(t, "other:")) || (v = sblex_after(t, "total:"))) {
-        if (sblex_count(&v, &n) || !sblex_at_end(v))
-            return sblog_bad_line(ps, "a count, e.g. \"read: 27216\"", raw);
-        if (t[0] == 'r')
-            p->reads = n;
-        else if (t[0] == 'w')
-            p->writes = n;
-        else if (t[0] == 'o')
-            p->other = n;
-        else
-            p->queries = n;
-        return IMPORT_OK;
-    }
-    if ((v = sblex_after(t, "transactions:"))) {
-        if (sblex_count_rate(v, &p->transactions, &p->tps))
-            return sblog_bad_line(ps, "\"transactions: N (X per sec.)\"", raw);
-        return IMPORT_OK;
-    }
-    if ((v = sblex_after(t, "queries:"))) {
-        if (sblex_count_rate(v, &p->queries, &p->qps))
-            return sblog_bad_line(ps, "\"queries: N (X per sec.)\"", raw);
-        return IMPORT_OK;
-    }
-    if ((v = sblex_after(t, "ignored errors:")) || (v = sblex_after(t, "deadlocks:"))) {
-        if (sblex_count_rate(v, &p->errors, &p->errors_ps))
-            return sblog_bad_line(ps, "\"ignored errors: N (X per sec.)\"", raw);
-        return IMPORT_OK;
-    }
-    if ((v = sblex_after(t, "reconnects:"))) {
-        if (sblex_count_rate(v, &p->reconnects, &p->reconnects_ps))
-            return sblog_bad_line(ps, "\"reconnects: N (X per sec.)\"", raw);
-        return IMPORT_OK;
-    }
-    if ((v = sblex_after(t, "read/write requests:"))) {
-        if (sblex_count_rate(v, &n, &rate))
-            return sblog_bad_line(ps, "\"read/write requests: N (X per sec.)\"", raw);
-        /* legacy: queries = all statements incl. other; qps follows from the total */
-        return sblog_set_extra(p, "rw_requests_ps", json_real(rate)) ? IMPORT_ENOMEM : IMPORT_OK;
-    }
-    if ((v = sblex_after(t, "other operations:"))) {
-        if (sblex_count_rate(v, &n, &rate))
-            return sblog_bad_line(ps, "\"other operations: N (X per sec.)\"", raw);
-        return sblog_set_extra(p, "other_operations_ps", json_real(rate)) ? IMPORT_ENOMEM
-                                                                          : IMPORT_OK;
-    }
-    return IMPORT_OK; /* other lines of the block carry nothing we keep */
-}
-
-static int general_line(struct parser *ps, const char *t, const char *raw)
-{
-    struct point *p = &ps->run.p;
-    const char *v;
-    double x;
-    int64_t n;
-    if ((v = sblex_after(t, "total time taken by event execution:"))) {
-        if (sblex_num(&v, &x))
-            return sblog_bad_line(ps, "\"total time taken by event execution: X\"", raw);
-        return sblog_set_extra(p, "event_execution_s", json_real(x)) ? IMPORT_ENOMEM : IMPORT_OK;
-    }
-    if ((v = sblex_after(t, "total time:")) || (v = sblex_after(t, "time elapsed:"))) {
-        if (sblex_num(&v, &x) || sblex_lit(&v, "s") || !sblex_at_end(v))
-            return sblog_bad_line(ps, "\"total time: Xs\"", raw);
-        p->duration_s = x;
-        if (ps->run.elapsed_before_s > 0) {
-            /* a checkpoint report: counters cover the time since the previous one */
-            if (x < ps->run.elapsed_before_s)
-                return sblog_bad_line(ps, "a total time past the previous checkpoint's", raw);
-            p->duration_s = x - ps->run.elapsed_before_s;
-            if (sblog_set_extra(p, "total_time_s", json_real(x)))
-                return IMPORT_ENOMEM;
-        }
-        return IMPORT_OK;
-    }
-    if ((v = sblex_after(t, "total number of events:"))) {
-        if (sblex_count(&v, &n) || !sblex_at_end(v))
-            return sblog_bad_line(ps, "\"total number of events: N\"", raw);
-        if (p->transactions < 0)
-            p->transactions = n;
-        return sblog_set_extra(p, "events", json_integer(n)) ? IMPORT_ENOMEM : IMPORT_OK;
-    }
-    if ((v = sblex_after(t, "events/s (eps):"))) {
-        if (sblex_num(&v, &x) || !sblex_at_end(v))
-            return sblog_bad_line(ps, "\"events/s (eps): X\"", raw);
-        return sblog_set_extra(p, "eps", json_real(x)) ? IMPORT_ENOMEM : IMPORT_OK;
-    }
-    return IMPORT_OK;
-}
-
-static int latency_line(struct parser *ps, const char *t, const char *raw)
-{
-    struct point *p = &ps->run.p;
-    const char *v;
-    double x, pct;
-    /* values end with "ms" in legacy outputs */
-#define LAT_VALUE(dst)                                                                             \
-    do {                                                                                           \
-        if (sblex_num(&v, &x))                                                                     \
-            return sblog_bad_line(ps, "a latency in ms, e.g. \"avg: 5.15\"", raw);                 \
-        (void)sblex_lit(&v, "ms");                                                                 \
-        if (!sblex_at_end(v))                                                                      \
-            return sblog_bad_line(ps, "a latency in ms, e.g. \"avg: 5.15\"", raw);                 \
-        dst = x;                                                                                   \
-    } while (0)
-    if ((v = sblex_after(t, "min:"))) {
-        LAT_VALUE(p->latency_ms.min);
-    } else if ((v = sblex_after(t, "avg:"))) {
-        LAT_VALUE(p->latency_ms.avg);
-        ps->run.has_latency = 1;
-    } else if ((v = sblex_after(t, "max:"))) {
-        LAT_VALUE(p->latency_ms.max);
-        ps->run.has_max = 1;
-    } else if ((v = sblex_after(t, "sum:"))) {
-        LAT_VALUE(p->latency_ms.sum);
-    } else if ((v = sblex_after(t, "approx."))) {
-        if (sblex_num(&v, &pct) || sblex_lit(&v, "percentile:"))
-            return sblog_bad_line(ps, "\"approx.  95 percentile: Xms\"", raw);
-        LAT_VALUE(x);
-        if (point_set_percentile(p, pct, x))
-            return sblog_bad_line(ps, "a percentile in (0, 100]", raw);
-    } else if (isdigit((unsigned char)t[0])) {
-        const char *q = t;
-        if (sblex_num(&q, &pct) ||
-            (sblex_lit(&q, "th") && sblex_lit(&q, "st") && sblex_lit(&q, "nd") &&
-             sblex_lit(&q, "rd")) ||
-            sblex_lit(&q, "percentile:"))
-            return sblog_bad_line(ps, "\"95th percentile: X\"", raw);
-        v = q;
-        LAT_VALUE(x);
-        if (point_set_percentile(p, pct, x))
-            return sblog_bad_line(ps, "a percentile in (0, 100]", raw);
-    }
-#undef LAT_VALUE
-    return IMPORT_OK; /* "percentile stats: disabled" and the like */
-}
-
-static int fairness_line(struct parser *ps, const char *t, const char *raw)
-{
-    struct point *p = &ps->run.p;
-    const char *v;
-    double a, sd;
-    const char *key = NULL;
-    if ((v = sblex_after(t, "events (avg/stddev):")))
-        key = "fairness_events";
-    else if ((v = sblex_after(t, "execution time (avg/stddev):")))
-        key = "fairness_execution_s";
-    if (!key)
-        return IMPORT_OK;
-    if (sblex_num(&v, &a) || sblex_lit(&v, "/") || sblex_num(&v, &sd) || !sblex_at_end(v))
-        return sblog_bad_line(ps, "\"avg/stddev\" as two numbers \"X/Y\"", raw);
-    return sblog_set_extra(p, key, json_pack("{s:f,s:f}", "avg", a, "stddev", sd)) ? IMPORT_ENOMEM
-                                                                                   : IMPORT_OK;
-}
-
-static int histogram_line(struct parser *ps, const char *t, const char *raw)
-{
-    const char *v = t, *bar;
-    double value;
-    int64_t n;
-    if (sblex_after(t, "value"))
-        return IMPORT_OK; /* the column header */
-    bar = strchr(t, '|');
-    if (sblex_num(&v, &value) || !bar || sblex_skip_ws(v) != bar)
-        return sblog_bad_line(ps, "a histogram row \"value |*** count\"", raw);
-    v = bar + 1;
-    while (*v == '*' || *v == ' ')
-        v++;
-    if (sblex_count(&v, &n) || !sblex_at_end(v))
-        return sblog_bad_line(ps, "a histogram row \"value |*** count\"", raw);
-    return point_hist_append(&ps->run.p, value, (uint64_t)n) ? IMPORT_ENOMEM : IMPORT_OK;
-}
-
-/* Header and section lines; returns 1 when the line was consumed. */
-static int header_line(struct parser *ps, const char *t, int *rc)
+int sblog_next_segment(struct parser *ps)
 {
     struct run *r = &ps->run;
-    const char *v;
-    double x;
-    int64_t n;
-    *rc = IMPORT_OK;
-    if ((v = sblex_after(t, "Number of threads:"))) {
-        if (ps->in_run && (r->has_summary || r->p.n_series > 0 || r->p.threads > 0)) {
-            *rc = run_finish(ps);
-            if (*rc < 0)
-                return 1;
-        }
-        if (!ps->in_run)
-            run_start(ps);
-        if (sblex_count(&v, &n) || !sblex_at_end(v) || n <= 0 || n > 1000000) {
-            *rc = sblog_bad_line(ps, "\"Number of threads: N\" with 0 < N <= 1000000", t);
-            return 1;
-        }
-        r->p.threads = n;
-        return 1;
-    }
-    if (!ps->in_run)
-        return 0;
-    if ((v = sblex_after(t, "Target transaction rate:"))) {
-        if (sblex_num(&v, &x) || sblex_lit(&v, "/sec"))
-            *rc = sblog_bad_line(ps, "\"Target transaction rate: N/sec\"", t);
-        else
-            r->p.rate = x;
-        return 1;
-    }
-    if ((v = sblex_after(t, "Warmup time:"))) {
-        if (sblex_num(&v, &x) || sblex_lit(&v, "s"))
-            *rc = sblog_bad_line(ps, "\"Warmup time: Ns\"", t);
-        else
-            r->p.warmup_s = x;
-        return 1;
-    }
-    if ((v = sblex_after(t, "Report intermediate results every"))) {
-        if (sblex_num(&v, &x))
-            *rc = sblog_bad_line(ps, "\"Report intermediate results every N second(s)\"", t);
-        else
-            *rc = sblog_set_extra(&r->p, "report_interval_s", json_real(x)) ? IMPORT_ENOMEM : 0;
-        return 1;
-    }
-    if ((v = sblex_after(t, "Initializing random number generator from seed ("))) {
-        if (sblex_count(&v, &n))
-            *rc = sblog_bad_line(ps, "\"... from seed (N).\"", t);
-        else
-            *rc = sblog_set_extra(&r->p, "rand_seed", json_integer(n)) ? IMPORT_ENOMEM : 0;
-        return 1;
-    }
-    if (sblex_after(t, "Doing OLTP test") || sblex_after(t, "Running mixed OLTP test") ||
-        sblex_after(t, "Running simple OLTP test")) {
-        r->workload_hint = "oltp_legacy";
-        return 1;
-    }
-    if (sblex_after(t, "Doing random r/w test"))
-        r->workload_hint = "fileio_rndrw";
-    else if (sblex_after(t, "Doing random read test"))
-        r->workload_hint = "fileio_rndrd";
-    else if (sblex_after(t, "Doing random write test"))
-        r->workload_hint = "fileio_rndwr";
-    else if (sblex_after(t, "Doing sequential write (creation) test"))
-        r->workload_hint = "fileio_seqwr";
-    else if (sblex_after(t, "Doing sequential rewrite test"))
-        r->workload_hint = "fileio_seqrewr";
-    else if (sblex_after(t, "Doing sequential read test"))
-        r->workload_hint = "fileio_seqrd";
-    else if (sblex_after(t, "Prime numbers limit:") ||
-             sblex_after(t, "Doing CPU performance benchmark"))
-        r->workload_hint = "cpu";
-    else if (sblex_after(t, "Running memory speed test") ||
-             sblex_after(t, "Doing memory operations"))
-        r->workload_hint = "memory";
-    else
-        return 0;
-    return 1;
-}
-
-static int parse_line(struct parser *ps, const char *raw)
-{
-    const char *t = sblex_skip_ws(raw);
+    int64_t threads = r->p.threads;
+    double rate = r->p.rate;
+    double elapsed = r->elapsed_before_s + (isnan(r->p.duration_s) ? 0 : r->p.duration_s);
+    const char *hint = r->workload_hint, *cmd = r->cmd_hint;
+    int from_header = r->threads_from_header, version = r->version_major;
+    char *tool = r->p.tool;
     int rc;
+    r->p.tool = NULL;
+    if ((rc = sblog_run_finish(ps)) < 0) {
+        free(tool);
+        return rc;
+    }
+    sblog_run_start(ps);
+    r->p.threads = threads;
+    r->p.rate = rate;
+    r->workload_hint = hint;
+    r->cmd_hint = cmd;
+    r->threads_from_header = from_header;
+    r->version_major = version;
+    r->p.tool = tool;
+    r->elapsed_before_s = elapsed;
+    r->checkpoints = 1;
+    return point_add_flag(&r->p, "checkpoint") ? IMPORT_ENOMEM : IMPORT_OK;
+}
+
+/* The workload a command line echoed before a run names ("$ sysbench cpu --threads=2 run",
+ * "+ sysbench --test=mutex run", "sysbench /usr/share/sysbench/oltp_read_write.lua ... run"),
+ * or NULL. The name is copied into ps->cmd_hint_buf. */
+static const char *command_hint(struct parser *ps, const char *t)
+{
+    static const char *const tests[] = {"cpu", "memory", "mutex", "threads", NULL};
+    const char *s = strstr(t, "sysbench ");
+    char tok[64];
+    if (!s || (s != t && !strchr(" \t$+>#`", s[-1])))
+        return NULL;
+    s += 9;
+    while (*s) {
+        size_t n = 0;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        while (s[n] && s[n] != ' ' && s[n] != '\t' && s[n] != '`')
+            n++;
+        if (n == 0 || n >= sizeof tok)
+            return NULL;
+        memcpy(tok, s, n);
+        tok[n] = '\0';
+        s += n;
+        if (strncmp(tok, "--test=", 7) == 0) {
+            memmove(tok, tok + 7, strlen(tok + 7) + 1);
+            if (strcmp(tok, "oltp") == 0)
+                return "oltp_legacy";
+        } else if (tok[0] == '-') {
+            continue;
+        }
+        {
+            /* a script path: its base name without .lua */
+            const char *slash = strrchr(tok, '/');
+            char *dot;
+            snprintf(ps->cmd_hint_buf, sizeof ps->cmd_hint_buf, "%s", slash ? slash + 1 : tok);
+            dot = strstr(ps->cmd_hint_buf, ".lua");
+            if (dot && dot[4] == '\0')
+                *dot = '\0';
+        }
+        for (int i = 0; tests[i]; i++)
+            if (strcmp(ps->cmd_hint_buf, tests[i]) == 0)
+                return tests[i];
+        if (strncmp(ps->cmd_hint_buf, "oltp_", 5) == 0 || strcmp(ps->cmd_hint_buf, "tpcc") == 0 ||
+            strncmp(ps->cmd_hint_buf, "select_random_", 14) == 0 ||
+            strcmp(ps->cmd_hint_buf, "bulk_insert") == 0)
+            return ps->cmd_hint_buf;
+        return NULL; /* "fileio" (the content says its mode), "run", a version, ... */
+    }
+    return NULL;
+}
+
+/* 1 when the line (after the run's prefix) starts a run or a summary block. */
+static int starts_block(const char *t)
+{
+    static const char *const marks[] = {"SQL statistics:",     "OLTP test statistics:",
+                                        "General statistics:", "Test execution summary:",
+                                        "CPU speed:",          "File operations:",
+                                        "Total operations:",   "Operations performed:",
+                                        "Throughput:",         NULL};
+    for (int i = 0; marks[i]; i++)
+        if (sblex_after(t, marks[i]))
+            return 1;
+    return 0;
+}
+
+/* A line whose first characters can begin a run: the prefix before it is the run's indentation. */
+static int run_marker(const char *body)
+{
+    const char *v = sblex_after(body, "sysbench ");
+    if (v && isdigit((unsigned char)*v))
+        return 1;
+    if (body[0] == '[')
+        return 1;
+    return starts_block(body) || sblex_after(body, "Number of threads:") ||
+           sblex_after(body, "Running the test with") || sblex_after(body, "FATAL:") ||
+           sblex_after(body, "Threads started!");
+}
+
+/* The line without the indentation of the document it was pasted into (Markdown code block,
+ * quoted mail): the leading blanks, tabs and '>' before a run marker become the prefix that is
+ * taken off the lines that follow. */
+static const char *strip_prefix(struct parser *ps, const char *raw)
+{
+    size_t lead = 0;
+    while (raw[lead] == ' ' || raw[lead] == '\t' || raw[lead] == '>')
+        lead++;
+    if (lead < PREFIX_MAX && run_marker(raw + lead)) {
+        memcpy(ps->prefix, raw, lead);
+        ps->prefix_len = lead;
+        return raw + lead;
+    }
+    if (ps->prefix_len && strncmp(raw, ps->prefix, ps->prefix_len) == 0)
+        return raw + ps->prefix_len;
+    return raw;
+}
+
+static int parse_line(struct parser *ps, const char *line)
+{
+    const char *raw = strip_prefix(ps, line);
+    const char *t = sblex_skip_ws(raw);
     struct run *r = &ps->run;
-    const char *v;
+    const char *v, *hint;
+    int rc;
 
     /* a banner starts a new run */
     if ((v = sblex_after(raw, "sysbench ")) && isdigit((unsigned char)*v)) {
         double ver;
-        if (ps->in_run && (rc = run_finish(ps)) < 0)
+        size_t n = strlen(raw);
+        if (ps->in_run && (rc = sblog_run_finish(ps)) < 0)
             return rc;
-        run_start(ps);
+        sblog_run_start(ps);
         if (sblex_num(&v, &ver) == 0)
             r->version_major = ver < 1000 ? (int)ver : -1;
-        return point_set_str(&r->p.tool, raw) ? IMPORT_ENOMEM : IMPORT_OK;
+        while (n > 0 && (raw[n - 1] == ' ' || raw[n - 1] == '\t'))
+            n--;
+        if (!(r->p.tool = strndup(raw, n)))
+            return IMPORT_ENOMEM;
+        return IMPORT_OK;
     }
     if (sblex_after(t, "FATAL:")) {
+        if (ps->in_run && r->has_max && (rc = sblog_run_finish(ps)) < 0)
+            return rc;
         if (!ps->in_run)
-            run_start(ps);
+            sblog_run_start(ps);
         if (!r->fatal_line) {
             r->fatal_line = ps->line_no;
             sblex_sanitize(r->fatal, sizeof r->fatal, t);
@@ -547,42 +381,35 @@ static int parse_line(struct parser *ps, const char *raw)
     }
     if (raw[0] == '[') {
         ps->block = B_NONE;
-        return interval_line(ps, raw);
+        return sblog_interval_line(ps, raw);
     }
-    if (header_line(ps, t, &rc))
+    if ((hint = command_hint(ps, t))) {
+        ps->next_cmd_hint = hint;
+        return IMPORT_OK;
+    }
+    if (sblog_header_line(ps, t, &rc))
         return rc;
-    if (!ps->in_run) {
-        /* a summary block without banner or thread count starts a run too */
-        if (sblex_after(t, "SQL statistics:") || sblex_after(t, "OLTP test statistics:"))
-            run_start(ps);
-        else
-            return IMPORT_OK;
+    if (starts_block(t)) {
+        if (ps->in_run && r->has_max) {
+            /* the run's summary is whole: a checkpoint continues it, else a new run (pasted
+             * without its header) begins */
+            if (ps->pending_checkpoint || r->checkpoints)
+                rc = sblog_next_segment(ps);
+            else if ((rc = sblog_run_finish(ps)) == IMPORT_OK)
+                sblog_run_start(ps);
+            if (rc != IMPORT_OK)
+                return rc;
+        } else if (!ps->in_run) {
+            sblog_run_start(ps);
+        }
+        ps->pending_checkpoint = 0;
     }
+    if (!ps->in_run)
+        return IMPORT_OK;
     if (sblog_memory_line(ps, t, &rc) || sblog_legacy_fileio_line(ps, t, &rc))
         return rc;
     /* section headers */
     if (sblex_after(t, "SQL statistics:") || sblex_after(t, "OLTP test statistics:")) {
-        if (r->has_latency) {
-            /* a second summary (--report-checkpoints): the next point of the same run */
-            int64_t threads = r->p.threads;
-            double rate = r->p.rate;
-            double elapsed = r->elapsed_before_s + r->p.duration_s;
-            const char *hint = r->workload_hint;
-            char *tool = r->p.tool;
-            r->p.tool = NULL;
-            if ((rc = run_finish(ps)) < 0) {
-                free(tool);
-                return rc;
-            }
-            run_start(ps);
-            r->p.threads = threads;
-            r->p.rate = rate;
-            r->workload_hint = hint;
-            r->p.tool = tool;
-            r->elapsed_before_s = elapsed;
-            if (point_add_flag(&r->p, "checkpoint"))
-                return IMPORT_ENOMEM;
-        }
         ps->block = B_SQL;
         r->has_summary = 1;
         return IMPORT_OK;
@@ -628,19 +455,19 @@ static int parse_line(struct parser *ps, const char *raw)
     }
     switch (ps->block) {
     case B_SQL:
-        return sql_line(ps, t, raw);
+        return sblog_sql_line(ps, t, raw);
     case B_GENERAL:
-        return general_line(ps, t, raw);
+        return sblog_general_line(ps, t, raw);
     case B_LATENCY:
-        return latency_line(ps, t, raw);
+        return sblog_latency_line(ps, t, raw);
     case B_FAIRNESS:
-        return fairness_line(ps, t, raw);
+        return sblog_fairness_line(ps, t, raw);
     case B_FILEOPS:
         return sblog_fileops_line(ps, t, raw);
     case B_FILETHRU:
         return sblog_filethru_line(ps, t, raw);
     case B_HISTOGRAM:
-        return histogram_line(ps, t, raw);
+        return sblog_histogram_line(ps, t, raw);
     case B_CPU:
         if ((v = sblex_after(t, "events per second:"))) {
             if (sblex_num(&v, &r->p.tps) || !sblex_at_end(v))
@@ -654,159 +481,159 @@ static int parse_line(struct parser *ps, const char *raw)
     return IMPORT_OK;
 }
 
-/* After all runs: derive what the output implies but does not print, then check. */
-static int finish_point(struct parser *ps, struct point *p)
+int sysbench_log_detect(const char *buf, size_t len, const char *path)
 {
-    /* legacy outputs print queries per type only: qps = total / time */
-    if (isnan(p->qps) && p->queries >= 0 && p->duration_s > 0 && !p->incomplete &&
-        p->source_kind == POINT_SRC_SYSBENCH_LOG && p->reads >= 0)
-        p->qps = (double)p->queries / p->duration_s;
-    if (strncmp(p->workload, "fileio_", 7) == 0) {
-        /* fileio: events are not transactions; legacy outputs print counts, not rates */
-        const json_t *rd = json_object_get(p->extra, "ops_read");
-        p->transactions = POINT_NONE;
-        p->tps = NAN;
-        if (rd && p->duration_s > 0) {
-            double t = p->duration_s;
-            p->io.reads_ps = (double)json_integer_value(rd) / t;
-            p->io.writes_ps =
-                (double)json_integer_value(json_object_get(p->extra, "ops_write")) / t;
-            p->io.fsyncs_ps =
-                (double)json_integer_value(json_object_get(p->extra, "ops_other")) / t;
-            if (json_object_get(p->extra, "read_mib")) {
-                p->io.read_mib_s = json_number_value(json_object_get(p->extra, "read_mib")) / t;
-                p->io.written_mib_s =
-                    json_number_value(json_object_get(p->extra, "written_mib")) / t;
-            }
-            if (point_add_flag(p, "rates_from_counts"))
-                return IMPORT_ENOMEM;
-        }
-    } else if (isnan(p->tps) && p->transactions >= 0 && p->duration_s > 0 && !p->incomplete) {
-        /* 0.4 cpu and the like print only events and total time */
-        p->tps = (double)p->transactions / p->duration_s;
-        if (point_add_flag(p, "tps_from_events"))
-            return IMPORT_ENOMEM;
-    }
-    (void)ps;
-    return IMPORT_OK;
-}
-
-int sysbench_log_detect(const char *buf, size_t len)
-{
-    static const char *const marks[] = {"sysbench ",          "Threads started!",
-                                        "SQL statistics:",    "OLTP test statistics:",
-                                        "Number of threads:", NULL};
-    size_t scan = len < 65536 ? len : 65536;
-    for (const char *const *m = marks; *m; m++) {
-        size_t n = strlen(*m);
-        for (size_t i = 0; i + n <= scan; i++) {
-            if ((i == 0 || buf[i - 1] == '\n') && memcmp(buf + i, *m, n) == 0) {
-                if (*m == marks[0] && !(i + n < scan && isdigit((unsigned char)buf[i + n])))
+    static const char *const marks[] = {"sysbench ",
+                                        "Threads started!",
+                                        "SQL statistics:",
+                                        "OLTP test statistics:",
+                                        "Number of threads:",
+                                        "General statistics:",
+                                        "Test execution summary:",
+                                        "File operations:",
+                                        "[ ",
+                                        NULL};
+    size_t scan = len < LINES_PEEK_BYTES ? len : LINES_PEEK_BYTES;
+    (void)path;
+    for (size_t i = 0; i < scan; i++) {
+        if (i > 0 && buf[i - 1] != '\n')
+            continue;
+        while (i < scan && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '>'))
+            i++;
+        for (const char *const *m = marks; *m; m++) {
+            size_t n = strlen(*m);
+            const char *s = buf + i;
+            if (i + n > scan || memcmp(s, *m, n) != 0)
+                continue;
+            if (*m == marks[0] && !(i + n < scan && isdigit((unsigned char)s[n])))
+                continue;
+            if (*m == marks[8]) {
+                /* "[ 1s ] thds: " (1.0/1.1) or "[  10s] threads: " (0.5) */
+                const char *q = s + 1, *end = buf + scan;
+                while (q < end && *q == ' ')
+                    q++;
+                if (q == end || !isdigit((unsigned char)*q))
                     continue;
-                return 1;
+                while (q < end && (isdigit((unsigned char)*q) || *q == '.'))
+                    q++;
+                if (end - q < 10 || q[0] != 's')
+                    continue;
+                q++;
+                while (q < end && *q == ' ')
+                    q++;
+                if (end - q < 8 || *q != ']')
+                    continue;
+                q++;
+                while (q < end && *q == ' ')
+                    q++;
+                if (end - q >= 5 && (memcmp(q, "thds:", 5) == 0 || memcmp(q, "reads:", 6) == 0 ||
+                                     memcmp(q, "threads:", 8) == 0))
+                    return 1;
+                continue;
             }
+            return 1;
         }
     }
     return 0;
 }
 
-int sysbench_log_parse(const char *buf, size_t len, const char *name,
-                       const struct import_options *opt, struct point_list *out,
-                       struct import_report *report)
+void *sysbench_log_open(struct import_src *src)
 {
-    struct parser ps;
-    size_t pos = 0;
-    int rc = IMPORT_OK, warn = 0;
+    struct parser *ps = calloc(1, sizeof *ps);
+    if (!ps)
+        return NULL;
+    ps->src = src;
+    ps->name = src->name;
+    point_list_init(&ps->queue);
+    point_init(&ps->run.p);
+    return ps;
+}
+
+/* The last line of the file has no newline: cut while it was written, unless it is the end of a
+ * document around the output (a fence, a heading). */
+static int cut_line(const char *s)
+{
+    s = sblex_skip_ws(s);
+    return *s && strncmp(s, "```", 3) != 0 && strncmp(s, "~~~", 3) != 0 && *s != '#' && *s != '<';
+}
+
+static int pop(struct parser *ps, struct point *out)
+{
+    *out = ps->queue.items[ps->q_head];
+    point_init(&ps->queue.items[ps->q_head]);
+    if (++ps->q_head == ps->queue.n) {
+        point_list_truncate(&ps->queue, 0);
+        ps->q_head = 0;
+    }
+    ps->n_yielded++;
+    flush_failed(ps);
+    return 1;
+}
+
+int sysbench_log_next(void *state, struct point *out)
+{
+    struct parser *ps = state;
+    struct lines *l = ps->src->lines;
     char line[LINE_MAX_LEN];
-
-    memset(&ps, 0, sizeof ps);
-    ps.name = name ? name : "<input>";
-    ps.opt = opt;
-    ps.report = report;
-    report->msg[0] = '\0';
-    report->n_points = report->n_incomplete = 0;
-    point_list_init(&ps.runs_out);
-    point_init(&ps.run.p);
-
-    while (pos < len) {
-        size_t end = pos, n;
-        while (end < len && buf[end] != '\n')
-            end++;
-        n = end - pos;
-        if (n > 0 && buf[pos + n - 1] == '\r')
-            n--;
-        ps.line_no++;
-        if (end == len) {
-            /* the last line has no newline: the file was cut while it was written */
-            size_t i = 0;
-            while (i < n && isspace((unsigned char)buf[pos + i]))
-                i++;
-            if (i < n && ps.in_run)
-                ps.run.truncated = 1;
-            if (i < n)
-                break;
+    int rc;
+    for (;;) {
+        if (ps->q_head < ps->queue.n)
+            return pop(ps, out);
+        if (ps->eof) {
+            if (ps->n_yielded > 0)
+                return 0;
+            if (ps->n_failed_pending > 0) {
+                const struct failed_run *f = &ps->failed[0];
+                import_diag(ps->src, IMPORT_ERROR, f->line,
+                            "sysbench reported a fatal error, so this run has no results: %s "
+                            "(expected a run that ends with its statistics)%s",
+                            f->text,
+                            ps->n_failed > 1 ? "; no other run of the file has either" : "");
+                ps->n_failed_pending = 0;
+            } else if (ps->src->report->msg[0] == '\0') {
+                sblog_report(ps, 0,
+                             "no sysbench run found: expected a run's output (\"sysbench 1.0.20 "
+                             "...\", \"Number of threads: N\", statistics)");
+            }
+            return IMPORT_EPARSE;
         }
-        if (n >= sizeof line) {
-            sblog_report(&ps, ps.line_no,
-                         "a line of %zu bytes: expected sysbench output (lines under %d bytes)", n,
-                         LINE_MAX_LEN);
-            rc = IMPORT_EPARSE;
-            goto fail;
+        rc = import_read_line(ps->src);
+        if (rc < 0)
+            return rc;
+        ps->line_no = l->no;
+        if (rc == 0 || (l->no_newline && cut_line(l->line))) {
+            if (rc > 0 && ps->in_run)
+                ps->run.truncated = 1;
+            ps->eof = 1;
+            if (ps->in_run && (rc = sblog_run_finish(ps)) < 0)
+                return rc;
+            continue;
         }
-        memcpy(line, buf + pos, n);
-        line[n] = '\0';
-        for (size_t i = 0; i < n; i++)
+        if (l->line_len >= sizeof line) {
+            if (ps->in_run && !ps->run.has_max) {
+                sblog_report(ps, ps->line_no,
+                             "a line of %zu bytes: expected sysbench output (lines under %d "
+                             "bytes)",
+                             l->line_len, LINE_MAX_LEN);
+                return IMPORT_EPARSE;
+            }
+            continue; /* a paragraph of the document around the outputs */
+        }
+        memcpy(line, l->line, l->line_len + 1);
+        for (size_t i = 0; i < l->line_len; i++)
             if (line[i] == '\0')
                 line[i] = ' ';
-        pos = end + 1;
-        rc = parse_line(&ps, line);
-        if (rc < 0)
-            goto fail;
+        if ((rc = parse_line(ps, line)) < 0)
+            return rc;
     }
-    if (ps.in_run) {
-        rc = run_finish(&ps);
-        if (rc < 0)
-            goto fail;
-        if (rc == IMPORT_WARN)
-            warn = 1;
-    }
-    if (ps.runs_out.n == 0) {
-        sblog_report(&ps, 0,
-                     "no sysbench run found: expected a run's output (\"sysbench 1.0.20 "
-                     "...\", \"Number of threads: N\", statistics)");
-        rc = IMPORT_EPARSE;
-        goto fail;
-    }
-    for (size_t i = 0; i < ps.runs_out.n; i++) {
-        if (ps.runs_out.items[i].incomplete)
-            warn = 1;
-        if (finish_point(&ps, &ps.runs_out.items[i]) != IMPORT_OK) {
-            sblog_report(&ps, 0, "out of memory");
-            rc = IMPORT_ENOMEM;
-            goto fail;
-        }
-    }
-    /* move all points to out (all or nothing) */
-    for (size_t i = 0; i < ps.runs_out.n; i++) {
-        struct point *dst = point_list_push(out);
-        if (!dst) {
-            point_list_truncate(out, out->n - i);
-            sblog_report(&ps, 0, "out of memory");
-            rc = IMPORT_ENOMEM;
-            goto fail;
-        }
-        *dst = ps.runs_out.items[i];
-        point_init(&ps.runs_out.items[i]);
-    }
-    report->n_points = ps.runs_out.n;
-    report->n_incomplete = ps.n_incomplete;
-    point_list_destroy(&ps.runs_out);
-    if (!warn)
-        report->msg[0] = '\0';
-    return warn ? IMPORT_WARN : IMPORT_OK;
-fail:
-    point_destroy(&ps.run.p);
-    point_list_destroy(&ps.runs_out);
-    report->n_points = report->n_incomplete = 0;
-    return rc;
+}
+
+void sysbench_log_close(void *state)
+{
+    struct parser *ps = state;
+    if (!ps)
+        return;
+    point_destroy(&ps->run.p);
+    point_list_destroy(&ps->queue);
+    free(ps);
 }

@@ -71,6 +71,21 @@ int sblog_legacy_fileio_line(struct parser *ps, const char *t, int *rc)
     *rc = IMPORT_OK;
     if ((v = sblex_after(t, "Operations performed:"))) {
         int64_t rd, wr, ot, tot;
+        const char *m = v;
+        double rate;
+        if (sblex_count(&m, &tot) == 0 && sblex_lit(&m, "(") == 0) {
+            /* 0.4 / 0.5 memory: "Operations performed: N (X ops/sec)" */
+            if (sblex_num(&m, &rate) || sblex_lit(&m, "ops/sec)") || !sblex_at_end(m)) {
+                *rc = sblog_bad_line(ps, "\"Operations performed: N (X ops/sec)\"", t);
+            } else {
+                p->transactions = tot;
+                p->tps = rate;
+                ps->run.has_summary = 1;
+                if (!ps->run.workload_hint)
+                    ps->run.workload_hint = "memory";
+            }
+            return 1;
+        }
         if (sblex_count(&v, &rd) || (sblex_lit(&v, "Read,") && sblex_lit(&v, "reads,")) ||
             sblex_count(&v, &wr) || (sblex_lit(&v, "Write,") && sblex_lit(&v, "writes,")) ||
             sblex_count(&v, &ot) || sblex_lit(&v, "Other =") || sblex_count(&v, &tot) ||
@@ -106,7 +121,8 @@ int sblog_legacy_fileio_line(struct parser *ps, const char *t, int *rc)
     return 0;
 }
 
-/* memory: "Total operations: N (X per second)" and "X MiB transferred (Y MiB/sec)" */
+/* memory: "Total operations: N (X per second)" and "X MiB transferred (Y MiB/sec)" (1.0), or
+ * "X MB transferred (Y MB/sec)" (0.4, 0.5: MB there is 1024 * 1024 bytes, sb_memory.c) */
 int sblog_memory_line(struct parser *ps, const char *t, int *rc)
 {
     struct point *p = &ps->run.p;
@@ -126,8 +142,8 @@ int sblog_memory_line(struct parser *ps, const char *t, int *rc)
     }
     v = t;
     if (isdigit((unsigned char)*v) && sblex_num(&v, &mib) == 0 &&
-        sblex_lit(&v, "MiB transferred (") == 0) {
-        if (sblex_num(&v, &rate) || sblex_lit(&v, "MiB/sec)"))
+        (sblex_lit(&v, "MiB transferred (") == 0 || sblex_lit(&v, "MB transferred (") == 0)) {
+        if (sblex_num(&v, &rate) || (sblex_lit(&v, "MiB/sec)") && sblex_lit(&v, "MB/sec)")))
             *rc = sblog_bad_line(ps, "\"X MiB transferred (Y MiB/sec)\"", t);
         else
             *rc = sblog_set_extra(p, "memory_mib_s", json_real(rate)) ? IMPORT_ENOMEM : 0;

@@ -3,13 +3,77 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/*
+ * The temporary files open now, for the signal handler: SIGINT or SIGTERM with the default
+ * action would end the process and leave them behind. This table is global state by necessity
+ * (a handler has no other way to find them); it holds pointers into the open outfiles, set and
+ * cleared by outfile_open / outfile_commit / outfile_abort, read by the handler. Lock-free
+ * atomic pointers make the handler's reads safe (C11 7.14.1.1, 7.17).
+ */
+static _Atomic(const char *) open_temps[OUTFILE_MAX_OPEN];
+static atomic_int handlers_installed;
+
+static void remove_temps_and_die(int sig)
+{
+    for (int i = 0; i < OUTFILE_MAX_OPEN; i++) {
+        const char *p = atomic_load(&open_temps[i]);
+        if (p)
+            unlink(p); /* async-signal-safe */
+    }
+    signal(sig, SIG_DFL);
+    raise(sig); /* the default action: the process ends as the signal asked */
+}
+
+/* Install the handler for a signal whose action is still the default (a command that handles
+ * the signal itself, or a shell that ignores it for a background job, keeps its choice). */
+static void install_for(int sig)
+{
+    struct sigaction old, sa;
+    if (sigaction(sig, NULL, &old) != 0 || (old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL)
+        return;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = remove_temps_and_die;
+    sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    sa.sa_flags = SA_RESTART;
+    sigaction(sig, &sa, NULL);
+}
+
+static void track(const char *tmp_path)
+{
+    if (!atomic_exchange(&handlers_installed, 1)) {
+        install_for(SIGINT);
+        install_for(SIGTERM);
+    }
+    for (int i = 0; i < OUTFILE_MAX_OPEN; i++) {
+        const char *expected = NULL;
+        if (atomic_compare_exchange_strong(&open_temps[i], &expected, tmp_path))
+            return;
+    }
+    /* more than OUTFILE_MAX_OPEN at once: this one is not removed on a signal */
+}
+
+static void untrack(const char *tmp_path)
+{
+    for (int i = 0; i < OUTFILE_MAX_OPEN; i++) {
+        const char *expected = tmp_path;
+        if (atomic_compare_exchange_strong(&open_temps[i], &expected, NULL))
+            return;
+    }
+}
+
 static void clear(struct outfile *of)
 {
+    if (of->tmp_path)
+        untrack(of->tmp_path);
     free(of->path);
     free(of->tmp_path);
     of->f = NULL;
@@ -56,6 +120,7 @@ int outfile_open(struct outfile *of, const char *path, char *err, size_t cap)
         return -1;
     }
     snprintf(of->tmp_path, len, "%s.tmp.XXXXXX", real);
+    track(of->tmp_path); /* before it exists: a signal from here on removes it */
     fd = mkstemp(of->tmp_path);
     if (fd < 0) {
         snprintf(err, cap, "cannot write %s: %s", path, strerror(errno));

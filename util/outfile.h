@@ -7,11 +7,23 @@
  * names is replaced, the link stays). An existing file keeps its permission bits; a new one
  * gets 0666 less the umask. A path that is not a regular file (/dev/stdout, /dev/null, a FIFO)
  * is written directly.
+ *
+ * Signals: SIGINT or SIGTERM while a temporary file is open removes it before the process ends
+ * (the handler unlinks every open temporary file, then lets the signal's default action end the
+ * process). The handler is installed by the first outfile_open, for a signal whose action is
+ * still the default; a command that handles the signal itself (a stop flag) keeps its handler
+ * and must outfile_abort its open files on the way out. Up to OUTFILE_MAX_OPEN temporary files
+ * open at once are covered.
+ *
+ * Thread-safety: open, commit and abort of different outfiles may run in different threads.
  */
 #ifndef SIZEUP_UTIL_OUTFILE_H
 #define SIZEUP_UTIL_OUTFILE_H
 
 #include <stdio.h>
+
+/* How many temporary files open at once the signal handler removes. */
+#define OUTFILE_MAX_OPEN 32
 
 struct outfile {
     FILE *f;        /* write here */

@@ -64,7 +64,8 @@ const struct cli_cmd cmd_fit_cli = {
         "bound to every curve (all points with the same target and workload) and print, per\n"
         "curve, the chosen model with 95 % intervals, the peak N* (or \"plateau, no peak in\n"
         "range\"), the ceiling, R^2 and the residuals. POINTS are sizeup.point/1 JSON Lines or\n"
-        "anything `sizeup import` reads ('-' reads stdin). A file or curve that cannot be used is\n"
+        "anything `sizeup import` reads ('-' reads stdin); fit holds them in memory, at most\n"
+        "250000 points (about 180 MB). A file or curve that cannot be used is\n"
         "reported on stderr, the others are still fitted, and the exit status is 3.\n"
         "Latency is the closed-loop mean from Little's law; with --y qps it is per query.\n"
         "auto picks the lowest AICc, and the USL only when its kappa is significant.\n"
@@ -363,10 +364,15 @@ int cmd_fit(int argc, char **argv)
     point_list_init(&pts);
     for (int i = 0; i < args.argc; i++) {
         struct import_report rep;
-        rc = import_file(args.argv[i], NULL, &pts, &rep);
+        struct import_options io = {.max_points = IMPORT_HELD_POINTS_MAX};
+        rc = import_file(args.argv[i], &io, &pts, &rep);
         if (rc < 0 || rc == IMPORT_WARN) {
             fprintf(stderr, "sizeup: %s\n", rep.msg);
             status = SIZEUP_EXIT_INPUT;
+        }
+        if (rc == IMPORT_ENOMEM) {
+            point_list_destroy(&pts);
+            return SIZEUP_EXIT_FAIL;
         }
     }
     if (pts.n == 0) {

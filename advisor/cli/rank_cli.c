@@ -120,7 +120,7 @@ int rank_cli_parse_map_file(const char *path, void *dest, char *err, size_t cap)
 int rank_cli_load(const struct rank_cli *o, const char *cmd, struct point_list *pts,
                   struct cat_catalog **cat, int *status)
 {
-    struct import_options io = {NULL, NULL, IMPORT_AUTO};
+    struct import_options io = {.max_points = IMPORT_HELD_POINTS_MAX};
     int rc;
     *cat = NULL;
     if (o->n_points == 0)
@@ -149,6 +149,11 @@ int rank_cli_load(const struct rank_cli *o, const char *cmd, struct point_list *
         if (irc < 0 || irc == IMPORT_WARN) {
             fprintf(stderr, "sizeup: %s\n", rep.msg);
             *status = SIZEUP_EXIT_INPUT;
+        }
+        if (irc == IMPORT_ENOMEM) {
+            cat_catalog_free(*cat);
+            *cat = NULL;
+            return SIZEUP_EXIT_FAIL;
         }
     }
     return 0;

@@ -36,7 +36,8 @@ int rank_cli_parse_map_file(const char *arg, void *rank_cli, char *err, size_t c
  * struct rank_cli as member m (the same rows, text and defaults in rank and report). */
 #define RANK_CLI_OPTIONS(T, m)                                                                     \
     {"points", 0, CLI_PATH, CLI_LIST(T, m.points, m.n_points),                                     \
-     .help = "points or anything `sizeup import` reads (repeatable)"},                             \
+     .help = "points or anything `sizeup import` reads (repeatable; held in memory: at most "      \
+             "250000 points in all)"},                                                             \
         {"catalog",                                                                                \
          0,                                                                                        \
          CLI_PATH,                                                                                 \

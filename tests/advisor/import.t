@@ -25,7 +25,7 @@ $ import --bogus data/published/seekdb-4c8g-1c2g.csv
 ### bad --format value
 $ import --format xml data/published/seekdb-4c8g-1c2g.csv
 ? 2
-! --format takes auto, sysbench, csv or points
+! --format takes auto, sysbench, csv, tsv, markdown, gnuplot, pgbench, benchbase, hammerdb, go-tpc or points
 
 ### every published row becomes one record
 $ import data/published/klustron-3node-32c128g.csv data/published/klustron-tpcc-500wh.csv data/published/monosql-scaleout-c5-2xlarge.csv data/published/rds-idc-vs-cloud-4c16g.csv data/published/seekdb-4c8g-1c2g.csv

@@ -125,7 +125,7 @@ static void histogram_rate_p99(void)
     struct point_list l;
     struct import_report rep;
     const struct point *p;
-    struct import_options opt = {"oltp_point_select", "local", IMPORT_AUTO};
+    struct import_options opt = {.workload = "oltp_point_select", .target = "local"};
     uint64_t total = 0;
     CHECK_INT_EQ(load(FIX "histogram-rate-p99.log", &opt, &l, &rep), IMPORT_OK);
     CHECK_INT_EQ(l.n, 1);
@@ -175,7 +175,7 @@ static void sweep(void)
 {
     struct point_list l;
     struct import_report rep;
-    struct import_options opt = {"oltp_read_write", NULL, IMPORT_AUTO};
+    struct import_options opt = {.workload = "oltp_read_write"};
     static const int64_t threads[] = {1, 2, 4, 8};
     static const int64_t trx[] = {2365, 5287, 4194, 4252};
     static const double tps[] = {787.14, 1759.77, 1394.27, 1410.21};
@@ -312,7 +312,7 @@ static void legacy_and_1_1(void)
     struct point_list l;
     struct import_report rep;
     const struct point *p;
-    struct import_options opt = {"oltp_legacy", NULL, IMPORT_AUTO};
+    struct import_options opt = {.workload = "oltp_legacy"};
     CHECK_INT_EQ(load(FIX "legacy-0.4.12-oltp.log", NULL, &l, &rep), IMPORT_OK);
     p = &l.items[0];
     CHECK_STR_EQ(p->workload, "oltp_legacy"); /* "Doing OLTP test." */
@@ -568,7 +568,7 @@ static void points_pass_through(void)
     for (size_t i = 0; i < l.n; i++)
         CHECK_INT_EQ(point_write(f, &l.items[i], &err), POINT_OK);
     fclose(f);
-    CHECK_INT_EQ(import_detect(buf, len), IMPORT_POINTS);
+    CHECK_INT_EQ(import_detect(buf, len, NULL), IMPORT_POINTS);
     point_list_init(&back);
     CHECK_INT_EQ(import_buffer(buf, len, "mem.jsonl", NULL, &back, &rep), IMPORT_OK);
     CHECK_INT_EQ(back.n, 36);
