@@ -115,6 +115,8 @@ int import_set_extra(struct point *p, const char *key, json_t *v);
 /**
  * The sysbench workload name contained in a file name ("run-oltp_read_write-16.log" ->
  * "oltp_read_write"), or NULL. Longest match wins (oltp_read_write over oltp_read_only...).
+ * The non-OLTP tests cpu, memory, mutex and threads count only as a whole word of the base name
+ * (separated by '-', '_' or '.': "sysbench-cpu-4t.log", not "oltp-8threads.log").
  * Returns a static string.
  */
 const char *import_workload_from_name(const char *path);

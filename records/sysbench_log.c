@@ -421,8 +421,9 @@ static int parse_line(struct parser *ps, const char *line)
     }
     if (sblex_after(t, "Throughput:")) {
         /* fileio (1.0 and 1.1) has its own Throughput block; 1.1 OLTP's replaces General */
-        ps->block = r->workload_hint && strncmp(r->workload_hint, "fileio_", 7) == 0 ? B_FILETHRU
-                                                                                     : B_GENERAL;
+        int fileio = (r->workload_hint && strncmp(r->workload_hint, "fileio_", 7) == 0) ||
+                     !isnan(r->p.io.reads_ps) || !isnan(r->p.io.writes_ps);
+        ps->block = fileio ? B_FILETHRU : B_GENERAL;
         r->has_summary = 1;
         return IMPORT_OK;
     }

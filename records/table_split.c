@@ -384,7 +384,7 @@ static int gnuplot_next(struct tbl *t, struct tbl_row *row, int *is_header)
         if ((rc = split_ws(t, s, row)) != 1)
             return rc;
         if (t->has_comment && t->comment.n == row->n) {
-            int known = !t->have_header;
+            int known = 0;
             for (int i = 0; i < t->comment.n && !known; i++) {
                 char name[TBL_CELL_MAX];
                 snprintf(name, sizeof name, "%s", t->comment.cell[i]);

@@ -7,25 +7,17 @@
 
 const char *import_workload_from_name(const char *path)
 {
-    static const char *const names[] = {"oltp_point_select",
-                                        "oltp_read_only",
-                                        "oltp_read_write",
-                                        "oltp_write_only",
-                                        "oltp_insert",
-                                        "oltp_update_index",
-                                        "oltp_update_non_index",
-                                        "oltp_delete",
-                                        "oltp_legacy",
-                                        "select_random_points",
-                                        "select_random_ranges",
-                                        "bulk_insert",
-                                        "fileio_seqwr",
-                                        "fileio_seqrewr",
-                                        "fileio_seqrd",
-                                        "fileio_rndrd",
-                                        "fileio_rndwr",
-                                        "fileio_rndrw",
-                                        NULL};
+    static const char *const names[] = {"oltp_point_select",     "oltp_read_only",
+                                        "oltp_read_write",       "oltp_write_only",
+                                        "oltp_insert",           "oltp_update_index",
+                                        "oltp_update_non_index", "oltp_delete",
+                                        "oltp_legacy",           "tpcc",
+                                        "select_random_points",  "select_random_ranges",
+                                        "bulk_insert",           "fileio_seqwr",
+                                        "fileio_seqrewr",        "fileio_seqrd",
+                                        "fileio_rndrd",          "fileio_rndwr",
+                                        "fileio_rndrw",          NULL};
+    static const char *const words[] = {"cpu", "memory", "mutex", "threads", NULL};
     const char *slash = strrchr(path, '/');
     char base[512];
     const char *best = NULL;
@@ -41,5 +33,18 @@ const char *import_workload_from_name(const char *path)
             best_len = n;
         }
     }
-    return best;
+    if (best)
+        return best;
+    /* the non-OLTP tests only as a whole word of the name ("sysbench-cpu-4t.log", "mutex.log"),
+     * never inside another ("cpus", "threads" in "oltp-8threads") */
+    for (i = 0; words[i]; i++) {
+        size_t n = strlen(words[i]);
+        for (const char *at = strstr(base, words[i]); at; at = strstr(at + 1, words[i])) {
+            int left = at == base || at[-1] == '_' || at[-1] == '.';
+            int right = at[n] == '\0' || at[n] == '_' || at[n] == '.';
+            if (left && right)
+                return words[i];
+        }
+    }
+    return NULL;
 }

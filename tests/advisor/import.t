@@ -138,3 +138,29 @@ $ import --summary data/published/rds-idc-vs-cloud-4c16g.csv
 $ import data/published/rds-idc-vs-cloud-4c16g.csv --summary
 ? 0
 > idc-nvme
+
+### a failed run among good ones is left out, the others kept, the line named; exit 3
+$ import tests/fixtures/sysbench/suite-cpu-memory-fileio-mutex-threads.log
+? 3
+= 4
+! suite-cpu-memory-fileio-mutex-threads.log:77: sysbench reported a fatal error: FATAL: Can't open file
+! this run is left out, the other runs of the file are kept
+> "workload":"mutex"
+
+### a summary pasted without its header: the thread count is inferred, and said
+$ import tests/fixtures/sysbench/summary-only-oltp_read_write.log
+? 0
+= 1
+! its thread count 2 was inferred from total number of events / events (avg/stddev) avg = 8735 / 4367.5000
+> "threads":2,
+
+### runs pasted into a Markdown document (indented, fenced, quoted)
+$ import tests/fixtures/sysbench/pasted-oltp_read_write.md --summary
+? 0
+> pasted-oltp_read_write oltp_read_write             4        t 1-8      1759.77        2     p95 1.55
+
+### a gnuplot file with one column per server
+$ import tests/fixtures/tables/sweep-2-servers.dat --workload oltp_read_write --summary
+? 0
+> mysql57              oltp_read_write             5       t 1-16      4388.10       16            -
+> mysql80              oltp_read_write             4        t 1-8      4190.00        8            -
