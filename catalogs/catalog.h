@@ -42,7 +42,7 @@ enum {
  * 1-based (0 when unknown), path is the JSON path of the offending value ("" when none). */
 struct cat_error {
     char msg[640];
-    char path[160];
+    char path[192]; /* JR_PATH_MAX of util/jsonread.h */
     long line, column;
 };
 

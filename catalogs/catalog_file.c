@@ -36,17 +36,18 @@ int cat_catalog_add_buffer(struct cat_catalog *cat, const char *text, size_t len
     }
     memset(&tmp, 0, sizeof tmp);
     memset(&ld, 0, sizeof ld);
-    ld.text = text;
-    ld.len = len;
-    ld.name = name;
-    ld.err = err;
+    jr_init(&ld.jr, name, text, len, 1, err ? err->msg : NULL, err ? sizeof err->msg : 0);
     ld.base = cat;
     ld.cat = &tmp;
-    snprintf(ld.path, sizeof ld.path, "$");
     rc = cat_load_document(&ld, root);
     json_decref(root);
+    if (rc != CAT_OK && err) {
+        err->line = ld.jr.line;
+        err->column = ld.jr.column;
+        snprintf(err->path, sizeof err->path, "%s", ld.jr.fail_path);
+    }
     if (rc == CAT_OK && cat_catalog_merge(cat, &tmp, name) != CAT_OK)
-        rc = cat_jr_nomem(&ld);
+        rc = jr_nomem(&ld.jr);
     cat_catalog_clear(&tmp);
     return rc;
 }

@@ -7,15 +7,24 @@
 #ifndef SIZEUP_CATALOGS_LOAD_H
 #define SIZEUP_CATALOGS_LOAD_H
 
+#include "catalog.h"
 #include "jsonread.h"
 
 #include <jansson.h>
+
+/* State of one catalog document being read: the strict reader (util/jsonread.h) and the
+ * catalogs the references are checked against. */
+struct cat_jr {
+    struct jr jr;                   /* positions, the JSON path, the message */
+    const struct cat_catalog *base; /* files already loaded, or NULL */
+    struct cat_catalog *cat;        /* this file */
+};
 
 /**
  * Read root into jr->cat (an empty catalog the caller owns and clears), checking references
  * against jr->cat and jr->base (may be NULL).
  * @return CAT_OK; CAT_ESCHEMA (schema missing or another version); CAT_EINVAL; CAT_ENOMEM;
- *         jr->err says where and why.
+ *         jr->jr says where and why (msg, line, column, fail_path).
  */
 int cat_load_document(struct cat_jr *jr, json_t *root);
 
