@@ -131,7 +131,8 @@ int derived_compute(const struct model_fit *f, struct model_derived *out)
             out->falling = 1;
             return MODEL_OK;
         }
-        if (f->kind == MODEL_USL && fit_kappa_significant(f) && s < 1) {
+        if (f->kind == MODEL_USL && (fit_kappa_significant(f) || (f->peak_in_data && k > 0)) &&
+            s < 1) {
             double np = sqrt((1 - s) / k);
             out->has_peak = 1;
             out->n_peak = with_interval(f, g_npeak, &c, np, 1);

@@ -10,8 +10,9 @@
  *
  * Intervals: delta method (model_delta_se) with the t quantile of the fit's degrees of freedom,
  * value -/+ t * SE, clipped at 0 for quantities that cannot be negative. A peak is reported
- * only for a USL whose kappa is significant (fit_kappa_significant); otherwise the curve is a
- * "plateau, no peak in range" (models.md §0 item 3).
+ * only for a USL whose kappa is significant (fit_kappa_significant), or whose points fall beyond
+ * their noise after the best level (model_fit.peak_in_data: the data show the peak); otherwise
+ * the model has no peak (models.md §0 item 3).
  *
  * Regime at the largest x measured, from the terms of D(N) = 1 + sigma (N-1) + kappa N (N-1)
  * (Gunther, arXiv:0808.1431, eq. 26): contention-bound when sigma (N-1) >= kappa N (N-1),

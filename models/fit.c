@@ -13,9 +13,24 @@ int fit_kappa_significant(const struct model_fit *f)
     return f->kind == MODEL_USL && !k->fixed && isfinite(k->lo) && k->lo > 0;
 }
 
+/* The USL fit can describe a peak: kappa > 0 with sigma < 1, or sigma at its bound 1. */
+static int usl_has_peak(const struct model_fit *u)
+{
+    double s = u->par[MODEL_SIGMA].value, k = u->par[MODEL_KAPPA].value;
+    return (k > 0 && s < 1) || (u->par[MODEL_SIGMA].fixed && s >= 1);
+}
+
 int fit_curve(const double *n, const double *x, size_t npts, int model, struct usl_workspace *ws,
               struct fit_result *out, char *errmsg, size_t errcap)
 {
+    struct fit_options o = {model, 0};
+    return fit_curve_opt(n, x, npts, &o, ws, out, errmsg, errcap);
+}
+
+int fit_curve_opt(const double *n, const double *x, size_t npts, const struct fit_options *opt,
+                  struct usl_workspace *ws, struct fit_result *out, char *errmsg, size_t errcap)
+{
+    int model = opt ? opt->model : FIT_AUTO, peak_seen = opt ? opt->peak_seen : 0;
     size_t distinct;
     int want[3] = {0, 0, 0}, rc;
 
@@ -82,6 +97,8 @@ int fit_curve(const double *n, const double *x, size_t npts, int model, struct u
         }
         out->chosen = (enum model_kind)model;
         snprintf(out->reason, sizeof out->reason, "asked for");
+        if (peak_seen && model == MODEL_USL && usl_has_peak(&out->fits[MODEL_USL]))
+            out->fits[MODEL_USL].peak_in_data = 1;
         return MODEL_OK;
     }
     if (distinct < 3) {
@@ -93,6 +110,15 @@ int fit_curve(const double *n, const double *x, size_t npts, int model, struct u
         out->chosen = MODEL_PIECEWISE;
         snprintf(out->reason, sizeof out->reason,
                  "only %zu distinct x values: the USL and Amdahl need at least 3", distinct);
+        return MODEL_OK;
+    }
+    if (peak_seen && out->fitted[MODEL_USL] && usl_has_peak(&out->fits[MODEL_USL])) {
+        out->chosen = MODEL_USL;
+        out->by_shape = 1;
+        out->fits[MODEL_USL].peak_in_data = 1;
+        snprintf(out->reason, sizeof out->reason,
+                 "the points fall beyond their noise after the best level: a peak exists, and "
+                 "only the USL has one");
         return MODEL_OK;
     }
     {
@@ -134,4 +160,47 @@ int fit_curve(const double *n, const double *x, size_t npts, int model, struct u
         }
     }
     return MODEL_OK;
+}
+
+int fit_check_levels(const struct model_fit *f, const double *n, const double *x,
+                     const double *half95, size_t m, struct fit_check *out)
+{
+    double worst_q = -1;
+    size_t run = 0;
+    int sign = 0;
+    memset(out, 0, sizeof *out);
+    if (m == 0)
+        return -1;
+    for (size_t i = 0; i < m; i++) {
+        double e = shape_noise(x[i], half95 ? half95[i] : NAN), fx = model_eval(f, n[i]);
+        double r = x[i] - fx, q;
+        int sg;
+        if (!isfinite(fx))
+            return -1;
+        q = fabs(r) / e;
+        if (q > worst_q) {
+            worst_q = q;
+            out->worst = i;
+            out->worst_resid = r;
+            out->worst_rel = r / x[i];
+            out->worst_bound_rel = e / x[i];
+        }
+        if (fabs(r) / x[i] > out->max_rel)
+            out->max_rel = fabs(r) / x[i];
+        /* runs of one sign beyond half the bound */
+        sg = fabs(r) > e / 2 ? (r > 0 ? 1 : -1) : 0;
+        if (sg != 0 && sg == sign) {
+            run++;
+        } else {
+            run = sg != 0;
+            sign = sg;
+        }
+        if (run >= FIT_RUN_LEVELS && run > out->run_len) {
+            out->pattern = 1;
+            out->run_len = run;
+            out->run_from = i + 1 - run;
+        }
+    }
+    out->describes = worst_q <= 1 && !out->pattern;
+    return 0;
 }

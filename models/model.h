@@ -89,6 +89,9 @@ struct model_fit {
     size_t faces_tried;  /* active-set faces fitted (USL/Amdahl) */
     double rcond;        /* reciprocal condition number of the Jacobian at the solution */
     unsigned warnings;   /* enum model_warning bits */
+    int peak_in_data;    /* 1: the points themselves fall beyond their noise after the best
+                            level (fit_options.peak_seen): a USL's peak is real whatever
+                            kappa's interval says (derived.h) */
     size_t n_resid;      /* min(n, MODEL_MAX_RESID) */
     double resid_n[MODEL_MAX_RESID]; /* N of each kept residual, input order */
     double resid[MODEL_MAX_RESID];   /* X_i - X(N_i) */

@@ -337,6 +337,46 @@ static const struct {
 } face_tbl[] = {{PIN_FREE, PIN_FREE}, {PIN_ZERO, PIN_FREE}, {PIN_FREE, PIN_ZERO},
                 {PIN_ONE, PIN_FREE},  {PIN_ZERO, PIN_ZERO}, {PIN_ONE, PIN_ZERO}};
 
+/* Most starting points of the free face. */
+#define USL_STARTS 4
+
+/* Extra starts for the free face, from the data: the peak N* put at the level with the most
+ * throughput, and below the smallest x (a curve past its peak over the whole range), each with
+ * sigma 0.1 and 0.6; lambda so that the model passes through that level (or the first one).
+ * Returns how many were written to st (at most USL_STARTS - 1). */
+static size_t peak_starts(const struct face *fc, int lambda_free, double (*st)[MODEL_MAX_PAR])
+{
+    size_t best = 0, k = 0;
+    double nmin = fc->n[0];
+    static const double sig[2] = {0.1, 0.6};
+    for (size_t i = 0; i < fc->npts; i++) {
+        if (fc->x[i] > fc->x[best])
+            best = i;
+        if (fc->n[i] < nmin)
+            nmin = fc->n[i];
+    }
+    for (int w = 0; w < 2 && k < USL_STARTS - 1; w++) {
+        double nstar = w == 0 ? fc->n[best] : nmin / 2;
+        for (int j = 0; j < 2 && k < USL_STARTS - 1; j++) {
+            double s = sig[j], kap, N = w == 0 ? fc->n[best] : nmin, X = fc->x[w == 0 ? best : 0];
+            if (w == 1)
+                for (size_t i = 0; i < fc->npts; i++)
+                    if (fc->n[i] == nmin)
+                        X = fc->x[i];
+            if (!(nstar >= 1) || (w == 0 && j == 1))
+                continue;
+            kap = (1 - s) / (nstar * nstar);
+            st[k][MODEL_SIGMA] = s;
+            st[k][MODEL_KAPPA] = kap;
+            st[k][MODEL_LAMBDA] = lambda_free ? X * (1 + s * (N - 1) + kap * N * (N - 1)) / N
+                                              : fc->fixed[MODEL_LAMBDA];
+            if (isfinite(st[k][MODEL_LAMBDA]) && st[k][MODEL_LAMBDA] > 0)
+                k++;
+        }
+    }
+    return k;
+}
+
 int usl_fit(const double *n, const double *x, size_t npts, const struct usl_options *opt,
             struct usl_workspace *ws, struct model_fit *out, char *errmsg, size_t errcap)
 {
@@ -384,11 +424,17 @@ int usl_fit(const double *n, const double *x, size_t npts, const struct usl_opti
             lam0 = x[i] / n[i];
     }
 
-    /* faces in order of how many bounds they pin: the free fit first */
+    /* faces in order of how many bounds they pin: the free fit first. The free face is run
+     * from several starts (the linearised fit, and starts that put the peak N* at the best
+     * level and below the smallest x, for curves past their peak); the fit is the admissible
+     * run with the smallest SSE over every start and face. When the free fit is admissible the
+     * pinned faces cannot do better (they lie in its closure), but they are still fitted from
+     * the linearised start: a free run can stop at a local minimum. */
     for (int pinned = 0; pinned <= 2; pinned++) {
         for (size_t fi = 0; fi < sizeof face_tbl / sizeof face_tbl[0]; fi++) {
             struct face fc;
-            double par0[MODEL_MAX_PAR];
+            double starts[USL_STARTS][MODEL_MAX_PAR];
+            size_t n_starts;
             int smode = face_tbl[fi].sigma, kmode = o.amdahl ? PIN_ZERO : face_tbl[fi].kappa;
             int sfree = smode == PIN_FREE, kfree = kmode == PIN_FREE, r;
             if (o.amdahl && face_tbl[fi].kappa != PIN_FREE)
@@ -413,32 +459,37 @@ int usl_fit(const double *n, const double *x, size_t npts, const struct usl_opti
                 fc.free_idx[fc.p++] = MODEL_KAPPA;
             if (fc.p > npts)
                 continue;
-            start_values(&fc, sfree, kfree, lambda_free, par0);
-            memset(&cur, 0, sizeof cur);
-            cur.kind = o.amdahl ? MODEL_AMDAHL : MODEL_USL;
-            r = run_face(&fc, par0, o.max_iter, ws, &cur);
-            faces++;
-            if (r == -2) {
-                rc = MODEL_ENOMEM;
-                goto done;
-            }
-            if (r != 0 || !admissible(&cur))
-                continue;
-            {
-                double sse = 0;
-                for (size_t i = 0; i < npts; i++) {
-                    double d = x[i] - model_eval(&cur, n[i]);
-                    sse += d * d;
+            start_values(&fc, sfree, kfree, lambda_free, starts[0]);
+            n_starts = 1;
+            if (pinned == 0 && sfree && kfree)
+                n_starts += peak_starts(&fc, lambda_free, starts + 1);
+            for (size_t st = 0; st < n_starts; st++) {
+                memset(&cur, 0, sizeof cur);
+                cur.kind = o.amdahl ? MODEL_AMDAHL : MODEL_USL;
+                r = run_face(&fc, starts[st], o.max_iter, ws, &cur);
+                faces++;
+                if (r == -2) {
+                    rc = MODEL_ENOMEM;
+                    goto done;
                 }
-                cur.sse = sse;
-            }
-            if (!have || cur.sse < best.sse) {
-                best = cur;
-                have = 1;
+                if (r != 0 || !admissible(&cur))
+                    continue;
+                {
+                    double sse = 0;
+                    for (size_t i = 0; i < npts; i++) {
+                        double d = x[i] - model_eval(&cur, n[i]);
+                        sse += d * d;
+                    }
+                    cur.sse = sse;
+                }
+                /* a pinned face must be clearly better to replace a freer fit */
+                if (!have || cur.sse < best.sse * (1 - 1e-9) ||
+                    (pinned == 0 && cur.sse < best.sse)) {
+                    best = cur;
+                    have = 1;
+                }
             }
         }
-        if (have && pinned == 0)
-            break; /* the free fit is admissible: it is the constrained optimum */
     }
     if (!have) {
         if (errmsg)

@@ -12,17 +12,21 @@
  * with GSL_ENOPROG or GSL_EMAXITER is kept only if it passes the looser stationarity test
  * gsl_multifit_nlinear_test(1e-9, 1e-7).
  * Bounds sigma >= 0, kappa >= 0, sigma < 1 by active-set face enumeration (models.md §4.2):
- * the free fit is accepted when it is admissible; otherwise every face {sigma = 0},
- * {kappa = 0}, {sigma = kappa = 0}, and {sigma = 1}, {sigma = 1, kappa = 0} (the closure of
- * sigma < 1, where a curve that falls from its first point ends up) is fitted and the
- * admissible face with the smallest SSE is kept. With two simple bounds this is the
+ * the free fit and every face {sigma = 0}, {kappa = 0}, {sigma = kappa = 0}, and {sigma = 1},
+ * {sigma = 1, kappa = 0} (the closure of sigma < 1, where a curve that falls from its first
+ * point ends up) are fitted and the admissible run with the smallest SSE is kept (a pinned face
+ * must beat a freer one by more than 1e-9 relative). With two simple bounds this is the
  * Karush-Kuhn-Tucker solution; a parameter on its bound is reported fixed (value 0, no standard
  * error) and the standard errors of the others come from the face's own Jacobian: SE =
  * sqrt(diag((J'J)^-1) * SSE/(n-p)) (GSL manual, "Covariance matrix of best fit parameters").
  *
  * Starting values come from the linearised form N/X = ((1-sigma) + (sigma-kappa)N + kappa N^2)
  * / lambda, a linear least-squares fit of N/X on (1, N, N^2) (the "solve a linearized
- * approximation" advice of the GSL manual's Troubleshooting section; pt-usl does the same).
+ * approximation" advice of the GSL manual's Troubleshooting section; pt-usl does the same). The
+ * free face is also started from the data: the peak N* put at the level with the most
+ * throughput (sigma 0.1), and at half the smallest x (sigma 0.1 and 0.6) for a curve that is past
+ * its peak over the whole range, lambda each time so that the curve passes through that level.
+ * (On such a curve the linearised start can land where the solver stalls.)
  *
  * Thread-safety: a workspace belongs to one thread at a time; functions touch only their
  * arguments.
