@@ -134,6 +134,7 @@ struct curve_spec curve_spec_default(void)
     s.lat_pct = 0;
     s.model = FIT_AUTO;
     s.source = CURVE_SOURCE_MEASURED;
+    s.think_s = 0;
     return s;
 }
 
@@ -220,6 +221,155 @@ static void pool_levels(struct curve *c, const struct curve_obs *v, size_t m)
     }
 }
 
+/* Classify levels lo..hi (models/shape.h). */
+static int classify(const struct curve_level *lv, size_t lo, size_t hi, struct shape *out)
+{
+    size_t m = hi - lo + 1;
+    double *b = malloc(3 * m * sizeof *b);
+    int rc;
+    if (!b)
+        return CURVE_ENOMEM;
+    for (size_t i = 0; i < m; i++) {
+        b[i] = lv[lo + i].n;
+        b[m + i] = lv[lo + i].x;
+        b[2 * m + i] = lv[lo + i].half95;
+    }
+    rc = shape_classify(b, b + m, b + 2 * m, m, out) == 0 ? CURVE_OK : CURVE_EINVAL;
+    free(b);
+    return rc;
+}
+
+/* The peak the curve reports (curve.h). */
+static void find_peak(struct curve *c)
+{
+    struct curve_peak *p = &c->peak;
+    const struct curve_level *b = &c->lv[c->shape.best];
+    enum shape_class k = c->shape.cls;
+    const struct model_derived *d = &c->derived;
+    double lo_n, hi_n;
+    memset(p, 0, sizeof *p);
+    p->n.value = p->n.lo = p->n.hi = p->x.value = p->x.lo = p->x.hi = NAN;
+    p->model_n = c->fitted && d->has_peak ? d->n_peak.value : NAN;
+    if (k == SHAPE_RISING || k == SHAPE_SINGLE)
+        return;
+    lo_n = c->shape.best > 0 ? c->lv[c->shape.best - 1].n : 0;
+    hi_n = c->shape.best + 1 < c->m ? c->lv[c->shape.best + 1].n : INFINITY;
+    if (k == SHAPE_PLATEAU && hi_n > c->lv[c->m - 1].n)
+        hi_n = c->lv[c->m - 1].n; /* a plateau's peak, if any, lies inside the data */
+    if (c->use_model && d->has_peak && d->n_peak.value >= lo_n && d->n_peak.value <= hi_n) {
+        p->has = 1;
+        p->from_model = 1;
+        p->n = d->n_peak;
+        p->x = d->x_peak;
+        p->below_range = d->n_peak.value < c->lv[0].n;
+        return;
+    }
+    if (k == SHAPE_PLATEAU)
+        return; /* no fall seen, and no model peak where the points put it */
+    p->has = 1;
+    p->below_range = c->shape.best == 0;
+    p->n.value = p->n.lo = p->n.hi = b->n;
+    p->x.value = b->x;
+    p->x.lo = b->x - curve_level_half(b);
+    p->x.hi = b->x + curve_level_half(b);
+}
+
+/* Classify the levels, choose the levels to fit, fit, check, and find the peak (curve.h). */
+static int shape_and_fit(struct curve *c, struct usl_workspace *ws, char *err, size_t cap)
+{
+    struct shape sub;
+    struct fit_options fo;
+    size_t lo, hi, k = 0;
+    double *fn, *fx, *ln, *lx, *lh;
+    int rc;
+
+    if ((rc = classify(c->lv, 0, c->m - 1, &c->shape)) != CURVE_OK) {
+        snprintf(err, cap, rc == CURVE_ENOMEM ? "out of memory" : "levels not classifiable");
+        return rc;
+    }
+    c->x_max = c->lv[c->shape.best].x;
+    lo = c->shape.superlinear_start ? 1 : 0;
+    hi = c->shape.cls == SHAPE_COLLAPSE ? c->shape.collapse_at : c->m - 1;
+    c->fit_lo = lo;
+    c->fit_hi = hi;
+    if (hi < lo + 1) {
+        snprintf(c->no_fit, sizeof c->no_fit, "%s level%s to fit %s", hi < lo ? "no" : "one",
+                 hi < lo ? "s" : "",
+                 c->shape.cls == SHAPE_COLLAPSE ? "before the collapse" : "after the first");
+        snprintf(c->no_model, sizeof c->no_model, "%s", c->no_fit);
+        find_peak(c);
+        return CURVE_OK;
+    }
+    if ((rc = classify(c->lv, lo, hi, &sub)) != CURVE_OK) {
+        snprintf(err, cap, "out of memory");
+        return rc;
+    }
+    fn = malloc((2 * c->n_obs + 3 * c->m) * sizeof *fn);
+    if (!fn) {
+        snprintf(err, cap, "out of memory");
+        return CURVE_ENOMEM;
+    }
+    fx = fn + c->n_obs;
+    ln = fx + c->n_obs;
+    lx = ln + c->m;
+    lh = lx + c->m;
+    for (size_t i = 0; i < c->n_obs; i++)
+        if (c->obs_n[i] >= c->lv[lo].n && c->obs_n[i] <= c->lv[hi].n) {
+            fn[k] = c->obs_n[i];
+            fx[k++] = c->obs_x[i];
+        }
+    fo.model = c->spec.model;
+    fo.peak_seen = sub.cls == SHAPE_PEAKED || sub.cls == SHAPE_FALLING;
+    rc = fit_curve_opt(fn, fx, k, &fo, ws, c->fr, c->no_fit, sizeof c->no_fit);
+    if (rc == MODEL_ENOMEM) {
+        free(fn);
+        snprintf(err, cap, "out of memory");
+        return CURVE_ENOMEM;
+    }
+    if (rc == MODEL_OK) {
+        c->fit = c->fr->fits[c->fr->chosen];
+        if (derived_compute(&c->fit, &c->derived) == MODEL_OK) {
+            c->fitted = 1;
+            c->no_fit[0] = '\0';
+        } else {
+            snprintf(c->no_fit, sizeof c->no_fit, "the fitted model has non-finite parameters");
+        }
+    }
+    if (c->fitted) {
+        size_t lm = hi - lo + 1;
+        for (size_t i = 0; i < lm; i++) {
+            ln[i] = c->lv[lo + i].n;
+            lx[i] = c->lv[lo + i].x;
+            lh[i] = c->lv[lo + i].half95;
+        }
+        fit_check_levels(&c->fit, ln, lx, lh, lm, &c->check);
+        for (size_t i = 0; i < k; i++) {
+            double r = fabs(fx[i] - model_eval(&c->fit, fn[i])) / fx[i];
+            if (r > c->point_rel) {
+                c->point_rel = r;
+                c->point_rel_n = fn[i];
+            }
+        }
+        c->check.worst += lo;
+        c->check.run_from += lo;
+        c->use_model = c->check.describes;
+        if (!c->check.describes)
+            snprintf(c->no_model, sizeof c->no_model, "%s",
+                     c->check.pattern ? "its residuals follow a pattern"
+                                      : "a residual lies beyond its noise bound");
+        else if (fo.peak_seen && !c->derived.has_peak && !c->derived.falling) {
+            c->use_model = 0;
+            snprintf(c->no_model, sizeof c->no_model,
+                     "the points fall after their best level and the model has no peak");
+        }
+    } else {
+        snprintf(c->no_model, sizeof c->no_model, "no model could be fitted: %.150s", c->no_fit);
+    }
+    free(fn);
+    find_peak(c);
+    return CURVE_OK;
+}
+
 int curve_init(struct curve *c, const struct curve_obs *obs, size_t m,
                const struct curve_spec *spec, struct usl_workspace *ws, char *err, size_t cap)
 {
@@ -263,21 +413,9 @@ int curve_init(struct curve *c, const struct curve_obs *obs, size_t m,
         c->obs_x[i] = v[i].x;
     }
     pool_levels(c, v, m);
-    rc = fit_curve(c->obs_n, c->obs_x, m, spec->model, ws, c->fr, err, cap);
-    if (rc == MODEL_ENOMEM) {
-        rc = CURVE_ENOMEM;
+    rc = shape_and_fit(c, ws, err, cap);
+    if (rc != CURVE_OK)
         goto out;
-    }
-    if (rc != MODEL_OK) {
-        rc = CURVE_EFIT;
-        goto out;
-    }
-    c->fit = c->fr->fits[c->fr->chosen];
-    if (derived_compute(&c->fit, &c->derived) != MODEL_OK) {
-        snprintf(err, cap, "fitted model has non-finite parameters");
-        rc = CURVE_EFIT;
-        goto out;
-    }
     if (c->m_lat) {
         double *ln = malloc(2 * c->m_lat * sizeof *ln);
         size_t k = 0;
@@ -354,9 +492,11 @@ int curve_init_points(struct curve *c, const struct point_list *pts, const size_
         const struct point *p = &pts->items[idx[i]];
         int64_t xv = s.x == CURVE_X_NODES ? p->nodes : p->threads;
         double yv = s.qps ? p->qps : p->tps;
-        double lat_ms = s.lat_pct > 0    ? point_percentile(p, s.lat_pct)
-                        : s.lat_pct == 0 ? p->latency_ms.avg
-                                         : NAN;
+        /* with qps the mean latency is per query: Little's law on the curve, not the points'
+         * per-transaction mean */
+        double lat_ms = s.lat_pct > 0              ? point_percentile(p, s.lat_pct)
+                        : s.lat_pct == 0 && !s.qps ? p->latency_ms.avg
+                                                   : NAN;
         if (xv <= 0) {
             snprintf(err, cap, "%s:%ld: %s / %s: point has no %s count",
                      p->source_file ? p->source_file : "-", p->source_line, p->target, p->workload,
@@ -392,23 +532,7 @@ const struct curve_level *curve_level_at(const struct curve *c, double n)
     return NULL;
 }
 
-double curve_latency(const struct curve *c, double n, enum curve_basis *basis)
+double curve_level_half(const struct curve_level *l)
 {
-    double r;
-    if (c->lat) {
-        int ex = 0;
-        const struct curve_level *l;
-        r = latency_pctl_eval(c->lat, &c->fit, n, 0, &ex);
-        *basis = ex ? CURVE_BASIS_EXTRAPOLATED : CURVE_BASIS_INTERPOLATED;
-        if (!ex && (l = curve_level_at(c, n)) != NULL && isfinite(l->lat_s))
-            *basis = CURVE_BASIS_MEASURED;
-    } else if (!c->by_nodes && c->spec.lat_pct == 0) {
-        r = latency_mean(&c->fit, n, 0);
-        *basis = n < c->fit.n_min || n > c->fit.n_max ? CURVE_BASIS_EXTRAPOLATED
-                                                      : CURVE_BASIS_INTERPOLATED;
-    } else {
-        *basis = CURVE_BASIS_NONE;
-        return NAN;
-    }
-    return r;
+    return isfinite(l->half95) && l->half95 >= 0 ? l->half95 : SHAPE_NOISE_REL * l->x;
 }

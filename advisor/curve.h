@@ -25,11 +25,38 @@
  *   from the points      sqrt(sum ci95_i^2) / r     (every point carries ci95_tps)
  * (NAN when neither is known). The measured latency of a level is the mean of its points'.
  *
- * The fit (models/fit.h: USL, Amdahl, piecewise, chosen by AICc) sees every counting point.
+ * Shape (models/shape.h) is read from the levels first: rising, plateau, peaked, falling,
+ * collapse, and a superlinear start; every level's noise e_i = max(h_i, 5 % of X_i).
+ *
+ * The fit (models/fit.h: USL, Amdahl, piecewise) sees the counting points of the levels it can
+ * describe: from the second level on after a superlinear start (the first level is low for a
+ * reason no saturation model has: one client thread and one server thread ping-pong across
+ * idle CPUs and pay a wake-up on every round trip; fitting it drags sigma, the knee and the
+ * peak to the first point), and up to the last level before a collapse (no smooth model is
+ * drawn across a cliff). Its choice follows the data first: when those levels fall beyond their
+ * noise after their best one, a peak exists and the USL is chosen (fit_options.peak_seen). The
+ * model is used (use_model) only when it describes those levels (fit_check_levels: every
+ * residual within the level's noise, no run of one-signed residuals) and has a peak where the
+ * points fall; otherwise the measured curve is the answer.
+ *
+ * Throughput at x = N (curve_throughput): at a level, its mean, with the level's interval (the
+ * replicates' or the points' ci95; +/- 5 % when neither is known); between levels the model
+ * where it is used and stays at or below the highest level mean (never above what was
+ * measured), else the measured curve: linear in log N between the neighbouring levels, the
+ * interval likewise; outside the measured range only the model, and only where it is used and
+ * fitted up to that end (extrapolated).
+ *
+ * The peak (curve.peak): for a peaked, falling or collapsing curve, the model's N* when the
+ * model is used and N* lies between the levels next to the best level (below the second level
+ * for a falling curve); else the best level itself (measured). A plateau reports the model's
+ * N* only when it lies there and inside the measured range, else none; a rising curve has
+ * none (not seen yet).
+ *
  * Latency of the curve's statistic at N: the measured values through models/latency.h's
- * latency_pctl (Steffen's monotone interpolation inside the range; the end value scaled by the
- * model's R(N)/R(N_end) outside), or for a mean target without measured means Little's law
- * R = N / X(N) on the model (closed loop, zero think time).
+ * latency_pctl (Steffen's monotone interpolation inside the range; outside it the end value
+ * scaled by the model's R(N)/R(N_end), only where the model is used), or for a mean target
+ * without measured means Little's law R = N / X(N) - Z on the curve's throughput (closed loop,
+ * think time Z of the spec).
  *
  * Thread-safety: functions touch only their arguments; a built curve may be read by several
  * threads at once.
@@ -42,6 +69,7 @@
 #include "latency.h"
 #include "model.h"
 #include "point.h"
+#include "shape.h"
 #include "slo.h"
 #include "usl.h"
 
@@ -118,6 +146,7 @@ struct curve_spec {
     double lat_pct;           /* statistic: 0 mean, > 0 percentile, CURVE_LAT_NONE/AUTO */
     int model;                /* FIT_AUTO or an enum model_kind */
     enum curve_source source; /* measured points, or points predicted for the configuration */
+    double think_s;           /* closed-loop think time Z in Little's law R = N/X - Z, >= 0 */
 };
 
 /** Threads, tps, the mean latency, every model, measured points. */
@@ -140,6 +169,16 @@ struct curve_level {
     double lat_s;  /* mean measured latency of the statistic, seconds; NAN when none */
 };
 
+/* The peak a curve reports (top of file). */
+struct curve_peak {
+    int has;                /* 1: a peak is reported */
+    int from_model;         /* 1: the model's N*; 0: the best measured level */
+    int below_range;        /* 1: at or below the smallest x measured (falling curve) */
+    struct derived_value n; /* where; the model's 95 % interval, or the level's x */
+    struct derived_value x; /* throughput there, with its 95 % interval */
+    double model_n;         /* the model's N* when it has one, else NAN (even when not used) */
+};
+
 /* A built curve. */
 struct curve {
     struct curve_spec spec; /* as built; x resolved (never CURVE_X_AUTO), lat_pct resolved */
@@ -149,9 +188,20 @@ struct curve {
     size_t m;               /* levels */
     struct curve_level *lv; /* sorted by n (owned) */
     size_t m_lat;           /* levels with a measured latency */
+    struct shape shape;     /* what the levels show */
+    double x_max;           /* the highest level mean (level shape.best) */
+    int fitted;             /* 1: a model was fitted to levels fit_lo..fit_hi (fr, fit valid) */
+    size_t fit_lo, fit_hi;  /* the levels the model saw (inclusive) */
+    char no_fit[200];       /* why no model was fitted ("" when fitted) */
     struct fit_result *fr;  /* every model fitted and the choice (owned) */
     struct model_fit fit;   /* the chosen model */
     struct model_derived derived;
+    struct fit_check check; /* how the model describes levels fit_lo..fit_hi */
+    double point_rel;       /* the largest |residual| / X of a single fitted point */
+    double point_rel_n;     /* its x */
+    int use_model;          /* 1: the model describes them and is used (top of file) */
+    char no_model[200];     /* why the model is not used ("" when it is) */
+    struct curve_peak peak;
     struct latency_pctl *lat; /* the measured statistic's curve, NULL when none measured */
 };
 
@@ -161,9 +211,10 @@ struct curve {
  * @param spec  spec->x must be CURVE_X_THREADS or CURVE_X_NODES; spec->lat_pct 0, > 0 or
  *              CURVE_LAT_NONE (obs[].lat_s then ignored)
  * @param ws    USL workspace to reuse, or NULL
- * @return CURVE_OK; CURVE_EINVAL (fewer than 2 observations, a value not > 0; err says which);
- *         CURVE_EFIT (no model could be fitted; err says why); CURVE_ENOMEM. On error c is
- *         left empty (curve_destroy is still safe).
+ * @return CURVE_OK (also when no model could be fitted: fitted 0, no_fit says why, the
+ *         measured curve is used); CURVE_EINVAL (fewer than 2 observations, a value not > 0;
+ *         err says which); CURVE_ENOMEM. On error c is left empty (curve_destroy is still
+ *         safe).
  */
 int curve_init(struct curve *c, const struct curve_obs *obs, size_t m,
                const struct curve_spec *spec, struct usl_workspace *ws, char *err, size_t cap);
@@ -201,6 +252,49 @@ const char *curve_basis_name(enum curve_basis b);
 /** The level at x = n (within 1e-9 relative), or NULL. */
 const struct curve_level *curve_level_at(const struct curve *c, double n);
 
+/** A level's 95 % half-width for its figure: half95 when known, else 5 % of its mean. */
+double curve_level_half(const struct curve_level *l);
+
+/* Throughput at one x (curve_throughput). */
+struct curve_value {
+    struct derived_value x; /* throughput and its 95 % interval; NAN when there is no answer */
+    enum curve_basis basis; /* measured, interpolated, extrapolated; none without an answer */
+    int from_model;         /* 1: the model's value (and delta-method interval) */
+    double beyond;          /* n / largest x measured when above it, n / smallest when below,
+                               else 1 */
+};
+
+/**
+ * Throughput at x = n > 0 (top of file: levels, model between them, measured curve).
+ * @return CURVE_OK, or CURVE_EINVAL (n not > 0). Without an answer (outside the measured range
+ *         and no model used there) out->x is NAN and the basis none.
+ */
+int curve_throughput(const struct curve *c, double n, struct curve_value *out);
+
+/**
+ * The curve's shape in words, for people: "falling: past its peak over the whole measured
+ * range (113,007 tps at 100 threads -> 66,162 at 900)", "throughput collapses between 90 and
+ * 100 threads (3,097 -> 1,722 tps)". Returns buf.
+ */
+const char *curve_shape_text(const struct curve *c, char *buf, size_t cap);
+
+/**
+ * The superlinear start in words ("" without one): "superlinear start: 2 threads give 5.52 x
+ * the throughput of 1 (more than 2 x): the 1-thread level is left out of the fit". Returns buf.
+ */
+const char *curve_start_text(const struct curve *c, char *buf, size_t cap);
+
+/**
+ * Whether the model is used, in words: "the usl model describes the levels it saw (largest
+ * residual 3.5 % at 600 threads, within the noise bound 5 %)" or "no model describes the
+ * points (largest residual 28 % at 2 threads, beyond the noise bound 5 %): the measured curve
+ * is used (interpolation between levels)". Returns buf.
+ */
+const char *curve_model_text(const struct curve *c, char *buf, size_t cap);
+
+/** A throughput for people: integers with thousands separators above 1000 ("3,097"). */
+const char *curve_fmt_tps(double v, char *buf, size_t cap);
+
 /**
  * Latency of the curve's statistic at x = n, seconds: the measured curve where there is one,
  * else Little's law n / X(n) on the model (threads and the mean only). *basis: measured (at a
@@ -211,52 +305,82 @@ double curve_latency(const struct curve *c, double n, enum curve_basis *basis);
 
 /* Status of a curve at a latency target. */
 enum curve_status {
-    CURVE_MET = 0,      /* the target is met: throughput at the target is known */
-    CURVE_NEVER = 1,    /* the latency at the smallest concurrency already exceeds the target */
-    CURVE_NOLATENCY = 2 /* a percentile target but no percentile measured (or another one) */
+    CURVE_MET = 0,       /* the target is met: throughput at the target is known */
+    CURVE_NEVER = 1,     /* the latency at the smallest concurrency already exceeds the target */
+    CURVE_NOLATENCY = 2, /* a percentile target but no percentile measured (or another one) */
+    CURVE_OUTSIDE = 3    /* scale-out: the configuration's node count lies outside the measured
+                            range and extrapolation was not asked (or no model carries it) */
 };
+
+/* What limits the answer at a target. */
+enum curve_binds {
+    CURVE_BINDS_LATENCY = 0, /* the target: the next concurrency up misses it */
+    CURVE_BINDS_PEAK,        /* throughput: more concurrency meets the target but gives less */
+    CURVE_BINDS_RANGE,       /* the search range: met at its top (the largest measured level, or
+                                F x it with extrapolation) */
+    CURVE_BINDS_COLLAPSE     /* the collapse: met at the last level before the cliff */
+};
+
+/** "latency", "peak", "range", "collapse". */
+const char *curve_binds_name(enum curve_binds b);
 
 /* A curve at a latency target. */
 struct curve_at {
     enum curve_status status;
     double n;                 /* concurrency (or nodes) at the target; NAN when not met */
     struct derived_value x;   /* throughput there, with its 95 % interval */
-    double latency_s;         /* the statistic's latency at n */
+    double latency_s;         /* the statistic's latency at n (at the smallest level: NEVER) */
     enum curve_basis x_basis; /* where x comes from */
     enum curve_basis lat_basis;
-    int latency_model;      /* 1: latency from Little's law on the model, not measured */
-    int capped;             /* 1: limited by the peak N* (or the knee), not by latency */
-    int bound_by_search;    /* 1: met up to the search limit 2 x max N (no saturation) */
-    double peak_x;          /* X at the peak, or the ceiling; NAN when none */
-    int peak_is_ceiling;    /* 1: peak_x is the asymptote lambda/sigma or X_max */
-    double n_peak;          /* N* when there is a peak, else NAN */
-    double best_measured_x; /* highest measured tps meeting the target at N <= the limit; NAN */
+    int x_from_model;       /* 1: x is the model's (the curve's model is used there) */
+    int latency_model;      /* 1: latency from Little's law on the curve, not measured */
+    enum curve_binds binds; /* what limits the answer */
+    int met_everywhere;     /* 1: every measured level meets the target (no collapse) */
+    double limit_n;         /* the top of the search range (x) */
+    double beyond;          /* n / largest level when extrapolated, else 1 */
+    double peak_x;          /* the curve's peak throughput; a plateau's best level; a rising
+                               curve's model ceiling (lambda/sigma or X_m) when the model is
+                               used; else NAN */
+    int peak_is_best_level; /* 1: peak_x is the best measured level (no peak reported) */
+    int peak_is_ceiling;    /* 1: peak_x is the model's asymptote (rising: beyond the data) */
+    double n_peak;          /* the reported peak's x, NAN when none */
+    double best_measured_x; /* highest level mean meeting the target within the range; NAN */
     double best_measured_n;
 };
 
 /**
- * The highest throughput of a curve that meets a latency target and the concurrency that
- * gives it: the largest N in [1, U] whose latency meets the target, U the peak N* of a USL with
- * a peak, the knee of a piecewise fit, 1 for a curve falling from its first point, else 2 x the
- * largest N measured. The latency curve is monotone between consecutive levels, so the largest
- * feasible breakpoint is found by scanning and the crossing inside the next segment by bisection
- * (60 halvings). The throughput is X(N) of the model with the delta-method 95 % interval of the
- * mean curve (models/derived.h); at a measured level the measured mean. For a scale-out curve
- * (by_nodes) the throughput at nodes_at (> 0) if its latency meets the target.
- * @param slo  the target (util/slo.h): a curve built for another statistic than slo->pct
- *             gives CURVE_NOLATENCY
- * @return CURVE_OK (out->status says whether the target is met), CURVE_EINVAL (bad target or
- *         nodes_at), CURVE_ENOMEM.
+ * The highest throughput of a curve that meets a latency target, and the concurrency that gives
+ * it. The search range is [smallest level, U]: U the largest measured level, the last level
+ * before a collapse (never beyond it), or with extrapolate = F > 1 up to F x the largest level
+ * (only where the model is used and fitted to that end; the answer is then labelled
+ * extrapolated). Candidates: every level in range whose latency meets the target; the crossing
+ * of the target inside each segment between consecutive breakpoints (levels, and U) where one
+ * end meets it and the other does not (bisection, 60 halvings, on the latency curve, monotone
+ * between levels); the model's peak N* where it is used and meets the target; U. Each
+ * candidate's throughput is curve_throughput's (a level's mean and interval, the model between
+ * levels but never above the highest level, the measured curve otherwise). The answer is the
+ * candidate with the most throughput (the smaller x of equals). So the figure lies inside its
+ * interval, is never below a level that meets the target, and never above the highest level
+ * unless it is extrapolated.
+ * For a scale-out curve (by_nodes) the answer is at nodes_at (> 0) if its latency meets the
+ * target; outside the measured node counts only with extrapolate, between the smallest / F and
+ * F x the largest (CURVE_OUTSIDE otherwise).
+ * @param slo          the target (util/slo.h): a curve built for another statistic than slo->pct
+ *                     gives CURVE_NOLATENCY
+ * @param extrapolate  F >= 1: how far past the largest level the search may go (1: not at all)
+ * @return CURVE_OK (out->status says whether the target is met), CURVE_EINVAL (bad target,
+ *         nodes_at or extrapolate), CURVE_ENOMEM.
  */
 int curve_at_target(const struct curve *c, const struct slo *slo, double nodes_at,
-                    struct curve_at *out);
+                    double extrapolate, struct curve_at *out);
 
 /**
- * Smallest node count (1..max_nodes) of a scale-out curve whose X meets required_tps and whose
- * latency meets the target slo. @return the count, or 0 when
- * none does. *basis: measured, interpolated or extrapolated.
+ * Smallest node count (from the smallest measured up to max_nodes and the search range of
+ * curve_at_target) of a scale-out curve whose throughput (curve_throughput) meets required_tps
+ * and whose latency meets the target. @return the count, or 0 when none does. *basis:
+ * measured, interpolated or extrapolated.
  */
 long curve_nodes_for(const struct curve *c, const struct slo *slo, double required_tps,
-                     long max_nodes, enum curve_basis *basis);
+                     long max_nodes, double extrapolate, enum curve_basis *basis);
 
 #endif

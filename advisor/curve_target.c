@@ -1,16 +1,27 @@
 /* curve_target.c - a curve at a latency target, and node counts for a throughput (curve.h). */
 #include "curve.h"
 
-#include "piecewise.h"
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Bisection halvings for the crossing of the target inside one monotone segment. */
 #define CURVE_BISECT 60
-/* Search limit for a curve without a peak, knee or fall: this many times the largest N. */
-#define CURVE_SEARCH_FACTOR 2.0
+
+const char *curve_binds_name(enum curve_binds b)
+{
+    switch (b) {
+    case CURVE_BINDS_LATENCY:
+        return "latency";
+    case CURVE_BINDS_PEAK:
+        return "peak";
+    case CURVE_BINDS_RANGE:
+        return "range";
+    case CURVE_BINDS_COLLAPSE:
+        return "collapse";
+    }
+    return "?";
+}
 
 static int meets(const struct curve *c, double n, double target_s)
 {
@@ -19,169 +30,197 @@ static int meets(const struct curve *c, double n, double target_s)
     return isfinite(r) && r <= target_s;
 }
 
+/* The peak (or the best level of a plateau) for the headroom. */
 static void fill_peak(const struct curve *c, struct curve_at *out)
 {
-    const struct model_derived *d = &c->derived;
     out->n_peak = NAN;
     out->peak_x = NAN;
-    if (d->has_peak) {
-        out->n_peak = d->n_peak.value;
-        out->peak_x = d->x_peak.value;
-    } else if (isfinite(d->ceiling.value)) {
-        out->peak_x = d->ceiling.value;
+    if (c->peak.has) {
+        out->n_peak = c->peak.n.value;
+        out->peak_x = c->peak.x.value;
+    } else if (c->shape.cls == SHAPE_PLATEAU) {
+        out->peak_x = c->x_max;
+        out->peak_is_best_level = 1;
+    } else if (c->shape.cls == SHAPE_RISING && c->use_model && isfinite(c->derived.ceiling.value)) {
+        out->peak_x = c->derived.ceiling.value; /* the model's asymptote, beyond the data */
         out->peak_is_ceiling = 1;
     }
 }
 
-/* Upper limit of the search (curve.h). *is_peak: 1 peak or knee, 0 search factor. */
-static double search_limit(const struct curve *c, int *is_peak)
+/* The top of the search range (curve_at_target); *ext: 1 when it lies past the last level. */
+static double search_top(const struct curve *c, double extrapolate, int *ext)
 {
-    const struct model_derived *d = &c->derived;
-    const struct model_fit *f = &c->fit;
-    *is_peak = 1;
-    if (d->falling)
-        return 1;
-    if (d->has_peak && d->n_peak.value >= 1)
-        return d->n_peak.value;
-    if (d->has_peak)
-        return 1;
-    if (f->kind == MODEL_PIECEWISE && isfinite(f->par[MODEL_XM].value)) {
-        double knee = piecewise_knee(f);
-        if (isfinite(knee) && knee >= 1)
-            return knee;
+    double top = c->lv[c->m - 1].n;
+    *ext = 0;
+    if (c->shape.cls == SHAPE_COLLAPSE)
+        return c->lv[c->shape.collapse_at].n;
+    if (extrapolate > 1 && c->use_model && c->fit_hi == c->m - 1) {
+        *ext = 1;
+        return top * extrapolate;
     }
-    *is_peak = 0;
-    return CURVE_SEARCH_FACTOR * f->n_max;
+    return top;
 }
 
-static void finish_at(const struct curve *c, double nt, struct curve_at *out)
+/* Evaluate candidate n: keep it when it has more throughput than the best so far. */
+static void consider(const struct curve *c, double n, double *best_n, struct curve_value *best)
 {
-    struct derived_prediction pr;
-    const struct curve_level *l = curve_level_at(c, nt);
-    derived_predict(&c->fit, nt, 0, 0, &pr);
-    out->n = nt;
-    out->x = pr.x;
-    if (l) {
-        out->x.value = l->x;
-        out->x_basis = CURVE_BASIS_MEASURED;
-    } else {
-        out->x_basis = pr.extrapolated ? CURVE_BASIS_EXTRAPOLATED : CURVE_BASIS_INTERPOLATED;
+    struct curve_value v;
+    if (curve_throughput(c, n, &v) != CURVE_OK || !isfinite(v.x.value))
+        return;
+    if (!isfinite(best->x.value) || v.x.value > best->x.value ||
+        (v.x.value == best->x.value && n < *best_n)) {
+        *best = v;
+        *best_n = n;
     }
-    out->latency_s = curve_latency(c, nt, &out->lat_basis);
+}
+
+/* The crossing of the target between a (meets) and b (does not), or the reverse. */
+static double crossing(const struct curve *c, double a, double b, double t)
+{
+    double ok = meets(c, a, t) ? a : b, bad = ok == a ? b : a;
+    double level = ok;
+    for (int i = 0; i < CURVE_BISECT; i++) {
+        double mid = 0.5 * (ok + bad);
+        if (meets(c, mid, t))
+            ok = mid;
+        else
+            bad = mid;
+    }
+    /* a crossing at the level itself (its latency is the target) is the level */
+    return fabs(ok - level) <= 1e-9 * level ? level : ok;
+}
+
+static void finish(const struct curve *c, double n, const struct curve_value *v,
+                   struct curve_at *out)
+{
+    out->status = CURVE_MET;
+    out->n = n;
+    out->x = v->x;
+    out->x_basis = v->basis;
+    out->x_from_model = v->from_model;
+    out->beyond = v->beyond;
+    out->latency_s = curve_latency(c, n, &out->lat_basis);
 }
 
 int curve_at_target(const struct curve *c, const struct slo *slo, double nodes_at,
-                    struct curve_at *out)
+                    double extrapolate, struct curve_at *out)
 {
-    double lim, t = slo->target_s, pct = slo->pct, *bp, nt;
+    double t = slo->target_s, top, *bp, best_n = NAN, max_ok = NAN;
+    struct curve_value best;
     size_t nb = 0;
-    int is_peak, k;
+    int ext, top_ok, all = 1;
 
     memset(out, 0, sizeof *out);
     out->n = out->latency_s = out->best_measured_x = out->best_measured_n = NAN;
-    out->x.value = out->x.lo = out->x.hi = NAN;
-    if (!(t > 0) || !isfinite(t))
+    out->x.value = out->x.lo = out->x.hi = out->limit_n = NAN;
+    out->beyond = 1;
+    if (!(t > 0) || !isfinite(t) || !(extrapolate >= 1) || !isfinite(extrapolate) || c->m == 0)
         return CURVE_EINVAL;
     fill_peak(c, out);
     out->latency_model = c->lat == NULL;
-    if (pct != c->spec.lat_pct || (!c->lat && (c->by_nodes || pct > 0))) {
+    if (slo->pct != c->spec.lat_pct || (!c->lat && (c->by_nodes || slo->pct > 0))) {
         out->status = CURVE_NOLATENCY;
         return CURVE_OK;
     }
+    memset(&best, 0, sizeof best);
+    best.x.value = NAN;
     if (c->by_nodes) {
+        double hi = c->lv[c->m - 1].n * extrapolate;
         if (!(nodes_at > 0))
             return CURVE_EINVAL;
+        out->limit_n = hi;
+        if (nodes_at < c->lv[0].n / extrapolate * (1 - 1e-12) || nodes_at > hi * (1 + 1e-12)) {
+            out->status = CURVE_OUTSIDE;
+            return CURVE_OK;
+        }
+        consider(c, nodes_at, &best_n, &best);
+        if (!isfinite(best.x.value)) {
+            out->status = CURVE_OUTSIDE;
+            return CURVE_OK;
+        }
         if (!meets(c, nodes_at, t)) {
             out->status = CURVE_NEVER;
             out->latency_s = curve_latency(c, nodes_at, &out->lat_basis);
             return CURVE_OK;
         }
-        finish_at(c, nodes_at, out);
-        out->status = CURVE_MET;
+        finish(c, nodes_at, &best, out);
         return CURVE_OK;
     }
-    lim = search_limit(c, &is_peak);
-    /* best measured level meeting the target at N <= lim */
+    top = search_top(c, extrapolate, &ext);
+    out->limit_n = top;
+    /* breakpoints: the levels up to the top, and the top */
+    bp = malloc((c->m + 1) * sizeof *bp);
+    if (!bp)
+        return CURVE_ENOMEM;
+    for (size_t i = 0; i < c->m && c->lv[i].n <= top * (1 + 1e-12); i++)
+        bp[nb++] = c->lv[i].n;
+    if (top > bp[nb - 1] * (1 + 1e-12))
+        bp[nb++] = top;
     for (size_t i = 0; i < c->m; i++) {
         const struct curve_level *l = &c->lv[i];
-        double lat = c->lat ? l->lat_s : l->n / l->x; /* Little's law on the measured level */
-        if (isfinite(lat) && lat <= t && l->n <= lim * (1 + 1e-9) &&
-            !(l->x <= out->best_measured_x)) {
+        int ok = meets(c, l->n, t);
+        all &= ok;
+        if (ok && l->n <= top * (1 + 1e-12) && !(l->x <= out->best_measured_x)) {
             out->best_measured_x = l->x;
             out->best_measured_n = l->n;
         }
     }
-    /* breakpoints: 1, the measured N inside (1, lim), lim */
-    bp = malloc((c->m + 2) * sizeof *bp);
-    if (!bp)
-        return CURVE_ENOMEM;
-    bp[nb++] = 1;
-    for (size_t i = 0; i < c->m; i++)
-        if (c->lv[i].n > bp[nb - 1] && c->lv[i].n < lim)
-            bp[nb++] = c->lv[i].n;
-    if (lim > bp[nb - 1])
-        bp[nb++] = lim;
-    for (k = (int)nb - 1; k >= 0; k--)
-        if (meets(c, bp[k], t))
-            break;
-    if (k < 0) {
-        free(bp);
+    out->met_everywhere = all && c->shape.cls != SHAPE_COLLAPSE;
+    for (size_t k = 0; k < nb; k++) {
+        int here = meets(c, bp[k], t);
+        if (here) {
+            consider(c, bp[k], &best_n, &best);
+            max_ok = bp[k];
+        }
+        if (k + 1 < nb && here != meets(c, bp[k + 1], t)) {
+            double x = crossing(c, bp[k], bp[k + 1], t);
+            consider(c, x, &best_n, &best);
+            if (!(x <= max_ok))
+                max_ok = x;
+        }
+    }
+    if (c->peak.has && c->peak.from_model && c->peak.n.value >= bp[0] && c->peak.n.value <= top &&
+        meets(c, c->peak.n.value, t))
+        consider(c, c->peak.n.value, &best_n, &best);
+    top_ok = meets(c, bp[nb - 1], t);
+    free(bp);
+    if (!isfinite(best.x.value)) {
         out->status = CURVE_NEVER;
-        out->latency_s = curve_latency(c, 1, &out->lat_basis);
+        out->latency_s = curve_latency(c, c->lv[0].n, &out->lat_basis);
         return CURVE_OK;
     }
-    if (k == (int)nb - 1) {
-        nt = bp[k];
-        out->capped = is_peak && nb > 1;
-        out->bound_by_search = !is_peak;
-    } else {
-        double lo = bp[k], hi = bp[k + 1];
-        for (int i = 0; i < CURVE_BISECT; i++) {
-            double mid = 0.5 * (lo + hi);
-            if (meets(c, mid, t))
-                lo = mid;
-            else
-                hi = mid;
-        }
-        nt = lo;
-    }
-    free(bp);
-    finish_at(c, nt, out);
-    out->status = CURVE_MET;
+    finish(c, best_n, &best, out);
+    /* what limits it: the top of the range; a feasible concurrency above the answer (the peak
+     * does); else the target */
+    if (top_ok && best_n >= top * (1 - 1e-12))
+        out->binds = c->shape.cls == SHAPE_COLLAPSE ? CURVE_BINDS_COLLAPSE : CURVE_BINDS_RANGE;
+    else if (max_ok > best_n * (1 + 1e-9))
+        out->binds = CURVE_BINDS_PEAK;
+    else
+        out->binds = CURVE_BINDS_LATENCY;
+    (void)ext;
     return CURVE_OK;
 }
 
 long curve_nodes_for(const struct curve *c, const struct slo *slo, double required_tps,
-                     long max_nodes, enum curve_basis *basis)
+                     long max_nodes, double extrapolate, enum curve_basis *basis)
 {
-    double target_s = slo->target_s;
-    int is_peak;
-    double lim = search_limit(c, &is_peak);
-    long hi_n = is_peak ? (long)floor(lim) : max_nodes;
+    int ext;
+    double top = c->m ? search_top(c, extrapolate, &ext) : 0;
+    long lo = c->m ? (long)ceil(c->lv[0].n - 1e-9) : 1, hi = (long)floor(top + 1e-9);
     *basis = CURVE_BASIS_NONE;
-    if (hi_n > max_nodes)
-        hi_n = max_nodes;
-    /* X rises up to the limit: first k with X(k) >= R by bisection, then the latency check
-     * going up (latency need not be monotone in nodes) */
-    if (hi_n < 1 || model_eval(&c->fit, (double)hi_n) < required_tps)
-        return 0;
-    {
-        long lo = 1, hi = hi_n;
-        while (lo < hi) {
-            long mid = lo + (hi - lo) / 2;
-            if (model_eval(&c->fit, (double)mid) >= required_tps)
-                hi = mid;
-            else
-                lo = mid + 1;
+    if (hi > max_nodes)
+        hi = max_nodes;
+    if (lo < 1)
+        lo = 1;
+    for (long k = lo; k <= hi; k++) {
+        struct curve_value v;
+        if (curve_throughput(c, (double)k, &v) != CURVE_OK || !(v.x.value >= required_tps))
+            continue;
+        if (meets(c, (double)k, slo->target_s)) {
+            *basis = v.basis;
+            return k;
         }
-        for (long k = lo; k <= hi_n; k++)
-            if (meets(c, (double)k, target_s)) {
-                *basis = curve_level_at(c, (double)k) ? CURVE_BASIS_MEASURED
-                         : (double)k < c->fit.n_min || (double)k > c->fit.n_max
-                             ? CURVE_BASIS_EXTRAPOLATED
-                             : CURVE_BASIS_INTERPOLATED;
-                return k;
-            }
     }
     return 0;
 }

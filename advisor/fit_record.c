@@ -80,10 +80,56 @@ static json_t *derived_json(const struct model_derived *d)
     return o;
 }
 
+static json_t *curve_json(const struct curve *c)
+{
+    json_t *o = json_object(), *pk;
+    char buf[512];
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "points", json_integer((json_int_t)c->n_obs));
+    json_object_set_new(o, "levels", json_integer((json_int_t)c->m));
+    json_object_set_new(o, "x_range", json_pack("[ff]", c->lv[0].n, c->lv[c->m - 1].n));
+    json_object_set_new(o, "shape", json_string(shape_class_name(c->shape.cls)));
+    json_object_set_new(o, "shape_text", json_string(curve_shape_text(c, buf, sizeof buf)));
+    json_object_set_new(o, "superlinear_start", json_boolean(c->shape.superlinear_start));
+    if (c->shape.superlinear_start)
+        json_object_set_new(o, "start_text", json_string(curve_start_text(c, buf, sizeof buf)));
+    if (c->shape.cls == SHAPE_COLLAPSE) {
+        const struct curve_level *a = &c->lv[c->shape.collapse_at], *b = a + 1;
+        json_object_set_new(
+            o, "collapse",
+            json_pack("{sfsfsfsf}", "from", a->n, "to", b->n, "tps_from", a->x, "tps_to", b->x));
+    }
+    json_object_set_new(
+        o, "best", json_pack("{sfsf}", "x", c->lv[c->shape.best].n, "y", c->lv[c->shape.best].x));
+    json_object_set_new(o, "fitted_range",
+                        c->fitted ? json_pack("[ff]", c->lv[c->fit_lo].n, c->lv[c->fit_hi].n)
+                                  : json_null());
+    json_object_set_new(o, "model_used", json_boolean(c->use_model));
+    json_object_set_new(o, "model_text", json_string(curve_model_text(c, buf, sizeof buf)));
+    if (c->fitted) {
+        json_object_set_new(o, "worst_residual",
+                            json_pack("{sfsfsf}", "x", c->lv[c->check.worst].n, "rel",
+                                      c->check.worst_rel, "bound_rel", c->check.worst_bound_rel));
+        json_object_set_new(o, "pattern", json_boolean(c->check.pattern));
+    }
+    if (c->peak.has) {
+        pk = json_object();
+        set_real(pk, "x", c->peak.n.value);
+        json_object_set_new(pk, "y", value_json(&c->peak.x));
+        json_object_set_new(pk, "basis", json_string(c->peak.from_model ? "model" : "measured"));
+        json_object_set_new(pk, "below_range", json_boolean(c->peak.below_range));
+        json_object_set_new(o, "peak", pk);
+    } else {
+        json_object_set_new(o, "peak", json_null());
+    }
+    return o;
+}
+
 json_t *fit_record_to_json(const struct fit_record *r)
 {
     const struct fit_result *fr = r->result;
-    const struct model_fit *f = &fr->fits[fr->chosen];
+    const struct model_fit *f = fr ? &fr->fits[fr->chosen] : NULL;
     json_t *o = json_object(), *a;
     if (!o)
         return NULL;
@@ -93,6 +139,13 @@ json_t *fit_record_to_json(const struct fit_record *r)
     json_object_set_new(o, "config", r->config ? json_string(r->config) : json_null());
     json_object_set_new(o, "x", json_string(r->x_name));
     json_object_set_new(o, "y", json_string(r->y_name));
+    if (r->curve)
+        json_object_set_new(o, "curve", curve_json(r->curve));
+    if (!f) {
+        json_object_set_new(o, "model", json_null());
+        json_object_set_new(o, "think_time_s", json_real(r->think_time_s));
+        goto predictions;
+    }
     json_object_set_new(o, "model", json_string(model_kind_name(fr->chosen)));
     json_object_set_new(o, "selection",
                         json_pack("{ssss}", "asked", r->asked, "reason", fr->reason));
@@ -158,6 +211,7 @@ json_t *fit_record_to_json(const struct fit_record *r)
         json_array_append_new(a, json_string(model_warning_text(MODEL_WARN_PEAK_BEYOND)));
     json_object_set_new(o, "warnings", a);
     json_object_set_new(o, "think_time_s", json_real(r->think_time_s));
+predictions:
     if (r->n_pred) {
         char key[32], key2[48];
         a = json_array();
@@ -166,32 +220,46 @@ json_t *fit_record_to_json(const struct fit_record *r)
         for (size_t i = 0; i < r->n_pred; i++) {
             const struct fit_record_prediction *p = &r->pred[i];
             json_t *e = json_object();
-            set_real(e, "x", p->p.n);
-            json_object_set_new(e, "y", value_json(&p->p.x));
-            if (isfinite(p->p.r_s.value)) {
-                struct derived_value ms = {p->p.r_s.value * 1e3, p->p.r_s.lo * 1e3,
-                                           p->p.r_s.hi * 1e3};
+            char note[200];
+            set_real(e, "x", p->n);
+            json_object_set_new(e, "y", value_json(&p->v.x));
+            json_object_set_new(e, "basis",
+                                json_string(p->v.basis == CURVE_BASIS_NONE
+                                                ? "none"
+                                                : curve_basis_name(p->v.basis)));
+            json_object_set_new(e, "source",
+                                json_string(p->v.from_model ? "model" : "measured curve"));
+            if (p->v.beyond > 1)
+                json_object_set_new(e, "beyond_largest", json_real(p->v.beyond));
+            if (fit_record_prediction_note(r, p, note, sizeof note)[0])
+                json_object_set_new(e, "note", json_string(note));
+            if (isfinite(p->r_s.value)) {
+                struct derived_value ms = {p->r_s.value * 1e3, p->r_s.lo * 1e3, p->r_s.hi * 1e3};
                 json_object_set_new(e, "latency_ms", value_json(&ms));
             }
             if (r->pctl > 0 && isfinite(p->pctl_ms)) {
                 set_real(e, key, p->pctl_ms);
                 json_object_set_new(e, key2, json_boolean(p->pctl_extrapolated));
             }
-            json_object_set_new(e, "extrapolated", json_boolean(p->p.extrapolated));
+            json_object_set_new(e, "extrapolated",
+                                json_boolean(p->v.basis == CURVE_BASIS_EXTRAPOLATED));
             json_array_append_new(a, e);
         }
         json_object_set_new(o, "predictions", a);
     }
     if (r->has_target) {
-        static const char *const st[] = {"ok", "unreachable", "unbounded"};
+        static const char *const st[] = {"met", "never", "no-latency", "outside"};
+        const struct curve_at *at = &r->at_target;
         json_t *t = json_object();
         set_real(t, "mean_ms", r->target_s * 1e3);
-        json_object_set_new(t, "status", json_string(st[r->at_target.status]));
-        if (r->at_target.status == LATENCY_OK) {
-            json_object_set_new(t, "x", value_json(&r->at_target.n));
-            json_object_set_new(t, "y", value_json(&r->at_target.x));
-            json_object_set_new(t, "capped_at_peak", json_boolean(r->at_target.capped));
-            json_object_set_new(t, "extrapolated", json_boolean(r->at_target.extrapolated));
+        json_object_set_new(t, "status", json_string(st[at->status]));
+        if (at->status == CURVE_MET) {
+            set_real(t, "x", at->n);
+            json_object_set_new(t, "y", value_json(&at->x));
+            json_object_set_new(t, "basis", json_string(curve_basis_name(at->x_basis)));
+            json_object_set_new(t, "binds", json_string(curve_binds_name(at->binds)));
+            json_object_set_new(t, "extrapolated",
+                                json_boolean(at->x_basis == CURVE_BASIS_EXTRAPOLATED));
         }
         json_object_set_new(o, "latency_target", t);
     }
@@ -222,4 +290,30 @@ int fit_record_write(FILE *f, const struct fit_record *r, char *errmsg, size_t e
     }
     free(line);
     return rc;
+}
+
+const char *fit_record_prediction_note(const struct fit_record *r,
+                                       const struct fit_record_prediction *p, char *buf, size_t cap)
+{
+    const struct curve *c = r->curve;
+    buf[0] = '\0';
+    if (!c)
+        return buf;
+    if (p->v.basis == CURVE_BASIS_NONE)
+        snprintf(buf, cap, "no answer: %s beyond the measured range",
+                 c->fitted ? "no model describes the points" : "no model could be fitted");
+    else if (p->v.beyond > 1 && p->unsaturated)
+        snprintf(buf, cap,
+                 "%.3g x the largest measured %s (%g): the model has not seen saturation, so the "
+                 "growth past 2 x is an assumption",
+                 p->v.beyond, r->x_name, c->lv[c->m - 1].n);
+    else if (p->v.beyond > 1)
+        snprintf(buf, cap, "%.3g x the largest measured %s (%g)", p->v.beyond, r->x_name,
+                 c->lv[c->m - 1].n);
+    else if (p->v.beyond < 1)
+        snprintf(buf, cap, "%.3g x the smallest measured %s (%g)", p->v.beyond, r->x_name,
+                 c->lv[0].n);
+    else if (p->v.basis == CURVE_BASIS_INTERPOLATED && !p->v.from_model)
+        snprintf(buf, cap, "the measured curve (no model used)");
+    return buf;
 }

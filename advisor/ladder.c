@@ -138,17 +138,36 @@ static int estimate(struct ladder *l, struct usl_workspace *ws)
     if (k < 3 || curve_init(&c, obs, k, &spec, ws, err, sizeof err) != CURVE_OK)
         return -1;
     d = &c.derived;
-    if (d->has_peak && isfinite(d->n_peak.value)) {
+    if (c.peak.has && c.peak.from_model) {
         l->est_is_peak = 1;
-        l->est = d->n_peak.value;
-        l->est_lo = d->n_peak.lo;
-        l->est_hi = d->n_peak.hi;
+        l->est = c.peak.n.value;
+        l->est_lo = c.peak.n.lo;
+        l->est_hi = c.peak.n.hi;
         rc = 0;
-    } else if (isfinite(d->knee.value) && d->knee.value > 0) {
+    } else if (c.peak.has) {
+        /* the best level: the peak lies between its neighbours, nearer the higher one (the
+         * estimate is the geometric midpoint towards it) */
+        size_t b = c.shape.best;
+        double lo = b > 0 ? c.lv[b - 1].n : c.lv[b].n, hi = b + 1 < c.m ? c.lv[b + 1].n : lo;
+        int up = b + 1 < c.m && (b == 0 || c.lv[b + 1].x >= c.lv[b - 1].x);
+        l->est_is_peak = 1;
+        l->est = sqrt(c.lv[b].n * (up ? c.lv[b + 1].n : lo));
+        l->est_lo = lo;
+        l->est_hi = b + 1 < c.m ? hi : c.lv[b].n;
+        rc = 0;
+    } else if (c.use_model && isfinite(d->knee.value) && d->knee.value > 0) {
         l->est_is_peak = 0;
         l->est = d->knee.value;
         l->est_lo = d->knee.lo;
         l->est_hi = d->knee.hi;
+        rc = 0;
+    } else if (c.shape.cls == SHAPE_PLATEAU) {
+        /* no model: the plateau starts at the first level within the noise of the best */
+        size_t t = c.shape.top_lo;
+        l->est_is_peak = 0;
+        l->est = c.lv[t].n;
+        l->est_lo = t > 0 ? c.lv[t - 1].n : c.lv[t].n;
+        l->est_hi = c.lv[t].n;
         rc = 0;
     }
     curve_destroy(&c);

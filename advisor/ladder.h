@@ -6,10 +6,12 @@
  *   1. doubling: 1, 2, 4, ... until the throughput gain over the previous level is below
  *      min_gain (5 %) for two steps in a row (a plateau or a fall), or the level's latency
  *      passes max_latency_ms, or max_threads is reached (the last step is clipped to it);
- *   2. refining near the knee: fit the curve (models/fit.h, every model, AICc choice) and take
- *      the USL's peak concurrency N* with its 95 % interval (models/derived.h), or, without a
- *      peak in range, the knee of the chosen model (1/sigma for Amdahl's law and a plateau-
- *      bound USL, X_m/lambda for the piecewise bound). When that interval is narrow
+ *   2. refining near the knee: build the curve (advisor/curve.h: shape, fit, whether the model
+ *      describes the levels) and take its peak: the model's N* with its 95 % interval, or the
+ *      best measured level with its neighbours as the interval; without a peak the knee of the
+ *      model when it is used (1/sigma for Amdahl's law and a plateau-bound USL, X_m/lambda for
+ *      the piecewise bound), else for a plateau the first level within the noise of the best
+ *      (the interval reaching back to the level before it). When that interval is narrow
  *      ((hi - lo) <= narrow * value) the ladder ends; otherwise the next level is the
  *      geometric midpoint round(sqrt(a*b)) of the measured levels a < b that bracket the
  *      estimate (the gap at the end of the range when it lies outside), or of the nearest

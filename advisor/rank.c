@@ -78,6 +78,8 @@ const char *rank_status_text(enum rank_status s)
         return "no price for the pricing model";
     case RANK_UNREACHABLE_TPS:
         return "cannot serve the required throughput";
+    case RANK_OUTSIDE:
+        return "node count outside the measured scale-out curve (see --extrapolate)";
     }
     return "?";
 }
@@ -85,7 +87,7 @@ const char *rank_status_text(enum rank_status s)
 const char *rank_status_name(enum rank_status s)
 {
     static const char *const names[] = {"met",    "never",    "no-latency", "no-curve",
-                                        "no-fit", "no-price", "short"};
+                                        "no-fit", "no-price", "short",      "outside"};
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
@@ -117,10 +119,12 @@ void rank_row_eval(struct rank_row *row, const char *config, int config_nodes,
             ra->c.n = ra->c.x.value = ra->c.x.lo = ra->c.x.hi = NAN;
             ra->c.latency_s = ra->c.peak_x = ra->c.n_peak = NAN;
         } else {
-            curve_at_target(curves[i], &opt->slo, (double)row->config_nodes, &ra->c);
-            ra->status = ra->c.status == CURVE_MET     ? RANK_MET
-                         : ra->c.status == CURVE_NEVER ? RANK_NEVER
-                                                       : RANK_NOLATENCY;
+            curve_at_target(curves[i], &opt->slo, (double)row->config_nodes,
+                            opt->extrapolate > 1 ? opt->extrapolate : 1, &ra->c);
+            ra->status = ra->c.status == CURVE_MET       ? RANK_MET
+                         : ra->c.status == CURVE_NEVER   ? RANK_NEVER
+                         : ra->c.status == CURVE_OUTSIDE ? RANK_OUTSIDE
+                                                         : RANK_NOLATENCY;
         }
         if (ra->status != RANK_MET) {
             if (row->status == RANK_MET)
@@ -134,7 +138,10 @@ void rank_row_eval(struct rank_row *row, const char *config, int config_nodes,
         } else {
             have_iv = 0;
         }
-        row->basis = worse(row->basis, a->x_basis);
+        if (opt->mix[i].weight > 0 && worse(row->basis, a->x_basis) != row->basis) {
+            row->basis = a->x_basis;
+            row->basis_from = i;
+        }
     }
     if (row->status != RANK_MET)
         return;
@@ -160,8 +167,8 @@ void rank_row_eval(struct rank_row *row, const char *config, int config_nodes,
         if (ok)
             row->headroom = 1 / ip / row->x.value - 1;
     }
-    if (row->headroom < 0 && row->headroom > -1e-9)
-        row->headroom = 0;
+    if (row->headroom < 0)
+        row->headroom = 0; /* the answer is at or above the peak figure: nothing left to gain */
 }
 
 int rank_row_price(struct rank_row *row, const struct curve *const *curves,
@@ -184,7 +191,8 @@ int rank_row_price(struct rank_row *row, const struct curve *const *curves,
         enum curve_basis b = CURVE_BASIS_LINEAR;
         int scale_curve = opt->n_mix == 1 && curves[0] && curves[0]->by_nodes;
         if (scale_curve) {
-            nodes = curve_nodes_for(curves[0], &opt->slo, opt->required_tps, 100000, &b);
+            nodes = curve_nodes_for(curves[0], &opt->slo, opt->required_tps, 100000,
+                                    opt->extrapolate > 1 ? opt->extrapolate : 1, &b);
             row->units = nodes;
         } else {
             double u = ceil(opt->required_tps / row->x.value - 1e-12);

@@ -59,26 +59,29 @@ int rank_mix_parse(const char *s, struct rank_mix_item *items, size_t *n, char *
 
 /* Status of a configuration or of one curve at the target. */
 enum rank_status {
-    RANK_MET = 0,        /* the target is met: throughput at the target is known */
-    RANK_NEVER,          /* the latency at the smallest concurrency already exceeds the target */
-    RANK_NOLATENCY,      /* a percentile target but no percentile measured */
-    RANK_NOCURVE,        /* no points for a workload of the mix */
-    RANK_NOFIT,          /* the curve could not be fitted */
-    RANK_NOPRICE,        /* the catalog gives no cost for the pricing model */
-    RANK_UNREACHABLE_TPS /* the required throughput cannot be served within the search */
+    RANK_MET = 0,         /* the target is met: throughput at the target is known */
+    RANK_NEVER,           /* the latency at the smallest concurrency already exceeds the target */
+    RANK_NOLATENCY,       /* a percentile target but no percentile measured */
+    RANK_NOCURVE,         /* no points for a workload of the mix */
+    RANK_NOFIT,           /* the curve could not be fitted */
+    RANK_NOPRICE,         /* the catalog gives no cost for the pricing model */
+    RANK_UNREACHABLE_TPS, /* the required throughput cannot be served within the search */
+    RANK_OUTSIDE          /* scale-out: the configuration's node count lies outside the
+                             measured range (curve.h CURVE_OUTSIDE) */
 };
 
 /** "meets the target", "never meets the target", ... */
 const char *rank_status_text(enum rank_status s);
 
-/** Short name: "met", "never", "no-latency", "no-curve", "no-fit", "no-price", "short". */
+/** Short name: "met", "never", "no-latency", "no-curve", "no-fit", "no-price", "short",
+ * "outside". */
 const char *rank_status_name(enum rank_status s);
 
 /* One workload of a row at the target. */
 struct rank_at {
-    enum rank_status
-        status;        /* RANK_MET, RANK_NEVER, RANK_NOLATENCY (from c.status), RANK_NOCURVE */
-    struct curve_at c; /* the curve at the target (curve.h); empty with RANK_NOCURVE */
+    enum rank_status status; /* from c.status (RANK_MET, _NEVER, _NOLATENCY, _OUTSIDE), or
+                                RANK_NOCURVE */
+    struct curve_at c;       /* the curve at the target (curve.h); empty with RANK_NOCURVE */
 };
 
 /* What a ranking asks. */
@@ -88,6 +91,8 @@ struct rank_options {
     double required_tps; /* 0: none */
     size_t n_mix;        /* >= 1 */
     struct rank_mix_item mix[RANK_MAX_MIX];
+    double extrapolate; /* F >= 1: search up to F x the largest measured level (curve.h);
+                           0 or 1: not past it */
 };
 
 /* One configuration in a ranking. */
@@ -99,7 +104,8 @@ struct rank_row {
     struct rank_at at[RANK_MAX_MIX]; /* per workload of the mix */
     struct derived_value x;          /* throughput at the target (mix: harmonic), tps */
     double n;                        /* concurrency at the target (single workload), else NAN */
-    enum curve_basis basis;          /* worst basis of the throughput figures */
+    enum curve_basis basis;          /* the weakest basis among the workloads with weight */
+    size_t basis_from;               /* the workload (index into the mix) that gives it */
     double cost_per_hour;            /* currency per hour at config_nodes; NAN without price */
     int cost_estimate;               /* 1: a price term rests on an estimate */
     double tps_per_cost;             /* tps per (currency per hour) */

@@ -37,6 +37,103 @@ static const char *basis_short(enum curve_basis b)
     return "-";
 }
 
+/* One "note: " line, wrapped at 100 columns with a 6-space continuation. */
+static void note(FILE *f, const char *text)
+{
+    size_t col = 0, len = strlen(text);
+    const char *p = text;
+    fputs("note: ", f);
+    col = 6;
+    while (len) {
+        size_t take = len, room = 100 - col;
+        if (take > room) {
+            take = room;
+            while (take > 0 && p[take] != ' ')
+                take--;
+            if (take == 0)
+                take = room;
+        }
+        fwrite(p, 1, take, f);
+        p += take;
+        len -= take;
+        while (len && *p == ' ') {
+            p++;
+            len--;
+        }
+        if (len) {
+            fputs("\n      ", f);
+            col = 6;
+        }
+    }
+    fputc('\n', f);
+}
+
+/* Notes collected for one table: each text once, with every configuration it is about. */
+struct notes {
+    size_t n, cap;
+    char **text, **who;
+};
+
+static void notes_init(struct notes *l)
+{
+    memset(l, 0, sizeof *l);
+}
+
+static void notes_add(struct notes *l, const char *who, const char *text)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->text[i], text) == 0) {
+            size_t a = strlen(l->who[i]), b = strlen(who);
+            char *w = realloc(l->who[i], a + b + 3);
+            if (w) {
+                memcpy(w + a, ", ", 2);
+                memcpy(w + a + 2, who, b + 1);
+                l->who[i] = w;
+            }
+            return;
+        }
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        char **t = realloc(l->text, cap * sizeof *t), **w;
+        if (!t)
+            return;
+        l->text = t;
+        w = realloc(l->who, cap * sizeof *w);
+        if (!w)
+            return;
+        l->who = w;
+        l->cap = cap;
+    }
+    l->text[l->n] = strdup(text);
+    l->who[l->n] = strdup(who);
+    if (l->text[l->n] && l->who[l->n])
+        l->n++;
+}
+
+static void notes_print(FILE *f, const struct notes *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        size_t len = strlen(l->who[i]) + strlen(l->text[i]) + 3;
+        char *line = malloc(len);
+        if (!line)
+            continue;
+        snprintf(line, len, "%s: %s", l->who[i], l->text[i]);
+        note(f, line);
+        free(line);
+    }
+}
+
+static void notes_free(struct notes *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->text[i]);
+        free(l->who[i]);
+    }
+    free(l->text);
+    free(l->who);
+    memset(l, 0, sizeof *l);
+}
+
 static const char *x_name(const struct rank_set *s, size_t i)
 {
     const struct curve *c = rank_set_curves(s, i);
@@ -59,6 +156,7 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
     const char *cur = s->cat->currency;
     char a[32], b[32], c[32], d[32], e[32], g[80];
     int req = s->opt.required_tps > 0, w = 6; /* w: configuration column width */
+    struct notes nl;
 
     /* the configuration column: as wide as the longest id, 6 to 18 characters */
     for (size_t i = 0; i < s->n; i++)
@@ -121,29 +219,105 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
                     r->nodes_basis == CURVE_BASIS_LINEAR ? "linear" : "curve", r->cost_per_month);
         }
     }
-    /* notes */
+    /* notes, the same text for several configurations on one line */
+    notes_init(&nl);
     for (size_t i = 0; i < s->n; i++) {
         const struct rank_row *r = &s->rows[i];
+        const struct curve *cv = rank_set_curves(s, i);
         for (size_t k = 0; k < r->n_at; k++) {
             const struct rank_at *ra = &r->at[k];
             const struct curve_at *at = &ra->c;
+            const struct curve *cu = &cv[k];
+            char who[160], line[400], a1[32], a2[32];
+            const char *xn = x_name(s, i);
             if (ra->status != RANK_MET)
                 continue;
-            if (at->capped)
-                fprintf(f, "note: %s: capped at the peak N* = %.1f %s (throughput falls beyond)\n",
-                        r->config, at->n, x_name(s, i));
-            if (at->bound_by_search)
-                fprintf(f,
-                        "note: %s: meets the target up to %.0f %s, twice the largest "
-                        "measured (extrapolated)\n",
-                        r->config, at->n, x_name(s, i));
-            if (at->latency_model)
-                fprintf(f,
-                        "note: %s: latency from Little's law R = N/X on the model (no "
-                        "measured latency)\n",
-                        r->config);
+            if (r->n_at > 1)
+                snprintf(who, sizeof who, "%s / %s", r->config, s->opt.mix[k].workload);
+            else
+                snprintf(who, sizeof who, "%s", r->config);
+            if (at->binds == CURVE_BINDS_PEAK && cu->shape.cls == SHAPE_PLATEAU) {
+                snprintf(line, sizeof line,
+                         "a plateau: the most throughput meeting the target is at %.4g %s (%s); "
+                         "more %s meet it but give no more",
+                         at->n, xn,
+                         at->x_basis == CURVE_BASIS_MEASURED ? "measured"
+                         : at->x_from_model                  ? "the model"
+                                                             : "the measured curve",
+                         xn);
+                notes_add(&nl, who, line);
+            } else if (at->binds == CURVE_BINDS_PEAK) {
+                snprintf(line, sizeof line,
+                         "throughput peaks at %.4g %s (%s); more %s meet the target but give less",
+                         at->n, xn,
+                         at->x_basis == CURVE_BASIS_MEASURED ? "measured"
+                         : at->x_from_model                  ? "the model"
+                                                             : "the measured curve",
+                         xn);
+                notes_add(&nl, who, line);
+            }
+            if (at->x_basis == CURVE_BASIS_EXTRAPOLATED) {
+                snprintf(line, sizeof line,
+                         "extrapolated to %.4g %s, %.3g x the %s measured (%g), as "
+                         "--extrapolate=%g allows: the model has not seen %s",
+                         at->n, at->n == 1 ? (cu->by_nodes ? "node" : "thread") : xn, at->beyond,
+                         at->beyond < 1 ? "smallest" : "largest",
+                         at->beyond < 1 ? cu->lv[0].n : cu->lv[cu->m - 1].n, s->opt.extrapolate,
+                         cu->by_nodes ? "that node count" : "where the target binds");
+                notes_add(&nl, who, line);
+            } else if (at->binds == CURVE_BINDS_RANGE && at->met_everywhere) {
+                snprintf(line, sizeof line,
+                         "meets the target at every measured level; probe higher "
+                         "concurrency to find where it binds");
+                notes_add(&nl, who, line);
+            } else if (at->binds == CURVE_BINDS_RANGE) {
+                snprintf(line, sizeof line,
+                         "meets the target at the largest measured level (%g %s); probe "
+                         "higher concurrency to find where it binds",
+                         at->n, xn);
+                notes_add(&nl, who, line);
+            }
+            if (cu->shape.cls == SHAPE_COLLAPSE) {
+                const struct curve_level *p = &cu->lv[cu->shape.collapse_at], *q = p + 1;
+                snprintf(line, sizeof line,
+                         "throughput collapses between %g and %g %s (%s -> %s tps): nothing "
+                         "beyond %g is ranked",
+                         p->n, q->n, xn, curve_fmt_tps(p->x, a1, sizeof a1),
+                         curve_fmt_tps(q->x, a2, sizeof a2), p->n);
+                notes_add(&nl, who, line);
+            }
+            if (at->x_basis == CURVE_BASIS_INTERPOLATED && !at->x_from_model) {
+                snprintf(line, sizeof line,
+                         "%s; the measured curve is used (interpolated between levels)",
+                         cu->fitted && !cu->use_model ? "no model describes the points"
+                         : !cu->fitted                ? "no model could be fitted"
+                                                      : "the model overshoots the measured levels");
+                notes_add(&nl, who, line);
+            }
+            if (at->latency_model) {
+                snprintf(line, sizeof line,
+                         "latency from Little's law R = N/X on the curve (no measured "
+                         "latency)");
+                notes_add(&nl, who, line);
+            }
+        }
+        if (r->n_at > 1 && r->status == RANK_MET && r->basis != CURVE_BASIS_MEASURED) {
+            char line[600];
+            size_t used = 0;
+            line[0] = '\0';
+            for (size_t k = 0; k < r->n_at && used < sizeof line; k++)
+                used += (size_t)snprintf(
+                    line + used, sizeof line - used, "%s %s at %.4g %s, ", s->opt.mix[k].workload,
+                    curve_basis_name(r->at[k].c.x_basis), r->at[k].c.n, x_name(s, i));
+            if (used < sizeof line)
+                snprintf(line + used, sizeof line - used,
+                         "so the row is %s (the weakest basis, from %s)",
+                         curve_basis_name(r->basis), s->opt.mix[r->basis_from].workload);
+            notes_add(&nl, r->config, line);
         }
     }
+    notes_print(f, &nl);
+    notes_free(&nl);
     {
         int any = 0;
         size_t col = 0;
@@ -161,9 +335,12 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
         if (any)
             fprintf(f, "\n      (sizeup catalog cost ID shows each term and its source)\n");
     }
-    fprintf(f, "basis: meas = at a measured point, interp = fitted model between measured "
-               "points,\n       extrap = beyond them; 95%% interval from the fit (delta "
-               "method); headrm = peak/tps - 1\n");
+    fprintf(f,
+            "basis: meas = at a measured level, interp = between measured levels (the model where "
+            "it\n       describes them, else the measured curve), extrap = beyond them (only "
+            "with --extrapolate);\n       95%% interval: a level's from its replicates or "
+            "ci95 (else +/-5 %%), the model's by the\n       delta method; headrm = peak (a "
+            "plateau: its best level) / tps - 1\n");
     return ferror(f) ? -1 : 0;
 }
 
@@ -208,7 +385,11 @@ static json_t *row_json(const struct rank_set *s, size_t i)
         json_object_set_new(x, "status", json_string(rank_status_name(ra->status)));
         json_object_set_new(x, "x", json_string(cv[w].by_nodes ? "nodes" : "threads"));
         if (cv[w].m) {
-            json_object_set_new(x, "model", json_string(model_kind_name(cv[w].fit.kind)));
+            json_object_set_new(x, "shape", json_string(shape_class_name(cv[w].shape.cls)));
+            json_object_set_new(x, "model",
+                                cv[w].fitted ? json_string(model_kind_name(cv[w].fit.kind))
+                                             : json_null());
+            json_object_set_new(x, "model_used", json_boolean(cv[w].use_model));
             json_object_set_new(x, "points", json_integer((json_int_t)cv[w].n_obs));
         }
         json_object_set_new(x, "at", real_or_null(a->n));
@@ -218,10 +399,16 @@ static json_t *row_json(const struct rank_set *s, size_t i)
         json_object_set_new(x, "latency_basis", json_string(curve_basis_name(a->lat_basis)));
         json_object_set_new(x, "latency_source",
                             json_string(a->latency_model ? "littles-law" : "measured"));
-        json_object_set_new(x, "capped_at_peak", json_boolean(a->capped));
-        json_object_set_new(x, "bound_by_search", json_boolean(a->bound_by_search));
+        json_object_set_new(x, "tps_source",
+                            json_string(a->x_from_model ? "model" : "measured curve"));
+        json_object_set_new(x, "binds", json_string(curve_binds_name(a->binds)));
+        json_object_set_new(x, "met_at_every_level", json_boolean(a->met_everywhere));
+        json_object_set_new(x, "search_to", real_or_null(a->limit_n));
+        if (a->x_basis == CURVE_BASIS_EXTRAPOLATED)
+            json_object_set_new(x, "beyond_largest", json_real(a->beyond));
         json_object_set_new(x, "peak_at", real_or_null(a->n_peak));
         json_object_set_new(x, "peak_tps", real_or_null(a->peak_x));
+        json_object_set_new(x, "peak_is_best_level", json_boolean(a->peak_is_best_level));
         json_object_set_new(x, "peak_is_ceiling", json_boolean(a->peak_is_ceiling));
         if (isfinite(a->best_measured_x))
             json_object_set_new(x, "best_measured",
@@ -233,6 +420,9 @@ static json_t *row_json(const struct rank_set *s, size_t i)
     json_object_set_new(o, "tps", value_ci(&r->x));
     json_object_set_new(o, "at", real_or_null(r->n));
     json_object_set_new(o, "basis", json_string(curve_basis_name(r->basis)));
+    json_object_set_new(o, "basis_from",
+                        r->status == RANK_MET ? json_string(s->opt.mix[r->basis_from].workload)
+                                              : json_null());
     json_object_set_new(o, "nodes", json_integer(r->config_nodes));
     json_object_set_new(o, "cost_per_hour", real_or_null(r->cost_per_hour));
     json_object_set_new(o, "cost_estimate", json_boolean(r->cost_estimate));

@@ -94,7 +94,7 @@ static void ranking_table(FILE *f, const struct rank_set *s)
         if (isfinite(r->headroom))
             fprintf(f, "%.0f %%", 100 * r->headroom);
         fprintf(f, "</td><td class=\"l\">%s%s</td>", curve_basis_name(r->basis),
-                r->at[0].c.capped ? ", at the peak N*" : "");
+                r->at[0].c.binds == CURVE_BINDS_PEAK ? ", where throughput peaks" : "");
         if (s->opt.required_tps > 0)
             fprintf(f, "<td>%ld (%s)</td><td>%.2f</td>", r->nodes_needed,
                     r->nodes_basis == CURVE_BASIS_LINEAR ? "linear scale-out" : "scale-out curve",
@@ -143,14 +143,16 @@ static void curve_plots(FILE *f, const struct rank_set *s, const char *config, c
     if (ra->status == RANK_MET && a->n > x1)
         x1 = a->n;
     for (int i = 0; i < REPORT_CURVE_SAMPLES; i++) {
-        struct derived_prediction pr;
+        struct curve_value v;
         enum curve_basis b;
         double t = (double)i / (REPORT_CURVE_SAMPLES - 1);
         xs[i] = x1 / x0 > 16 ? x0 * pow(x1 / x0, t) : x0 + (x1 - x0) * t;
-        derived_predict(&c->fit, xs[i], 0, 0, &pr);
-        y[i] = pr.x.value;
-        lo[i] = pr.x.lo;
-        hi[i] = pr.x.hi;
+        /* the curve as rank reads it: the model where it is used, else the measured curve;
+         * nothing where neither gives an answer (no smooth model across a collapse) */
+        curve_throughput(c, xs[i], &v);
+        y[i] = v.x.value;
+        lo[i] = v.x.lo;
+        hi[i] = v.x.hi;
         lat[i] = curve_latency(c, xs[i], &b) * 1e3;
         if (isfinite(hi[i]) && hi[i] > ymax)
             ymax = hi[i];

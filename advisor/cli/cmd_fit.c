@@ -60,17 +60,21 @@ const struct cli_cmd cmd_fit_cli = {
     .name = "fit",
     .usage = "Usage: sizeup fit [OPTIONS] POINTS...",
     .description =
-        "Fit the Universal Scalability Law, Amdahl's law and the piecewise min(lambda*N, X_max)\n"
-        "bound to every curve (all points with the same target and workload) and print, per\n"
-        "curve, the chosen model with 95 % intervals, the peak N* (or \"plateau, no peak in\n"
-        "range\"), the ceiling, R^2 and the residuals. POINTS are sizeup.point/1 JSON Lines or\n"
-        "anything `sizeup import` reads ('-' reads stdin); fit holds them in memory, at most\n"
-        "250000 points (about 180 MB). A file or curve that cannot be used is\n"
+        "Read every curve (all points with the same target and workload that count: not\n"
+        "incomplete, interrupted, partial, stalled or with reconnects) and print its shape as\n"
+        "the points show it (rising, plateau, peaked, falling, collapse, a superlinear start),\n"
+        "the Universal Scalability Law, Amdahl's law or the piecewise min(lambda*N, X_max) bound\n"
+        "fitted to the levels a model can describe, whether it describes them (every residual\n"
+        "within its level's noise, at least 5 %) or the measured curve is used, the peak, the\n"
+        "ceiling, R^2 and the residuals. POINTS are sizeup.point/1 JSON Lines or anything\n"
+        "`sizeup import` reads ('-' reads stdin); fit holds them in memory, at most 250000\n"
+        "points (about 180 MB). A file or curve that cannot be used is\n"
         "reported on stderr, the others are still fitted, and the exit status is 3.\n"
         "Latency is the closed-loop mean from Little's law; with --y qps it is per query.\n"
-        "auto picks the lowest AICc, and the USL only when its kappa is significant.\n"
-        "Intervals are 95 %: delta method, or with --bootstrap percentiles of B refits\n"
-        "(gsl_rng seed 42, reproducible).",
+        "auto: the USL when the points fall after their best level (a peak exists), else the\n"
+        "lowest AICc, and the USL only when its kappa is significant. Predictions say how far\n"
+        "beyond the data they lie. Intervals are 95 %: delta method, or with --bootstrap\n"
+        "percentiles of B refits (gsl_rng seed 42, reproducible).",
     .options = fit_options,
     .min_operands = 1,
     .max_operands = CLI_ANY,
@@ -97,93 +101,176 @@ static void print_param(const char *name, const struct model_param *p)
         printf("%-12.6g (no interval: no degrees of freedom)\n", p->value);
 }
 
+/* "  label       text", the text wrapped at 100 columns under itself. */
+static void print_wrapped(const char *label, const char *text)
+{
+    size_t len = strlen(text), col;
+    printf("  %-11s ", label);
+    col = 14;
+    while (len) {
+        size_t take = len, room = 100 - col;
+        if (take > room) {
+            take = room;
+            while (take > 0 && text[take] != ' ')
+                take--;
+            if (take == 0)
+                take = room;
+        }
+        fwrite(text, 1, take, stdout);
+        text += take;
+        len -= take;
+        while (len && *text == ' ') {
+            text++;
+            len--;
+        }
+        if (len)
+            printf("\n%14s", "");
+    }
+    printf("\n");
+}
+
+/* The peak line: what the curve reports (curve.h), and the model's N* when it differs. */
+static void print_peak(const struct fit_record *r)
+{
+    const struct curve *c = r->curve;
+    const struct curve_peak *p = &c->peak;
+    const char *xn = r->x_name, *yn = r->y_name;
+    char t[400], a[32];
+    if (p->has && p->from_model) {
+        printf("  %-11s N* = ", "peak");
+        print_value(xn, &p->n);
+        printf(", X = ");
+        print_value(yn, &p->x);
+        printf(" (%s)%s\n", model_kind_name(c->fit.kind),
+               p->below_range ? ", below the smallest measured: the whole range is past it" : "");
+        return;
+    }
+    if (p->has) {
+        const struct curve_level *b = &c->lv[c->shape.best];
+        int n =
+            snprintf(t, sizeof t, "measured: %s %s at %g %s (the best level%s)",
+                     curve_fmt_tps(b->x, a, sizeof a), yn, b->n, xn,
+                     p->below_range ? ", the smallest measured: the peak lies at or below it" : "");
+        if (isfinite(p->model_n) && n > 0 && (size_t)n < sizeof t) {
+            const struct derived_value *mn = &r->derived.n_peak;
+            if (isfinite(mn->lo) && isfinite(mn->hi))
+                snprintf(t + n, sizeof t - (size_t)n,
+                         "; the %s's N* = %.5g [%.5g, %.5g] %s is not where the points put the "
+                         "peak (between the levels next to the best)",
+                         model_kind_name(c->fit.kind), mn->value, mn->lo, mn->hi, xn);
+            else
+                snprintf(t + n, sizeof t - (size_t)n,
+                         "; the %s's N* = %.5g %s is not where the points put the peak (between "
+                         "the levels next to the best)",
+                         model_kind_name(c->fit.kind), mn->value, xn);
+        }
+        print_wrapped("peak", t);
+        return;
+    }
+    if (c->shape.cls == SHAPE_RISING)
+        print_wrapped("peak", "none seen: still rising at the largest level");
+    else if (c->shape.cls == SHAPE_PLATEAU)
+        print_wrapped("peak", "none: a plateau (no fall beyond the noise)");
+    else
+        print_wrapped("peak", "none: a single level");
+}
+
 static void print_block(const struct fit_record *r)
 {
+    const struct curve *c = r->curve;
     const struct fit_result *fr = r->result;
-    const struct model_fit *f = &fr->fits[fr->chosen];
+    const struct model_fit *f = fr ? &fr->fits[fr->chosen] : NULL;
     const struct model_derived *d = &r->derived;
     const char *xn = r->x_name, *yn = r->y_name;
+    char t[600];
 
-    printf("%s / %s: %zu points, %s %g-%g, %s\n", r->target, r->workload, f->n, xn, f->n_min,
-           f->n_max, yn);
-    printf("  %-11s %s (%s)\n", "model", model_kind_name(fr->chosen), fr->reason);
-    print_param("lambda", &f->par[MODEL_LAMBDA]);
-    if (f->kind == MODEL_PIECEWISE) {
-        if (isfinite(f->par[MODEL_XM].value))
-            print_param("x_max", &f->par[MODEL_XM]);
-    } else {
-        print_param("sigma", &f->par[MODEL_SIGMA]);
-        if (f->kind == MODEL_USL)
-            print_param("kappa", &f->par[MODEL_KAPPA]);
+    printf("%s / %s: %zu points, %s %g-%g, %s\n", r->target, r->workload, c->n_obs, xn, c->lv[0].n,
+           c->lv[c->m - 1].n, yn);
+    print_wrapped("shape", curve_shape_text(c, t, sizeof t));
+    if (c->shape.superlinear_start)
+        print_wrapped("start", curve_start_text(c, t, sizeof t));
+    if (f) {
+        char head[300];
+        if (c->fit_lo > 0 || c->fit_hi + 1 < c->m)
+            snprintf(head, sizeof head, "%s (%s), fitted to %g-%g %s", model_kind_name(fr->chosen),
+                     fr->reason, c->lv[c->fit_lo].n, c->lv[c->fit_hi].n, xn);
+        else
+            snprintf(head, sizeof head, "%s (%s)", model_kind_name(fr->chosen), fr->reason);
+        print_wrapped("model", head);
     }
-    printf("  %-11s ", "peak");
-    if (d->has_peak) {
-        printf("N* = ");
-        print_value(xn, &d->n_peak);
-        printf(", X = ");
-        print_value(yn, &d->x_peak);
-        printf("%s\n", d->peak_beyond ? " (beyond the data: extrapolated)" : "");
-    } else if (d->falling) {
-        printf("at or below the smallest %s measured: throughput falls throughout\n", xn);
-    } else if (f->kind == MODEL_PIECEWISE && !isfinite(f->par[MODEL_XM].value)) {
-        printf("none: linear over the measured range\n");
-    } else {
-        printf("plateau, no peak in range\n");
-    }
-    if (isfinite(d->ceiling.value)) {
-        printf("  %-11s ", "ceiling");
-        print_value(yn, &d->ceiling);
-        printf(f->kind == MODEL_PIECEWISE ? " (x_max)\n" : " (lambda/sigma)\n");
-    }
-    if (isfinite(d->knee.value)) {
-        printf("  %-11s ", "knee");
-        print_value(xn, &d->knee);
-        printf(f->kind == MODEL_PIECEWISE ? " (x_max/lambda)\n" : " (1/sigma)\n");
-    }
-    printf("  %-11s %s", "regime", derived_regime_name(d->regime));
-    if (d->regime == DERIVED_CONTENTION || d->regime == DERIVED_COHERENCY)
-        printf("-bound at %g %s", f->n_max, xn);
-    if (isfinite(d->crossover_n) && d->crossover_n > 0)
-        printf(" (coherency overtakes contention at %.4g %s)", d->crossover_n, xn);
-    printf("\n");
-    printf("  %-11s R^2 %.5f, RSE %.5g, AICc %.2f, dof %d\n", "fit", f->r2, f->rse, f->aicc,
-           f->dof);
-    if (r->bootstrapped)
-        printf("  %-11s peak and ceiling: residual bootstrap, %zu of %zu refits (%zu without a "
-               "peak), seed %lu\n",
-               "intervals", r->boot.refitted, r->boot.replicates, r->boot.no_peak, r->seed);
-    else
-        printf("  %-11s delta method, t(0.975, %d)\n", "intervals", f->dof);
-    printf("  %-11s %s, %zu iterations, %zu face%s\n", "solver", gsl_strerror(f->status),
-           f->iterations, f->faces_tried, f->faces_tried == 1 ? "" : "s");
-    {
-        const char *sep = " ";
-        int any = 0;
-        printf("  %-11s", "others");
-        for (int k = 0; k < 3; k++) {
-            if (k == (int)fr->chosen)
-                continue;
-            if (fr->fitted[k])
-                printf("%s%s AICc %.2f%s", sep, model_kind_name((enum model_kind)k),
-                       fr->fits[k].aicc,
-                       k == MODEL_USL && !fr->kappa_significant ? " (kappa not significant)" : "");
-            else if (fr->fit_err[k][0])
-                printf("%s%s not fitted (%s)", sep, model_kind_name((enum model_kind)k),
-                       fr->fit_err[k]);
-            else
-                continue;
-            sep = "; ";
-            any = 1;
+    print_wrapped(c->use_model ? "describes" : "no model", curve_model_text(c, t, sizeof t));
+    if (f) {
+        print_param("lambda", &f->par[MODEL_LAMBDA]);
+        if (f->kind == MODEL_PIECEWISE) {
+            if (isfinite(f->par[MODEL_XM].value))
+                print_param("x_max", &f->par[MODEL_XM]);
+        } else {
+            print_param("sigma", &f->par[MODEL_SIGMA]);
+            if (f->kind == MODEL_USL)
+                print_param("kappa", &f->par[MODEL_KAPPA]);
         }
-        printf("%s\n", any ? "" : " none fitted");
     }
-    printf("  %-11s %8s %12s %12s %10s %8s\n", "residuals", xn, "measured", "fitted", "resid",
-           "resid%");
-    for (size_t i = 0; i < f->n_resid; i++) {
-        double fit = model_eval(f, f->resid_n[i]);
-        double meas = fit + f->resid[i];
-        printf("  %-11s %8g %12.6g %12.6g %10.4g %7.1f%%\n", "", f->resid_n[i], meas, fit,
-               f->resid[i], 100 * f->resid[i] / meas);
+    print_peak(r);
+    if (f && c->use_model) {
+        if (isfinite(d->ceiling.value)) {
+            printf("  %-11s ", "ceiling");
+            print_value(yn, &d->ceiling);
+            printf(f->kind == MODEL_PIECEWISE ? " (x_max)\n" : " (lambda/sigma)\n");
+        }
+        if (isfinite(d->knee.value)) {
+            printf("  %-11s ", "knee");
+            print_value(xn, &d->knee);
+            printf(f->kind == MODEL_PIECEWISE ? " (x_max/lambda)\n" : " (1/sigma)\n");
+        }
+        printf("  %-11s %s", "regime", derived_regime_name(d->regime));
+        if (d->regime == DERIVED_CONTENTION || d->regime == DERIVED_COHERENCY)
+            printf("-bound at %g %s", f->n_max, xn);
+        if (isfinite(d->crossover_n) && d->crossover_n > 0)
+            printf(" (coherency overtakes contention at %.4g %s)", d->crossover_n, xn);
+        printf("\n");
+    }
+    if (f) {
+        printf("  %-11s R^2 %.5f, RSE %.5g, AICc %.2f, dof %d, largest residual %.1f %% of the "
+               "throughput\n",
+               "fit", f->r2, f->rse, f->aicc, f->dof, 100 * c->check.max_rel);
+        if (r->bootstrapped)
+            printf("  %-11s peak and ceiling: residual bootstrap, %zu of %zu refits (%zu without "
+                   "a peak), seed %lu\n",
+                   "intervals", r->boot.refitted, r->boot.replicates, r->boot.no_peak, r->seed);
+        else
+            printf("  %-11s delta method, t(0.975, %d)\n", "intervals", f->dof);
+        printf("  %-11s %s, %zu iterations, %zu face%s\n", "solver", gsl_strerror(f->status),
+               f->iterations, f->faces_tried, f->faces_tried == 1 ? "" : "s");
+        {
+            const char *sep = " ";
+            int any = 0;
+            printf("  %-11s", "others");
+            for (int k = 0; k < 3; k++) {
+                if (k == (int)fr->chosen)
+                    continue;
+                if (fr->fitted[k])
+                    printf("%s%s AICc %.2f%s", sep, model_kind_name((enum model_kind)k),
+                           fr->fits[k].aicc,
+                           k == MODEL_USL && !fr->kappa_significant ? " (kappa not significant)"
+                                                                    : "");
+                else if (fr->fit_err[k][0])
+                    printf("%s%s not fitted (%s)", sep, model_kind_name((enum model_kind)k),
+                           fr->fit_err[k]);
+                else
+                    continue;
+                sep = "; ";
+                any = 1;
+            }
+            printf("%s\n", any ? "" : " none fitted");
+        }
+        printf("  %-11s %8s %12s %12s %10s %8s\n", "residuals", xn, "measured", "fitted", "resid",
+               "resid%");
+        for (size_t i = 0; i < f->n_resid; i++) {
+            double fit = model_eval(f, f->resid_n[i]);
+            double meas = fit + f->resid[i];
+            printf("  %-11s %8g %12.6g %12.6g %10.4g %7.1f%%\n", "", f->resid_n[i], meas, fit,
+                   f->resid[i], 100 * f->resid[i] / meas);
+        }
     }
     if (r->n_pred) {
         printf("  %-11s %8s %28s %28s", "predict", xn, yn, "mean latency ms");
@@ -192,37 +279,53 @@ static void print_block(const struct fit_record *r)
         printf("\n");
         for (size_t i = 0; i < r->n_pred; i++) {
             const struct fit_record_prediction *p = &r->pred[i];
-            char xs[64], rs[64] = "-";
-            snprintf(xs, sizeof xs, "%.6g [%.6g, %.6g]", p->p.x.value, p->p.x.lo, p->p.x.hi);
-            if (isfinite(p->p.r_s.value))
-                snprintf(rs, sizeof rs, "%.4g [%.4g, %.4g]", p->p.r_s.value * 1e3,
-                         p->p.r_s.lo * 1e3, p->p.r_s.hi * 1e3);
-            printf("  %-11s %8g %28s %28s", "", p->p.n, xs, rs);
+            char xs[64] = "-", rs[64] = "-", note[200];
+            if (isfinite(p->v.x.value))
+                snprintf(xs, sizeof xs, "%.6g [%.6g, %.6g]", p->v.x.value, p->v.x.lo, p->v.x.hi);
+            if (isfinite(p->r_s.value))
+                snprintf(rs, sizeof rs, "%.4g [%.4g, %.4g]", p->r_s.value * 1e3, p->r_s.lo * 1e3,
+                         p->r_s.hi * 1e3);
+            printf("  %-11s %8g %28s %28s", "", p->n, xs, rs);
             if (r->pctl > 0 && isfinite(p->pctl_ms))
                 printf(" %10.4g%s", p->pctl_ms, p->pctl_extrapolated ? " (extrapolated)" : "");
-            printf("%s\n", p->p.extrapolated ? "  beyond the data" : "");
+            fit_record_prediction_note(r, p, note, sizeof note);
+            if (note[0])
+                printf("  %s%s", p->v.beyond != 1 ? "beyond the data: " : "", note);
+            printf("\n");
         }
     }
     if (r->has_target) {
-        printf("  %-11s mean %.4g ms: ", "target", r->target_s * 1e3);
-        if (r->at_target.status == LATENCY_UNREACHABLE)
-            printf("unreachable (below the latency at the smallest concurrency)\n");
-        else if (r->at_target.status == LATENCY_UNBOUNDED)
-            printf("met at every concurrency (the model does not saturate)\n");
-        else {
-            printf("%s ", xn);
-            print_value("", &r->at_target.n);
-            printf(", ");
-            print_value(yn, &r->at_target.x);
-            printf("%s%s\n", r->at_target.capped ? " (capped at the peak N*)" : "",
-                   r->at_target.extrapolated ? " (beyond the data)" : "");
-        }
+        const struct curve_at *at = &r->at_target;
+        char a[32], b[32], v[32];
+        if (at->status == CURVE_NEVER)
+            snprintf(t, sizeof t, "mean %.4g ms: never met (%.4g ms at %g %s already)",
+                     r->target_s * 1e3, at->latency_s * 1e3, c->lv[0].n,
+                     c->lv[0].n == 1 ? (c->by_nodes ? "node" : "thread") : xn);
+        else if (at->status != CURVE_MET)
+            snprintf(t, sizeof t, "mean %.4g ms: no answer (no latency for it)", r->target_s * 1e3);
+        else
+            snprintf(t, sizeof t, "mean %.4g ms: %s %.4g, %s [%s, %s] %s (%s; %s)",
+                     r->target_s * 1e3, xn, at->n, curve_fmt_tps(at->x.value, v, sizeof v),
+                     curve_fmt_tps(at->x.lo, a, sizeof a), curve_fmt_tps(at->x.hi, b, sizeof b), yn,
+                     curve_basis_name(at->x_basis),
+                     at->binds == CURVE_BINDS_PEAK
+                         ? "throughput peaks there: more concurrency meets the target but gives "
+                           "less"
+                     : at->binds == CURVE_BINDS_RANGE
+                         ? "met at the largest measured level: probe higher concurrency to find "
+                           "where it binds"
+                     : at->binds == CURVE_BINDS_COLLAPSE ? "met at the last level before the "
+                                                           "collapse"
+                                                         : "the target binds there");
+        print_wrapped("target", t);
     }
-    for (unsigned b = 1; b <= MODEL_WARN_SIGMA_ONE; b <<= 1)
-        if (f->warnings & b)
-            printf("  %-11s %s\n", "warning", model_warning_text(b));
-    if (d->peak_beyond)
-        printf("  %-11s %s\n", "warning", model_warning_text(MODEL_WARN_PEAK_BEYOND));
+    if (f) {
+        for (unsigned b = 1; b <= MODEL_WARN_SIGMA_ONE; b <<= 1)
+            if (f->warnings & b)
+                printf("  %-11s %s\n", "warning", model_warning_text(b));
+        if (d->peak_beyond)
+            printf("  %-11s %s\n", "warning", model_warning_text(MODEL_WARN_PEAK_BEYOND));
+    }
     printf("\n");
 }
 
@@ -231,14 +334,15 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts,
                    const struct curve_group *g, struct usl_workspace *ws)
 {
     const struct point *p0 = &pts->items[g->n ? g->idx[0] : g->excluded[0]];
-    struct curve c;
+    const char *src = p0->source_file ? p0->source_file : "-";
+    struct curve c, ct;
     struct curve_spec spec = curve_spec_default();
     struct fit_record rec;
     struct fit_record_prediction pred[MAX_PREDICT];
-    const struct fit_result *fr;
     char err[320];
     int rc = -1, crc;
 
+    memset(&ct, 0, sizeof ct);
     if (g->n_excluded) {
         const struct point *p = &pts->items[g->excluded[0]];
         fprintf(stderr,
@@ -251,23 +355,20 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts,
     spec.x = o->by_nodes ? CURVE_X_NODES : CURVE_X_THREADS;
     spec.qps = o->by_qps;
     spec.model = o->model;
+    spec.think_s = o->think_s;
     spec.lat_pct = !o->by_nodes && !o->by_qps && o->n_predict ? CURVE_LAT_AUTO : CURVE_LAT_NONE;
     crc = curve_init_points(&c, pts, g->idx, g->n, &spec, ws, err, sizeof err);
     if (crc != CURVE_OK) {
-        if (crc == CURVE_EINVAL && strncmp(err, p0->source_file ? p0->source_file : "-",
-                                           strlen(p0->source_file ? p0->source_file : "-")) == 0)
+        if (crc == CURVE_EINVAL && strncmp(err, src, strlen(src)) == 0)
             fprintf(stderr, "sizeup: %s\n", err);
         else
-            fprintf(stderr, "sizeup: %s:%ld: %s / %s: %s\n",
-                    p0->source_file ? p0->source_file : "-", p0->source_line, p0->target,
+            fprintf(stderr, "sizeup: %s:%ld: %s / %s: %s\n", src, p0->source_line, p0->target,
                     p0->workload, err);
         return -1;
     }
-    fr = c.fr;
-    if (c.fit.warnings & MODEL_WARN_FEW_DISTINCT)
-        fprintf(stderr, "sizeup: %s:%ld: %s / %s: %s\n", p0->source_file ? p0->source_file : "-",
-                p0->source_line, p0->target, p0->workload,
-                model_warning_text(MODEL_WARN_FEW_DISTINCT));
+    if (c.fitted && (c.fit.warnings & MODEL_WARN_FEW_DISTINCT))
+        fprintf(stderr, "sizeup: %s:%ld: %s / %s: %s\n", src, p0->source_line, p0->target,
+                p0->workload, model_warning_text(MODEL_WARN_FEW_DISTINCT));
     memset(&rec, 0, sizeof rec);
     rec.target = p0->target;
     rec.workload = p0->workload;
@@ -275,17 +376,25 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts,
     rec.x_name = curve_x_name(&c);
     rec.y_name = o->by_qps ? "qps" : "tps";
     rec.asked = o->model == FIT_AUTO ? "auto" : model_kind_name((enum model_kind)o->model);
-    rec.result = fr;
+    rec.curve = &c;
+    rec.result = c.fitted ? c.fr : NULL;
     rec.think_time_s = o->think_s;
     rec.derived = c.derived;
-    if (o->boot_b > 0 && c.fit.dof > 0) {
+    if (o->boot_b > 0 && c.fitted && c.fit.dof > 0) {
         struct bootstrap_options bo = bootstrap_options_default();
         struct derived_value *dn = &rec.derived.n_peak, *dx = &rec.derived.x_peak;
         struct derived_value *dc = &rec.derived.ceiling;
+        double *bn = malloc(2 * c.n_obs * sizeof *bn);
+        size_t k = 0;
+        for (size_t i = 0; bn && i < c.n_obs; i++)
+            if (c.obs_n[i] >= c.lv[c.fit_lo].n && c.obs_n[i] <= c.lv[c.fit_hi].n) {
+                bn[k] = c.obs_n[i];
+                bn[c.n_obs + k++] = c.obs_x[i];
+            }
         bo.replicates = (size_t)o->boot_b;
         bo.seed = BOOTSTRAP_SEED;
-        if (bootstrap_derived(c.obs_n, c.obs_x, c.n_obs, &c.fit, &bo, ws, &rec.boot, err,
-                              sizeof err) == MODEL_OK) {
+        if (bn && bootstrap_derived(bn, bn + c.n_obs, k, &c.fit, &bo, ws, &rec.boot, err,
+                                    sizeof err) == MODEL_OK) {
             rec.bootstrapped = 1;
             rec.seed = BOOTSTRAP_SEED;
             if (rec.derived.has_peak) {
@@ -298,31 +407,55 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts,
                 dc->lo = rec.boot.ceiling.lo;
                 dc->hi = rec.boot.ceiling.hi;
             }
+            if (c.peak.has && c.peak.from_model) {
+                c.peak.n.lo = dn->lo;
+                c.peak.n.hi = dn->hi;
+                c.peak.x.lo = dx->lo;
+                c.peak.x.hi = dx->hi;
+            }
         } else {
             fprintf(stderr, "sizeup: %s / %s: bootstrap: %s; delta-method intervals kept\n",
-                    p0->target, p0->workload, err);
+                    p0->target, p0->workload, bn ? err : "out of memory");
         }
+        free(bn);
     }
     {
-        const struct model_fit *f = &c.fit;
         int latency = !o->by_nodes;
         if (c.lat)
             rec.pctl = c.spec.lat_pct;
         for (size_t i = 0; i < o->n_predict; i++) {
-            derived_predict(f, (double)o->predict[i], o->think_s, latency, &pred[i].p);
-            pred[i].pctl_ms = NAN;
-            pred[i].pctl_extrapolated = 0;
-            if (c.lat)
-                pred[i].pctl_ms = latency_pctl_eval(c.lat, f, (double)o->predict[i], o->think_s,
-                                                    &pred[i].pctl_extrapolated) *
-                                  1e3;
+            struct fit_record_prediction *p = &pred[i];
+            memset(p, 0, sizeof *p);
+            p->n = (double)o->predict[i];
+            curve_throughput(&c, p->n, &p->v);
+            p->r_s.value = p->r_s.lo = p->r_s.hi = NAN;
+            if (latency && p->v.x.value > 0) {
+                p->r_s.value = p->n / p->v.x.value - o->think_s;
+                if (p->v.x.hi > 0 && p->v.x.lo > 0) {
+                    p->r_s.lo = p->n / p->v.x.hi - o->think_s;
+                    p->r_s.hi = p->n / p->v.x.lo - o->think_s;
+                }
+            }
+            p->pctl_ms = NAN;
+            if (c.lat) {
+                enum curve_basis b;
+                p->pctl_ms = curve_latency(&c, p->n, &b) * 1e3;
+                p->pctl_extrapolated = b == CURVE_BASIS_EXTRAPOLATED;
+            }
+            p->unsaturated = c.shape.cls == SHAPE_RISING && p->v.beyond > 2;
         }
         rec.n_pred = o->n_predict;
         rec.pred = pred;
         if (o->has_target && latency) {
-            rec.has_target = 1;
-            rec.target_s = o->target.target_s;
-            latency_at_target(f, o->target.target_s, o->think_s, &rec.at_target);
+            /* the same search as rank, on the mean latency (Little's law on the curve unless
+             * the points carry a measured mean) */
+            struct curve_spec ts = spec;
+            ts.lat_pct = 0;
+            if (curve_init_points(&ct, pts, g->idx, g->n, &ts, ws, err, sizeof err) == CURVE_OK) {
+                rec.has_target = 1;
+                rec.target_s = o->target.target_s;
+                curve_at_target(&ct, &o->target, 1, 1, &rec.at_target);
+            }
         }
     }
     if (o->json) {
@@ -336,6 +469,7 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts,
     rc = 0;
 out:
     curve_destroy(&c);
+    curve_destroy(&ct);
     return rc;
 }
 

@@ -31,9 +31,11 @@ const struct cli_cmd cmd_rank_cli = {
     .usage = "Usage: sizeup rank --points FILE [--catalog FILE|URL] [OPTIONS]",
     .description =
         "Join measured curves to catalog configurations (by the points' config id, --map, or a\n"
-        "target named like a configuration), fit each curve, and rank the configurations by\n"
-        "throughput per cost at the latency target: the highest throughput whose latency meets\n"
-        "it (never past the peak N*), with a 95 % interval, cost per hour, per million\n"
+        "target named like a configuration), read each curve (points that count, levels, shape,\n"
+        "the model where it describes them) and rank the configurations by throughput per cost\n"
+        "at the latency target: the most throughput among the measured levels that meet it and\n"
+        "the crossings between them, never beyond a collapse and never past the largest measured\n"
+        "level unless --extrapolate=F allows, with a 95 % interval, cost per hour, per million\n"
         "transactions and headroom to the peak. Each figure says whether it is measured,\n"
         "interpolated or extrapolated; configurations that never meet the target rank last.\n"
         "Percentile targets use the measured percentiles; avg uses the measured mean, else\n"

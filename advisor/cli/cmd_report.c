@@ -32,8 +32,9 @@ const struct cli_cmd cmd_report_cli = {
     .description =
         "Rank as `sizeup rank` does and write one self-contained HTML page (inline SVG, no\n"
         "external assets): the ranking, a bar chart of throughput per cost, per configuration\n"
-        "the throughput curve (measured points, fitted model, its 95 % band, the point where the\n"
-        "latency target binds) and the latency curve with the target line, and the inputs\n"
+        "the throughput curve (measured points, the model where it describes them or else the\n"
+        "measured curve, its 95 % band, the point where the latency target binds) and the\n"
+        "latency curve with the target line, and the inputs\n"
         "(target, workloads, points files, catalogs with dates, every cost term with its source).\n"
         "--markdown writes a text summary instead. Exit status as for `sizeup rank`.",
     .options = report_options,

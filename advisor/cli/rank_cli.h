@@ -1,6 +1,7 @@
 /*
  * rank_cli.h - the input options `sizeup rank` and `sizeup report` share (--points,
- * --catalog, --slo, --workload, --mix, --required-tps, --pricing, --map, --map-file), as rows
+ * --catalog, --slo, --workload, --mix, --required-tps, --pricing, --extrapolate, --map,
+ * --map-file), as rows
  * of a cli_opt table, and the loading of points and catalogs they name. Internal to the
  * command line.
  *
@@ -75,6 +76,17 @@ int rank_cli_parse_map_file(const char *arg, void *rank_cli, char *err, size_t c
          CLI_CHOICE,          CLI_AT(T, m.opt.pricing),                                            \
          .arg_name = "P",     .choices = rank_cli_pricings,                                        \
          .dflt = "on-demand", .help = "the pricing model"},                                        \
+        {"extrapolate",                                                                            \
+         0,                                                                                        \
+         CLI_REAL,                                                                                 \
+         CLI_AT(T, m.opt.extrapolate),                                                             \
+         .arg_name = "F",                                                                          \
+         .min = 1,                                                                                 \
+         .max = 1000,                                                                              \
+         .takes = "a factor from 1 to 1000 of the largest measured level",                         \
+         .example = "2",                                                                           \
+         .dflt = "1",                                                                              \
+         .help = "search up to F x the largest measured level (labelled extrap)"},                 \
         {"map",                                                                                    \
          0,                                                                                        \
          CLI_CUSTOM,                                                                               \

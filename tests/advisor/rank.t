@@ -15,10 +15,11 @@ $ rank --help
 $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --catalog data/catalogs/published.json --slo avg:20ms
 ? 0
 > target avg <= 20 ms; workload oltp_legacy; on-demand prices in USD
->    1 idc-nvme
+>    1 idc-nvme            1437 [1365, 1509]         16.0
 > 0.02636
 >    4 cloud-ssd
-= 10
+> note: idc-nvme: throughput peaks at 16 threads (measured)
+= 16
 
 ### cloud-ssd never meets 10 ms: its latency at 1 thread is 13.33 ms; it ranks last
 $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:10ms
@@ -32,7 +33,7 @@ $ rank --json --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:100ms
 ? 0
 = 4
 > {"schema":"sizeup.ranking/1","rank":1,"config":"idc-nvme","status":"met"
-> "capped_at_peak":true
+> "binds":"peak"
 
 ### CSV: a header and one row per configuration
 $ rank --csv --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:20ms
@@ -101,3 +102,56 @@ $ rank --slo avg:20ms
 $ rank --points no-such-file.csv --slo avg:20ms
 ? 1
 ! no-such-file.csv
+
+# issue 11: the figures below are the table's own rows (klustron-3node-32c128g.csv:
+# oltp_read_write 3218.29 tps at 900 threads, p95 427.07 ms; 3095.1 at 600, p95 612.21 ms;
+# oltp_write_only 2433.68 tps at 300 threads, p95 260.72 ms, then 264.01 at 600) and the
+# recorded main-job results (tests/fixtures/rank/main-job-results.jsonl: 655, 3618, 2783, 2864,
+# 2808 tps at 1, 2, 3, 4, 8 threads, p99 <= 5.4 ms).
+
+### a ranking is never below a measured point that meets the target: 3218 tps at 900 threads
+$ rank --points data/published/klustron-3node-32c128g.csv --workload oltp_read_write --slo p95:428ms
+? 0
+>    1 klustron-3x32c     3218 [
+> 900.0
+> meas
+> meets the target at the largest measured level (900 threads); probe higher
+
+### never beyond a collapse: oltp_write_only ranks its 300-thread level, 2434 tps
+$ rank --points data/published/klustron-3node-32c128g.csv --workload oltp_write_only --slo p95:459ms
+? 0
+>    1 klustron-3x32c     2434 [
+> throughput collapses between 300 and 600 threads (2,434 -> 264 tps): nothing
+> beyond 300 is ranked
+
+### a superlinear first step does not drag the answer to the first point: 3618 tps, measured
+$ rank --points tests/fixtures/rank/main-job-results.jsonl --catalog data/catalogs/local.json --workload oltp_read_write --slo p99:50ms
+? 0
+>    1 local-mariadb     3618 [3528, 3709]          2.0
+> meas
+
+### met at every level: said, and no extrapolation unless asked
+$ rank --points data/published/seekdb-4c8g-1c2g.csv --workload oltp_point_select --slo p99:50ms
+? 0
+> seekdb-4c8g: meets the target at every measured level; probe higher concurrency to find
+> 400.0
+>! % extrap
+
+### --extrapolate=2: up to 2 x the largest measured level, labelled
+$ rank --points data/published/seekdb-4c8g-1c2g.csv --workload oltp_point_select --slo p99:50ms --extrapolate 2
+? 0
+> 800.0
+> extrap
+> extrapolated to 800 threads, 2 x the largest measured (400), as --extrapolate=2
+
+### --extrapolate takes a factor >= 1
+$ rank --points data/published/seekdb-4c8g-1c2g.csv --workload oltp_point_select --extrapolate 0.5
+? 2
+! --extrapolate takes a factor from 1 to 1000
+
+### a mix names the workload whose figure is not measured and takes the weakest basis
+$ rank --points data/published/seekdb-4c8g-1c2g.csv --mix oltp_read_write:0.7,oltp_point_select:0.3 --slo p99:50ms
+? 0
+> seekdb-4c8g: oltp_read_write interpolated at
+> oltp_point_select measured at 400
+> threads, so the row is interpolated (the weakest basis, from

@@ -169,6 +169,200 @@ static void test_from_points(void)
     point_list_destroy(&l);
 }
 
+static double usl(double l, double s, double k, double n)
+{
+    return l * n / (1 + s * (n - 1) + k * n * (n - 1));
+}
+
+/* A curve from exact values at n[0..m-1], no latency (Little's law for mean targets). */
+static int build(struct curve *c, const double *n, const double *x, size_t m)
+{
+    struct curve_obs o[32];
+    struct curve_spec spec = curve_spec_default();
+    char err[256];
+    for (size_t i = 0; i < m; i++) {
+        o[i].n = n[i];
+        o[i].x = x[i];
+        o[i].ci95_x = NAN;
+        o[i].lat_s = NAN;
+    }
+    return curve_init(c, o, m, &spec, NULL, err, sizeof err);
+}
+
+/* USL with N* = sqrt(0.9 / 0.0005) = 42.4 below the first level (100..1000): falling, the USL
+ * converges and describes it, and its peak is reported below the range. */
+static void test_usl_below_first(void)
+{
+    double n[8] = {100, 200, 300, 400, 600, 800, 900, 1000}, x[8];
+    struct curve c;
+    for (int i = 0; i < 8; i++)
+        x[i] = usl(1000, 0.1, 0.0005, n[i]);
+    CHECK_INT_EQ(build(&c, n, x, 8), CURVE_OK);
+    CHECK_INT_EQ(c.shape.cls, SHAPE_FALLING);
+    CHECK(c.fitted && c.fit.kind == MODEL_USL);
+    CHECK(c.use_model);
+    CHECK(c.peak.has && c.peak.from_model && c.peak.below_range);
+    CHECK_NEAR_REL(c.peak.n.value, sqrt(0.9 / 0.0005), 1e-4);
+    curve_destroy(&c);
+}
+
+/* N* = 30.8 inside 1..64: peaked, the model's peak between the levels next to the best (32). */
+static void test_usl_inside(void)
+{
+    double n[7] = {1, 2, 4, 8, 16, 32, 64}, x[7];
+    struct curve c;
+    for (int i = 0; i < 7; i++)
+        x[i] = usl(100, 0.05, 0.001, n[i]);
+    CHECK_INT_EQ(build(&c, n, x, 7), CURVE_OK);
+    CHECK_INT_EQ(c.shape.cls, SHAPE_PEAKED);
+    CHECK_INT_EQ(c.shape.best, 5);
+    CHECK(c.peak.has && c.peak.from_model && !c.peak.below_range);
+    CHECK_NEAR_REL(c.peak.n.value, sqrt(0.95 / 0.001), 1e-6);
+    CHECK(c.peak.n.value >= 16 && c.peak.n.value <= 64);
+    curve_destroy(&c);
+}
+
+/* N* = 308 beyond 1..128: X(128) / X(64) = 1.116, a gain beyond the noise: rising, no peak. */
+static void test_usl_beyond(void)
+{
+    double n[8] = {1, 2, 4, 8, 16, 32, 64, 128}, x[8];
+    struct curve c;
+    for (int i = 0; i < 8; i++)
+        x[i] = usl(100, 0.05, 1e-5, n[i]);
+    CHECK_INT_EQ(build(&c, n, x, 8), CURVE_OK);
+    CHECK_INT_EQ(c.shape.cls, SHAPE_RISING);
+    CHECK(c.use_model);
+    CHECK(!c.peak.has);
+    curve_destroy(&c);
+}
+
+/* A cliff: 100 N up to 8 threads, then 150 and 140 tps: the drop 800 -> 150 has log-log slope
+ * ln(150/800)/ln 2 = -2.4 < -2 and is 16 x its noise: a collapse; the model sees 1..8 only and
+ * a target every level meets is answered at 8, never beyond. */
+static void test_cliff(void)
+{
+    double n[6] = {1, 2, 4, 8, 16, 32}, x[6] = {100, 200, 400, 800, 150, 140};
+    struct curve c;
+    struct curve_at a;
+    struct slo slo = {0, 10.0};
+    char t[400];
+    CHECK_INT_EQ(build(&c, n, x, 6), CURVE_OK);
+    CHECK_INT_EQ(c.shape.cls, SHAPE_COLLAPSE);
+    CHECK_INT_EQ(c.shape.collapse_at, 3);
+    CHECK_INT_EQ(c.fit_hi, 3);
+    CHECK(strstr(curve_shape_text(&c, t, sizeof t),
+                 "throughput collapses between 8 and 16 threads (800 -> 150 tps)") != NULL);
+    CHECK_INT_EQ(curve_at_target(&c, &slo, 1, 1, &a), CURVE_OK);
+    CHECK_INT_EQ(a.status, CURVE_MET);
+    CHECK_NEAR(a.n, 8, 0);
+    CHECK_NEAR(a.x.value, 800, 1e-9);
+    CHECK_INT_EQ(a.binds, CURVE_BINDS_COLLAPSE);
+    CHECK(!a.met_everywhere);
+    curve_destroy(&c);
+}
+
+/* Superlinear 1 -> 2 (500 tps, then Amdahl 4000 N / (1 + 0.5 (N - 1)): 5333 at 2), saturating
+ * at 7758 by 32: the first level is left out of the fit, so the knee is Amdahl's 1/sigma = 2,
+ * not the first point, and a target every level meets is answered at the best level. */
+static void test_superlinear_start(void)
+{
+    double n[6] = {1, 2, 4, 8, 16, 32}, x[6];
+    struct curve c;
+    struct curve_at a;
+    struct slo slo = {0, 10.0};
+    x[0] = 500;
+    for (int i = 1; i < 6; i++)
+        x[i] = 4000 * n[i] / (1 + 0.5 * (n[i] - 1));
+    CHECK_INT_EQ(build(&c, n, x, 6), CURVE_OK);
+    CHECK(c.shape.superlinear_start);
+    CHECK_NEAR_REL(c.shape.start_ratio, x[1] / x[0], 1e-12);
+    CHECK_INT_EQ(c.shape.cls, SHAPE_PLATEAU);
+    CHECK_INT_EQ(c.fit_lo, 1);
+    CHECK(c.use_model);
+    CHECK_NEAR_REL(c.derived.knee.value, 2, 1e-6);
+    CHECK_INT_EQ(curve_at_target(&c, &slo, 1, 1, &a), CURVE_OK);
+    CHECK_NEAR(a.n, 32, 0);
+    CHECK_NEAR_REL(a.x.value, x[5], 1e-12);
+    CHECK(a.met_everywhere);
+    curve_destroy(&c);
+}
+
+/* Flat at 1000 tps with 1 % noise (a fixed pattern): R^2 says nothing, the residuals (within
+ * 2 % of the throughput) say the model describes it; a plateau without a peak. */
+static void test_flat(void)
+{
+    static const double z[8] = {0.8, -1.1, 0.3, 1.4, -0.6, -1.5, 0.9, -0.2};
+    double n[8] = {1, 2, 4, 8, 16, 32, 64, 128}, x[8];
+    struct curve c;
+    for (int i = 0; i < 8; i++)
+        x[i] = 1000 * (1 + 0.01 * z[i]);
+    CHECK_INT_EQ(build(&c, n, x, 8), CURVE_OK);
+    CHECK_INT_EQ(c.shape.cls, SHAPE_PLATEAU);
+    CHECK(c.use_model);
+    CHECK(c.check.max_rel < 0.03);
+    CHECK(!c.peak.has);
+    curve_destroy(&c);
+}
+
+/* Pure linear 100 N: rising; beyond the data only the model, labelled with how far; the search
+ * stays in the measured range unless asked, and says the target is met at every level. */
+static void test_linear(void)
+{
+    double n[7] = {1, 2, 4, 8, 16, 32, 64}, x[7];
+    struct curve c;
+    struct curve_value v;
+    struct curve_at a;
+    struct slo slo = {0, 10.0};
+    for (int i = 0; i < 7; i++)
+        x[i] = 100 * n[i];
+    CHECK_INT_EQ(build(&c, n, x, 7), CURVE_OK);
+    CHECK_INT_EQ(c.shape.cls, SHAPE_RISING);
+    CHECK(c.use_model && !c.peak.has);
+    CHECK_INT_EQ(curve_throughput(&c, 256, &v), CURVE_OK);
+    CHECK_INT_EQ(v.basis, CURVE_BASIS_EXTRAPOLATED);
+    CHECK_NEAR_REL(v.beyond, 4, 1e-12);
+    CHECK_NEAR_REL(v.x.value, 25600, 1e-9);
+    CHECK_INT_EQ(curve_throughput(&c, 24, &v), CURVE_OK);
+    CHECK_INT_EQ(v.basis, CURVE_BASIS_INTERPOLATED);
+    CHECK_NEAR_REL(v.x.value, 2400, 1e-9);
+    CHECK_INT_EQ(curve_at_target(&c, &slo, 1, 1, &a), CURVE_OK);
+    CHECK_NEAR(a.n, 64, 0);
+    CHECK_INT_EQ(a.x_basis, CURVE_BASIS_MEASURED);
+    CHECK_INT_EQ(a.binds, CURVE_BINDS_RANGE);
+    CHECK(a.met_everywhere);
+    CHECK_INT_EQ(curve_at_target(&c, &slo, 1, 2, &a), CURVE_OK);
+    CHECK_NEAR_REL(a.n, 128, 1e-12);
+    CHECK_INT_EQ(a.x_basis, CURVE_BASIS_EXTRAPOLATED);
+    CHECK_NEAR_REL(a.x.value, 12800, 1e-9);
+    curve_destroy(&c);
+}
+
+/* No model describes the points: the measured curve, linear in log N between levels, with the
+ * levels' intervals interpolated; a level's figure is its mean inside its own interval. */
+static void test_measured_curve(void)
+{
+    double n[5] = {1, 2, 3, 4, 8}, x[5] = {655, 3618, 2783, 2864, 2808};
+    struct curve c;
+    struct curve_value v;
+    double t = log(6.0 / 4) / log(8.0 / 4);
+    CHECK_INT_EQ(build(&c, n, x, 5), CURVE_OK);
+    CHECK(c.shape.superlinear_start);
+    CHECK_INT_EQ(c.shape.cls, SHAPE_PEAKED);
+    CHECK(!c.use_model);
+    CHECK(c.peak.has && !c.peak.from_model);
+    CHECK_NEAR(c.peak.n.value, 2, 0);
+    CHECK_INT_EQ(curve_throughput(&c, 6, &v), CURVE_OK);
+    CHECK_INT_EQ(v.from_model, 0);
+    CHECK_NEAR_REL(v.x.value, 2864 + t * (2808 - 2864), 1e-12);
+    CHECK_NEAR_REL(v.x.lo, 0.95 * 2864 + t * (0.95 * 2808 - 0.95 * 2864), 1e-12);
+    CHECK_INT_EQ(curve_throughput(&c, 2, &v), CURVE_OK);
+    CHECK_NEAR(v.x.value, 3618, 0);
+    CHECK(v.x.lo < 3618 && v.x.hi > 3618);
+    CHECK_INT_EQ(curve_throughput(&c, 16, &v), CURVE_OK);
+    CHECK(isnan(v.x.value)); /* no model to carry it beyond the data */
+    curve_destroy(&c);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -176,5 +370,13 @@ int main(void)
     test_groups();
     test_levels();
     test_from_points();
+    test_usl_below_first();
+    test_usl_inside();
+    test_usl_beyond();
+    test_cliff();
+    test_superlinear_start();
+    test_flat();
+    test_linear();
+    test_measured_curve();
     return check_report();
 }
