@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""README.md's shown commands print what README shows: every indented block that starts with
+"$ sizeup ..." (continued with a trailing backslash, optionally piped to "| head -N") is run from
+the project root and its stdout compared, line by line, with the lines that follow it in the
+block (up to the next blank line followed by prose, or the next "$ " line)."""
+import os
+import shlex
+import subprocess
+import sys
+
+BIN = os.environ["SIZEUP_BIN"]
+SRC = os.environ.get("SIZEUP_SOURCE_DIR", ".")
+lines = open(os.path.join(SRC, "README.md"), encoding="utf-8").read().split("\n")
+fails = examples = 0
+i = 0
+while i < len(lines):
+    if not lines[i].startswith("    $ sizeup "):
+        i += 1
+        continue
+    cmd = lines[i][6:]
+    while cmd.endswith("\\"):
+        i += 1
+        cmd = cmd[:-1].rstrip() + " " + lines[i].strip()
+    i += 1
+    want = []
+    while i < len(lines) and lines[i].startswith("    ") and not lines[i].startswith("    $ "):
+        want.append(lines[i][4:])
+        i += 1
+    head = None
+    if "|" in cmd:
+        cmd, pipe = cmd.split("|", 1)
+        p = shlex.split(pipe)
+        if p[:1] != ["head"] or len(p) != 2 or not p[1].startswith("-"):
+            print("skip (pipe):", cmd, "|", pipe)
+            continue
+        head = int(p[1][1:])
+    args = shlex.split(cmd)[1:]
+    out = subprocess.run([BIN] + args, capture_output=True, text=True, cwd=SRC)
+    got = out.stdout.rstrip("\n").split("\n")
+    if head is not None:
+        got = got[:head]
+    examples += 1
+    if got != want:
+        fails += 1
+        print("FAIL: README `%s` prints:" % cmd.strip())
+        for g, w in zip(got + [""] * len(want), want + [""] * len(got)):
+            if g != w:
+                print("  got  %r\n  want %r" % (g, w))
+                break
+    else:
+        print("ok   %s" % cmd.strip())
+print("%d examples, %d failed" % (examples, fails))
+sys.exit(1 if fails or examples == 0 else 0)
