@@ -229,7 +229,8 @@ static int predict_level(const struct hwscale_size *sizes, size_t n, double vcpu
         xa = tps_at(&sizes[a], u * sizes[a].vcpu);
         xb = tps_at(&sizes[b], u * sizes[b].vcpu);
         L->basis = lo < n ? HWSCALE_ABOVE : HWSCALE_BELOW;
-        L->lo = L->hi = a;
+        L->lo = a; /* the shape and the latencies: the nearest; b gives the slope (w_hi 0) */
+        L->hi = b;
         L->slope = fmax(log(xb / xa) / log(sizes[b].vcpu / sizes[a].vcpu), 0.0);
         if (L->basis == HWSCALE_ABOVE)
             L->slope = fmin(L->slope, 1.0);
@@ -409,10 +410,13 @@ int hwscale_validate(const struct hwscale_size *sizes, size_t n, int lat_index, 
             goto done;
         memset(L, 0, sizeof *L);
         L->vcpu = z->vcpu;
-        L->basis = inf.worst;
         for (size_t i = 0; i < z->m; i++) {
             double e = lv[i].tps / z->tps[i] - 1;
-            pmax = fmax(pmax, lv[i].tps);
+            if (lv[i].tps > pmax) {
+                pmax = lv[i].tps;
+                L->basis = lv[i].basis;
+            }
+            L->n_extrapolated += lv[i].basis >= HWSCALE_BELOW;
             errs[ne++] = fabs(e);
             L->max_abs_level_error = fmax(L->max_abs_level_error, fabs(e));
             xm[i] = z->tps[i];

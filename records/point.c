@@ -52,6 +52,9 @@ void point_destroy(struct point *p)
     for (size_t i = 0; i < p->n_flags; i++)
         free(p->flags[i]);
     free(p->flags);
+    for (size_t i = 0; i < p->n_predicted_from; i++)
+        free(p->predicted_from[i]);
+    free(p->predicted_from);
     free(p->series);
     free(p->histogram);
     free(p->tool);
@@ -101,6 +104,8 @@ int point_copy(struct point *dst, const struct point *src)
     tmp.server_version = tmp.started_at = tmp.source_file = NULL;
     tmp.flags = NULL;
     tmp.n_flags = 0;
+    tmp.predicted_from = NULL;
+    tmp.n_predicted_from = 0;
     tmp.series = NULL;
     tmp.n_series = tmp.cap_series = 0;
     tmp.histogram = NULL;
@@ -114,6 +119,9 @@ int point_copy(struct point *dst, const struct point *src)
         goto nomem;
     for (size_t i = 0; i < src->n_flags; i++)
         if (point_add_flag(&tmp, src->flags[i]))
+            goto nomem;
+    for (size_t i = 0; i < src->n_predicted_from; i++)
+        if (point_add_predicted_from(&tmp, src->predicted_from[i]))
             goto nomem;
     for (size_t i = 0; i < src->n_series; i++)
         if (point_series_append(&tmp, &src->series[i]))
@@ -157,6 +165,25 @@ int point_has_flag(const struct point *p, const char *flag)
         if (strcmp(p->flags[i], flag) == 0)
             return 1;
     return 0;
+}
+
+int point_add_predicted_from(struct point *p, const char *config)
+{
+    char **grown, *copy;
+    for (size_t i = 0; i < p->n_predicted_from; i++)
+        if (strcmp(p->predicted_from[i], config) == 0)
+            return POINT_OK;
+    copy = strdup(config);
+    if (!copy)
+        return POINT_ENOMEM;
+    grown = realloc(p->predicted_from, (p->n_predicted_from + 1) * sizeof *grown);
+    if (!grown) {
+        free(copy);
+        return POINT_ENOMEM;
+    }
+    p->predicted_from = grown;
+    p->predicted_from[p->n_predicted_from++] = copy;
+    return POINT_OK;
 }
 
 int point_set_percentile(struct point *p, double pct, double value_ms)
@@ -245,6 +272,8 @@ const char *point_source_kind_name(enum point_source_kind k)
         return "sysbench-log";
     case POINT_SRC_TABLE:
         return "table";
+    case POINT_SRC_PREDICTION:
+        return "prediction";
     }
     return "table";
 }
@@ -387,6 +416,10 @@ json_t *point_to_json(const struct point *p, struct point_error *err)
                                                 : "threads or nodes");
         return NULL;
     }
+    if (p->predicted && p->n_predicted_from == 0) {
+        set_err(err, "predicted point of %s has no predicted_from", p->target);
+        return NULL;
+    }
     o = json_object();
     if (!o)
         goto nomem;
@@ -470,6 +503,15 @@ json_t *point_to_json(const struct point *p, struct point_error *err)
         rc |= json_object_set(o, "options", p->options);
     if (p->extra && json_object_size(p->extra) > 0)
         rc |= json_object_set(o, "extra", p->extra);
+    if (p->predicted) {
+        json_t *from = json_array();
+        if (!from)
+            goto nomem;
+        rc |= json_object_set_new(o, "basis", json_string("predicted"));
+        for (size_t i = 0; i < p->n_predicted_from; i++)
+            rc |= json_array_append_new(from, point_json_string(p->predicted_from[i]));
+        rc |= json_object_set_new(o, "predicted_from", from);
+    }
     sub = json_object();
     if (!sub)
         goto nomem;
@@ -494,8 +536,10 @@ int point_write(FILE *f, const struct point *p, struct point_error *err)
     size_t len;
     int rc = POINT_OK;
     if (!o)
-        return (!p->target || !p->workload || (p->threads <= 0 && p->nodes <= 0)) ? POINT_EINVAL
-                                                                                  : POINT_ENOMEM;
+        return (!p->target || !p->workload || (p->threads <= 0 && p->nodes <= 0) ||
+                (p->predicted && p->n_predicted_from == 0))
+                   ? POINT_EINVAL
+                   : POINT_ENOMEM;
     line = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
     json_decref(o);
     if (!line) {

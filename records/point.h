@@ -42,7 +42,11 @@
  *   server_version, client_cpu_s, started_at (RFC 3339 UTC)
  *   options       object: the probe or run options, as given
  *   extra         object: anything else (unknown CSV columns, fileio/memory figures)
- *   source        {"kind": "probe"|"sysbench-log"|"table", "file", "line"}
+ *   basis         "measured" (the default when absent) or "predicted": a point `sizeup
+ *                 predict` computed for a configuration that was not measured
+ *   predicted_from  array of configuration ids the prediction used (required with
+ *                 "predicted", refused without)
+ *   source        {"kind": "probe"|"sysbench-log"|"table"|"prediction", "file", "line"}
  *
  * Thread-safety: functions touch only the objects passed to them.
  */
@@ -75,7 +79,12 @@ struct point_error {
     char msg[320];
 };
 
-enum point_source_kind { POINT_SRC_PROBE, POINT_SRC_SYSBENCH_LOG, POINT_SRC_TABLE };
+enum point_source_kind {
+    POINT_SRC_PROBE,
+    POINT_SRC_SYSBENCH_LOG,
+    POINT_SRC_TABLE,
+    POINT_SRC_PREDICTION /* computed by sizeup predict (file: the first points file used) */
+};
 
 struct point_latency {
     double min, avg, max, sum; /* ms; NAN when absent */
@@ -130,8 +139,11 @@ struct point {
     char *server_version;
     double client_cpu_s;
     char *started_at;
-    json_t *options; /* owned reference or NULL */
-    json_t *extra;   /* owned reference or NULL */
+    json_t *options;       /* owned reference or NULL */
+    json_t *extra;         /* owned reference or NULL */
+    int predicted;         /* 1: "basis": "predicted" (not a measurement); 0: measured */
+    char **predicted_from; /* configuration ids a predicted point came from; owned */
+    size_t n_predicted_from;
     enum point_source_kind source_kind;
     char *source_file;
     long source_line; /* 1-based line in source_file; 0 when none */
@@ -167,6 +179,12 @@ int point_set_str(char **field, const char *s);
 /** Append a flag string (copied) unless already present. @return POINT_OK or POINT_ENOMEM. */
 int point_add_flag(struct point *p, const char *flag);
 
+/**
+ * Append a configuration id (copied) to p's predicted_from, unless already there.
+ * @return POINT_OK or POINT_ENOMEM.
+ */
+int point_add_predicted_from(struct point *p, const char *config);
+
 /** 1 when flag is among p's flags, else 0. */
 int point_has_flag(const struct point *p, const char *flag);
 
@@ -196,7 +214,7 @@ int point_hist_append(struct point *p, double value_ms, uint64_t count);
  */
 json_t *point_json_string(const char *s);
 
-/** Name of a source kind: "probe", "sysbench-log", "table". */
+/** Name of a source kind: "probe", "sysbench-log", "table", "prediction". */
 const char *point_source_kind_name(enum point_source_kind k);
 
 /**

@@ -120,7 +120,8 @@ static const char *const point_keys[] = {
     "other_ps",   "errors_ps", "reconnects_ps", "latency_ms",     "latency_overflows",
     "ci95_tps",   "steady",    "incomplete",    "flags",          "io",
     "series",     "histogram", "tool",          "server_version", "client_cpu_s",
-    "started_at", "options",   "extra",         "source",         NULL};
+    "started_at", "options",   "extra",         "basis",          "predicted_from",
+    "source",     NULL};
 static const char *const series_keys[] = {
     "t",      "threads", "tps",       "qps",           "reads_ps",   "writes_ps",     "other_ps",
     "lat_ms", "pct",     "errors_ps", "reconnects_ps", "read_mib_s", "written_mib_s", "fsyncs_ps",
@@ -233,7 +234,8 @@ static int read_source(struct rd *r, const json_t *s, struct point *p)
         return bad(r, "source", "an object {\"kind\", \"file\", \"line\"} (required)");
     kind = json_object_get(s, "kind");
     if (!json_is_object(s) || !json_is_string(kind))
-        return bad(r, "source", "an object with \"kind\": probe, sysbench-log or table");
+        return bad(r, "source",
+                   "an object with \"kind\": probe, sysbench-log, table or prediction");
     if (only_keys(r, s, "source", source_keys))
         return POINT_EPARSE;
     k = json_string_value(kind);
@@ -243,8 +245,10 @@ static int read_source(struct rd *r, const json_t *s, struct point *p)
         p->source_kind = POINT_SRC_SYSBENCH_LOG;
     else if (strcmp(k, "table") == 0)
         p->source_kind = POINT_SRC_TABLE;
+    else if (strcmp(k, "prediction") == 0)
+        p->source_kind = POINT_SRC_PREDICTION;
     else
-        return bad(r, "source.kind", "probe, sysbench-log or table");
+        return bad(r, "source.kind", "probe, sysbench-log, table or prediction");
     if (get_str(r, s, "file", &p->source_file, 0))
         return POINT_EPARSE;
     line = json_object_get(s, "line");
@@ -353,6 +357,33 @@ static int read_point(struct rd *r, const json_t *o, struct point *p)
         if (!json_is_object(v))
             return bad(r, "extra", "an object");
         p->extra = json_deep_copy(v);
+    }
+    v = json_object_get(o, "basis");
+    if (v) {
+        if (json_is_string(v) && strcmp(json_string_value(v), "predicted") == 0)
+            p->predicted = 1;
+        else if (!json_is_string(v) || strcmp(json_string_value(v), "measured") != 0)
+            return bad(r, "basis", "\"measured\" or \"predicted\"");
+    }
+    v = json_object_get(o, "predicted_from");
+    if (v) {
+        size_t i;
+        json_t *f;
+        if (!p->predicted)
+            return bad(r, "predicted_from", "absent unless \"basis\" is \"predicted\"");
+        if (!json_is_array(v) || json_array_size(v) == 0)
+            return bad(r, "predicted_from", "a non-empty array of configuration ids");
+        json_array_foreach(v, i, f)
+        {
+            if (!json_is_string(f) || json_string_length(f) == 0)
+                return bad(r, "predicted_from", "a non-empty array of configuration ids");
+            if (point_add_predicted_from(p, json_string_value(f)))
+                return POINT_ENOMEM;
+        }
+    } else if (p->predicted) {
+        return bad(r, "predicted_from",
+                   "an array of the configuration ids a predicted point came from (required "
+                   "with \"basis\": \"predicted\")");
     }
     return read_source(r, json_object_get(o, "source"), p);
 }

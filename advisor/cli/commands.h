@@ -30,6 +30,10 @@ int cmd_probe(int argc, char **argv);
 int cmd_disk(int argc, char **argv);
 extern const struct cli_cmd cmd_disk_cli;
 
+/** sizeup predict --points --catalog : predicted curves of unprobed configurations. */
+int cmd_predict(int argc, char **argv);
+extern const struct cli_cmd cmd_predict_cli;
+
 /** sizeup rank --points --catalog --slo : rank configurations by throughput per cost. */
 int cmd_rank(int argc, char **argv);
 extern const struct cli_cmd cmd_rank_cli;

@@ -13,7 +13,7 @@
  *     data/prices/aws-ec2-instances-2021.csv): the measured peaks and throughput at p95 <= 10 ms
  *     are computed here from the CSV; leave-one-out per family must reach the goals of issue 15
  *     (median |peak error| <= 10 %, median |error at the target| <= 15 %), and the constant
- *     HWSCALE_ONE_SIZE_REL95 must cover the 95th percentile of one-size predictions.
+ *     HWSCALE_ONE_SIZE_REL95 must be the worst peak error of one-size predictions, rounded up.
  *  5. Bad input.
  */
 #include "check.h"
@@ -195,7 +195,8 @@ static void one_size_and_latency(void)
     CHECK_INT_EQ(lv[0].basis, HWSCALE_ONE);
     /* N = 4 is the 2-thread point x 2 */
     CHECK_NEAR(lv[1].tps, 380, 1e-9);
-    CHECK_NEAR(lv[1].ci95_tps, 380 * sqrt(0.25 * 0.25 + 0.02 * 0.02), 1e-9);
+    CHECK_NEAR(lv[1].ci95_tps,
+               380 * sqrt(HWSCALE_ONE_SIZE_REL95 * HWSCALE_ONE_SIZE_REL95 + 0.02 * 0.02), 1e-9);
     /* N = 8 is the 4-thread point x 2; N = 16 (8 threads on 2 vCPU) was never measured: the
        last segment rises, so it is held, and flagged */
     CHECK_NEAR(lv[2].tps, 400, 1e-9);
@@ -340,7 +341,7 @@ static double at_target(const double *x, const double *p95, size_t m, double tar
 static void published_aws(void)
 {
     static const char *const families[] = {"c5", "c5a", "c6g"};
-    double one_size_err[2048];
+    double one_size_err[2048], one_size_peak = 0;
     size_t n_one = 0;
     char err[200];
 
@@ -406,6 +407,14 @@ static void published_aws(void)
                                       err, sizeof err) == 0);
                 for (size_t i = 0; i < sz[t].m && n_one < 2048; i++)
                     one_size_err[n_one++] = fabs(lv[i].tps / sz[t].tps[i] - 1);
+                {
+                    double pm = 0, pp = 0;
+                    for (size_t i = 0; i < sz[t].m; i++) {
+                        pm = fmax(pm, sz[t].tps[i]);
+                        pp = fmax(pp, lv[i].tps);
+                    }
+                    one_size_peak = fmax(one_size_peak, fabs(pp / pm - 1));
+                }
             }
     }
     qsort(one_size_err, n_one, sizeof *one_size_err, cmp_d);
@@ -413,9 +422,12 @@ static void published_aws(void)
         double k = 0.95 * (double)(n_one - 1);
         size_t i = (size_t)k;
         double q = one_size_err[i] + (k - (double)i) * (one_size_err[i + 1] - one_size_err[i]);
-        printf("one measured size: 95th percentile of |error| %.1f %% over %zu levels\n", 100 * q,
-               n_one);
-        CHECK_NEAR(HWSCALE_ONE_SIZE_REL95, ceil(q * 20) / 20, 1e-12); /* rounded up to 5 % */
+        printf("one measured size: worst |error| of the peak %.1f %%; 95th percentile of |error| "
+               "%.1f %% over %zu levels\n",
+               100 * one_size_peak, 100 * q, n_one);
+        /* the largest peak error, rounded up to a whole 5 % */
+        CHECK_NEAR(HWSCALE_ONE_SIZE_REL95, ceil(one_size_peak * 20) / 20, 1e-12);
+        CHECK(q < HWSCALE_ONE_SIZE_REL95);
     }
 }
 

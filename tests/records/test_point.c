@@ -229,9 +229,76 @@ static void copy(void)
     point_destroy(&b);
 }
 
+/* "basis": "predicted" and predicted_from: round trip, and the rules of the reader */
+static void predicted(void)
+{
+    struct point a, b;
+    struct point_error err = {""};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    point_init(&a);
+    point_init(&b);
+    point_set_str(&a.target, "c5.2xlarge");
+    point_set_str(&a.config, "c5.2xlarge");
+    point_set_str(&a.workload, "oltp_read_only");
+    a.threads = 16;
+    a.tps = 5500;
+    a.ci95_tps = 600;
+    a.source_kind = POINT_SRC_PREDICTION;
+    /* a predicted point without its sources is refused by the writer */
+    a.predicted = 1;
+    CHECK_INT_EQ(point_write(f, &a, &err), POINT_EINVAL);
+    CHECK(strstr(err.msg, "predicted_from") != NULL);
+    CHECK_INT_EQ(point_add_predicted_from(&a, "c5.xlarge"), POINT_OK);
+    CHECK_INT_EQ(point_add_predicted_from(&a, "c5.4xlarge"), POINT_OK);
+    CHECK_INT_EQ(point_add_predicted_from(&a, "c5.xlarge"), POINT_OK); /* once */
+    CHECK_INT_EQ(a.n_predicted_from, 2);
+    CHECK_INT_EQ(point_write(f, &a, &err), POINT_OK);
+    fclose(f);
+    CHECK(
+        strstr(buf, "\"basis\":\"predicted\",\"predicted_from\":[\"c5.xlarge\",\"c5.4xlarge\"]") !=
+        NULL);
+    CHECK(strstr(buf, "\"kind\":\"prediction\"") != NULL);
+    CHECK_INT_EQ(read_one(buf, &b, &err), 1);
+    CHECK_INT_EQ(b.predicted, 1);
+    CHECK_INT_EQ(b.n_predicted_from, 2);
+    CHECK_STR_EQ(b.predicted_from[1], "c5.4xlarge");
+    CHECK_INT_EQ(b.source_kind, POINT_SRC_PREDICTION);
+    CHECK_INT_EQ(point_copy(&a, &b), POINT_OK);
+    CHECK_STR_EQ(a.predicted_from[0], "c5.xlarge");
+    free(buf);
+    /* a measured point says nothing of a basis; "measured" is accepted */
+    CHECK_INT_EQ(read_one("{\"schema\":\"sizeup.point/1\",\"target\":\"a\",\"workload\":\"w\","
+                          "\"threads\":1,\"basis\":\"measured\",\"source\":{\"kind\":\"table\"}}\n",
+                          &b, &err),
+                 1);
+    CHECK_INT_EQ(b.predicted, 0);
+    CHECK_INT_EQ(read_one("{\"schema\":\"sizeup.point/1\",\"target\":\"a\",\"workload\":\"w\","
+                          "\"threads\":1,\"basis\":\"guessed\",\"source\":{\"kind\":\"table\"}}\n",
+                          &b, &err),
+                 POINT_EPARSE);
+    CHECK(strstr(err.msg, "\"basis\"") != NULL);
+    CHECK_INT_EQ(
+        read_one("{\"schema\":\"sizeup.point/1\",\"target\":\"a\",\"workload\":\"w\","
+                 "\"threads\":1,\"basis\":\"predicted\",\"source\":{\"kind\":\"prediction\"}}\n",
+                 &b, &err),
+        POINT_EPARSE);
+    CHECK(strstr(err.msg, "predicted_from") != NULL);
+    CHECK_INT_EQ(
+        read_one("{\"schema\":\"sizeup.point/1\",\"target\":\"a\",\"workload\":\"w\","
+                 "\"threads\":1,\"predicted_from\":[\"x\"],\"source\":{\"kind\":\"table\"}}\n",
+                 &b, &err),
+        POINT_EPARSE);
+    CHECK(strstr(err.msg, "absent unless") != NULL);
+    point_destroy(&a);
+    point_destroy(&b);
+}
+
 int main(void)
 {
     round_trip();
+    predicted();
     strict_reader();
     writer_refuses_incomplete();
     copy();

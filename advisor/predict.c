@@ -1,0 +1,634 @@
+/* predict.c - groups of measured sizes and the predicted curves of the rest (predict.h). */
+#include "predict.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int predict_transfer_parse(const char *s, struct predict_transfer *out, char *err, size_t cap)
+{
+    const char *eq = strchr(s, '='), *colon = eq ? strchr(eq, ':') : NULL;
+    char *end;
+    memset(out, 0, sizeof *out);
+    if (!eq || !colon || eq == s || colon == eq + 1 || !colon[1] || (size_t)(eq - s) >= 64 ||
+        (size_t)(colon - eq - 1) >= 64) {
+        snprintf(err, cap,
+                 "'%s' is not a transfer rule: expected FAMILY=FROM:RATIO (a per-core throughput "
+                 "ratio > 0, or 'clock' for the ratio of the clocks), e.g. m5=c5:0.9",
+                 s);
+        return -1;
+    }
+    snprintf(out->family, sizeof out->family, "%.*s", (int)(eq - s), s);
+    snprintf(out->from, sizeof out->from, "%.*s", (int)(colon - eq - 1), eq + 1);
+    if (strcmp(out->family, out->from) == 0) {
+        snprintf(err, cap, "'%s': a family cannot be predicted from itself", s);
+        return -1;
+    }
+    if (strcmp(colon + 1, "clock") == 0) {
+        out->ratio = NAN;
+        return 0;
+    }
+    errno = 0;
+    out->ratio = strtod(colon + 1, &end);
+    if (*end || errno || !(out->ratio > 0) || !isfinite(out->ratio) || out->ratio > 100) {
+        snprintf(err, cap, "'%s': the ratio '%s' is not a number in (0, 100] or 'clock'", s,
+                 colon + 1);
+        return -1;
+    }
+    return 0;
+}
+
+const char *predict_status_text(enum predict_status st)
+{
+    switch (st) {
+    case PREDICT_OK:
+        return "predicted";
+    case PREDICT_MEASURED:
+        return "measured";
+    case PREDICT_NO_SIBLING:
+        return "not predicted: probe one size of its family";
+    case PREDICT_NO_VCPU:
+        return "not predicted: its instance has no vcpu in the catalog";
+    case PREDICT_NO_FAMILY:
+        return "not predicted: no instance family (an on-premises server, or an instance "
+               "without a family or a FAMILY.SIZE name)";
+    case PREDICT_NO_CLOCK:
+        return "not predicted: the clock transfer needs clock_ghz of both families";
+    case PREDICT_FAILED:
+        return "not predicted: the model refused its input";
+    }
+    return "?";
+}
+
+void predict_set_init(struct predict_set *s)
+{
+    memset(s, 0, sizeof *s);
+}
+
+static void member_destroy(struct predict_member *m)
+{
+    free(m->threads);
+    free(m->tps);
+    free(m->rel_ci);
+    for (size_t k = 0; k < HWSCALE_MAX_LAT; k++)
+        free(m->lat_ratio[k]);
+}
+
+void predict_set_destroy(struct predict_set *s)
+{
+    if (!s)
+        return;
+    for (size_t g = 0; g < s->n_groups; g++) {
+        struct predict_group *G = &s->groups[g];
+        for (size_t i = 0; i < G->n_members; i++)
+            member_destroy(&G->members[i]);
+        free(G->members);
+        free(G->sizes);
+        free(G->size_member);
+        free(G->levels);
+        free(G->loo);
+    }
+    free(s->groups);
+    for (size_t c = 0; c < s->n_curves; c++)
+        free(s->curves[c].levels);
+    free(s->curves);
+    free(s->rows);
+    predict_set_init(s);
+}
+
+/* The configuration id of a point (as rankset.c joins). */
+static const char *point_config(const struct point *p, const struct predict_options *o)
+{
+    if (p->config)
+        return p->config;
+    for (size_t i = 0; i < o->n_maps; i++)
+        if (strcmp(o->maps[i].target, p->target) == 0)
+            return o->maps[i].config;
+    return p->target;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Index of statistic pct among a group's (0 = mean), or -1. */
+static int stat_index(const struct predict_group *G, double pct)
+{
+    for (size_t k = 0; k < G->n_lat; k++)
+        if (G->lat_pct[k] == pct)
+            return (int)k;
+    return -1;
+}
+
+/* A point's value of statistic pct, ms (NAN when absent). */
+static double point_stat(const struct point *p, double pct)
+{
+    return pct == 0 ? p->latency_ms.avg : point_percentile(p, pct);
+}
+
+/* Build a member's curve from the points joined to it (pc[i] == key). */
+static int member_curve(struct predict_member *M, const struct predict_group *G,
+                        const struct point_list *pts, const long *pc, long key)
+{
+    size_t n = 0, m = 0;
+    double *lv;
+    for (size_t i = 0; i < pts->n; i++)
+        if (pc[i] == key && strcmp(pts->items[i].workload, G->workload) == 0)
+            n++;
+    if (!(lv = malloc((n ? n : 1) * sizeof *lv)))
+        return -1;
+    for (size_t i = 0; i < pts->n; i++)
+        if (pc[i] == key && strcmp(pts->items[i].workload, G->workload) == 0)
+            lv[m++] = (double)pts->items[i].threads;
+    qsort(lv, m, sizeof *lv, cmp_double);
+    n = 0;
+    for (size_t i = 0; i < m; i++)
+        if (i == 0 || lv[i] != lv[n - 1])
+            lv[n++] = lv[i];
+    M->m = n;
+    M->threads = lv;
+    M->tps = calloc(n ? n : 1, sizeof *M->tps);
+    M->rel_ci = calloc(n ? n : 1, sizeof *M->rel_ci);
+    if (!M->tps || !M->rel_ci)
+        return -1;
+    for (size_t k = 0; k < G->n_lat; k++)
+        if (!(M->lat_ratio[k] = calloc(n ? n : 1, sizeof *M->lat_ratio[k])))
+            return -1;
+    for (size_t l = 0; l < n; l++) {
+        double sum = 0, sum2 = 0, ci = 0, lat[HWSCALE_MAX_LAT] = {0};
+        size_t k = 0, n_ci = 0, n_lat[HWSCALE_MAX_LAT] = {0};
+        for (size_t i = 0; i < pts->n; i++) {
+            const struct point *p = &pts->items[i];
+            if (pc[i] != key || strcmp(p->workload, G->workload) != 0 ||
+                (double)p->threads != lv[l])
+                continue;
+            sum += p->tps;
+            sum2 += p->tps * p->tps;
+            k++;
+            if (isfinite(p->ci95_tps)) {
+                ci += p->ci95_tps;
+                n_ci++;
+            }
+            for (size_t s = 0; s < G->n_lat; s++) {
+                double v = point_stat(p, G->lat_pct[s]);
+                if (isfinite(v)) {
+                    lat[s] += v;
+                    n_lat[s]++;
+                }
+            }
+        }
+        M->n_points += k;
+        M->tps[l] = sum / (double)k;
+        if (k >= 2) {
+            double var = (sum2 - sum * sum / (double)k) / (double)(k - 1);
+            M->rel_ci[l] = gsl_cdf_tdist_Pinv(0.975, (double)(k - 1)) * sqrt(fmax(var, 0)) /
+                           sqrt((double)k) / M->tps[l];
+        } else {
+            M->rel_ci[l] = n_ci ? ci / (double)n_ci / M->tps[l] : NAN;
+        }
+        for (size_t s = 0; s < G->n_lat; s++)
+            M->lat_ratio[s][l] =
+                n_lat[s] ? lat[s] / (double)n_lat[s] * 1e-3 / (lv[l] / M->tps[l]) : NAN;
+    }
+    return 0;
+}
+
+static int cmp_member(const void *a, const void *b)
+{
+    const struct predict_member *x = a, *y = b;
+    if (x->instance->vcpu != y->instance->vcpu)
+        return x->instance->vcpu < y->instance->vcpu ? -1 : 1;
+    return strcmp(x->config, y->config);
+}
+
+/* The group of (family, workload, nodes), created when absent; NULL when out of memory. */
+static struct predict_group *group_of(struct predict_set *s, const char *family,
+                                      const char *workload, int nodes, long *index)
+{
+    struct predict_group *g;
+    for (size_t i = 0; i < s->n_groups; i++)
+        if (strcmp(s->groups[i].family, family) == 0 &&
+            strcmp(s->groups[i].workload, workload) == 0 && s->groups[i].nodes == nodes) {
+            *index = (long)i;
+            return &s->groups[i];
+        }
+    g = realloc(s->groups, (s->n_groups + 1) * sizeof *g);
+    if (!g)
+        return NULL;
+    s->groups = g;
+    g = &s->groups[s->n_groups];
+    memset(g, 0, sizeof *g);
+    snprintf(g->family, sizeof g->family, "%s", family);
+    snprintf(g->workload, sizeof g->workload, "%s", workload);
+    g->nodes = nodes;
+    g->target_stat = -1;
+    *index = (long)s->n_groups++;
+    return g;
+}
+
+/* Statistics, sizes, levels and leave-one-out of a group whose members are set. */
+static int group_finish(struct predict_set *s, struct predict_group *G,
+                        const struct point_list *pts, const long *pc, const long *member_key,
+                        FILE *errf)
+{
+    char err[256];
+    size_t n_lv = 0;
+    /* statistics: the mean, then every percentile some point of the group carries */
+    G->n_lat = 1;
+    G->lat_pct[0] = 0;
+    for (size_t i = 0; i < pts->n; i++) {
+        const struct point *p = &pts->items[i];
+        int in = 0;
+        for (size_t j = 0; j < G->n_members && !in; j++)
+            in = pc[i] == member_key[j];
+        if (!in || strcmp(p->workload, G->workload) != 0)
+            continue;
+        for (size_t k = 0; k < p->latency_ms.n_pct && G->n_lat < HWSCALE_MAX_LAT; k++)
+            if (stat_index(G, p->latency_ms.pct[k]) < 0)
+                G->lat_pct[G->n_lat++] = p->latency_ms.pct[k];
+    }
+    for (size_t j = 0; j < G->n_members; j++)
+        if (member_curve(&G->members[j], G, pts, pc, member_key[j]) != 0)
+            return -1;
+    G->sizes = calloc(G->n_members, sizeof *G->sizes);
+    G->size_member = calloc(G->n_members, sizeof *G->size_member);
+    G->loo = calloc(G->n_members, sizeof *G->loo);
+    for (size_t j = 0; j < G->n_members; j++)
+        n_lv += G->members[j].m;
+    G->levels = malloc((n_lv ? n_lv : 1) * sizeof *G->levels);
+    if (!G->sizes || !G->size_member || !G->loo || !G->levels)
+        return -1;
+    n_lv = 0;
+    for (size_t j = 0; j < G->n_members; j++) {
+        struct predict_member *M = &G->members[j];
+        struct hwscale_size *z;
+        for (size_t l = 0; l < M->m; l++)
+            G->levels[n_lv++] = M->threads[l];
+        if (G->n_sizes > 0 && G->sizes[G->n_sizes - 1].vcpu == (double)M->instance->vcpu) {
+            if (errf)
+                fprintf(errf,
+                        "sizeup: note: family %s: %s has the same vCPU count (%d) as %s, which "
+                        "is used for it\n",
+                        G->family, M->config, M->instance->vcpu,
+                        G->members[G->size_member[G->n_sizes - 1]].config);
+            continue;
+        }
+        M->used = 1;
+        z = &G->sizes[G->n_sizes];
+        G->size_member[G->n_sizes++] = j;
+        z->vcpu = M->instance->vcpu;
+        z->m = M->m;
+        z->threads = M->threads;
+        z->tps = M->tps;
+        z->rel_ci = M->rel_ci;
+        z->n_lat = G->n_lat;
+        for (size_t k = 0; k < G->n_lat; k++)
+            z->lat_ratio[k] = M->lat_ratio[k];
+    }
+    qsort(G->levels, n_lv, sizeof *G->levels, cmp_double);
+    G->n_levels = 0;
+    for (size_t i = 0; i < n_lv; i++)
+        if (G->n_levels == 0 || G->levels[i] != G->levels[G->n_levels - 1])
+            G->levels[G->n_levels++] = G->levels[i];
+    G->target_stat = stat_index(G, s->opt.slo.pct);
+    if (hwscale_validate(G->sizes, G->n_sizes, G->target_stat, s->opt.slo.target_s, G->loo, &G->val,
+                         err, sizeof err) != 0) {
+        if (errf)
+            fprintf(errf, "sizeup: family %s (%s): %s\n", G->family, G->workload, err);
+        return -2;
+    }
+    G->rel95 = G->n_sizes >= 2 ? G->val.rel95 : HWSCALE_ONE_SIZE_REL95;
+    return 0;
+}
+
+/* The workload names to predict: opt's, or every workload of the joined points. */
+static size_t workloads(const struct predict_set *s, const struct point_list *pts, const long *pc,
+                        const char **out, size_t cap)
+{
+    size_t n = 0;
+    if (s->opt.workload) {
+        out[0] = s->opt.workload;
+        return 1;
+    }
+    for (size_t i = 0; i < pts->n && n < cap; i++) {
+        int seen = 0;
+        if (pc[i] < 0)
+            continue;
+        for (size_t j = 0; j < n && !seen; j++)
+            seen = strcmp(out[j], pts->items[i].workload) == 0;
+        if (!seen)
+            out[n++] = pts->items[i].workload;
+    }
+    return n;
+}
+
+static int push_row(struct predict_set *s, const struct predict_row *r)
+{
+    if (s->n_rows == s->cap_rows) {
+        size_t cap = s->cap_rows ? 2 * s->cap_rows : 64;
+        struct predict_row *g = realloc(s->rows, cap * sizeof *g);
+        if (!g)
+            return -1;
+        s->rows = g;
+        s->cap_rows = cap;
+    }
+    s->rows[s->n_rows++] = *r;
+    return 0;
+}
+
+/* Predict the curve of instance in from group g (ratio: transfer or 1). */
+static long make_curve(struct predict_set *s, size_t g, const struct cat_instance *in, int transfer,
+                       double ratio, int from_clock, FILE *errf)
+{
+    struct predict_group *G = &s->groups[g];
+    const double *at = s->opt.threads ? s->opt.threads : G->levels;
+    size_t m = s->opt.threads ? s->opt.n_threads : G->n_levels;
+    struct predict_curve *c;
+    char err[256];
+    if (s->n_curves == s->cap_curves) {
+        size_t cap = s->cap_curves ? 2 * s->cap_curves : 32;
+        struct predict_curve *gr = realloc(s->curves, cap * sizeof *gr);
+        if (!gr)
+            return -2;
+        s->curves = gr;
+        s->cap_curves = cap;
+    }
+    c = &s->curves[s->n_curves];
+    memset(c, 0, sizeof *c);
+    c->group = g;
+    c->instance = in;
+    c->transfer = transfer;
+    c->ratio = ratio;
+    c->ratio_from_clock = from_clock;
+    c->m = m;
+    if (!(c->levels = malloc((m ? m : 1) * sizeof *c->levels)))
+        return -2;
+    if (hwscale_predict(G->sizes, G->n_sizes, in->vcpu, at, m, G->rel95, c->levels, &c->info, err,
+                        sizeof err) != 0) {
+        if (errf)
+            fprintf(errf, "sizeup: %s from family %s: %s\n", in->id, G->family, err);
+        free(c->levels);
+        return -1;
+    }
+    for (size_t i = 0; i < m; i++) {
+        c->levels[i].tps *= ratio;
+        c->levels[i].ci95_tps *= ratio;
+        /* latency = r N / X: with X scaled by the ratio the ratios r stay */
+    }
+    c->info.peak_tps *= ratio;
+    for (size_t z = 0; z < G->n_sizes && z < 32; z++) {
+        const struct cat_instance *sib = G->members[G->size_member[z]].instance;
+        if ((c->info.used >> z & 1u) && sib->processor && in->processor &&
+            strcmp(sib->processor, in->processor) != 0)
+            c->processor_differs = 1;
+    }
+    return (long)s->n_curves++;
+}
+
+/* The clock of a group's used members when they all have the same, else NAN. */
+static double group_clock(const struct predict_group *G)
+{
+    double clk = NAN;
+    for (size_t z = 0; z < G->n_sizes; z++) {
+        double c = G->members[G->size_member[z]].instance->clock_ghz;
+        if (!(c > 0) || (isfinite(clk) && c != clk))
+            return NAN;
+        clk = c;
+    }
+    return clk;
+}
+
+int predict_set_build(struct predict_set *s, const struct point_list *pts,
+                      const struct cat_catalog *cat, const struct predict_options *opt, FILE *errf)
+{
+    long *pc = NULL, *member_key = NULL, **curve_of = NULL;
+    const char **bad = NULL, *wl[64];
+    unsigned char *measured = NULL; /* [config][workload] */
+    size_t n_bad = 0, n_wl, n_maps = 0;
+    int problems = 0, rc = -1;
+    char fam[64];
+
+    predict_set_init(s);
+    s->opt = *opt;
+    s->cat = cat;
+    pc = malloc((pts->n + 1) * sizeof *pc);
+    bad = malloc((pts->n + 1) * sizeof *bad);
+    member_key = malloc((cat->n_configs + 1) * sizeof *member_key);
+    if (!pc || !bad || !member_key)
+        goto nomem;
+    /* join: pc[i] = index of the point's configuration in cat->configs, -1 none */
+    for (size_t i = 0; i < pts->n; i++) {
+        const struct point *p = &pts->items[i];
+        const char *id = point_config(p, opt);
+        const struct cat_config *cf;
+        pc[i] = -1;
+        if (p->incomplete || p->threads <= 0 || !(p->tps > 0) ||
+            (opt->workload && strcmp(p->workload, opt->workload) != 0))
+            continue;
+        cf = cat_find_config(cat, id);
+        if (!cf) {
+            int seen = 0;
+            for (size_t j = 0; j < n_bad && !seen; j++)
+                seen = strcmp(bad[j], id) == 0;
+            if (!seen) {
+                bad[n_bad++] = id;
+                problems++;
+                if (errf)
+                    fprintf(errf,
+                            "sizeup: %s:%ld: target '%s': configuration '%s' is not in the "
+                            "catalogs; give its id as the points' config or with --map %s=ID\n",
+                            p->source_file ? p->source_file : "-", p->source_line, p->target, id,
+                            p->target);
+            }
+            continue;
+        }
+        pc[i] = (long)(cf - cat->configs);
+        if (!s->source_file)
+            s->source_file = p->source_file;
+        s->n_points++;
+    }
+    n_wl = workloads(s, pts, pc, wl, 64);
+    measured = calloc(cat->n_configs * (n_wl ? n_wl : 1) + 1, 1);
+    if (!measured)
+        goto nomem;
+    for (size_t i = 0; i < pts->n; i++)
+        for (size_t w = 0; pc[i] >= 0 && w < n_wl; w++)
+            if (strcmp(pts->items[i].workload, wl[w]) == 0)
+                measured[(size_t)pc[i] * n_wl + w] = 1;
+    /* groups: one per (family, workload, nodes) with measured members */
+    for (size_t w = 0; w < n_wl; w++)
+        for (size_t k = 0; k < cat->n_configs; k++) {
+            const struct cat_config *cf = &cat->configs[k];
+            const struct cat_instance *in;
+            const char *f;
+            struct predict_group *G;
+            struct predict_member *M;
+            long gi;
+            if (!measured[k * n_wl + w])
+                continue;
+            in = cf->instance ? cat_find_instance(cat, cf->instance) : NULL;
+            f = in ? cat_instance_family(in, fam, sizeof fam) : NULL;
+            if (!in || !f || in->vcpu <= 0) {
+                if (errf)
+                    fprintf(errf, "sizeup: note: %s is measured but predicts nothing: %s\n", cf->id,
+                            !in  ? "it is not a cloud instance"
+                            : !f ? "its instance has no family"
+                                 : "its instance has no vcpu in the catalog");
+                continue;
+            }
+            if (!(G = group_of(s, f, wl[w], cf->nodes, &gi)))
+                goto nomem;
+            M = realloc(G->members, (G->n_members + 1) * sizeof *M);
+            if (!M)
+                goto nomem;
+            G->members = M;
+            M = &G->members[G->n_members++];
+            memset(M, 0, sizeof *M);
+            M->config = cf->id;
+            M->instance = in;
+        }
+    if (s->n_groups == 0) {
+        if (errf)
+            fprintf(errf, "sizeup: no measured point joins a catalog configuration on an instance "
+                          "with a family and a vcpu count: nothing to predict from\n");
+        goto fail;
+    }
+    for (size_t g = 0; g < s->n_groups; g++) {
+        struct predict_group *G = &s->groups[g];
+        int frc;
+        qsort(G->members, G->n_members, sizeof *G->members, cmp_member);
+        for (size_t j = 0; j < G->n_members; j++)
+            member_key[j] = (long)(cat_find_config(cat, G->members[j].config) - cat->configs);
+        frc = group_finish(s, G, pts, pc, member_key, errf);
+        if (frc == -1)
+            goto nomem;
+        if (frc == -2)
+            goto fail;
+    }
+    /* rows: every configuration x workload; curves shared per (group, transfer rule, instance):
+       curve_of[g * (n_transfer + 1) + t][instance index], t = 0 without transfer */
+    n_maps = s->n_groups * (opt->n_transfer + 1);
+    curve_of = calloc(n_maps, sizeof *curve_of);
+    if (!curve_of)
+        goto nomem;
+    for (size_t w = 0; w < n_wl; w++)
+        for (size_t k = 0; k < cat->n_configs; k++) {
+            const struct cat_config *cf = &cat->configs[k];
+            const struct cat_instance *in =
+                cf->instance ? cat_find_instance(cat, cf->instance) : NULL;
+            const char *f = in ? cat_instance_family(in, fam, sizeof fam) : NULL;
+            struct predict_row r;
+            long gi = -1;
+            size_t rule = 0;
+            int transfer = 0, from_clock = 0;
+            double ratio = 1;
+            memset(&r, 0, sizeof r);
+            r.config = cf->id;
+            r.workload = wl[w];
+            r.curve = -1;
+            if (f)
+                snprintf(r.family, sizeof r.family, "%s", f);
+            if (measured[k * n_wl + w])
+                r.status = PREDICT_MEASURED;
+            else if (!f)
+                r.status = PREDICT_NO_FAMILY;
+            else if (in->vcpu <= 0)
+                r.status = PREDICT_NO_VCPU;
+            else {
+                for (size_t g = 0; g < s->n_groups && gi < 0; g++)
+                    if (strcmp(s->groups[g].family, f) == 0 &&
+                        strcmp(s->groups[g].workload, wl[w]) == 0 &&
+                        s->groups[g].nodes == cf->nodes)
+                        gi = (long)g;
+                for (size_t t = 0; gi < 0 && t < opt->n_transfer; t++) {
+                    if (strcmp(opt->transfer[t].family, f) != 0)
+                        continue;
+                    for (size_t g = 0; g < s->n_groups && gi < 0; g++)
+                        if (strcmp(s->groups[g].family, opt->transfer[t].from) == 0 &&
+                            strcmp(s->groups[g].workload, wl[w]) == 0 &&
+                            s->groups[g].nodes == cf->nodes)
+                            gi = (long)g;
+                    if (gi >= 0) {
+                        transfer = 1;
+                        rule = t + 1;
+                        ratio = opt->transfer[t].ratio;
+                        if (isnan(ratio)) {
+                            double src = group_clock(&s->groups[gi]);
+                            from_clock = 1;
+                            ratio = in->clock_ghz > 0 && src > 0 ? in->clock_ghz / src : NAN;
+                        }
+                    }
+                }
+                if (gi < 0)
+                    r.status = PREDICT_NO_SIBLING;
+                else if (isnan(ratio))
+                    r.status = PREDICT_NO_CLOCK;
+            }
+            if (gi >= 0 && r.status == PREDICT_OK) {
+                size_t mi = (size_t)gi * (opt->n_transfer + 1) + rule;
+                size_t ii = (size_t)(in - cat->instances);
+                long *map = curve_of[mi];
+                if (!map) {
+                    map = curve_of[mi] = malloc((cat->n_instances + 1) * sizeof *map);
+                    if (!map)
+                        goto nomem;
+                    for (size_t x = 0; x <= cat->n_instances; x++)
+                        map[x] = -3; /* not made yet */
+                }
+                if (map[ii] == -3) {
+                    long c = make_curve(s, (size_t)gi, in, transfer, ratio, from_clock, errf);
+                    if (c == -2)
+                        goto nomem;
+                    map[ii] = c;
+                }
+                r.curve = map[ii];
+                if (r.curve < 0)
+                    r.status = PREDICT_FAILED;
+            }
+            if (push_row(s, &r) != 0)
+                goto nomem;
+        }
+    rc = problems;
+    goto done;
+nomem:
+    if (errf)
+        fprintf(errf, "sizeup: out of memory\n");
+fail:
+    rc = -1;
+done:
+    if (curve_of)
+        for (size_t g = 0; g < n_maps; g++)
+            free(curve_of[g]);
+    free(curve_of);
+    free(pc);
+    free(bad);
+    free(member_key);
+    free(measured);
+    if (rc < 0)
+        predict_set_destroy(s);
+    return rc;
+}
+
+const char *predict_curve_from(const struct predict_set *s, const struct predict_curve *c,
+                               char *buf, size_t cap)
+{
+    const struct predict_group *G = &s->groups[c->group];
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t z = 0; z < G->n_sizes && z < 32; z++) {
+        int k;
+        if (!(c->info.used >> z & 1u))
+            continue;
+        k = snprintf(buf + used, cap - used, "%s%s", used ? ", " : "",
+                     G->members[G->size_member[z]].config);
+        if (k < 0 || (size_t)k >= cap - used)
+            break;
+        used += (size_t)k;
+    }
+    return buf;
+}

@@ -1,0 +1,202 @@
+/*
+ * predict.h - curves of catalog configurations that were not measured, predicted from the
+ * measured configurations of the same instance family (`sizeup predict`, `sizeup rank
+ * --predict`). The scaling model is models/hwscale.h; docs/predict.md is the user's page.
+ *
+ *     struct predict_set s;
+ *     predict_set_init(&s);
+ *     if (predict_set_build(&s, &points, cat, &opt, stderr) < 0) ...nothing to predict from
+ *     predict_write_text(stdout, &s);           or predict_write_points(stdout, &s)
+ *     predict_set_destroy(&s);
+ *
+ * Join: a point belongs to the configuration named by its `config`, else by --map, else to the
+ * configuration whose id is its target (as sizeup rank joins). Incomplete points are left out.
+ *
+ * Families: a measured configuration on a catalog instance with a vCPU count and a family
+ * (cat_instance_family: the catalog's `family`, else the name up to its first '.') is a member
+ * of the group (family, workload, node count). Each member's curve is its distinct thread
+ * levels with the mean tps over the replicates there, a relative 95 % half-width (t(0.975,
+ * k-1) s / sqrt(k) / mean for k >= 2 replicates, else the points' mean ci95_tps / tps), and
+ * per latency statistic (avg and every percentile the group measured) the mean over the
+ * replicates divided by Little's law threads / tps. Two members with the same vCPU count: the
+ * first by configuration id is used, the other is named in a note.
+ *
+ * Prediction: every configuration of the catalogs (and every workload of the points) without
+ * points of its own is predicted from its group, at opt->threads or else at every level the
+ * group measured, with the group's leave-one-out error as q (hwscale_validate; with one
+ * member HWSCALE_ONE_SIZE_REL95). A configuration whose family has no measured member is "not
+ * predicted: probe one size of family F" unless a transfer rule names a source family: then
+ * it is predicted from that family's group at its own vCPU count and the throughput (and its
+ * interval) is multiplied by the per-core ratio, the latencies divided by it, labelled
+ * "transfer". Configurations on the same instance share one predicted curve.
+ *
+ * Thread-safety: functions touch only their arguments.
+ */
+#ifndef SIZEUP_ADVISOR_PREDICT_H
+#define SIZEUP_ADVISOR_PREDICT_H
+
+#include "catalog.h"
+#include "hwscale.h"
+#include "point.h"
+#include "rankset.h"
+#include "slo.h"
+
+#include <stdio.h>
+
+/* A cross-family rule: predict family `family` from family `from`'s measured sizes. */
+struct predict_transfer {
+    char family[64];
+    char from[64];
+    double ratio; /* per-core throughput of family over from's (> 0); NAN: the ratio of the
+                     instances' clock_ghz (both must be known) */
+};
+
+/**
+ * Parse "m5=c5:0.9" (family m5 from c5 at 0.9 x c5's per-core throughput) or "m5=c5:clock".
+ * @return 0, or -1 with err ("'m5=c5' is not a transfer rule: expected FAMILY=FROM:RATIO ...").
+ */
+int predict_transfer_parse(const char *s, struct predict_transfer *out, char *err, size_t cap);
+
+#define PREDICT_MAX_TRANSFER 32
+
+/* What to predict. */
+struct predict_options {
+    const double *threads; /* levels to predict (> 0); NULL: the group's measured levels */
+    size_t n_threads;
+    const struct predict_transfer *transfer;
+    size_t n_transfer;
+    const struct rank_map *maps; /* --map entries, as sizeup rank */
+    size_t n_maps;
+    const char *workload; /* only this workload; NULL: every workload of the points */
+    struct slo slo;       /* the latency target of the leave-one-out comparison */
+};
+
+/* One measured configuration of a group. */
+struct predict_member {
+    const char *config;                  /* borrowed from the catalog */
+    const struct cat_instance *instance; /* borrowed */
+    size_t m;                            /* distinct thread levels */
+    double *threads, *tps, *rel_ci;      /* owned, m each */
+    double *lat_ratio[HWSCALE_MAX_LAT];  /* owned, m each (NAN where not measured) */
+    size_t n_points;
+    int used; /* 0: left out (another member has the same vCPU count) */
+};
+
+/* A group: one family, workload and node count with measured members. */
+struct predict_group {
+    char family[64];
+    char workload[64];
+    int nodes;
+    size_t n_members;
+    struct predict_member *members; /* owned, sorted by vCPU */
+    size_t n_sizes;                 /* members used */
+    struct hwscale_size *sizes;     /* owned, n_sizes; sizes[i] is members[size_member[i]] */
+    size_t *size_member;
+    size_t n_levels;
+    double *levels; /* owned: the union of the members' levels, ascending */
+    size_t n_lat;
+    double lat_pct[HWSCALE_MAX_LAT]; /* statistic k: 0 the mean, else the percentile */
+    struct hwscale_loo *loo;         /* owned, n_sizes */
+    struct hwscale_validation val;   /* leave-one-out at opt->slo (val.n = 0 with one size) */
+    int target_stat;                 /* index of opt->slo's statistic in lat_pct, -1 none */
+    double rel95;                    /* q: val.rel95, or HWSCALE_ONE_SIZE_REL95 */
+};
+
+/* One predicted curve (shared by the configurations on one instance). */
+struct predict_curve {
+    size_t group;                        /* the group predicted from */
+    const struct cat_instance *instance; /* borrowed */
+    struct hwscale_info info;
+    size_t m;
+    struct hwscale_level *levels; /* owned, m */
+    int transfer;                 /* 1: from another family's group */
+    double ratio;                 /* per-core ratio applied (1 without transfer) */
+    int ratio_from_clock;
+    int processor_differs; /* 1: a size used has another known processor than the instance */
+};
+
+enum predict_status {
+    PREDICT_OK = 0,     /* predicted */
+    PREDICT_MEASURED,   /* has points of its own: not predicted */
+    PREDICT_NO_SIBLING, /* no measured size of its family (and no transfer rule) */
+    PREDICT_NO_VCPU,    /* its instance has no vcpu in the catalog */
+    PREDICT_NO_FAMILY,  /* no family (an on-premises server, an instance without one) */
+    PREDICT_NO_CLOCK,   /* a clock transfer without both clocks */
+    PREDICT_FAILED      /* the model refused the input (message on errf) */
+};
+
+/* One configuration and workload of the catalogs. */
+struct predict_row {
+    const char *config;   /* borrowed */
+    const char *workload; /* borrowed from a group or the points */
+    char family[64];      /* "" when none */
+    enum predict_status status;
+    long curve; /* index into curves, or -1 */
+};
+
+struct predict_set {
+    struct predict_options opt;
+    const struct cat_catalog *cat; /* borrowed */
+    const char *source_file;       /* the first points file, for source.file; borrowed */
+    size_t n_groups;
+    struct predict_group *groups;
+    size_t n_curves, cap_curves;
+    struct predict_curve *curves;
+    size_t n_rows, cap_rows;
+    struct predict_row *rows;
+    size_t n_points; /* points used */
+};
+
+/** Set an embedded set empty. */
+void predict_set_init(struct predict_set *s);
+
+/** Free what a set owns. NULL-safe. */
+void predict_set_destroy(struct predict_set *s);
+
+/**
+ * Join the points, build the groups, validate them and predict every configuration of cat.
+ * @param pts   measured points (borrowed; must outlive s for source_file)
+ * @param cat   loaded catalogs (borrowed; must outlive s)
+ * @param errf  problems, one line each ("sizeup: FILE:LINE: target 'x': configuration 'x' is
+ *              not in the catalogs ..."), or NULL
+ * @return the number of problems reported (points joining no configuration) >= 0, or -1 when
+ *         nothing can be predicted from (no point joins a configuration with a family and a
+ *         vCPU count; said on errf) or memory ran out.
+ */
+int predict_set_build(struct predict_set *s, const struct point_list *pts,
+                      const struct cat_catalog *cat, const struct predict_options *opt, FILE *errf);
+
+/** Text of a status: "predicted", "measured", "not predicted: probe one size of family %s"... */
+const char *predict_status_text(enum predict_status st);
+
+/**
+ * Append the predicted points of row i (status PREDICT_OK) to out: one sizeup.point/1 per
+ * level, "basis": "predicted", predicted_from, ci95_tps, latency_ms, extra.prediction.
+ * @return POINT_OK, POINT_EINVAL (the row is not predicted), POINT_ENOMEM.
+ */
+int predict_row_points(const struct predict_set *s, size_t i, struct point_list *out);
+
+/** Every predicted point as JSON Lines. @return 0 or -1 (I/O, memory). */
+int predict_write_points(FILE *f, const struct predict_set *s);
+
+/**
+ * The text report: the groups and their leave-one-out error, one line per predicted
+ * configuration (vCPU, peak with its interval, the configurations it came from, basis), and
+ * the configurations not predicted with the reason, grouped by family. @return 0 or -1.
+ */
+int predict_write_text(FILE *f, const struct predict_set *s);
+
+/** Leave-one-out table per group at opt.slo (predict --validate). @return 0 or -1. */
+int predict_write_validation_text(FILE *f, const struct predict_set *s);
+
+/** The same as sizeup.validation/1 JSON Lines, one object per group. @return 0 or -1. */
+int predict_write_validation_json(FILE *f, const struct predict_set *s);
+
+/**
+ * The measured configurations a curve used (its sizes at any level), comma-separated, into
+ * buf (cap bytes). @return buf.
+ */
+const char *predict_curve_from(const struct predict_set *s, const struct predict_curve *c,
+                               char *buf, size_t cap);
+
+#endif
