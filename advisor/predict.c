@@ -1,5 +1,6 @@
 /* predict.c - groups of measured sizes and the predicted curves of the rest (predict.h). */
 #include "predict.h"
+#include "curve.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -160,7 +161,7 @@ static int member_curve(struct predict_member *M, const struct predict_group *G,
         if (!(M->lat_ratio[k] = calloc(n ? n : 1, sizeof *M->lat_ratio[k])))
             return -1;
     for (size_t l = 0; l < n; l++) {
-        double sum = 0, sum2 = 0, ci = 0, lat[HWSCALE_MAX_LAT] = {0};
+        double sum = 0, ss = 0, ci2 = 0, lat[HWSCALE_MAX_LAT] = {0}, half = NAN;
         size_t k = 0, n_ci = 0, n_lat[HWSCALE_MAX_LAT] = {0};
         for (size_t i = 0; i < pts->n; i++) {
             const struct point *p = &pts->items[i];
@@ -168,10 +169,9 @@ static int member_curve(struct predict_member *M, const struct predict_group *G,
                 (double)p->threads != lv[l])
                 continue;
             sum += p->tps;
-            sum2 += p->tps * p->tps;
             k++;
-            if (isfinite(p->ci95_tps)) {
-                ci += p->ci95_tps;
+            if (isfinite(p->ci95_tps) && p->ci95_tps >= 0) {
+                ci2 += p->ci95_tps * p->ci95_tps;
                 n_ci++;
             }
             for (size_t s = 0; s < G->n_lat; s++) {
@@ -184,13 +184,18 @@ static int member_curve(struct predict_member *M, const struct predict_group *G,
         }
         M->n_points += k;
         M->tps[l] = sum / (double)k;
-        if (k >= 2) {
-            double var = (sum2 - sum * sum / (double)k) / (double)(k - 1);
-            M->rel_ci[l] = gsl_cdf_tdist_Pinv(0.975, (double)(k - 1)) * sqrt(fmax(var, 0)) /
-                           sqrt((double)k) / M->tps[l];
-        } else {
-            M->rel_ci[l] = n_ci ? ci / (double)n_ci / M->tps[l] : NAN;
-        }
+        /* the 95 % half-width of the level's mean, as curve.h pools replicates: the larger of
+           t(0.975, k-1) s / sqrt(k) and sqrt(sum ci95^2) / k */
+        for (size_t i = 0; k >= 2 && i < pts->n; i++)
+            if (pc[i] == key && strcmp(pts->items[i].workload, G->workload) == 0 &&
+                (double)pts->items[i].threads == lv[l])
+                ss += (pts->items[i].tps - M->tps[l]) * (pts->items[i].tps - M->tps[l]);
+        if (k >= 2)
+            half = gsl_cdf_tdist_Pinv(0.975, (double)(k - 1)) * sqrt(ss / (double)(k - 1)) /
+                   sqrt((double)k);
+        if (n_ci == k && !(half >= sqrt(ci2) / (double)k))
+            half = sqrt(ci2) / (double)k;
+        M->rel_ci[l] = half / M->tps[l];
         for (size_t s = 0; s < G->n_lat; s++)
             M->lat_ratio[s][l] =
                 n_lat[s] ? lat[s] / (double)n_lat[s] * 1e-3 / (lv[l] / M->tps[l]) : NAN;
@@ -427,7 +432,7 @@ int predict_set_build(struct predict_set *s, const struct point_list *pts,
         const char *id = point_config(p, opt);
         const struct cat_config *cf;
         pc[i] = -1;
-        if (p->incomplete || p->threads <= 0 || !(p->tps > 0) ||
+        if (!curve_point_counts(p) || p->threads <= 0 || !(p->tps > 0) ||
             (opt->workload && strcmp(p->workload, opt->workload) != 0))
             continue;
         cf = cat_find_config(cat, id);
