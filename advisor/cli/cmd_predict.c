@@ -102,7 +102,7 @@ int cmd_predict(int argc, char **argv)
     double levels[PREDICT_MAX_LEVELS];
     struct point_list pts;
     struct cat_catalog *cat = NULL;
-    struct import_options io = {NULL, NULL, IMPORT_AUTO};
+    struct import_options io = {.max_points = IMPORT_HELD_POINTS_MAX};
     struct emit_ctx ec;
     struct predict_transfer transfer[PREDICT_MAX_TRANSFER];
     int rc, status = SIZEUP_EXIT_OK;
