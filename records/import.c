@@ -1,5 +1,6 @@
 /* import.c - open an input, detect its format, and pull its points one at a time (import.h). */
 #include "import.h"
+#include "pgbench.h"
 #include "sysbench_log.h"
 #include "table.h"
 
@@ -32,6 +33,7 @@ static const struct fmt_ops formats[] = {
     {IMPORT_POINTS, "points", points_detect, points_open, points_next, points_close},
     {IMPORT_SYSBENCH, "sysbench", sysbench_log_detect, sysbench_log_open, sysbench_log_next,
      sysbench_log_close},
+    {IMPORT_PGBENCH, "pgbench", pgbench_detect, pgbench_open, pgbench_next, pgbench_close},
     {IMPORT_MARKDOWN, "markdown", table_markdown_detect, table_markdown_open, table_next,
      table_close},
     {IMPORT_GNUPLOT, "gnuplot", table_gnuplot_detect, table_gnuplot_open, table_next, table_close},
@@ -310,7 +312,7 @@ int import_next(struct import_reader *r, struct point *out)
         }
     }
     point_destroy(out);
-    if (rc == 0 && rep->n_points == 0) {
+    if (rc == 0 && rep->n_points == 0 && !r->src.empty_ok) {
         if (rep->msg[0] == '\0')
             import_diag(&r->src, IMPORT_ERROR, 0, "no %s records found",
                         import_format_name(r->ops->fmt));

@@ -81,6 +81,7 @@ struct import_src {
     const char *path;                 /* as given (NULL for a buffer): for sibling files */
     const struct import_options *opt; /* never NULL */
     struct import_report *report;     /* never NULL */
+    int empty_ok; /* set by a reader: ending without a point is no error (it said why) */
 };
 
 /**

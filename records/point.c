@@ -274,6 +274,8 @@ const char *point_source_kind_name(enum point_source_kind k)
         return "table";
     case POINT_SRC_PREDICTION:
         return "prediction";
+    case POINT_SRC_TOOL:
+        return "tool-output";
     }
     return "table";
 }

@@ -46,7 +46,8 @@
  *                 predict` computed for a configuration that was not measured
  *   predicted_from  array of configuration ids the prediction used (required with
  *                 "predicted", refused without)
- *   source        {"kind": "probe"|"sysbench-log"|"table"|"prediction", "file", "line"}
+ *   source        {"kind": "probe"|"sysbench-log"|"table"|"prediction"|"tool-output", "file",
+ * "line"}
  *
  * Thread-safety: functions touch only the objects passed to them.
  */
@@ -83,7 +84,8 @@ enum point_source_kind {
     POINT_SRC_PROBE,
     POINT_SRC_SYSBENCH_LOG,
     POINT_SRC_TABLE,
-    POINT_SRC_PREDICTION /* computed by sizeup predict (file: the first points file used) */
+    POINT_SRC_PREDICTION, /* computed by sizeup predict (file: the first points file used) */
+    POINT_SRC_TOOL /* another tool's output (pgbench, BenchBase, HammerDB, go-tpc): see tool */
 };
 
 struct point_latency {
@@ -214,7 +216,7 @@ int point_hist_append(struct point *p, double value_ms, uint64_t count);
  */
 json_t *point_json_string(const char *s);
 
-/** Name of a source kind: "probe", "sysbench-log", "table", "prediction". */
+/** Name of a source kind: "probe", "sysbench-log", "table", "prediction", "tool-output". */
 const char *point_source_kind_name(enum point_source_kind k);
 
 /**

@@ -234,8 +234,9 @@ static int read_source(struct rd *r, const json_t *s, struct point *p)
         return bad(r, "source", "an object {\"kind\", \"file\", \"line\"} (required)");
     kind = json_object_get(s, "kind");
     if (!json_is_object(s) || !json_is_string(kind))
-        return bad(r, "source",
-                   "an object with \"kind\": probe, sysbench-log, table or prediction");
+        return bad(
+            r, "source",
+            "an object with \"kind\": probe, sysbench-log, table, prediction or tool-output");
     if (only_keys(r, s, "source", source_keys))
         return POINT_EPARSE;
     k = json_string_value(kind);
@@ -247,8 +248,10 @@ static int read_source(struct rd *r, const json_t *s, struct point *p)
         p->source_kind = POINT_SRC_TABLE;
     else if (strcmp(k, "prediction") == 0)
         p->source_kind = POINT_SRC_PREDICTION;
+    else if (strcmp(k, "tool-output") == 0)
+        p->source_kind = POINT_SRC_TOOL;
     else
-        return bad(r, "source.kind", "probe, sysbench-log, table or prediction");
+        return bad(r, "source.kind", "probe, sysbench-log, table, prediction or tool-output");
     if (get_str(r, s, "file", &p->source_file, 0))
         return POINT_EPARSE;
     line = json_object_get(s, "line");

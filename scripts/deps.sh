@@ -4,7 +4,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config clang libclang-rt-14-dev
       libmariadb-dev libgsl-dev libjansson-dev libcurl4-openssl-dev
-      mariadb-server mariadb-client sysbench fio python3 openssl chromium)
+      mariadb-server mariadb-client sysbench fio python3 openssl chromium postgresql)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -21,4 +21,5 @@ echo "deps.sh: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-# Debian's mariadb-server package starts a system server; sizeup's tests start their own.
+# Debian's mariadb-server and postgresql packages start system servers; sizeup's tests start
+# their own (scripts/mariadb-server.sh, scripts/postgres-server.sh).
