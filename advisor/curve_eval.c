@@ -238,8 +238,8 @@ const char *curve_model_text(const struct curve *c, char *buf, size_t cap)
                          unit_at(c, c->lv[k->worst].n), 100 * k->worst_bound_rel);
         if (c->point_rel > SHAPE_NOISE_REL && n > 0 && (size_t)n < cap)
             snprintf(buf + n, cap - (size_t)n,
-                     "; a single point is off by %.1f %% (at %g %s, R^2 %.2f), within the spread "
-                     "of its level's replicates",
+                     "; a single point is off by %.1f %% (at %g %s, R^2 %.2f), within the noise "
+                     "of its level",
                      100 * c->point_rel, c->point_rel_n, unit_at(c, c->point_rel_n), c->fit.r2);
     } else if (!k->describes && k->pattern) {
         snprintf(buf, cap,

@@ -8,8 +8,9 @@
  *      passes max_latency_ms, or max_threads is reached (the last step is clipped to it);
  *   2. refining near the knee: build the curve (advisor/curve.h: shape, fit, whether the model
  *      describes the levels) and take its peak: the model's N* with its 95 % interval, or the
- *      best measured level with its neighbours as the interval; without a peak the knee of the
- *      model when it is used (1/sigma for Amdahl's law and a plateau-bound USL, X_m/lambda for
+ *      best measured level with its neighbours as the interval (the estimate the geometric
+ *      midpoint between it and its higher neighbour, where the peak leans); without a peak the knee
+ * of the model when it is used (1/sigma for Amdahl's law and a plateau-bound USL, X_m/lambda for
  *      the piecewise bound), else for a plateau the first level within the noise of the best
  *      (the interval reaching back to the level before it). When that interval is narrow
  *      ((hi - lo) <= narrow * value) the ladder ends; otherwise the next level is the

@@ -102,10 +102,12 @@ static void ranking_table(FILE *f, const struct rank_set *s)
         fprintf(f, "</tr>\n");
     }
     fprintf(f, "</tbody></table>\n<p class=\"muted\">* the cost rests on estimated prices (see "
-               "Inputs). Basis: measured = at a measured point; interpolated = the fitted model "
-               "between measured points; extrapolated = beyond them. Intervals: 95 %%, delta "
-               "method on the fit. Headroom = peak (or ceiling) throughput / throughput at the "
-               "target − 1.</p>\n");
+               "Inputs). Basis: measured = at a measured level; interpolated = between measured "
+               "levels (the model where it describes them, else the measured curve); "
+               "extrapolated = beyond them (only with --extrapolate). Intervals: 95 %%, a "
+               "level's from its replicates or its points' ci95 (else ±5 %%), the model's by the "
+               "delta method. Headroom = peak throughput (a plateau: its best level) / "
+               "throughput at the target − 1.</p>\n");
 }
 
 static void bars(FILE *f, const struct rank_set *s)
@@ -132,7 +134,8 @@ static void curve_plots(FILE *f, const struct rank_set *s, const char *config, c
     const struct curve_at *a = &ra->c;
     double xs[REPORT_CURVE_SAMPLES], y[REPORT_CURVE_SAMPLES], lo[REPORT_CURVE_SAMPLES],
         hi[REPORT_CURVE_SAMPLES], lat[REPORT_CURVE_SAMPLES];
-    double x0 = c->lv[0].n < 1 ? c->lv[0].n : 1, x1 = c->lv[c->m - 1].n, ymax = 0, lmax = 0;
+    /* the measured range only: no model is drawn where no point was measured */
+    double x0 = c->lv[0].n, x1 = c->lv[c->m - 1].n, ymax = 0, lmax = 0;
     double *ml = malloc((2 * c->m + 1) * sizeof *ml), *lat_n = ml + c->m;
     char title[200], label[120], slo[64], xv[32];
     struct svg_plot p;
@@ -141,7 +144,9 @@ static void curve_plots(FILE *f, const struct rank_set *s, const char *config, c
     if (!ml)
         return;
     if (ra->status == RANK_MET && a->n > x1)
-        x1 = a->n;
+        x1 = a->n; /* an extrapolated answer (--extrapolate) */
+    if (!(x1 > x0))
+        x1 = x0 * 2;
     for (int i = 0; i < REPORT_CURVE_SAMPLES; i++) {
         struct curve_value v;
         enum curve_basis b;
@@ -318,8 +323,9 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
     bars(f, s);
     fprintf(f, "<h2>Curves</h2>\n<p class=\"legend\"><span><i class=\"sw\" style=\"background:"
                "#1f5fbf\"></i>measured</span><span><i class=\"sw\" style=\"background:#e0701b\">"
-               "</i>fitted model</span><span><i class=\"sw\" style=\"background:#f4b183\"></i>"
-               "95 %% interval of the fit</span><span><i class=\"sw\" style=\"background:"
+               "</i>the curve: the model where it describes the points, else the measured curve"
+               "</span><span><i class=\"sw\" style=\"background:#f4b183\"></i>"
+               "its 95 %% interval</span><span><i class=\"sw\" style=\"background:"
                "#2e7d32\"></i>where the target binds</span><span><i class=\"sw\" style=\""
                "background:#c62828\"></i>latency target</span></p>\n");
     for (size_t i = 0; i < s->n; i++) {
@@ -331,11 +337,25 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
             esc(f, s->rows[i].config);
             fprintf(f, " — ");
             esc(f, s->opt.mix[w].workload);
-            fprintf(f,
-                    " <span class=\"muted\">(%s model, %zu points; %s)</span></h3>\n"
-                    "<div class=\"grid2\">\n",
-                    model_kind_name(cv[w].fit.kind), cv[w].n_obs,
-                    rank_status_text(s->rows[i].at[w].status));
+            fprintf(f, " <span class=\"muted\">(%s, %s, %zu points; %s)</span></h3>\n",
+                    shape_class_name(cv[w].shape.cls),
+                    !cv[w].fitted     ? "no model"
+                    : cv[w].use_model ? model_kind_name(cv[w].fit.kind)
+                                      : "measured curve",
+                    cv[w].n_obs, rank_status_text(s->rows[i].at[w].status));
+            {
+                char t1[600], t2[600], t3[400];
+                fprintf(f, "<p class=\"muted\">");
+                esc(f, curve_shape_text(&cv[w], t1, sizeof t1));
+                if (cv[w].shape.superlinear_start) {
+                    fprintf(f, ". ");
+                    esc(f, curve_start_text(&cv[w], t3, sizeof t3));
+                }
+                fprintf(f, ". ");
+                esc(f, curve_model_text(&cv[w], t2, sizeof t2));
+                fprintf(f, ".</p>\n");
+            }
+            fprintf(f, "<div class=\"grid2\">\n");
             curve_plots(f, s, s->rows[i].config, s->opt.mix[w].workload, &cv[w], &s->rows[i].at[w]);
             fprintf(f, "</div>\n");
         }
