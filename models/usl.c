@@ -385,7 +385,7 @@ int usl_fit(const double *n, const double *x, size_t npts, const struct usl_opti
     int lambda_free = isnan(o.lambda_fixed);
     double nmax = 0, lam0 = 0;
     struct model_fit best, cur;
-    int have = 0, rc = MODEL_OK;
+    int have = 0, rc = MODEL_OK, past_best;
     size_t faces = 0;
 
     if (o.any_sign_x) {
@@ -422,6 +422,14 @@ int usl_fit(const double *n, const double *x, size_t npts, const struct usl_opti
             nmax = n[i];
         if (x[i] / n[i] > lam0)
             lam0 = x[i] / n[i];
+    }
+    {
+        /* the highest throughput lies below the largest x: the curve has a peak region */
+        size_t ib = 0;
+        for (size_t i = 0; i < npts; i++)
+            if (x[i] > x[ib])
+                ib = i;
+        past_best = n[ib] < nmax;
     }
 
     /* faces in order of how many bounds they pin: the free fit first. The free face is run
@@ -464,6 +472,10 @@ int usl_fit(const double *n, const double *x, size_t npts, const struct usl_opti
             if (pinned == 0 && sfree && kfree)
                 n_starts += peak_starts(&fc, lambda_free, starts + 1);
             for (size_t st = 0; st < n_starts; st++) {
+                /* the data starts only when the curve has passed its best level, or the
+                 * linearised start gave no admissible fit */
+                if (st == 1 && have && !past_best)
+                    break;
                 memset(&cur, 0, sizeof cur);
                 cur.kind = o.amdahl ? MODEL_AMDAHL : MODEL_USL;
                 r = run_face(&fc, starts[st], o.max_iter, ws, &cur);

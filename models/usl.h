@@ -23,7 +23,8 @@
  * Starting values come from the linearised form N/X = ((1-sigma) + (sigma-kappa)N + kappa N^2)
  * / lambda, a linear least-squares fit of N/X on (1, N, N^2) (the "solve a linearized
  * approximation" advice of the GSL manual's Troubleshooting section; pt-usl does the same). The
- * free face is also started from the data: the peak N* put at the level with the most
+ * free face is also started from the data when the highest throughput lies below the largest x
+ * (or the linearised start gave no admissible fit): the peak N* put at the level with the most
  * throughput (sigma 0.1), and at half the smallest x (sigma 0.1 and 0.6) for a curve that is past
  * its peak over the whole range, lambda each time so that the curve passes through that level.
  * (On such a curve the linearised start can land where the solver stalls.)
