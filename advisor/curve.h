@@ -44,7 +44,9 @@
  * where it is used and stays at or below the highest level mean (never above what was
  * measured), else the measured curve: linear in log N between the neighbouring levels, the
  * interval likewise; outside the measured range only the model, and only where it is used and
- * fitted up to that end (extrapolated).
+ * fitted up to that end (extrapolated). For a curve of predicted points (curve_spec.source
+ * CURVE_SOURCE_PREDICTED, e.g. a configuration predicted from its family) the figures inside it
+ * are labelled predicted instead of measured or interpolated.
  *
  * The peak (curve.peak): for a peaked, falling or collapsing curve, the model's N* when the
  * model is used and N* lies between the levels next to the best level (below the second level

@@ -46,7 +46,19 @@ static double interp(const struct curve *c, size_t i, double n, double yi, doubl
     return yi + t * (yj - yi);
 }
 
+static int throughput(const struct curve *c, double n, struct curve_value *out);
+
 int curve_throughput(const struct curve *c, double n, struct curve_value *out)
+{
+    int rc = throughput(c, n, out);
+    /* a curve of predicted points: every figure inside it is a prediction */
+    if (rc == CURVE_OK && c->spec.source == CURVE_SOURCE_PREDICTED &&
+        (out->basis == CURVE_BASIS_MEASURED || out->basis == CURVE_BASIS_INTERPOLATED))
+        out->basis = CURVE_BASIS_PREDICTED;
+    return rc;
+}
+
+static int throughput(const struct curve *c, double n, struct curve_value *out)
 {
     const struct curve_level *l;
     double n0, n1;

@@ -363,6 +363,25 @@ static void test_measured_curve(void)
     curve_destroy(&c);
 }
 
+/* Points predicted for a configuration: the same curve, every figure labelled predicted. */
+static void test_predicted(void)
+{
+    struct curve_obs o[4] = {
+        {1, 100, NAN, NAN}, {2, 190, NAN, NAN}, {4, 350, NAN, NAN}, {8, 600, NAN, NAN}};
+    struct curve_spec spec = curve_spec_default();
+    struct curve c;
+    struct curve_value v;
+    char err[256];
+    spec.source = CURVE_SOURCE_PREDICTED;
+    CHECK_INT_EQ(curve_init(&c, o, 4, &spec, NULL, err, sizeof err), CURVE_OK);
+    CHECK_INT_EQ(curve_throughput(&c, 4, &v), CURVE_OK);
+    CHECK_INT_EQ(v.basis, CURVE_BASIS_PREDICTED);
+    CHECK_NEAR(v.x.value, 350, 0);
+    CHECK_INT_EQ(curve_throughput(&c, 3, &v), CURVE_OK);
+    CHECK_INT_EQ(v.basis, CURVE_BASIS_PREDICTED);
+    curve_destroy(&c);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -378,5 +397,6 @@ int main(void)
     test_flat();
     test_linear();
     test_measured_curve();
+    test_predicted();
     return check_report();
 }
