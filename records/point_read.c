@@ -1,8 +1,11 @@
 /* point_read.c - the strict reader of sizeup.point/1 records (JSON object and JSON Lines). */
 #include "point.h"
 
+#include "jsonread.h"
+
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -21,62 +24,48 @@ static void set_err(struct point_error *err, const char *fmt, ...)
     va_end(ap);
 }
 
-struct rd {
-    const char *file;
-    long line;
-    struct point_error *err;
-};
+/* The record is read with the strict reader of util/jsonread.h: "FILE:LINE:COL: $.key: ..." */
 
-static int bad(struct rd *r, const char *key, const char *expected)
+/* A value of member key that is not what the record format says. */
+static int bad(struct jr *r, const char *key, const char *expected)
 {
-    set_err(r->err, "%s:%ld: key \"%s\": expected %s", r->file ? r->file : "<input>", r->line, key,
-            expected);
+    jr_fail_key(r, key, "expected %s", expected);
     return POINT_EPARSE;
 }
 
-static int get_real(struct rd *r, const json_t *o, const char *key, double *out, double min)
+/* The reader's code as a point code. */
+static int point_rc(int jr_rc)
 {
-    const json_t *v = json_object_get(o, key);
-    if (!v || json_is_null(v))
-        return POINT_OK;
-    if (!json_is_number(v))
-        return bad(r, key, "a number");
-    *out = json_number_value(v);
-    if (!isfinite(*out) || *out < min)
-        return bad(r, key, min == 0 ? "a number >= 0" : "a finite number");
-    return POINT_OK;
+    return jr_rc == JR_OK ? POINT_OK : jr_rc == JR_ENOMEM ? POINT_ENOMEM : POINT_EPARSE;
 }
 
-static int get_count(struct rd *r, const json_t *o, const char *key, int64_t *out)
+static int get_real(struct jr *r, const json_t *o, const char *key, double *out, double min)
 {
-    const json_t *v = json_object_get(o, key);
-    if (!v || json_is_null(v))
-        return POINT_OK;
-    if (!json_is_integer(v) || json_integer_value(v) < 0)
-        return bad(r, key, "an integer >= 0");
-    *out = (int64_t)json_integer_value(v);
-    return POINT_OK;
+    return point_rc(jr_get_num(r, o, key, 0, min, INFINITY, *out, out));
 }
 
-static int get_str(struct rd *r, const json_t *o, const char *key, char **out, int required)
+static int get_count(struct jr *r, const json_t *o, const char *key, int64_t *out)
 {
-    const json_t *v = json_object_get(o, key);
-    if (!v || json_is_null(v))
-        return required ? bad(r, key, "a string (required)") : POINT_OK;
-    if (!json_is_string(v) || (required && json_string_length(v) == 0))
-        return bad(r, key, required ? "a non-empty string" : "a string");
-    return point_set_str(out, json_string_value(v));
+    long long v;
+    int rc = jr_get_int(r, o, key, 0, 0, LLONG_MAX, *out, &v);
+    *out = (int64_t)v;
+    return point_rc(rc);
 }
 
-static int get_bool(struct rd *r, const json_t *o, const char *key, int *out)
+static int get_str(struct jr *r, const json_t *o, const char *key, char **out, int required)
 {
-    const json_t *v = json_object_get(o, key);
-    if (!v || json_is_null(v))
-        return POINT_OK;
-    if (!json_is_boolean(v))
-        return bad(r, key, "true or false");
-    *out = json_is_true(v) ? 1 : 0;
-    return POINT_OK;
+    char *v;
+    int rc = jr_get_str(r, o, key, required ? JR_REQUIRED : 0, &v);
+    if (rc == JR_OK && v) {
+        free(*out);
+        *out = v;
+    }
+    return point_rc(rc);
+}
+
+static int get_bool(struct jr *r, const json_t *o, const char *key, int *out)
+{
+    return point_rc(jr_get_bool(r, o, key, 0, *out, out));
 }
 
 /* "95", "99.9": digits with at most one '.', as the writer's %g makes them */
@@ -93,23 +82,9 @@ static int pct_key_ok(const char *s)
 }
 
 /* Every key of o must be in the NULL-terminated list; else an error naming the key. */
-static int only_keys(struct rd *r, const json_t *o, const char *where, const char *const *keys)
+static int only_keys(struct jr *r, const json_t *o, const char *const *keys)
 {
-    const char *key;
-    json_t *v;
-    json_object_foreach((json_t *)o, key, v)
-    {
-        int known = 0;
-        for (const char *const *k = keys; *k; k++)
-            if (strcmp(*k, key) == 0)
-                known = 1;
-        if (!known) {
-            set_err(r->err, "%s:%ld: %s key \"%s\" is not part of %s (misspelt?)",
-                    r->file ? r->file : "<input>", r->line, where, key, POINT_SCHEMA);
-            return POINT_EPARSE;
-        }
-    }
-    return POINT_OK;
+    return point_rc(jr_check_keys(r, o, keys));
 }
 
 static const char *const point_keys[] = {
@@ -130,7 +105,7 @@ static const char *const io_keys[] = {"reads_ps",   "writes_ps",     "fsyncs_ps"
                                       "read_mib_s", "written_mib_s", NULL};
 static const char *const source_keys[] = {"kind", "file", "line", NULL};
 
-static int read_latency(struct rd *r, const json_t *o, struct point *p)
+static int read_latency(struct jr *r, const json_t *o, struct point *p)
 {
     const char *key;
     json_t *v;
@@ -164,7 +139,38 @@ static int read_latency(struct rd *r, const json_t *o, struct point *p)
     return POINT_OK;
 }
 
-static int read_series(struct rd *r, const json_t *a, struct point *p)
+/* One object of "series" into iv; POINT_EPARSE with the message at the reader's path. */
+static int read_interval(struct jr *r, const json_t *o, struct point_interval *iv)
+{
+    int64_t th = POINT_NONE;
+    int rc = 0;
+    if (!json_is_object(o)) {
+        jr_fail(r, "expected an object, got %s", jr_type_name(o));
+        return POINT_EPARSE;
+    }
+    rc |= get_real(r, o, "t", &iv->t_s, 0);
+    rc |= get_count(r, o, "threads", &th);
+    rc |= get_real(r, o, "tps", &iv->tps, 0);
+    rc |= get_real(r, o, "qps", &iv->qps, 0);
+    rc |= get_real(r, o, "reads_ps", &iv->reads_ps, 0);
+    rc |= get_real(r, o, "writes_ps", &iv->writes_ps, 0);
+    rc |= get_real(r, o, "other_ps", &iv->other_ps, 0);
+    rc |= get_real(r, o, "lat_ms", &iv->lat_ms, 0);
+    rc |= get_real(r, o, "pct", &iv->pct, 0);
+    rc |= get_real(r, o, "errors_ps", &iv->errors_ps, 0);
+    rc |= get_real(r, o, "reconnects_ps", &iv->reconnects_ps, 0);
+    rc |= get_real(r, o, "read_mib_s", &iv->read_mib_s, 0);
+    rc |= get_real(r, o, "written_mib_s", &iv->written_mib_s, 0);
+    rc |= get_real(r, o, "fsyncs_ps", &iv->fsyncs_ps, 0);
+    if (rc || only_keys(r, o, series_keys))
+        return POINT_EPARSE;
+    if (th >= 1000000000)
+        return bad(r, "threads", "an integer below 10^9");
+    iv->threads = th > 0 ? (int)th : 0;
+    return POINT_OK;
+}
+
+static int read_series(struct jr *r, const json_t *a, struct point *p)
 {
     size_t i;
     json_t *o;
@@ -175,36 +181,24 @@ static int read_series(struct rd *r, const json_t *a, struct point *p)
     json_array_foreach(a, i, o)
     {
         struct point_interval iv = point_interval_none();
-        int64_t th = POINT_NONE;
-        int rc = 0;
-        if (!json_is_object(o))
-            return bad(r, "series", "an array of objects");
-        rc |= get_real(r, o, "t", &iv.t_s, 0);
-        rc |= get_count(r, o, "threads", &th);
-        rc |= get_real(r, o, "tps", &iv.tps, 0);
-        rc |= get_real(r, o, "qps", &iv.qps, 0);
-        rc |= get_real(r, o, "reads_ps", &iv.reads_ps, 0);
-        rc |= get_real(r, o, "writes_ps", &iv.writes_ps, 0);
-        rc |= get_real(r, o, "other_ps", &iv.other_ps, 0);
-        rc |= get_real(r, o, "lat_ms", &iv.lat_ms, 0);
-        rc |= get_real(r, o, "pct", &iv.pct, 0);
-        rc |= get_real(r, o, "errors_ps", &iv.errors_ps, 0);
-        rc |= get_real(r, o, "reconnects_ps", &iv.reconnects_ps, 0);
-        rc |= get_real(r, o, "read_mib_s", &iv.read_mib_s, 0);
-        rc |= get_real(r, o, "written_mib_s", &iv.written_mib_s, 0);
-        rc |= get_real(r, o, "fsyncs_ps", &iv.fsyncs_ps, 0);
-        if (rc || only_keys(r, o, "series[]", series_keys))
+        int rc = read_interval(r, o, &iv);
+        if (rc) {
+            /* read it again with its path, so the message says which interval (a path is
+             * only built when something is wrong: series are long) */
+            size_t n0 = jr_push_key(r, "series"), n1 = jr_push_index(r, i);
+            iv = point_interval_none();
+            read_interval(r, o, &iv);
+            jr_pop(r, n1);
+            jr_pop(r, n0);
             return POINT_EPARSE;
-        if (th >= 1000000000)
-            return bad(r, "series[].threads", "an integer below 10^9");
-        iv.threads = th > 0 ? (int)th : 0;
+        }
         if (point_series_append(p, &iv))
             return POINT_ENOMEM;
     }
     return POINT_OK;
 }
 
-static int read_histogram(struct rd *r, const json_t *h, struct point *p)
+static int read_histogram(struct jr *r, const json_t *h, struct point *p)
 {
     const json_t *b;
     size_t i;
@@ -226,18 +220,19 @@ static int read_histogram(struct rd *r, const json_t *h, struct point *p)
     return POINT_OK;
 }
 
-static int read_source(struct rd *r, const json_t *s, struct point *p)
+/* The values of source.kind, for messages. */
+#define SOURCE_KINDS "probe, sysbench-log, table, prediction or tool-output"
+
+static int read_source_object(struct jr *r, const json_t *s, struct point *p)
 {
-    const json_t *kind, *line;
+    const json_t *kind = json_object_get(s, "kind");
     const char *k;
-    if (!s)
-        return bad(r, "source", "an object {\"kind\", \"file\", \"line\"} (required)");
-    kind = json_object_get(s, "kind");
-    if (!json_is_object(s) || !json_is_string(kind))
-        return bad(
-            r, "source",
-            "an object with \"kind\": probe, sysbench-log, table, prediction or tool-output");
-    if (only_keys(r, s, "source", source_keys))
+    long long line;
+    if (!json_is_object(s) || !json_is_string(kind)) {
+        jr_fail(r, "expected an object with \"kind\": " SOURCE_KINDS);
+        return POINT_EPARSE;
+    }
+    if (only_keys(r, s, source_keys))
         return POINT_EPARSE;
     k = json_string_value(kind);
     if (strcmp(k, "probe") == 0)
@@ -251,33 +246,43 @@ static int read_source(struct rd *r, const json_t *s, struct point *p)
     else if (strcmp(k, "tool-output") == 0)
         p->source_kind = POINT_SRC_TOOL;
     else
-        return bad(r, "source.kind", "probe, sysbench-log, table, prediction or tool-output");
+        return bad(r, "kind", SOURCE_KINDS);
     if (get_str(r, s, "file", &p->source_file, 0))
         return POINT_EPARSE;
-    line = json_object_get(s, "line");
-    if (line && !json_is_null(line)) {
-        if (!json_is_integer(line) || json_integer_value(line) < 0)
-            return bad(r, "source.line", "an integer >= 0");
-        p->source_line = (long)json_integer_value(line);
-    }
+    if (jr_get_int(r, s, "line", 0, 0, LONG_MAX, p->source_line, &line) != JR_OK)
+        return POINT_EPARSE;
+    p->source_line = (long)line;
     return POINT_OK;
 }
 
-static int read_point(struct rd *r, const json_t *o, struct point *p)
+static int read_source(struct jr *r, const json_t *s, struct point *p)
+{
+    size_t n;
+    int rc;
+    if (!s || json_is_null(s)) {
+        jr_fail(r, "missing required key 'source': an object {\"kind\", \"file\", \"line\"}");
+        return POINT_EPARSE;
+    }
+    n = jr_push_key(r, "source");
+    rc = read_source_object(r, s, p);
+    jr_pop(r, n);
+    return rc;
+}
+
+static int read_point(struct jr *r, const json_t *o, struct point *p)
 {
     const json_t *schema = json_object_get(o, "schema"), *v;
     int rc = 0;
     if (!json_is_string(schema)) {
-        set_err(r->err, "%s:%ld: no \"schema\" key: expected \"%s\"", r->file ? r->file : "<input>",
-                r->line, POINT_SCHEMA);
+        jr_fail(r, "no \"schema\" key: expected \"%s\"", POINT_SCHEMA);
         return POINT_ESCHEMA;
     }
     if (strcmp(json_string_value(schema), POINT_SCHEMA) != 0) {
-        set_err(r->err, "%s:%ld: schema \"%s\" is not one this version reads (expected \"%s\")",
-                r->file ? r->file : "<input>", r->line, json_string_value(schema), POINT_SCHEMA);
+        jr_fail_key(r, "schema", "schema \"%s\" is not one this version reads (expected \"%s\")",
+                    json_string_value(schema), POINT_SCHEMA);
         return POINT_ESCHEMA;
     }
-    if ((rc = only_keys(r, o, "the", point_keys)))
+    if ((rc = only_keys(r, o, point_keys)))
         return rc;
     if ((rc = get_str(r, o, "target", &p->target, 1)) ||
         (rc = get_str(r, o, "workload", &p->workload, 1)))
@@ -334,12 +339,16 @@ static int read_point(struct rd *r, const json_t *o, struct point *p)
     if (v) {
         if (!json_is_object(v))
             return bad(r, "io", "an object");
+        size_t n = jr_push_key(r, "io");
         rc |= get_real(r, v, "reads_ps", &p->io.reads_ps, 0);
         rc |= get_real(r, v, "writes_ps", &p->io.writes_ps, 0);
         rc |= get_real(r, v, "fsyncs_ps", &p->io.fsyncs_ps, 0);
         rc |= get_real(r, v, "read_mib_s", &p->io.read_mib_s, 0);
         rc |= get_real(r, v, "written_mib_s", &p->io.written_mib_s, 0);
-        if (rc || only_keys(r, v, "io", io_keys))
+        if (!rc)
+            rc = only_keys(r, v, io_keys);
+        jr_pop(r, n);
+        if (rc)
             return POINT_EPARSE;
     }
     if ((rc = read_series(r, json_object_get(o, "series"), p)) ||
@@ -391,24 +400,31 @@ static int read_point(struct rd *r, const json_t *o, struct point *p)
     return read_source(r, json_object_get(o, "source"), p);
 }
 
-int point_from_json(const json_t *obj, struct point *out, const char *file, long line,
-                    struct point_error *err)
+/* point_from_json with the record's text (len bytes, one line), for columns in messages. */
+static int from_json(const json_t *obj, struct point *out, const char *file, long line,
+                     const char *text, size_t len, struct point_error *err)
 {
-    struct rd r = {file, line, err};
+    struct jr r;
     int rc;
     point_destroy(out);
+    jr_init(&r, file, text, len, line, err ? err->msg : NULL, err ? sizeof err->msg : 0);
     if (!json_is_object(obj)) {
-        set_err(err, "%s:%ld: expected a JSON object (a sizeup.point/1 record)",
-                file ? file : "<input>", line);
+        jr_fail(&r, "expected a JSON object (a sizeup.point/1 record)");
         return POINT_EPARSE;
     }
     rc = read_point(&r, obj, out);
     if (rc != POINT_OK) {
         if (rc == POINT_ENOMEM)
-            set_err(err, "%s:%ld: out of memory", file ? file : "<input>", line);
+            jr_nomem(&r);
         point_destroy(out);
     }
     return rc;
+}
+
+int point_from_json(const json_t *obj, struct point *out, const char *file, long line,
+                    struct point_error *err)
+{
+    return from_json(obj, out, file, line, NULL, 0, err);
 }
 
 struct point_reader {
@@ -468,7 +484,7 @@ int point_parse_line(const char *text, size_t len, const char *name, long line, 
         set_err(err, "%s:%ld:%d: invalid JSON: %s", name, line, jerr.column, jerr.text);
         return POINT_EPARSE;
     }
-    rc = point_from_json(o, out, name, line, err);
+    rc = from_json(o, out, name, line, text, len, err);
     json_decref(o);
     return rc == POINT_OK ? 1 : rc;
 }

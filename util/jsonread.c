@@ -153,10 +153,12 @@ int jr_check_keys(struct jr *r, const json_t *obj, const char *const *allowed)
         for (const char *const *a = allowed; *a && !ok; a++)
             ok = strcmp(*a, key) == 0;
         if (!ok) {
-            char list[400] = "";
+            char list[JR_KEYS_LISTED_MAX + 64] = "";
             size_t l = 0;
             for (const char *const *a = allowed; *a && l < sizeof list; a++)
                 l += (size_t)snprintf(list + l, sizeof list - l, "%s%s", l ? ", " : "", *a);
+            if (l > JR_KEYS_LISTED_MAX)
+                return jr_fail_key(r, key, "unknown key '%s' (misspelt?)", key);
             return jr_fail_key(r, key, "unknown key '%s' (expected one of: %s)", key, list);
         }
     }

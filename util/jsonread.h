@@ -36,6 +36,9 @@ enum { JR_OK = 0, JR_EINVAL = -1, JR_ENOMEM = -2 };
 /* Flags of the getters. */
 #define JR_REQUIRED 1 /* absent (or null) is an error */
 
+/* Longest list of allowed keys that jr_check_keys writes into its message, in bytes. */
+#define JR_KEYS_LISTED_MAX 160
+
 /* Longest JSON path kept, with its NUL; a deeper path is cut (the message says "..."). */
 #define JR_PATH_MAX 192
 
@@ -93,7 +96,8 @@ const char *jr_type_name(const json_t *v);
 
 /**
  * Reject a member of obj whose key is not in allowed (a NULL-terminated list): "unknown key
- * 'x' (expected one of: a, b, c)" at the member's path.
+ * 'x' (expected one of: a, b, c)" at the member's path ("unknown key 'x' (misspelt?)" when
+ * the list is longer than JR_KEYS_LISTED_MAX).
  * @return JR_OK or JR_EINVAL.
  */
 int jr_check_keys(struct jr *r, const json_t *obj, const char *const *allowed);
