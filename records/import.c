@@ -3,6 +3,7 @@
 #include "pgbench.h"
 #include "sysbench_log.h"
 #include "table.h"
+#include "tools.h"
 
 #include "errtext.h"
 
@@ -31,9 +32,13 @@ static void points_close(void *state);
 /* In detection order: the most specific content first. */
 static const struct fmt_ops formats[] = {
     {IMPORT_POINTS, "points", points_detect, points_open, points_next, points_close},
+    {IMPORT_BENCHBASE, "benchbase", benchbase_detect, benchbase_open, benchbase_next,
+     benchbase_close},
     {IMPORT_SYSBENCH, "sysbench", sysbench_log_detect, sysbench_log_open, sysbench_log_next,
      sysbench_log_close},
     {IMPORT_PGBENCH, "pgbench", pgbench_detect, pgbench_open, pgbench_next, pgbench_close},
+    {IMPORT_HAMMERDB, "hammerdb", hammerdb_detect, hammerdb_open, hammerdb_next, hammerdb_close},
+    {IMPORT_GOTPC, "go-tpc", gotpc_detect, gotpc_open, gotpc_next, gotpc_close},
     {IMPORT_MARKDOWN, "markdown", table_markdown_detect, table_markdown_open, table_next,
      table_close},
     {IMPORT_GNUPLOT, "gnuplot", table_gnuplot_detect, table_gnuplot_open, table_next, table_close},

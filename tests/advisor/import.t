@@ -164,3 +164,37 @@ $ import tests/fixtures/tables/sweep-2-servers.dat --workload oltp_read_write --
 ? 0
 > mysql57              oltp_read_write             5       t 1-16      4388.10       16            -
 > mysql80              oltp_read_write             4        t 1-8      4190.00        8            -
+
+### pgbench output: clients as threads, its tps
+$ import tests/fixtures/pgbench/tpcb-2c-progress-r.txt
+? 0
+= 1
+> "workload":"pgbench_tpcb","threads":2,
+> "tps":2376.688599
+
+### a pgbench run that failed among good ones
+$ import tests/fixtures/pgbench/sweep-clients.txt
+? 3
+= 2
+! sweep-clients.txt:17: pgbench failed: pgbench: error: could not open file "missing.sql"
+
+### BenchBase, HammerDB and go-tpc results
+$ import tests/fixtures/tools/tpcc_2025-11-20_10-15-30.summary.json tests/fixtures/tools/hammerdb-tprocc-autopilot.log tests/fixtures/tools/gotpc-tpcc-16t.log
+? 0
+= 4
+> "tool":"BenchBase"
+> "workload":"tprocc","threads":8,
+> "tool":"go-tpc"
+! imported 4 point(s) from 3 of 3 file(s)
+
+### go-tpc without its command line: the thread count is asked for
+$$ grep -v '^\$' tests/fixtures/tools/gotpc-tpcc-16t.log > "$TRANSCRIPT_TMP/gotpc.log"
+$ import "$TRANSCRIPT_TMP/gotpc.log"
+? 3
+! go-tpc prints no thread count: give --threads N
+
+### ... and --threads gives it
+$$ grep -v '^\$' tests/fixtures/tools/gotpc-tpcc-16t.log > "$TRANSCRIPT_TMP/gotpc.log"
+$ import --threads 16 "$TRANSCRIPT_TMP/gotpc.log"
+? 0
+> "threads":16,
