@@ -1,7 +1,8 @@
 /* study.c - load and validate a sizeup.study/1 file. */
 #include "study.h"
 
-#include "jsonpos.h"
+#include "jsonread.h"
+
 #include "limit.h"
 #include "readfile.h"
 #include "units.h"
@@ -9,38 +10,12 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Largest study file read. */
 #define STUDY_MAX_FILE_BYTES ((size_t)16 * 1024 * 1024)
-
-struct ld {
-    const char *path;
-    const char *text;
-    size_t len;
-    char *err;
-    size_t cap;
-};
-
-static int fail(struct ld *l, const char *jpath, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* "file:line:column: $.path: message" with the position of jpath in the text. */
-static int fail(struct ld *l, const char *jpath, const char *fmt, ...)
-{
-    char body[300];
-    long line = 1, col = 1;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(body, sizeof body, fmt, ap);
-    va_end(ap);
-    jsonpos_find(l->text, l->len, jpath, &line, &col);
-    snprintf(l->err, l->cap, "%s:%ld:%ld: %s: %s", l->path, line, col, jpath, body);
-    return -1;
-}
 
 /* A path relative to the study's folder (URLs and absolute paths unchanged). */
 static char *resolve(const struct study *s, const char *p)
@@ -56,64 +31,50 @@ static char *resolve(const struct study *s, const char *p)
     return r;
 }
 
-static int only_keys(struct ld *l, json_t *o, const char *jpath, const char *const *keys)
+/* The reader's getters at an absolute path built here (jpath), back to "$" after. */
+static int only_keys(struct jr *l, json_t *o, const char *jpath, const char *const *keys)
 {
-    const char *key;
-    json_t *v;
-    json_object_foreach(o, key, v)
-    {
-        int ok = 0;
-        for (const char *const *k = keys; *k; k++)
-            ok |= strcmp(*k, key) == 0;
-        if (!ok) {
-            char p[300];
-            snprintf(p, sizeof p, "%s.%s", jpath, key);
-            return fail(l, p, "unknown key \"%s\" (misspelt?)", key);
-        }
-    }
-    return 0;
+    int rc;
+    jr_set_path(l, jpath);
+    rc = jr_check_keys(l, o, keys);
+    jr_set_path(l, "$");
+    return rc;
 }
 
-static int get_str(struct ld *l, json_t *o, const char *key, const char *jpath, int required,
+static int get_str(struct jr *l, json_t *o, const char *key, const char *jpath, int required,
                    char **out)
 {
-    json_t *v = json_object_get(o, key);
-    char p[300];
-    snprintf(p, sizeof p, "%s.%s", jpath, key);
-    if (!v || json_is_null(v)) {
-        if (required)
-            return fail(l, jpath, "expected a key \"%s\"", key);
-        return 0;
-    }
-    if (!json_is_string(v) || json_string_length(v) == 0)
-        return fail(l, p, "expected a non-empty string");
-    *out = strdup(json_string_value(v));
-    return *out ? 0 : fail(l, p, "out of memory");
+    char *v = NULL;
+    int rc;
+    jr_set_path(l, jpath);
+    rc = jr_get_str(l, o, key, required ? JR_REQUIRED : 0, &v);
+    jr_set_path(l, "$");
+    if (rc == JR_OK && v)
+        *out = v; /* absent: *out is left as it was */
+    return rc;
 }
 
-static int get_int(struct ld *l, json_t *o, const char *key, const char *jpath, long min, long max,
+static int get_int(struct jr *l, json_t *o, const char *key, const char *jpath, long min, long max,
                    long *out)
 {
-    json_t *v = json_object_get(o, key);
-    char p[300];
-    snprintf(p, sizeof p, "%s.%s", jpath, key);
-    if (!v)
-        return 0;
-    if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max)
-        return fail(l, p, "expected an integer in [%ld, %ld]", min, max);
-    *out = (long)json_integer_value(v);
-    return 0;
+    long long v;
+    int rc;
+    jr_set_path(l, jpath);
+    rc = jr_get_int(l, o, key, 0, min, max, *out, &v);
+    jr_set_path(l, "$");
+    *out = (long)v;
+    return rc;
 }
 
 /* An integer key within one of the probe's limits (limit.h). */
-static int get_limited(struct ld *l, json_t *o, const char *key, const char *jpath,
+static int get_limited(struct jr *l, json_t *o, const char *key, const char *jpath,
                        enum limit_id id, long *out)
 {
     const struct limit *lim = limit_get(id);
     return get_int(l, o, key, jpath, (long)lim->min, (long)lim->max, out);
 }
 
-static int load_candidate(struct ld *l, struct study *s, json_t *c, size_t i)
+static int load_candidate(struct jr *l, struct study *s, json_t *c, size_t i)
 {
     static const char *const keys[] = {"config",     "target",  "mysql", "tables",
                                        "table_size", "results", NULL};
@@ -125,12 +86,12 @@ static int load_candidate(struct ld *l, struct study *s, json_t *c, size_t i)
     long port = 0;
     snprintf(jp, sizeof jp, "$.candidates[%zu]", i);
     if (!json_is_object(c))
-        return fail(l, jp, "expected an object with \"config\" and \"mysql\" or \"results\"");
+        return jr_fail_at(l, jp, "expected an object with \"config\" and \"mysql\" or \"results\"");
     if (only_keys(l, c, jp, keys) || get_str(l, c, "config", jp, 1, &cd->config) ||
         get_str(l, c, "target", jp, 0, &cd->target))
         return -1;
     if (!cd->target && !(cd->target = strdup(cd->config)))
-        return fail(l, jp, "out of memory");
+        return jr_fail_at(l, jp, "out of memory");
     cd->tables = 4;
     cd->table_size = 10000;
     if (get_limited(l, c, "tables", jp, LIMIT_TABLES, &cd->tables) ||
@@ -139,13 +100,13 @@ static int load_candidate(struct ld *l, struct study *s, json_t *c, size_t i)
     m = json_object_get(c, "mysql");
     res = json_object_get(c, "results");
     if ((m != NULL) == (res != NULL))
-        return fail(l, jp,
-                    "expected exactly one of \"mysql\" (probe a server) or \"results\" "
-                    "(import files)");
+        return jr_fail_at(l, jp,
+                          "expected exactly one of \"mysql\" (probe a server) or \"results\" "
+                          "(import files)");
     if (m) {
         snprintf(mp, sizeof mp, "%s.mysql", jp);
         if (!json_is_object(m))
-            return fail(l, mp, "expected an object {host, port, user, db, ...}");
+            return jr_fail_at(l, mp, "expected an object {host, port, user, db, ...}");
         cd->probe = 1;
         if (only_keys(l, m, mp, mkeys) || get_str(l, m, "host", mp, 0, &cd->mysql.host) ||
             get_str(l, m, "socket", mp, 0, &cd->mysql.socket) ||
@@ -165,26 +126,26 @@ static int load_candidate(struct ld *l, struct study *s, json_t *c, size_t i)
         json_t *f;
         snprintf(mp, sizeof mp, "%s.results", jp);
         if (!json_is_array(res) || json_array_size(res) == 0)
-            return fail(l, mp, "expected a non-empty array of file names");
+            return jr_fail_at(l, mp, "expected a non-empty array of file names");
         cd->results = calloc(json_array_size(res), sizeof *cd->results);
         if (!cd->results)
-            return fail(l, mp, "out of memory");
+            return jr_fail_at(l, mp, "out of memory");
         json_array_foreach(res, k, f)
         {
             char fp[128];
             snprintf(fp, sizeof fp, "%s[%zu]", mp, k);
             if (!json_is_string(f) || json_string_length(f) == 0)
-                return fail(l, fp, "expected a file name");
+                return jr_fail_at(l, fp, "expected a file name");
             cd->results[k] = resolve(s, json_string_value(f));
             if (!cd->results[k])
-                return fail(l, fp, "out of memory");
+                return jr_fail_at(l, fp, "out of memory");
             cd->n_results = k + 1;
         }
     }
     return 0;
 }
 
-static int load(struct ld *l, json_t *root, struct study *s)
+static int load(struct jr *l, json_t *root, struct study *s)
 {
     static const char *const keys[] = {
         "schema",       "name",       "candidates", "workloads", "ladder",
@@ -196,19 +157,20 @@ static int load(struct ld *l, json_t *root, struct study *s)
     char *tmp = NULL;
 
     if (!json_is_object(root))
-        return fail(l, "$", "expected an object with \"schema\": \"%s\"", STUDY_SCHEMA);
+        return jr_fail_at(l, "$", "expected an object with \"schema\": \"%s\"", STUDY_SCHEMA);
     v = json_object_get(root, "schema");
     if (!json_is_string(v) || strcmp(json_string_value(v), STUDY_SCHEMA) != 0)
-        return fail(l, v ? "$.schema" : "$", "expected \"schema\": \"%s\"", STUDY_SCHEMA);
+        return jr_fail_at(l, v ? "$.schema" : "$", "expected \"schema\": \"%s\"", STUDY_SCHEMA);
     if (only_keys(l, root, "$", keys) || get_str(l, root, "name", "$", 0, &s->name))
         return -1;
 
     v = json_object_get(root, "candidates");
     if (!json_is_array(v) || json_array_size(v) == 0)
-        return fail(l, v ? "$.candidates" : "$", "expected \"candidates\": a non-empty array");
+        return jr_fail_at(l, v ? "$.candidates" : "$",
+                          "expected \"candidates\": a non-empty array");
     s->cand = calloc(json_array_size(v), sizeof *s->cand);
     if (!s->cand)
-        return fail(l, "$", "out of memory");
+        return jr_fail_at(l, "$", "out of memory");
     json_array_foreach(v, i, c)
     {
         s->n_cand = i + 1;
@@ -218,27 +180,27 @@ static int load(struct ld *l, json_t *root, struct study *s)
             if (strcmp(s->cand[j].target, s->cand[i].target) == 0) {
                 char jp[64];
                 snprintf(jp, sizeof jp, "$.candidates[%zu]", i);
-                return fail(l, jp, "target \"%s\" is named twice", s->cand[i].target);
+                return jr_fail_at(l, jp, "target \"%s\" is named twice", s->cand[i].target);
             }
     }
 
     v = json_object_get(root, "workloads");
     if (!json_is_object(v) || json_object_size(v) == 0)
-        return fail(l, v ? "$.workloads" : "$",
-                    "expected \"workloads\": {\"oltp_read_write\": 1, ...} with weights > 0");
+        return jr_fail_at(l, v ? "$.workloads" : "$",
+                          "expected \"workloads\": {\"oltp_read_write\": 1, ...} with weights > 0");
     s->wl = calloc(json_object_size(v), sizeof *s->wl);
     if (!s->wl)
-        return fail(l, "$", "out of memory");
+        return jr_fail_at(l, "$", "out of memory");
     json_object_foreach(v, key, c)
     {
         char jp[200];
         snprintf(jp, sizeof jp, "$.workloads.%s", key);
         if (!json_is_number(c) || !(json_number_value(c) > 0) || !isfinite(json_number_value(c)))
-            return fail(l, jp, "expected a weight > 0");
+            return jr_fail_at(l, jp, "expected a weight > 0");
         s->wl[s->n_wl].name = strdup(key);
         s->wl[s->n_wl].weight = json_number_value(c);
         if (!s->wl[s->n_wl++].name)
-            return fail(l, jp, "out of memory");
+            return jr_fail_at(l, jp, "out of memory");
     }
 
     s->ladder_auto = 1;
@@ -248,19 +210,19 @@ static int load(struct ld *l, json_t *root, struct study *s)
         const struct limit *th = limit_get(LIMIT_THREADS);
         s->ladder_auto = 0;
         if (json_array_size(v) == 0 || json_array_size(v) > STUDY_MAX_LADDER)
-            return fail(l, "$.ladder", "expected 1 to %d thread counts", STUDY_MAX_LADDER);
+            return jr_fail_at(l, "$.ladder", "expected 1 to %d thread counts", STUDY_MAX_LADDER);
         json_array_foreach(v, i, t)
         {
             char jp[64];
             snprintf(jp, sizeof jp, "$.ladder[%zu]", i);
             if (!json_is_integer(t) || json_integer_value(t) < (json_int_t)th->min ||
                 json_integer_value(t) > (json_int_t)th->max)
-                return fail(l, jp, "expected a thread count in [%g, %g] (%s)", th->min, th->max,
-                            th->what);
+                return jr_fail_at(l, jp, "expected a thread count in [%g, %g] (%s)", th->min,
+                                  th->max, th->what);
             s->ladder[s->n_ladder++] = (long)json_integer_value(t);
         }
     } else if (v && !(json_is_string(v) && strcmp(json_string_value(v), "auto") == 0)) {
-        return fail(l, "$.ladder", "expected \"auto\" or a list of thread counts");
+        return jr_fail_at(l, "$.ladder", "expected \"auto\" or a list of thread counts");
     }
     s->max_threads = 32;
     s->max_points = 10;
@@ -274,8 +236,9 @@ static int load(struct ld *l, json_t *root, struct study *s)
     if (tmp && (units_parse_fraction(tmp, &s->precision) != 0 ||
                 !limit_ok(LIMIT_PRECISION, s->precision))) {
         free(tmp);
-        return fail(l, "$.precision", "expected a precision such as \"2%%\" or 0.02, in [%g, %g]",
-                    limit_get(LIMIT_PRECISION)->min, limit_get(LIMIT_PRECISION)->max);
+        return jr_fail_at(l, "$.precision",
+                          "expected a precision such as \"2%%\" or 0.02, in [%g, %g]",
+                          limit_get(LIMIT_PRECISION)->min, limit_get(LIMIT_PRECISION)->max);
     }
     free(tmp);
     tmp = NULL;
@@ -285,8 +248,8 @@ static int load(struct ld *l, json_t *root, struct study *s)
     if (tmp && (units_parse_duration(tmp, &s->max_time_s) != 0 ||
                 !limit_ok(LIMIT_MAX_TIME, s->max_time_s))) {
         free(tmp);
-        return fail(l, "$.max_time", "expected a duration in [%g s, %g s], such as \"20s\"",
-                    limit_get(LIMIT_MAX_TIME)->min, limit_get(LIMIT_MAX_TIME)->max);
+        return jr_fail_at(l, "$.max_time", "expected a duration in [%g s, %g s], such as \"20s\"",
+                          limit_get(LIMIT_MAX_TIME)->min, limit_get(LIMIT_MAX_TIME)->max);
     }
     free(tmp);
 
@@ -297,34 +260,34 @@ static int load(struct ld *l, json_t *root, struct study *s)
     v = json_object_get(root, "required_tps");
     if (v) {
         if (!json_is_number(v) || !(json_number_value(v) > 0))
-            return fail(l, "$.required_tps", "expected a throughput > 0 (transactions/s)");
+            return jr_fail_at(l, "$.required_tps", "expected a throughput > 0 (transactions/s)");
         s->required_tps = json_number_value(v);
     }
 
     v = json_object_get(root, "catalogs");
     if (!json_is_array(v) || json_array_size(v) == 0)
-        return fail(l, v ? "$.catalogs" : "$",
-                    "expected \"catalogs\": a non-empty array of "
-                    "files or URLs");
+        return jr_fail_at(l, v ? "$.catalogs" : "$",
+                          "expected \"catalogs\": a non-empty array of "
+                          "files or URLs");
     s->catalogs = calloc(json_array_size(v), sizeof *s->catalogs);
     if (!s->catalogs)
-        return fail(l, "$", "out of memory");
+        return jr_fail_at(l, "$", "out of memory");
     json_array_foreach(v, i, c)
     {
         char jp[64];
         snprintf(jp, sizeof jp, "$.catalogs[%zu]", i);
         if (!json_is_string(c) || json_string_length(c) == 0)
-            return fail(l, jp, "expected a file name or URL");
+            return jr_fail_at(l, jp, "expected a file name or URL");
         s->catalogs[i] = resolve(s, json_string_value(c));
         if (!s->catalogs[i])
-            return fail(l, jp, "out of memory");
+            return jr_fail_at(l, jp, "out of memory");
         s->n_catalogs = i + 1;
     }
     if (get_str(l, root, "output", "$", 1, &tmp))
         return -1;
     s->output = resolve(s, tmp);
     free(tmp);
-    return s->output ? 0 : fail(l, "$.output", "out of memory");
+    return s->output ? 0 : jr_fail_at(l, "$.output", "out of memory");
 }
 
 int study_load(const char *path, struct study *out, char *err, size_t cap)
@@ -333,7 +296,7 @@ int study_load(const char *path, struct study *out, char *err, size_t cap)
     size_t len = 0;
     json_t *root;
     json_error_t jerr;
-    struct ld l = {path, NULL, 0, err, cap};
+    struct jr l;
     const char *slash;
     int rc;
 
@@ -350,9 +313,8 @@ int study_load(const char *path, struct study *out, char *err, size_t cap)
     out->path = strdup(path);
     slash = strrchr(path, '/');
     out->dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
-    l.text = text;
-    l.len = len;
-    rc = (!out->path || !out->dir) ? fail(&l, "$", "out of memory") : load(&l, root, out);
+    jr_init(&l, path, text, len, 1, err, cap);
+    rc = (!out->path || !out->dir) ? jr_fail_at(&l, "$", "out of memory") : load(&l, root, out);
     json_decref(root);
     free(text);
     if (rc)

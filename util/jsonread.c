@@ -69,6 +69,19 @@ void jr_pop(struct jr *r, size_t n)
     }
 }
 
+size_t jr_set_path(struct jr *r, const char *path)
+{
+    size_t old = r->path_len, n = path ? strlen(path) : 0;
+    if (!path || path[0] != '$' || n + 1 > sizeof r->path) {
+        memcpy(r->path, "$...", 5);
+        r->path_len = 4;
+        return old;
+    }
+    memcpy(r->path, path, n + 1);
+    r->path_len = n;
+    return old;
+}
+
 static int vfail(struct jr *r, const char *fmt, va_list ap)
 {
     char what[512];
@@ -101,6 +114,21 @@ int jr_fail(struct jr *r, const char *fmt, ...)
     va_start(ap, fmt);
     vfail(r, fmt, ap);
     va_end(ap);
+    return JR_EINVAL;
+}
+
+int jr_fail_at(struct jr *r, const char *path, const char *fmt, ...)
+{
+    char saved[JR_PATH_MAX];
+    size_t n = r->path_len;
+    va_list ap;
+    memcpy(saved, r->path, n + 1);
+    jr_set_path(r, path);
+    va_start(ap, fmt);
+    vfail(r, fmt, ap);
+    va_end(ap);
+    memcpy(r->path, saved, n + 1);
+    r->path_len = n;
     return JR_EINVAL;
 }
 

@@ -77,12 +77,24 @@ size_t jr_push_index(struct jr *r, size_t i);
 void jr_pop(struct jr *r, size_t n);
 
 /**
+ * Set the current path to an absolute path built by the caller ("$.candidates[2].mysql"); a
+ * path not starting with "$" or too long is cut to "$...".
+ * @return the old length (jr_pop restores the old path only when it was a prefix; callers
+ *         that set paths keep setting them).
+ */
+size_t jr_set_path(struct jr *r, const char *path);
+
+/**
  * Report an error at the current path: "FILE:LINE:COL: $.path: <formatted text>" into the
  * reader's msg, the position in line/column, the path in fail_path. Without text the message
  * is "FILE:LINE: $.path: ..." (first_line > 0) or "FILE: $.path: ...".
  * @return JR_EINVAL.
  */
 int jr_fail(struct jr *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/** jr_fail at an absolute path (the current path is left as it was). */
+int jr_fail_at(struct jr *r, const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /** jr_fail at the current path's member key (the path is left as it was). */
 int jr_fail_key(struct jr *r, const char *key, const char *fmt, ...)

@@ -90,6 +90,15 @@ static void test_getters(void)
         CHECK(strcmp(r.path, "$") == 0);
     }
 
+    /* a path built by the caller */
+    CHECK_INT_EQ(jr_fail_at(&r, "$.list[1].deep", "expected %s", "less"), JR_EINVAL);
+    CHECK(strcmp(msg, "doc.json:7:24: $.list[1].deep: expected less") == 0);
+    CHECK(strcmp(r.path, "$") == 0);
+    jr_set_path(&r, "$.x");
+    CHECK_INT_EQ(jr_fail(&r, "no"), JR_EINVAL);
+    CHECK(strcmp(msg, "doc.json:5:8: $.x: no") == 0);
+    jr_set_path(&r, "$");
+
     /* unknown keys are named with the list of the known ones */
     {
         static const char *const keys[] = {"name", "empty", "n", "x", "bad", "list", "flag", NULL};
