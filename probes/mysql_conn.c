@@ -1,6 +1,8 @@
 /* mysql_conn.c - connections, prepared statements and classified errors (see mysql_conn.h). */
 #include "mysql_conn.h"
 
+#include "clock.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +122,11 @@ int myconn_connect(struct myconn *c, const struct myconn_opts *o)
         unsigned t = o->connect_timeout_s;
         mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &t);
     }
+    if (o->timeout_s) { /* Connector/C waits this long once (libmysqlclient: 3 tries) */
+        unsigned t = o->timeout_s;
+        mysql_options(m, MYSQL_OPT_READ_TIMEOUT, &t);
+        mysql_options(m, MYSQL_OPT_WRITE_TIMEOUT, &t);
+    }
     if (o->ssl_mode != MYCONN_SSL_DISABLED) {
         my_bool on = 1, verify = o->ssl_mode >= MYCONN_SSL_VERIFY_CA;
         mysql_ssl_set(m, o->ssl_key, o->ssl_cert, o->ssl_ca, NULL, NULL);
@@ -142,6 +149,43 @@ int myconn_connect(struct myconn *c, const struct myconn_opts *o)
         return (int)c->err.cls;
     }
     return 0;
+}
+
+int myconn_socket(const struct myconn *c)
+{
+    return c->mysql ? (int)mysql_get_socket(c->mysql) : -1;
+}
+
+int myconn_wait_answer(const struct myconn_opts *o, double give_up_s, const atomic_int *stop,
+                       struct myconn_error *err)
+{
+    uint64_t end = clock_now_ns() + (uint64_t)(give_up_s * 1e9), delay = 250 * CLOCK_NS_PER_MS;
+    for (;;) {
+        struct myconn c;
+        int rc;
+        memset(&c, 0, sizeof c);
+        rc = myconn_connect(&c, o);
+        if (rc == 0)
+            rc = myconn_query(&c, "SELECT 1", 8, NULL);
+        if (err)
+            *err = c.err;
+        myconn_close(&c);
+        if (rc == 0)
+            return 0;
+        if (rc == MYCONN_FATAL && c.err.errnum != 1040 /* too many connections */)
+            return -MYCONN_FATAL;
+        for (uint64_t until = clock_now_ns() + delay; clock_now_ns() < until;) {
+            uint64_t step = clock_now_ns() + 50 * CLOCK_NS_PER_MS;
+            if (stop && atomic_load(stop))
+                return 1;
+            clock_sleep_until_ns(step < until ? step : until);
+        }
+        if (stop && atomic_load(stop))
+            return 1;
+        if (clock_now_ns() >= end)
+            return -rc;
+        delay = delay * 2 > 2 * CLOCK_NS_PER_S ? 2 * CLOCK_NS_PER_S : delay * 2;
+    }
 }
 
 void myconn_close(struct myconn *c)

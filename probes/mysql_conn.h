@@ -26,6 +26,7 @@
 #define SIZEUP_PROBES_MYSQL_CONN_H
 
 #include <mysql.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,7 +66,9 @@ struct myconn_opts {
     const char *ssl_ca, *ssl_cert, *ssl_key;
     enum myconn_ps_mode ps_mode;
     struct myconn_ignore ignore;
-    unsigned connect_timeout_s; /* 0 = the library's default */
+    unsigned connect_timeout_s; /* 0 = the library's default; covers the handshake too */
+    unsigned timeout_s; /* read and write timeout of every statement, s; 0 = none (the library
+                         * waits for ever): a frozen server then ends the statement with 2013 */
 };
 
 struct myconn_error {
@@ -141,6 +144,24 @@ int myconn_ssl_mode_parse(const char *s, enum myconn_ssl_mode *out);
  * @return 0, or the error class (c->err filled; c->mysql NULL).
  */
 int myconn_connect(struct myconn *c, const struct myconn_opts *o);
+
+/**
+ * The socket of an open connection (mysql_get_socket), or -1 when closed. Another thread may
+ * shutdown(2) it to end a statement that waits for a frozen server (probe.c does, at a level's
+ * deadline); the owner must stop publishing it before myconn_close().
+ */
+int myconn_socket(const struct myconn *c);
+
+/**
+ * Wait until a server answers: connect (fresh handle) and run "SELECT 1", again with a backoff of
+ * 250 ms doubling to 2 s, until it answers, give_up_s have passed, or *stop is raised.
+ * @param stop  may be NULL
+ * @param err   the last error when it did not answer
+ * @return 0 answered, 1 stopped, or -(class) of the last error when it gave up
+ *         (-MYCONN_FATAL for a refusal such as access denied: no use waiting).
+ */
+int myconn_wait_answer(const struct myconn_opts *o, double give_up_s, const atomic_int *stop,
+                       struct myconn_error *err);
 
 /** Close the handle (mysql_close). Safe on a closed connection. */
 void myconn_close(struct myconn *c);

@@ -3,6 +3,7 @@
 
 #include "calib.h"
 #include "clock.h"
+#include "probe_ticks.h"
 #include "report.h"
 
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <time.h>
 
 /* Worker states. */
@@ -43,7 +45,13 @@ struct slot {
     struct oltp_worker w;
     uint64_t my_events;
     uint64_t my_time_ns;
+    struct myconn_opts copts; /* cfg->conn with this connection attempt's connect timeout */
     atomic_int busy;
+    atomic_ullong last_answer_ns; /* when the server last answered this worker (clock_now_ns) */
+    /* the socket of the open connection, -1 when none, under sock_lock: the aggregator shuts it
+     * down to end a statement that still waits for the server after the level's grace */
+    pthread_mutex_t sock_lock;
+    int sock;
 };
 
 struct shared {
@@ -57,7 +65,8 @@ struct shared {
     uint64_t start_ns, end_ns; /* end_ns 0 = no time limit */
     atomic_int abort_run;      /* fatal error in some worker */
     atomic_int any_down;       /* some worker could not reconnect */
-    atomic_int finish;         /* calibrated point: the stopping rule ended the level */
+    atomic_int finish;         /* the level is over: stopping rule, or a stall ended it */
+    atomic_int cut;            /* the aggregator shut the sockets of waiting workers */
     atomic_ullong issued;      /* --events */
     struct arrivals arr;
     struct sbrand_unique uniq;
@@ -113,6 +122,44 @@ static unsigned long queue_length(struct arrivals *a, uint64_t now)
     return n;
 }
 
+static void publish_socket(struct slot *s, int sock)
+{
+    pthread_mutex_lock(&s->sock_lock);
+    s->sock = sock;
+    pthread_mutex_unlock(&s->sock_lock);
+}
+
+/* Close the worker's statements and connection (its socket unpublished first). */
+static void slot_close(struct slot *s)
+{
+    publish_socket(s, -1);
+    oltp_worker_release(&s->w);
+    myconn_close(&s->w.conn);
+}
+
+/* Connect and prepare the statements; a connect attempt during the level waits at most until
+ * the level's end and its grace (so a frozen server cannot hold the level past them). */
+static int slot_connect(struct slot *s)
+{
+    struct shared *sh = s->sh;
+    int rc;
+    s->copts = sh->cfg->conn;
+    if (sh->end_ns) {
+        uint64_t now = clock_now_ns(), until = sh->end_ns + (uint64_t)(PROBE_STALL_S * 1e9);
+        unsigned left = now < until ? (unsigned)((until - now) / CLOCK_NS_PER_S) + 1 : 1;
+        if (s->copts.connect_timeout_s == 0 || s->copts.connect_timeout_s > left)
+            s->copts.connect_timeout_s = left;
+    }
+    rc = myconn_connect(&s->w.conn, &s->copts);
+    if (rc == 0)
+        rc = oltp_worker_prepare(&s->w);
+    if (rc == 0) {
+        atomic_store_explicit(&s->last_answer_ns, clock_now_ns(), memory_order_relaxed);
+        publish_socket(s, myconn_socket(&s->w.conn));
+    }
+    return rc;
+}
+
 /* Fresh handle, exponential backoff 1 ms .. 1 s, until connected, stopped, the level's end,
  * or give_up_s. Returns 0 when connected and prepared again. */
 static int reconnect(struct slot *s)
@@ -120,16 +167,14 @@ static int reconnect(struct slot *s)
     struct shared *sh = s->sh;
     uint64_t first = clock_now_ns(), delay = CLOCK_NS_PER_MS;
     uint64_t give_up = first + (uint64_t)(sh->cfg->give_up_s * 1e9);
-    oltp_worker_release(&s->w);
-    myconn_close(&s->w.conn);
+    slot_close(s);
     for (;;) {
         uint64_t now;
-        if (myconn_connect(&s->w.conn, &sh->cfg->conn) == 0) {
-            if (oltp_worker_prepare(&s->w) == 0)
-                return 0;
-            oltp_worker_release(&s->w);
-            myconn_close(&s->w.conn);
-        }
+        if (atomic_load(&sh->cut))
+            return -1;
+        if (slot_connect(s) == 0)
+            return 0;
+        slot_close(s);
         if (s->w.conn.err.cls == MYCONN_FATAL && s->w.conn.err.errnum != 0 &&
             s->w.conn.err.errnum != 1040 /* too many connections: retry */) {
             /* the server answers but refuses us (e.g. access denied): no use retrying */
@@ -187,8 +232,9 @@ static void *worker_main(void *arg)
     int go;
 
     myconn_thread_init();
-    if (myconn_connect(&s->w.conn, &cfg->conn) != 0 || oltp_worker_prepare(&s->w) != 0) {
+    if (slot_connect(s) != 0) {
         keep_error(sh, &s->w.conn.err, NULL);
+        slot_close(s);
         oltp_worker_destroy(&s->w);
         myconn_thread_end();
         set_state(sh, W_FAILED);
@@ -240,18 +286,24 @@ static void *worker_main(void *arg)
             d.reads += c.reads;
             d.writes += c.writes;
             d.other += c.other;
+            if (rc != MYCONN_RECONNECT) /* an answer, an error included */
+                atomic_store_explicit(&s->last_answer_ns, clock_now_ns(), memory_order_relaxed);
             if (rc == 0)
                 break;
             if (rc == MYCONN_IGNORABLE) {
                 d.errors++;
                 continue;
             }
+            if (rc == MYCONN_RECONNECT && atomic_load(&sh->cut))
+                break; /* the aggregator cut this wait at the level's end: nothing to report */
             if (rc == MYCONN_RECONNECT) {
                 keep_error(sh, &s->w.conn.err, NULL);
                 if (reconnect(s) == 0) {
                     d.reconnects++;
                     continue;
                 }
+                if (atomic_load(&sh->cut))
+                    break;
                 if (s->w.conn.err.cls == MYCONN_FATAL && s->w.conn.err.errnum) {
                     keep_error(sh, &s->w.conn.err, NULL);
                     atomic_store(&sh->abort_run, 1);
@@ -278,6 +330,7 @@ static void *worker_main(void *arg)
             flush_local(s, &d, lat, 1, lag);
         }
     }
+    slot_close(s);
     oltp_worker_destroy(&s->w);
     myconn_thread_end();
     set_state(sh, W_DONE);
@@ -393,121 +446,62 @@ static void seed_all(struct shared *sh, unsigned seed)
     sbrand_seed(&sh->arr.rng, &sd);
 }
 
-/* ---- calibrated point: the aggregator's per-tick state ------------------------------------ */
-
-struct calib_run {
-    double tick_s;
-    size_t cap, n;            /* ticks: capacity, measured */
-    double *tps;              /* throughput of each tick */
-    double *end_s;            /* end of each tick, s since the start (measured, not nominal) */
-    struct probe_totals *tot; /* counters of each tick */
-    struct hist **batch;      /* latencies of each MSER batch of PROBE_MSER_M ticks */
-};
-
-static void calib_run_destroy(struct calib_run *c)
+/* How long the server has answered none of the workers while one waited for it, ns (0 when
+ * no worker waits). */
+static uint64_t silence_ns(struct shared *sh, uint64_t now)
 {
-    if (c->batch)
-        for (size_t b = 0; b < c->cap / PROBE_MSER_M + 1; b++)
-            hist_free(c->batch[b]);
-    free(c->batch);
-    free(c->tps);
-    free(c->end_s);
-    free(c->tot);
-    memset(c, 0, sizeof *c);
-}
-
-static int calib_run_init(struct calib_run *c, const struct probe_config *cfg)
-{
-    memset(c, 0, sizeof *c);
-    c->tick_s = cfg->tick_s > 0 ? cfg->tick_s : PROBE_TICK_S;
-    /* ticks are never more than max_time / tick (+ the slack the workers run on), since
-     * missed ticks are skipped rather than caught up */
-    c->cap = (size_t)ceil(cfg->max_time_s / c->tick_s) + 8;
-    c->tps = malloc(c->cap * sizeof *c->tps);
-    c->end_s = malloc(c->cap * sizeof *c->end_s);
-    c->tot = malloc(c->cap * sizeof *c->tot);
-    c->batch = calloc(c->cap / PROBE_MSER_M + 1, sizeof *c->batch);
-    if (!c->tps || !c->end_s || !c->tot || !c->batch) {
-        calib_run_destroy(c);
-        return -1;
+    uint64_t last = 0;
+    int waiting = 0;
+    for (unsigned i = 0; i < sh->threads; i++) {
+        uint64_t t = atomic_load_explicit(&sh->slots[i].last_answer_ns, memory_order_relaxed);
+        waiting |= atomic_load_explicit(&sh->slots[i].busy, memory_order_relaxed);
+        if (t > last)
+            last = t;
     }
-    return 0;
+    return waiting && now > last ? now - last : 0;
 }
 
-/* Record one tick: its end (s since start), length dt (s), counters and latencies. */
-static int calib_run_add(struct calib_run *c, double end_s, double dt, const struct probe_totals *d,
-                         const struct hist *ih)
+/* End every wait for the server at once: the workers' sockets are shut down (their statements
+ * fail at once and they leave without reconnecting). */
+static void cut_workers(struct shared *sh)
 {
-    size_t b;
-    if (c->n >= c->cap)
-        return -1;
-    b = c->n / PROBE_MSER_M;
-    if (!c->batch[b] && !(c->batch[b] = hist_new()))
-        return -1;
-    hist_merge(c->batch[b], ih);
-    c->tps[c->n] = dt > 0 ? (double)d->events / dt : 0;
-    c->end_s[c->n] = end_s;
-    c->tot[c->n] = *d;
-    c->n++;
-    return 0;
-}
-
-static int calib_run_decide(const struct calib_run *c, const struct probe_config *cfg,
-                            struct calib_decision *dec)
-{
-    return calib_decide(c->tps, c->n, c->tick_s, PROBE_MSER_M, cfg->precision, cfg->min_time_s,
-                        cfg->max_time_s, dec);
-}
-
-/* The kept figures of a calibrated result, from the final decision over every full tick. */
-static int calib_run_finish(const struct calib_run *c, const struct probe_config *cfg,
-                            struct probe_result *r)
-{
-    struct calib_decision dec;
-    r->calibrated = 1;
-    r->ticks = c->n;
-    r->ci95_tps = r->rel95 = r->lag1 = NAN;
-    if (!(r->kept_hist = hist_new()))
-        return -1;
-    if (c->n == 0 || calib_run_decide(c, cfg, &dec) != CALIB_OK)
-        return 0;
-    r->cut_ticks = dec.cut;
-    r->steady = dec.steady;
-    r->warmup_s = dec.cut ? c->end_s[dec.cut - 1] : 0;
-    r->kept_s = c->end_s[c->n - 1] - r->warmup_s;
-    for (size_t i = dec.cut; i < c->n; i++)
-        add_totals(&r->kept, &c->tot[i]);
-    for (size_t b = dec.cut / PROBE_MSER_M; b <= (c->n - 1) / PROBE_MSER_M; b++)
-        if (c->batch[b])
-            hist_merge(r->kept_hist, c->batch[b]);
-    if (dec.have_est) {
-        r->ci95_tps = dec.est.half95;
-        r->rel95 = dec.est.rel95;
-        r->lag1 = dec.est.lag1;
+    atomic_store(&sh->cut, 1);
+    for (unsigned i = 0; i < sh->threads; i++) {
+        struct slot *s = &sh->slots[i];
+        pthread_mutex_lock(&s->sock_lock);
+        if (s->sock >= 0)
+            shutdown(s->sock, SHUT_RDWR);
+        pthread_mutex_unlock(&s->sock_lock);
     }
-    return 0;
 }
 
-/* The progress of a calibrated level after a tick: a live line on a terminal. */
-static void calib_progress(FILE *f, unsigned threads, const struct calib_run *c,
-                           const struct calib_decision *dec)
+/* Wait (under no lock) until every worker is done or until deadline_ns (0: no deadline).
+ * @return 1 when all are done. */
+static int wait_done(struct shared *sh, unsigned threads, uint64_t deadline_ns)
 {
-    double t = c->end_s[c->n - 1];
-    if (dec->have_est)
-        fprintf(f, "\rsizeup probe: %u threads, %5.1f s: %.1f tps +/- %.1f %% (warm-up %.2f s)  ",
-                threads, t, dec->est.mean, 100 * dec->est.rel95,
-                dec->cut ? c->end_s[dec->cut - 1] : 0.0);
-    else
-        fprintf(f, "\rsizeup probe: %u threads, %5.1f s: %.1f tps (too few ticks for an interval)",
-                threads, t, c->tps[c->n - 1]);
-    fflush(f);
+    struct timespec ts;
+    int all;
+    ts.tv_sec = (time_t)(deadline_ns / CLOCK_NS_PER_S);
+    ts.tv_nsec = (long)(deadline_ns % CLOCK_NS_PER_S);
+    pthread_mutex_lock(&sh->lock);
+    while (sh->n_done < threads && (!deadline_ns || clock_now_ns() < deadline_ns)) {
+        if (!deadline_ns)
+            pthread_cond_wait(&sh->cond, &sh->lock);
+        else if (pthread_cond_timedwait(&sh->cond, &sh->lock, &ts) == ETIMEDOUT)
+            break;
+    }
+    all = sh->n_done >= threads;
+    pthread_mutex_unlock(&sh->lock);
+    return all;
 }
 
 static void shared_destroy(struct shared *sh)
 {
     if (sh->slots) {
-        for (unsigned i = 0; i < sh->threads; i++)
+        for (unsigned i = 0; i < sh->threads; i++) {
             pthread_mutex_destroy(&sh->slots[i].lock);
+            pthread_mutex_destroy(&sh->slots[i].sock_lock);
+        }
         free(sh->slots);
     }
     pthread_mutex_destroy(&sh->arr.lock);
@@ -527,11 +521,14 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
     uint64_t lag_n = 0;
     int setup_failed = 0;
     int cal = cfg->precision > 0;
-    struct calib_run cr;
+    struct ticks cr;
     struct hist *rh = NULL; /* calibrated: latencies of the current report interval */
     struct probe_totals rep = {0, 0, 0, 0, 0, 0};
     double rep_dt = 0;
     size_t per_report = 0; /* ticks per report line; 0 = no lines */
+    uint64_t over_ns = 0;  /* when the level's end was due (0: not yet) */
+    uint64_t grace_ns = (uint64_t)(PROBE_STALL_S * 1e9), longest_silence = 0;
+    int cut_done = 0;
 
     probe_result_init(r);
     r->threads = threads;
@@ -547,6 +544,7 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
     atomic_init(&sh.abort_run, 0);
     atomic_init(&sh.any_down, 0);
     atomic_init(&sh.finish, 0);
+    atomic_init(&sh.cut, 0);
     memset(&cr, 0, sizeof cr);
     atomic_init(&sh.issued, 0);
     sh.slots = aligned_alloc(64, sizeof(struct slot) * threads);
@@ -554,14 +552,14 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
     ih = hist_new();
     r->thread_events = calloc(threads, sizeof(double));
     r->thread_time_s = calloc(threads, sizeof(double));
-    if (cal && (calib_run_init(&cr, cfg) != 0 || !(rh = hist_new())))
+    if (cal && (ticks_init(&cr, cfg) != 0 || !(rh = hist_new())))
         cal = -1;
     if (!sh.slots || !r->hist || !ih || !r->thread_events || !r->thread_time_s || cal < 0) {
         free(sh.slots);
         sh.slots = NULL;
         hist_free(ih);
         hist_free(rh);
-        calib_run_destroy(&cr);
+        ticks_destroy(&cr);
         shared_destroy(&sh);
         snprintf(r->err.msg, sizeof r->err.msg, "out of memory for %u threads", threads);
         return -1;
@@ -570,6 +568,9 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
     for (unsigned i = 0; i < threads; i++) {
         struct slot *s = &sh.slots[i];
         pthread_mutex_init(&s->lock, NULL);
+        pthread_mutex_init(&s->sock_lock, NULL);
+        s->sock = -1;
+        atomic_init(&s->last_answer_ns, 0);
         hist_reset(&s->hist);
         s->sh = &sh;
         s->id = i;
@@ -619,6 +620,10 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
         else
             sh.end_ns = cfg->time_s > 0 ? sh.start_ns + (uint64_t)(cfg->time_s * 1e9) : 0;
         sh.arr.next_ns = sh.start_ns;
+        for (unsigned i = 0; i < threads; i++)
+            atomic_store(&sh.slots[i].last_answer_ns, sh.start_ns);
+        if (!cal)
+            over_ns = sh.end_ns;
         sh.go = 1;
     }
     pthread_cond_broadcast(&sh.cond);
@@ -640,24 +645,44 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
     last_tick = sh.start_ns;
     next_tick = sh.start_ns + interval_ns;
     while (sh.go) {
-        struct timespec ts;
         int all_done, finished = 0;
-        pthread_mutex_lock(&sh.lock);
-        ts.tv_sec = (time_t)(next_tick / CLOCK_NS_PER_S);
-        ts.tv_nsec = (long)(next_tick % CLOCK_NS_PER_S);
-        while (sh.n_done < threads && clock_now_ns() < next_tick)
-            if (pthread_cond_timedwait(&sh.cond, &sh.lock, &ts) == ETIMEDOUT)
+        uint64_t wake = next_tick, now;
+        if (over_ns && !cut_done && over_ns + grace_ns < wake)
+            wake = over_ns + grace_ns;
+        all_done = wait_done(&sh, threads, wake);
+        now = clock_now_ns();
+        if (!over_ns && cfg->stop && atomic_load(cfg->stop))
+            over_ns = now; /* SIGINT: the workers leave after their current event */
+        if (!all_done && over_ns && !cut_done && now >= over_ns + grace_ns) {
+            /* the level is over, and some worker has waited PROBE_STALL_S more for the server */
+            cut_workers(&sh);
+            cut_done = 1;
+        }
+        if (now < next_tick) {
+            if (all_done) /* a full interval is reported even when the workers just finished */
                 break;
-        all_done = sh.n_done >= threads;
-        pthread_mutex_unlock(&sh.lock);
-        /* a full interval is reported even when the workers have just finished */
-        if (all_done && clock_now_ns() < next_tick)
-            break;
+            continue;
+        }
+        {
+            uint64_t quiet = silence_ns(&sh, now);
+            if (quiet > longest_silence)
+                longest_silence = quiet;
+            if (quiet >= grace_ns && !r->stalled) {
+                /* the server answered nobody for PROBE_STALL_S: the level cannot count; end it
+                 * now (its figures cover the time until here) */
+                r->stalled = 1;
+                if (!over_ns || over_ns > now)
+                    over_ns = now;
+                atomic_store(&sh.finish, 1);
+                finished = cal;
+            }
+        }
         {
             struct probe_totals d = {0, 0, 0, 0, 0, 0};
             struct point_interval iv = point_interval_none();
-            uint64_t now = clock_now_ns();
-            double dt = (double)(now - last_tick) / 1e9;
+            double dt;
+            now = clock_now_ns();
+            dt = (double)(now - last_tick) / 1e9;
             hist_reset(ih);
             drain(&sh, &d, ih, &lag_sum, &lag_n, &lag_max);
             hist_merge(r->hist, ih);
@@ -682,13 +707,13 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
                 add_totals(&rep, &d);
                 hist_merge(rh, ih);
                 rep_dt += dt;
-                if (calib_run_add(&cr, (double)(now - sh.start_ns) / 1e9, dt, &d, ih) != 0 ||
-                    calib_run_decide(&cr, cfg, &dec) != CALIB_OK) {
+                if (ticks_add(&cr, (double)(now - sh.start_ns) / 1e9, dt, &d, ih) != 0 ||
+                    ticks_decide(&cr, cfg, &dec) != CALIB_OK) {
                     finished = 1; /* out of ticks (cannot happen before max_time) */
                 } else {
-                    finished = dec.stop;
+                    finished |= dec.stop;
                     if (cfg->progress && cfg->progress_live)
-                        calib_progress(cfg->progress, threads, &cr, &dec);
+                        ticks_progress(cfg->progress, threads, &cr, &dec);
                 }
                 if (per_report && cr.n % per_report == 0) {
                     if (cfg->out)
@@ -728,6 +753,20 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
     }
     if (cal && cfg->progress && cfg->progress_live)
         fputc('\n', cfg->progress);
+    if (sh.go) { /* the workers' current events get PROBE_STALL_S, then their waits are cut */
+        uint64_t now = clock_now_ns();
+        if (!over_ns || over_ns > now)
+            over_ns = now;
+        if (!cut_done && !wait_done(&sh, threads, over_ns + grace_ns)) {
+            cut_workers(&sh);
+            cut_done = 1;
+        }
+        wait_done(&sh, threads, 0);
+    }
+    if (cut_done)
+        r->stalled = 1;
+    r->cut = cut_done;
+    r->longest_silence_s = (double)longest_silence / 1e9;
 
     for (unsigned i = 0; i < threads; i++)
         if (sh.slots[i].started)
@@ -747,13 +786,13 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
     }
     hist_free(ih);
     hist_free(rh);
-    if (cal && sh.go && calib_run_finish(&cr, cfg, r) != 0) {
-        calib_run_destroy(&cr);
+    if (cal && sh.go && ticks_finish(&cr, cfg, r) != 0) {
+        ticks_destroy(&cr);
         shared_destroy(&sh);
         snprintf(r->err.msg, sizeof r->err.msg, "out of memory");
         return -1;
     }
-    calib_run_destroy(&cr);
+    ticks_destroy(&cr);
     if (lag_n) {
         r->lag_avg_ms = lag_sum / (double)lag_n / 1e6;
         r->lag_max_ms = lag_max / 1e6;
@@ -779,105 +818,4 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
         return -1;
     }
     return 0;
-}
-
-/* ---- point -------------------------------------------------------------------------------- */
-
-int probe_fill_point(const struct probe_config *cfg, const struct probe_result *r, struct point *p)
-{
-    const struct hist *h = r->calibrated ? r->kept_hist : r->hist;
-    const struct probe_totals *t = r->calibrated ? &r->kept : &r->tot;
-    double el = r->calibrated ? r->kept_s : r->elapsed_s;
-    static const double std_pct[3] = {50, 95, 99};
-    if (!(el > 0))
-        el = 0;
-    if (point_set_str(&p->workload, oltp_workload_name(cfg->oltp.workload)))
-        return POINT_ENOMEM;
-    p->threads = r->threads;
-    if (cfg->rate > 0)
-        p->rate = cfg->rate;
-    p->duration_s = el;
-    p->warmup_s = r->calibrated ? r->warmup_s : 0;
-    p->transactions = (int64_t)t->events;
-    p->queries = (int64_t)(t->reads + t->writes + t->other);
-    p->reads = (int64_t)t->reads;
-    p->writes = (int64_t)t->writes;
-    p->other = (int64_t)t->other;
-    p->errors = (int64_t)t->errors;
-    p->reconnects = (int64_t)t->reconnects;
-    if (el > 0) {
-        p->tps = (double)t->events / el;
-        p->qps = (double)p->queries / el;
-        p->reads_ps = (double)t->reads / el;
-        p->writes_ps = (double)t->writes / el;
-        p->other_ps = (double)t->other / el;
-        p->errors_ps = (double)t->errors / el;
-        p->reconnects_ps = (double)t->reconnects / el;
-    }
-    if (h && h->count > 0) {
-        p->latency_ms.min = (double)h->min_ns / 1e6;
-        p->latency_ms.avg = hist_mean_ns(h) / 1e6;
-        p->latency_ms.max = (double)h->max_ns / 1e6;
-        p->latency_ms.sum = (double)h->sum_ns / 1e6;
-        for (int i = 0; i < 3; i++)
-            point_set_percentile(p, std_pct[i], pct_ms(h, std_pct[i]));
-        if (cfg->percentile > 0)
-            point_set_percentile(p, cfg->percentile, pct_ms(h, cfg->percentile));
-    }
-    if (r->calibrated) {
-        json_t *x = p->extra ? p->extra : json_object();
-        json_t *c;
-        if (!x)
-            return POINT_ENOMEM;
-        p->extra = x;
-        if (!isnan(r->ci95_tps))
-            p->ci95_tps = r->ci95_tps;
-        p->steady = r->steady;
-        c = json_pack("{s:s,s:f,s:i,s:i,s:i,s:f,s:f,s:f,s:f,s:I,s:f}", "rule",
-                      "MSER-5 warm-up cut, 20 batch means, t 95 %", "tick_s",
-                      cfg->tick_s > 0 ? cfg->tick_s : PROBE_TICK_S, "mser_m", PROBE_MSER_M, "ticks",
-                      (int)r->ticks, "cut_ticks", (int)r->cut_ticks, "precision", cfg->precision,
-                      "min_time_s", cfg->min_time_s, "max_time_s", cfg->max_time_s, "elapsed_s",
-                      r->elapsed_s, "run_transactions", (json_int_t)r->tot.events, "warmup_s",
-                      r->warmup_s);
-        if (!c)
-            return POINT_ENOMEM;
-        json_object_set_new(c, "rel95", isnan(r->rel95) ? json_null() : json_real(r->rel95));
-        json_object_set_new(c, "lag1", isnan(r->lag1) ? json_null() : json_real(r->lag1));
-        json_object_set_new(x, "calibration", c);
-    }
-    p->latency_overflows = h ? (int64_t)h->overflow : 0;
-    for (size_t i = 0; i < r->n_series; i++)
-        if (point_series_append(p, &r->series[i]))
-            return POINT_ENOMEM;
-    p->client_cpu_s = r->client_cpu_s;
-    if (r->server_version[0] && point_set_str(&p->server_version, r->server_version))
-        return POINT_ENOMEM;
-    if (r->started_at[0] && point_set_str(&p->started_at, r->started_at))
-        return POINT_ENOMEM;
-    p->source_kind = POINT_SRC_PROBE;
-    if (r->end == PROBE_END_INTERRUPTED) {
-        p->incomplete = 1;
-        if (point_add_flag(p, "interrupted"))
-            return POINT_ENOMEM;
-    } else if (r->end == PROBE_END_PARTIAL) {
-        p->incomplete = 1;
-        if (point_add_flag(p, "partial") || point_add_flag(p, "server_unreachable"))
-            return POINT_ENOMEM;
-    } else if (r->end == PROBE_END_FATAL) {
-        p->incomplete = 1;
-        if (point_add_flag(p, "partial") || point_add_flag(p, "fatal_error"))
-            return POINT_ENOMEM;
-    }
-    if (h && h->overflow > 0 && point_add_flag(p, "latency_overflow"))
-        return POINT_ENOMEM;
-    if (cfg->rate > 0) {
-        json_t *x = p->extra ? p->extra : json_object();
-        if (!x)
-            return POINT_ENOMEM;
-        json_object_set_new(x, "rate_lag_ms",
-                            json_pack("{s:f,s:f}", "avg", r->lag_avg_ms, "max", r->lag_max_ms));
-        p->extra = x;
-    }
-    return POINT_OK;
 }

@@ -16,6 +16,14 @@
  *   - a lost connection gets a fresh handle and reconnects with exponential backoff (1 ms
  *     doubling to 1 s), counted in reconnects; the event is then re-run.  When a worker cannot
  *     reconnect before the level ends (or within give_up_s) the level is marked partial;
+ *   - a frozen server: every statement has conn.timeout_s to be answered (then it fails as a
+ *     lost connection), a connection attempt during the level never waits past the level's end
+ *     plus PROBE_STALL_S, and the level has a deadline: its end (time limit, the stopping rule,
+ *     a stall, SIGINT) plus PROBE_STALL_S for the events in flight; waits still open then are
+ *     cut (the aggregator shuts the workers' sockets down). A level therefore ends by its limit
+ *     + PROBE_STALL_S (+ at most one connect timeout). A level is `stalled` when the server
+ *     answered no worker for PROBE_STALL_S while one waited (a freeze, a restart), or when its
+ *     waits had to be cut; a stall ends the level at once, since its point cannot count;
  *   - a fatal error stops every worker after its current event; the level is marked fatal;
  *   - *stop becoming non-zero (SIGINT) stops every worker after its current event; the level
  *     is marked interrupted.
@@ -67,6 +75,11 @@ struct probe_config {
     FILE *progress;    /* progress lines (stderr); NULL = none */
 };
 
+/* A stall: no answer from the server to any worker for this long while one waits, s. It is
+ * also the grace the events in flight get at a level's end before their waits are cut. Twice
+ * the 1 s a LOCK TABLES or a lock wait timeout commonly takes, far above an OLTP statement. */
+#define PROBE_STALL_S 2.0
+
 /* Default fine tick of a calibrated point: 250 ms, so an MSER-5 batch is 1.25 s. */
 #define PROBE_TICK_S 0.25
 /* MSER batch size in ticks (MSER-5, White, Cobb & Spratt 2000). */
@@ -117,6 +130,11 @@ struct probe_result {
     double rel95;             /* ci95_tps / mean; NAN if none */
     double lag1;              /* lag-1 autocorrelation of the batch means */
     int steady;               /* 1: warm-up over and precision reached before max_time_s */
+    /* Faults. A stalled calibrated level keeps every tick (no warm-up cut: MSER would cut the
+     * productive ticks and keep the stalled ones) and is never steady. */
+    int stalled;              /* the level spanned a stall (see the top of this file) */
+    int cut;                  /* waits for the server were cut at the level's deadline */
+    double longest_silence_s; /* longest time the server answered no worker while one waited */
     struct myconn_error err;  /* the fatal / connect / lost-connection error, when any */
     char err_sql[256];        /* statement that failed fatally (template or text) */
 };
@@ -137,8 +155,10 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
 /**
  * Fill a point record (initialised) from a level's result: counts, rates, latency min/avg/max/
  * sum and p50/p95/p99 (+ the --percentile one), overflows, the series, client CPU, server
- * version, start time, flags (partial, interrupted, fatal). target/config/options/tool are
- * the caller's. For a calibrated result the counts, rates and latencies are those of the kept
+ * version, start time, flags (partial, interrupted, fatal; `stalled` when the level spanned a
+ * stall, `reconnects` when it needed any reconnect: curve.h's rule excludes both), and
+ * extra.faults {longest_silence_s, cut, reconnects} when there was one. target/config/options/tool
+ * are the caller's. For a calibrated result the counts, rates and latencies are those of the kept
  * ticks, duration_s is the kept time, warmup_s the cut, ci95_tps and steady are set, and
  * extra.calibration holds the rule's inputs and outcome (tick_s, mser_m, cut_ticks, ticks,
  * precision, rel95, lag1, min/max time, whole-run transactions and elapsed_s) so the decision

@@ -13,8 +13,10 @@
 #include "limit.h"
 #include "point.h"
 #include "probe.h"
+#include "probe_drive.h"
 #include "report.h"
 #include "sbtables.h"
+#include "session.h"
 
 #include <errno.h>
 #include <math.h>
@@ -100,7 +102,10 @@ enum {
     O_MAX_POINTS,
     O_MAX_LATENCY,
     O_SLO,
-    O_RESUME
+    O_RESUME,
+    O_TIMEOUT,
+    O_GIVE_UP,
+    O_REMEASURE
 };
 
 static const struct cli_option probe_options[] = {
@@ -187,6 +192,15 @@ static const struct cli_option probe_options[] = {
     {"resume", no_argument, O_RESUME, NULL,
      "levels of this target and workload already in --out (complete ones) are taken from it, "
      "not measured again; the auto ladder goes on from them"},
+    {"mysql-timeout", required_argument, O_TIMEOUT, "SECONDS",
+     "read/write timeout of every statement: a server that does not answer for this long "
+     "loses the connection [10]"},
+    {"give-up", required_argument, O_GIVE_UP, "SECONDS",
+     "after a level that stalled, reconnected or lost the server: how long to wait for the "
+     "server to answer again before giving up (exit 4) [30]"},
+    {"remeasure", required_argument, O_REMEASURE, "N",
+     "a level flagged stalled, reconnects or partial is measured again, up to N times, once the "
+     "server answers (every record is kept; flagged ones do not count) [1]"},
     {"help", no_argument, 'h', NULL, "this text"},
     {NULL, 0, 0, NULL, NULL}};
 
@@ -207,6 +221,8 @@ struct probe_cli {
     struct ladder_opts ladder;
     double slo_pct, slo_ms; /* --slo; 0 when absent */
     int resume;             /* --resume */
+    double give_up_s;       /* --give-up */
+    unsigned remeasure;     /* --remeasure */
 };
 
 static int parse_bool(const char *s, int *out)
@@ -488,6 +504,15 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
         case O_RESUME:
             pc->resume = 1;
             break;
+        case O_TIMEOUT:
+            bad = parse_limited(a, LIMIT_TIMEOUT, &cfg->conn.timeout_s);
+            break;
+        case O_GIVE_UP:
+            bad = parse_limited_s(a, LIMIT_GIVE_UP, &pc->give_up_s);
+            break;
+        case O_REMEASURE:
+            bad = parse_uint(a, 0, 10, &pc->remeasure);
+            break;
         case O_EVENTS:
             bad = units_parse_int(a, 0, (long long)1 << 62, &ll);
             cfg->events = (uint64_t)ll;
@@ -620,7 +645,9 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
                            {O_MIN_TIME, LIMIT_MIN_TIME},
                            {O_MAX_TIME, LIMIT_MAX_TIME},
                            {O_MAX_THREADS, LIMIT_THREADS},
-                           {O_MAX_POINTS, LIMIT_MAX_POINTS}};
+                           {O_MAX_POINTS, LIMIT_MAX_POINTS},
+                           {O_TIMEOUT, LIMIT_TIMEOUT},
+                           {O_GIVE_UP, LIMIT_GIVE_UP}};
             const char *name = "?";
             char range[160] = "";
             for (const struct cli_option *o = probe_options; o->name; o++)
@@ -673,68 +700,20 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
     return 0;
 }
 
+/* The records' options: the configuration's, the thread list or the ladder's. */
 static json_t *options_json(const struct probe_cli *pc)
 {
-    const struct probe_config *c = &pc->cfg;
-    const struct oltp_opts *o = &c->oltp;
-    static const char *const ssl[] = {"DISABLED", "PREFERRED", "REQUIRED", "VERIFY_CA",
-                                      "VERIFY_IDENTITY"};
-    json_t *th = json_array();
-    json_t *j;
+    json_t *j = probe_config_json(&pc->cfg), *th;
+    if (!j)
+        return NULL;
     if (pc->auto_threads) {
-        json_decref(th);
         th = json_string("auto");
     } else {
+        th = json_array();
         for (size_t i = 0; i < pc->n_threads; i++)
             json_array_append_new(th, json_integer(pc->threads[i]));
     }
-    j = json_pack("{s:s,s:I,s:I,s:o,s:f,s:I,s:f,s:I,s:f,s:s,s:I,s:I,s:I,s:I,s:f}", "workload",
-                  oltp_workload_name(o->workload), "tables", (json_int_t)o->tables, "table_size",
-                  (json_int_t)o->table_size, "threads", th, "time", c->time_s, "events",
-                  (json_int_t)c->events, "rate", c->rate, "report_interval",
-                  (json_int_t)c->report_interval_s, "percentile", c->percentile, "rand_type",
-                  sbrand_dist_name(c->rand.dist), "rand_seed", (json_int_t)c->rand_seed,
-                  "rand_spec_iter", (json_int_t)c->rand.iter, "rand_spec_pct",
-                  (json_int_t)c->rand.pct, "rand_spec_res", (json_int_t)c->rand.res,
-                  "rand_pareto_h", c->rand.pareto_h);
-    if (!j)
-        return NULL;
-    json_object_update_new(
-        j, json_pack(
-               "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b,s:b,s:b,s:b,s:s}", "range_size",
-               (json_int_t)o->range_size, "point_selects", (json_int_t)o->point_selects,
-               "simple_ranges", (json_int_t)o->simple_ranges, "sum_ranges",
-               (json_int_t)o->sum_ranges, "order_ranges", (json_int_t)o->order_ranges,
-               "distinct_ranges", (json_int_t)o->distinct_ranges, "index_updates",
-               (json_int_t)o->index_updates, "non_index_updates", (json_int_t)o->non_index_updates,
-               "delete_inserts", (json_int_t)o->delete_inserts, "range_selects", o->range_selects,
-               "skip_trx", o->skip_trx, "auto_inc", o->auto_inc, "secondary", o->secondary,
-               "create_secondary", o->create_secondary, "mysql_storage_engine", o->storage_engine));
-    if (o->workload == OLTP_SELECT_RANDOM_POINTS)
-        json_object_set_new(j, "random_points", json_integer(o->random_points));
-    if (o->workload == OLTP_SELECT_RANDOM_RANGES) {
-        json_object_set_new(j, "number_of_ranges", json_integer(o->number_of_ranges));
-        json_object_set_new(j, "delta", json_integer(o->delta));
-    }
-    json_object_set_new(j, "mysql_ignore_errors",
-                        json_string(pc->ignore_text ? pc->ignore_text : "1213,1020,1205"));
-    json_object_set_new(j, "db_ps_mode",
-                        json_string(c->conn.ps_mode == MYCONN_PS_AUTO ? "auto" : "disable"));
-    json_object_set_new(j, "mysql_host",
-                        c->conn.socket ? json_string("localhost") : json_string(c->conn.host));
-    if (c->conn.socket)
-        json_object_set_new(j, "mysql_socket", json_string(c->conn.socket));
-    else
-        json_object_set_new(j, "mysql_port", json_integer(c->conn.port));
-    json_object_set_new(j, "mysql_user", json_string(c->conn.user));
-    json_object_set_new(j, "mysql_db", json_string(c->conn.db));
-    json_object_set_new(j, "mysql_ssl_mode", json_string(ssl[c->conn.ssl_mode]));
-    if (c->precision > 0) {
-        json_object_del(j, "time");
-        json_object_set_new(j, "precision", json_real(c->precision));
-        json_object_set_new(j, "min_time", json_real(c->min_time_s));
-        json_object_set_new(j, "max_time", json_real(c->max_time_s));
-    }
+    json_object_set_new(j, "threads", th);
     if (pc->auto_threads) {
         json_object_set_new(j, "max_threads", json_integer(pc->ladder.max_threads));
         json_object_set_new(j, "max_points", json_integer((json_int_t)pc->ladder.max_points));
@@ -748,299 +727,65 @@ static json_t *options_json(const struct probe_cli *pc)
     return j;
 }
 
-static int is_unreachable(unsigned e)
-{
-    return e == 2002 || e == 2003 || e == 2005 || e == 2006 || e == 2013 || e == 2055;
-}
-
-/* sysbench's FATAL lines on stdout, sizeup's message on stderr. */
-static void print_connect_failure(const struct probe_cli *pc, const struct myconn_error *e)
-{
-    if (strcmp(e->func, "mysql_real_connect") == 0)
-        printf("FATAL: unable to connect to MySQL server on host '%s', port %u, "
-               "aborting...\nFATAL: error %u: %s\n",
-               pc->cfg.conn.socket ? "localhost" : pc->cfg.conn.host, pc->cfg.conn.port, e->errnum,
-               e->msg);
-    else
-        printf("FATAL: %s() returned error %u (%s)\nFATAL: Thread initialization "
-               "failed!\n",
-               e->func, e->errnum, e->msg);
-    fflush(stdout);
-    fprintf(stderr, "sizeup: cannot connect or prepare statements: error %u (SQLSTATE %s): %s\n",
-            e->errnum, e->sqlstate, e->msg);
-}
-
-static int write_point(const struct probe_cli *pc, FILE *out, const struct probe_result *r)
-{
-    struct point p;
-    struct point_error err;
-    int rc;
-    point_init(&p);
-    rc = probe_fill_point(&pc->cfg, r, &p);
-    if (!rc)
-        rc = point_set_str(&p.target, pc->target);
-    if (!rc && pc->config)
-        rc = point_set_str(&p.config, pc->config);
-    if (!rc)
-        rc = point_set_str(&p.tool, "sizeup " SIZEUP_VERSION);
-    if (!rc) {
-        p.options = options_json(pc);
-        rc = p.options ? point_write(out, &p, &err) : POINT_ENOMEM;
-        if (rc == POINT_OK && fsync(fileno(out)) != 0 && errno != EINVAL) {
-            snprintf(err.msg, sizeof err.msg, "fsync: %s", strerror(errno));
-            rc = POINT_EIO;
-        }
-        if (rc != POINT_OK)
-            fprintf(stderr, "sizeup: cannot write the record to %s: %s\n", pc->out,
-                    rc == POINT_ENOMEM ? "out of memory" : err.msg);
-    }
-    point_destroy(&p);
-    return rc;
-}
-
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static const char *level_kind(const struct probe_config *c)
-{
-    return c->precision > 0 ? "calibrated" : c->time_s > 0 ? "time-limited" : "event-limited";
-}
-
-/* Throughput of a level: of the kept ticks when calibrated, else of the whole run. */
-static double level_tps(const struct probe_result *r)
-{
-    if (r->calibrated)
-        return r->kept_s > 0 ? (double)r->kept.events / r->kept_s : 0.0;
-    return r->elapsed_s > 0 ? (double)r->tot.events / r->elapsed_s : 0.0;
-}
-
-/* --threads auto: cap --max-threads by the server's max_connections - 1 (one left for the
- * operator). When the server cannot be asked, the cap stays; the first level says why. */
-static void cap_max_threads(struct probe_cli *pc)
-{
-    struct myconn c;
-    MYSQL_RES *res;
-    MYSQL_ROW row;
-    memset(&c, 0, sizeof c);
-    if (myconn_connect(&c, &pc->cfg.conn) != 0)
-        return;
-    if (mysql_query(c.mysql, "SELECT @@max_connections") == 0 &&
-        (res = mysql_store_result(c.mysql)) != NULL) {
-        long long mc;
-        if ((row = mysql_fetch_row(res)) != NULL && row[0] &&
-            units_parse_int(row[0], 1, 1000000, &mc) == 0 && mc >= 2 &&
-            (unsigned long long)(mc - 1) < pc->ladder.max_threads) {
-            fprintf(stderr,
-                    "sizeup probe: --max-threads %u capped at %lld (max_connections "
-                    "%lld - 1)\n",
-                    pc->ladder.max_threads, mc - 1, mc);
-            pc->ladder.max_threads = (unsigned)(mc - 1);
-        }
-        mysql_free_result(res);
-    }
-    myconn_close(&c);
-}
-
-/* --resume: the point of this target, workload and level in done that counts (curve.h's
- * rule), or NULL. */
-static const struct point *measured_before(const struct probe_cli *pc,
-                                           const struct point_list *done, unsigned threads)
-{
-    const struct point *p =
-        curve_find_point(done, pc->target, oltp_workload_name(pc->cfg.oltp.workload), threads);
-    return p && !isnan(p->tps) ? p : NULL;
-}
-
 static int run_levels(struct probe_cli *pc)
 {
-    FILE *out = NULL;
-    int exit_code = SIZEUP_EXIT_OK;
-    struct ladder lad;
-    struct usl_workspace *ws = NULL;
-    double start_s = mono_s();
-    int told_doubling = 0;
+    struct probe_session_opts so;
+    struct probe_drive_opts d;
+    struct probe_session *s;
     struct point_list done;
     struct stat st;
+    char err[600];
+    json_t *opts;
+    int rc;
+    double pct = pc->slo_ms > 0 ? pc->slo_pct : pc->cfg.percentile > 0 ? pc->cfg.percentile : 95;
     point_list_init(&done);
     if (pc->resume && pc->out && stat(pc->out, &st) == 0 && st.st_size > 0) {
         /* (an empty or missing --out: nothing measured yet, a fresh start) */
         struct import_report rep;
         if (import_file(pc->out, NULL, &done, &rep) < 0) {
             fprintf(stderr, "sizeup: --resume: %s\n", rep.msg);
+            point_list_destroy(&done);
             return SIZEUP_EXIT_INPUT;
         }
     }
-    { /* every table the run touches is sizeup's, before any statement touches one */
-        char msg[2048];
-        struct myconn_error err;
-        int rc;
-        memset(&err, 0, sizeof err);
-        rc = sbtables_check(&pc->cfg, msg, sizeof msg, &err);
-        if (rc < 0 && err.errnum) {
-            print_connect_failure(pc, &err);
-            point_list_destroy(&done);
-            return is_unreachable(err.errnum) ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
-        }
-        if (rc != 0) {
-            fprintf(stderr, "sizeup: %s\n", msg);
-            point_list_destroy(&done);
-            return rc == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
-        }
+    if (!(opts = options_json(pc))) {
+        fprintf(stderr, "sizeup: out of memory\n");
+        point_list_destroy(&done);
+        return SIZEUP_EXIT_FAIL;
     }
-    if (pc->out) {
-        out = fopen(pc->out, "a");
-        if (!out) {
-            fprintf(stderr, "sizeup: --out %s: %s\n", pc->out, strerror(errno));
-            return SIZEUP_EXIT_FAIL;
-        }
+    memset(&so, 0, sizeof so);
+    so.cfg = &pc->cfg;
+    so.target = pc->target;
+    so.config = pc->config;
+    so.tool = "sizeup " SIZEUP_VERSION;
+    so.out_path = pc->out;
+    so.options = opts;
+    so.give_up_s = pc->give_up_s;
+    so.remeasure = pc->remeasure;
+    so.latency_pct = pct;
+    s = probe_session_new(&so, err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "sizeup: %s\n", err);
+        json_decref(opts);
+        point_list_destroy(&done);
+        return SIZEUP_EXIT_FAIL;
     }
-    if (pc->auto_threads) {
-        cap_max_threads(pc);
-        ladder_init(&lad, &pc->ladder); /* options validated by parse_args */
-        ws = usl_workspace_new();
-        if (!ws) {
-            fprintf(stderr, "sizeup: out of memory\n");
-            if (out)
-                fclose(out);
-            return SIZEUP_EXIT_FAIL;
-        }
-    }
-    for (size_t i = 0;; i++) {
-        struct probe_result r;
-        unsigned threads;
-        uint64_t p95 = 0;
-        if (pc->auto_threads) {
-            threads = ladder_next(&lad, ws);
-            if (lad.phase != LADDER_DOUBLING && !told_doubling) {
-                fprintf(stderr, "sizeup probe: ladder: doubling ends: %s\n", lad.doubling_why);
-                told_doubling = 1;
-            }
-            fprintf(stderr, "sizeup probe: ladder: %s%s\n", threads ? "" : "done: ", lad.why);
-            if (!threads)
-                break;
-        } else {
-            if (i >= pc->n_threads)
-                break;
-            threads = (unsigned)pc->threads[i];
-        }
-        {
-            const struct point *before = pc->resume ? measured_before(pc, &done, threads) : NULL;
-            if (before) {
-                double pct = pc->slo_ms > 0           ? pc->slo_pct
-                             : pc->cfg.percentile > 0 ? pc->cfg.percentile
-                                                      : 95;
-                fprintf(stderr,
-                        "sizeup probe: %u threads: already in %s (%.2f tps), not measured "
-                        "again\n",
-                        threads, pc->out, before->tps);
-                if (pc->auto_threads)
-                    ladder_add(&lad, threads, before->tps, point_percentile(before, pct));
-                continue;
-            }
-        }
-        if (pc->auto_threads)
-            fprintf(stderr,
-                    "sizeup probe: level %zu (auto, at most %zu): %s, %u thread%s, %s, "
-                    "elapsed %.0f s\n",
-                    i + 1, pc->ladder.max_points, oltp_workload_name(pc->cfg.oltp.workload),
-                    threads, threads == 1 ? "" : "s", level_kind(&pc->cfg), mono_s() - start_s);
-        else
-            fprintf(stderr, "sizeup probe: level %zu/%zu: %s, %u thread%s, %s\n", i + 1,
-                    pc->n_threads, oltp_workload_name(pc->cfg.oltp.workload), threads,
-                    threads == 1 ? "" : "s", level_kind(&pc->cfg));
-        if (probe_run(&pc->cfg, threads, &r) != 0) {
-            fprintf(stderr, "sizeup: %s\n", r.err.msg);
-            probe_result_destroy(&r);
-            exit_code = SIZEUP_EXIT_FAIL;
-            break;
-        }
-        if (r.end == PROBE_END_CONNECT) {
-            print_connect_failure(pc, &r.err);
-            exit_code = is_unreachable(r.err.errnum) ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
-            probe_result_destroy(&r);
-            break;
-        }
-        if (r.end == PROBE_END_FATAL) {
-            printf("FATAL: %s() returned error %u (%s) for query '%s'\n",
-                   r.err.func[0] ? r.err.func : "mysql_stmt_execute", r.err.errnum, r.err.msg,
-                   r.err_sql);
-            fflush(stdout);
-        } else {
-            report_summary(stdout, &r, pc->cfg.percentile);
-        }
-        if (out && write_point(pc, out, &r) != POINT_OK)
-            exit_code = SIZEUP_EXIT_FAIL;
-        if (r.hist)
-            hist_percentile(r.calibrated ? r.kept_hist : r.hist, 95, &p95);
-        if (r.calibrated)
-            fprintf(stderr,
-                    "sizeup probe: %u threads: %.2f tps +/- %.2f %% (95 %%, asked %.2f %%), %s; "
-                    "warm-up %.2f s cut, %.2f s kept of %.2f s; elapsed %.0f s\n",
-                    threads, r.kept_s > 0 ? (double)r.kept.events / r.kept_s : 0.0, 100 * r.rel95,
-                    100 * pc->cfg.precision,
-                    r.steady ? "steady" : "NOT steady (stopped at --max-time or earlier)",
-                    r.warmup_s, r.kept_s, r.elapsed_s, mono_s() - start_s);
-        fprintf(stderr,
-                "sizeup probe: %u threads: %.2f tps, p95 %.2f ms, %lu errors, %lu reconnects, "
-                "client CPU %.2f s%s%s\n",
-                threads, level_tps(&r), (double)p95 / 1e6,
-                (unsigned long)(r.calibrated ? r.kept.errors : r.tot.errors),
-                (unsigned long)r.tot.reconnects, r.client_cpu_s, out ? " -> " : "",
-                out ? pc->out : "");
-        if (pc->auto_threads) {
-            uint64_t lat = 0;
-            const struct hist *h = r.calibrated ? r.kept_hist : r.hist;
-            double pct = pc->slo_ms > 0           ? pc->slo_pct
-                         : pc->cfg.percentile > 0 ? pc->cfg.percentile
-                                                  : 95;
-            struct point lp;
-            int counts;
-            if (h && h->count)
-                hist_percentile(h, pct, &lat);
-            /* a level whose point does not count (curve.h's rule) is recorded, not fitted */
-            point_init(&lp);
-            counts = probe_fill_point(&pc->cfg, &r, &lp) == 0 && curve_point_counts(&lp);
-            point_destroy(&lp);
-            ladder_add(&lad, threads, counts ? level_tps(&r) : NAN,
-                       h && h->count ? (double)lat / 1e6 : NAN);
-        }
-        if (pc->cfg.rate > 0)
-            fprintf(stderr,
-                    "sizeup probe: open loop at %.0f/s: start lag behind the intended start "
-                    "avg %.3f ms, max %.3f ms (included in the latencies)\n",
-                    pc->cfg.rate, r.lag_avg_ms, r.lag_max_ms);
-        if (r.end == PROBE_END_INTERRUPTED) {
-            fprintf(stderr, "sizeup: interrupted; the level so far was written, marked "
-                            "interrupted\n");
-            exit_code = SIZEUP_EXIT_INTERRUPTED;
-        } else if (r.end == PROBE_END_PARTIAL) {
-            fprintf(stderr,
-                    "sizeup: the server stayed unreachable (last error %u: %s); the level's "
-                    "point is marked partial and later levels were not run\n",
-                    r.err.errnum, r.err.msg);
-            exit_code = SIZEUP_EXIT_UNREACHABLE;
-        } else if (r.end == PROBE_END_FATAL) {
-            fprintf(stderr,
-                    "sizeup: fatal error %u (SQLSTATE %s): %s; the level's point is marked "
-                    "partial\n",
-                    r.err.errnum, r.err.sqlstate, r.err.msg);
-            exit_code = SIZEUP_EXIT_FAIL;
-        }
-        probe_result_destroy(&r);
-        if (exit_code != SIZEUP_EXIT_OK)
-            break;
-    }
-    usl_workspace_free(ws);
+    memset(&d, 0, sizeof d);
+    d.target = pc->target;
+    d.workload = oltp_workload_name(pc->cfg.oltp.workload);
+    d.auto_threads = pc->auto_threads;
+    d.threads = pc->threads;
+    d.n_threads = pc->n_threads;
+    d.ladder = pc->ladder;
+    d.done = pc->resume ? &done : NULL;
+    d.done_name = pc->out;
+    d.latency_pct = pct;
+    d.progress = stderr;
+    rc = probe_drive(s, &d, NULL);
+    probe_session_free(s);
+    json_decref(opts);
     point_list_destroy(&done);
-    if (out && fclose(out) != 0) {
-        fprintf(stderr, "sizeup: --out %s: %s\n", pc->out, strerror(errno));
-        exit_code = SIZEUP_EXIT_FAIL;
-    }
-    return exit_code;
+    return rc;
 }
 
 int cmd_probe(int argc, char **argv)
@@ -1059,6 +804,9 @@ int cmd_probe(int argc, char **argv)
     pc.cfg.conn.db = "sbtest";
     pc.cfg.conn.ssl_mode = MYCONN_SSL_DISABLED;
     pc.cfg.conn.connect_timeout_s = 5;
+    pc.cfg.conn.timeout_s = 10;
+    pc.give_up_s = 30;
+    pc.remeasure = 1;
     myconn_ignore_parse("1213,1020,1205", &pc.cfg.conn.ignore);
     pc.cfg.time_s = 10;
     pc.cfg.min_time_s = 5;

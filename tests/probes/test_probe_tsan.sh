@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Registered only in a -DSIZEUP_TSAN=ON build: the probe engine under ThreadSanitizer runs a
-# short closed-loop probe with report intervals, an open-loop (--rate) probe, and a
-# reconnect after a KILLed connection; any ThreadSanitizer report fails the test.
+# short closed-loop probe with report intervals, an open-loop (--rate) probe, a reconnect after
+# a KILLed connection, and a frozen server (stall, cut); any ThreadSanitizer report fails it.
 . "$(dirname "$0")/probe_lib.sh"
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1"
 
@@ -25,6 +25,21 @@ for id in $(sql "SELECT ID FROM information_schema.PROCESSLIST WHERE USER='$SIZE
 done
 wait $pid
 check_eq "reconnect under TSan: exit" $? 0
+# a frozen server: the stall detection and the cut of waiting workers (sockets shut down by the
+# aggregator) under TSan
+mpid=$(cat "$SIZEUP_MYSQL_DIR/mysqld.pid")
+MYSQL_PWD=$SIZEUP_MYSQL_PASSWORD "$SIZEUP_BIN" probe "${PROBE_CONN[@]}" --workload oltp_read_only \
+    --tables 2 --table-size 200 --threads 3 --time 5 --mysql-timeout 3 --remeasure 0 \
+    --give-up 20 --out "$TMPD/stall.jsonl" run >/dev/null 2>"$TMPD/e4" &
+pid=$!
+sleep 1
+kill -STOP "$mpid"
+sleep 4
+kill -CONT "$mpid"
+wait $pid
+check_eq "frozen server under TSan: exit 0" $? 0
+check_eq "frozen server under TSan: flagged stalled" \
+    "$(json_get "$TMPD/stall.jsonl" 1 "'stalled' in p['flags']")" True
 check_true "no ThreadSanitizer report" bash -c "! grep -l ThreadSanitizer '$TMPD'/e* '$TMPD/prep.err'"
 probe cleanup --tables 2 >/dev/null 2>&1
 finish

@@ -1,0 +1,129 @@
+/* probe_point.c - a level's result as a sizeup.point/1 record (probe_fill_point, probe.h). */
+#include "probe.h"
+
+#include "calib.h"
+
+#include <math.h>
+#include <string.h>
+
+static double pct_ms(const struct hist *h, double p)
+{
+    uint64_t v = 0;
+    if (p <= 0 || h->count == 0)
+        return 0.0;
+    hist_percentile(h, p, &v);
+    return (double)v / 1e6;
+}
+
+int probe_fill_point(const struct probe_config *cfg, const struct probe_result *r, struct point *p)
+{
+    const struct hist *h = r->calibrated ? r->kept_hist : r->hist;
+    const struct probe_totals *t = r->calibrated ? &r->kept : &r->tot;
+    double el = r->calibrated ? r->kept_s : r->elapsed_s;
+    static const double std_pct[3] = {50, 95, 99};
+    if (!(el > 0))
+        el = 0;
+    if (point_set_str(&p->workload, oltp_workload_name(cfg->oltp.workload)))
+        return POINT_ENOMEM;
+    p->threads = r->threads;
+    if (cfg->rate > 0)
+        p->rate = cfg->rate;
+    p->duration_s = el;
+    p->warmup_s = r->calibrated ? r->warmup_s : 0;
+    p->transactions = (int64_t)t->events;
+    p->queries = (int64_t)(t->reads + t->writes + t->other);
+    p->reads = (int64_t)t->reads;
+    p->writes = (int64_t)t->writes;
+    p->other = (int64_t)t->other;
+    p->errors = (int64_t)t->errors;
+    p->reconnects = (int64_t)t->reconnects;
+    if (el > 0) {
+        p->tps = (double)t->events / el;
+        p->qps = (double)p->queries / el;
+        p->reads_ps = (double)t->reads / el;
+        p->writes_ps = (double)t->writes / el;
+        p->other_ps = (double)t->other / el;
+        p->errors_ps = (double)t->errors / el;
+        p->reconnects_ps = (double)t->reconnects / el;
+    }
+    if (h && h->count > 0) {
+        p->latency_ms.min = (double)h->min_ns / 1e6;
+        p->latency_ms.avg = hist_mean_ns(h) / 1e6;
+        p->latency_ms.max = (double)h->max_ns / 1e6;
+        p->latency_ms.sum = (double)h->sum_ns / 1e6;
+        for (int i = 0; i < 3; i++)
+            point_set_percentile(p, std_pct[i], pct_ms(h, std_pct[i]));
+        if (cfg->percentile > 0)
+            point_set_percentile(p, cfg->percentile, pct_ms(h, cfg->percentile));
+    }
+    if (r->calibrated) {
+        json_t *x = p->extra ? p->extra : json_object();
+        json_t *c;
+        if (!x)
+            return POINT_ENOMEM;
+        p->extra = x;
+        if (!isnan(r->ci95_tps))
+            p->ci95_tps = r->ci95_tps;
+        p->steady = r->steady;
+        c = json_pack("{s:s,s:f,s:i,s:i,s:i,s:f,s:f,s:f,s:f,s:I,s:f}", "rule",
+                      "MSER-5 warm-up cut, 20 batch means, t 95 %", "tick_s",
+                      cfg->tick_s > 0 ? cfg->tick_s : PROBE_TICK_S, "mser_m", PROBE_MSER_M, "ticks",
+                      (int)r->ticks, "cut_ticks", (int)r->cut_ticks, "precision", cfg->precision,
+                      "min_time_s", cfg->min_time_s, "max_time_s", cfg->max_time_s, "elapsed_s",
+                      r->elapsed_s, "run_transactions", (json_int_t)r->tot.events, "warmup_s",
+                      r->warmup_s);
+        if (!c)
+            return POINT_ENOMEM;
+        json_object_set_new(c, "rel95", isnan(r->rel95) ? json_null() : json_real(r->rel95));
+        json_object_set_new(c, "lag1", isnan(r->lag1) ? json_null() : json_real(r->lag1));
+        json_object_set_new(x, "calibration", c);
+    }
+    p->latency_overflows = h ? (int64_t)h->overflow : 0;
+    for (size_t i = 0; i < r->n_series; i++)
+        if (point_series_append(p, &r->series[i]))
+            return POINT_ENOMEM;
+    p->client_cpu_s = r->client_cpu_s;
+    if (r->server_version[0] && point_set_str(&p->server_version, r->server_version))
+        return POINT_ENOMEM;
+    if (r->started_at[0] && point_set_str(&p->started_at, r->started_at))
+        return POINT_ENOMEM;
+    p->source_kind = POINT_SRC_PROBE;
+    if (r->end == PROBE_END_INTERRUPTED) {
+        p->incomplete = 1;
+        if (point_add_flag(p, "interrupted"))
+            return POINT_ENOMEM;
+    } else if (r->end == PROBE_END_PARTIAL) {
+        p->incomplete = 1;
+        if (point_add_flag(p, "partial") || point_add_flag(p, "server_unreachable"))
+            return POINT_ENOMEM;
+    } else if (r->end == PROBE_END_FATAL) {
+        p->incomplete = 1;
+        if (point_add_flag(p, "partial") || point_add_flag(p, "fatal_error"))
+            return POINT_ENOMEM;
+    }
+    if (h && h->overflow > 0 && point_add_flag(p, "latency_overflow"))
+        return POINT_ENOMEM;
+    /* faults: curve.h's rule leaves such a level out of fits, rankings and ladder decisions */
+    if (r->stalled && point_add_flag(p, "stalled"))
+        return POINT_ENOMEM;
+    if (r->tot.reconnects > 0 && point_add_flag(p, "reconnects"))
+        return POINT_ENOMEM;
+    if (r->stalled || r->tot.reconnects > 0 || r->longest_silence_s >= 1) {
+        json_t *x = p->extra ? p->extra : json_object();
+        if (!x)
+            return POINT_ENOMEM;
+        p->extra = x;
+        json_object_set_new(x, "faults",
+                            json_pack("{s:f,s:b,s:I}", "longest_silence_s", r->longest_silence_s,
+                                      "cut", r->cut, "reconnects", (json_int_t)r->tot.reconnects));
+    }
+    if (cfg->rate > 0) {
+        json_t *x = p->extra ? p->extra : json_object();
+        if (!x)
+            return POINT_ENOMEM;
+        json_object_set_new(x, "rate_lag_ms",
+                            json_pack("{s:f,s:f}", "avg", r->lag_avg_ms, "max", r->lag_max_ms));
+        p->extra = x;
+    }
+    return POINT_OK;
+}

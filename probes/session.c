@@ -1,0 +1,426 @@
+/* session.c - a probe session: one server, levels written as points (see session.h). */
+#include "session.h"
+
+#include "oltp.h"
+#include "report.h"
+#include "sbtables.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct probe_session {
+    struct probe_session_opts o;
+    FILE *out;
+    char msg[4096];
+    struct myconn_error err;
+    unsigned max_connections;
+    char flags[96];
+};
+
+struct probe_session *probe_session_new(const struct probe_session_opts *o, char *err, size_t cap)
+{
+    struct probe_session *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, cap, "out of memory");
+        return NULL;
+    }
+    s->o = *o;
+    if (o->out_path && !(s->out = fopen(o->out_path, "a"))) {
+        snprintf(err, cap, "cannot open --out %s: %s", o->out_path, strerror(errno));
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void probe_session_free(struct probe_session *s)
+{
+    if (!s)
+        return;
+    if (s->out)
+        fclose(s->out);
+    free(s);
+}
+
+const char *probe_session_msg(const struct probe_session *s)
+{
+    return s->msg;
+}
+
+const struct myconn_error *probe_session_error(const struct probe_session *s)
+{
+    return &s->err;
+}
+
+unsigned probe_session_max_connections(const struct probe_session *s)
+{
+    return s->max_connections;
+}
+
+static int on_max_connections(void *ctx, unsigned n, const char *const *row)
+{
+    unsigned long v;
+    char *end;
+    if (n < 2 || !row[1]) /* SHOW VARIABLES: Variable_name, Value */
+        return 1;
+    v = strtoul(row[1], &end, 10);
+    if (*end == '\0' && v > 0 && v <= 1000000)
+        *(unsigned *)ctx = (unsigned)v;
+    return 1;
+}
+
+/* The server cannot be reached (as opposed to refusing us). */
+static int unreachable(const struct myconn_error *e)
+{
+    return e->cls == MYCONN_RECONNECT || e->errnum == 2005 /* CR_UNKNOWN_HOST */;
+}
+
+/* sysbench's FATAL lines on the report stream, sizeup's message on progress. */
+static void connect_failure(struct probe_session *s, const struct myconn_error *e)
+{
+    const struct probe_config *cfg = s->o.cfg;
+    if (cfg->out) {
+        if (strcmp(e->func, "mysql_real_connect") == 0)
+            fprintf(cfg->out,
+                    "FATAL: unable to connect to MySQL server on host '%s', port %u, "
+                    "aborting...\nFATAL: error %u: %s\n",
+                    cfg->conn.socket ? "localhost"
+                    : cfg->conn.host ? cfg->conn.host
+                                     : "localhost",
+                    cfg->conn.port, e->errnum, e->msg);
+        else
+            fprintf(cfg->out,
+                    "FATAL: %s() returned error %u (%s)\nFATAL: Thread initialization failed!\n",
+                    e->func, e->errnum, e->msg);
+        fflush(cfg->out);
+    }
+    snprintf(s->msg, sizeof s->msg,
+             "cannot connect or prepare statements: error %u (SQLSTATE %s): %s", e->errnum,
+             e->sqlstate, e->msg);
+}
+
+int probe_session_open(struct probe_session *s)
+{
+    struct myconn c;
+    int rc;
+    memset(&c, 0, sizeof c);
+    memset(&s->err, 0, sizeof s->err);
+    rc = myconn_connect(&c, &s->o.cfg->conn);
+    if (rc == 0)
+        /* a SHOW statement: Com_select stays the workload's */
+        rc = myconn_query_rows(&c, "SHOW VARIABLES LIKE 'max_connections'", on_max_connections,
+                               &s->max_connections);
+    if (rc) {
+        s->err = c.err;
+        connect_failure(s, &c.err);
+        if (unreachable(&c.err))
+            rc = MYCONN_RECONNECT;
+    }
+    myconn_close(&c);
+    return -rc;
+}
+
+int probe_session_check(struct probe_session *s)
+{
+    memset(&s->err, 0, sizeof s->err);
+    return sbtables_check(s->o.cfg, s->msg, sizeof s->msg, &s->err);
+}
+
+int probe_session_prepare(struct probe_session *s, unsigned threads)
+{
+    return sbtables_prepare(s->o.cfg, threads ? threads : 1, s->msg, sizeof s->msg);
+}
+
+int probe_session_cleanup(struct probe_session *s)
+{
+    return sbtables_cleanup(s->o.cfg, s->msg, sizeof s->msg);
+}
+
+/* ---- one level ----------------------------------------------------------------------------- */
+
+static const char *level_kind(const struct probe_config *c)
+{
+    return c->precision > 0 ? "calibrated" : c->time_s > 0 ? "time-limited" : "event-limited";
+}
+
+/* Throughput of a level: of the kept ticks when calibrated, else of the whole run. */
+static double level_tps(const struct probe_result *r)
+{
+    if (r->calibrated)
+        return r->kept_s > 0 ? (double)r->kept.events / r->kept_s : 0.0;
+    return r->elapsed_s > 0 ? (double)r->tot.events / r->elapsed_s : 0.0;
+}
+
+static double level_pct_ms(const struct probe_result *r, double pct)
+{
+    const struct hist *h = r->calibrated ? r->kept_hist : r->hist;
+    uint64_t v = 0;
+    if (!h || h->count == 0 || !(pct > 0))
+        return NAN;
+    hist_percentile(h, pct, &v);
+    return (double)v / 1e6;
+}
+
+/* Append the level's record to --out and fsync it. 0, or -1 with msg. */
+static int write_point(struct probe_session *s, const struct probe_result *r)
+{
+    struct point p;
+    struct point_error err;
+    int rc;
+    if (!s->out)
+        return 0;
+    point_init(&p);
+    rc = probe_fill_point(s->o.cfg, r, &p);
+    if (!rc)
+        rc = point_set_str(&p.target, s->o.target);
+    if (!rc && s->o.config)
+        rc = point_set_str(&p.config, s->o.config);
+    if (!rc && s->o.tool)
+        rc = point_set_str(&p.tool, s->o.tool);
+    if (!rc && s->o.options && !(p.options = json_deep_copy(s->o.options)))
+        rc = POINT_ENOMEM;
+    if (!rc) {
+        rc = point_write(s->out, &p, &err);
+        if (rc == POINT_OK && fsync(fileno(s->out)) != 0 && errno != EINVAL) {
+            snprintf(err.msg, sizeof err.msg, "fsync: %s", strerror(errno));
+            rc = POINT_EIO;
+        }
+    } else {
+        snprintf(err.msg, sizeof err.msg, "out of memory");
+    }
+    if (rc != POINT_OK)
+        snprintf(s->msg, sizeof s->msg, "cannot write the record to %s: %s", s->o.out_path,
+                 err.msg);
+    point_destroy(&p);
+    return rc == POINT_OK ? 0 : -1;
+}
+
+/* The fault flags of a result, as its record carries them ("" when none). */
+static const char *fault_flags(struct probe_session *s, const struct probe_result *r)
+{
+    s->flags[0] = '\0';
+    if (r->end == PROBE_END_PARTIAL)
+        strcat(s->flags, "partial,");
+    if (r->stalled)
+        strcat(s->flags, "stalled,");
+    if (r->tot.reconnects > 0)
+        strcat(s->flags, "reconnects,");
+    if (s->flags[0])
+        s->flags[strlen(s->flags) - 1] = '\0';
+    return s->flags;
+}
+
+static void progress_lines(struct probe_session *s, const struct probe_result *r)
+{
+    const struct probe_config *cfg = s->o.cfg;
+    FILE *f = cfg->progress;
+    if (!f)
+        return;
+    if (r->calibrated)
+        fprintf(f,
+                "sizeup probe: %u threads: %.2f tps +/- %.2f %% (95 %%, asked %.2f %%), %s; "
+                "warm-up %.2f s cut, %.2f s kept of %.2f s\n",
+                r->threads, level_tps(r), 100 * r->rel95, 100 * cfg->precision,
+                r->steady    ? "steady"
+                : r->stalled ? "NOT steady (stalled)"
+                             : "NOT steady (stopped at --max-time or earlier)",
+                r->warmup_s, r->kept_s, r->elapsed_s);
+    fprintf(f,
+            "sizeup probe: %u threads: %.2f tps, p95 %.2f ms, %lu errors, %lu reconnects, "
+            "client CPU %.2f s%s%s\n",
+            r->threads, level_tps(r), isnan(level_pct_ms(r, 95)) ? 0.0 : level_pct_ms(r, 95),
+            (unsigned long)(r->calibrated ? r->kept.errors : r->tot.errors),
+            (unsigned long)r->tot.reconnects, r->client_cpu_s, s->out ? " -> " : "",
+            s->out ? s->o.out_path : "");
+    if (cfg->rate > 0)
+        fprintf(f,
+                "sizeup probe: open loop at %.0f/s: start lag behind the intended start avg "
+                "%.3f ms, max %.3f ms (included in the latencies)\n",
+                cfg->rate, r->lag_avg_ms, r->lag_max_ms);
+}
+
+/* After a fault: wait for the server. 0 it answers, else the level status to return. */
+static enum probe_level_status wait_server(struct probe_session *s, unsigned threads,
+                                           const char *why)
+{
+    const struct probe_config *cfg = s->o.cfg;
+    struct myconn_error e;
+    int rc;
+    if (cfg->progress)
+        fprintf(cfg->progress,
+                "sizeup probe: %u threads: %s; waiting up to %.0f s for the server to answer\n",
+                threads, why, s->o.give_up_s);
+    memset(&e, 0, sizeof e);
+    rc = myconn_wait_answer(&cfg->conn, s->o.give_up_s, cfg->stop, &e);
+    if (rc == 0)
+        return PROBE_LEVEL_OK;
+    if (rc == 1)
+        return PROBE_LEVEL_INTERRUPTED;
+    s->err = e;
+    snprintf(s->msg, sizeof s->msg, "the server did not answer within %.0f s (last error %u: %s)%s",
+             s->o.give_up_s, e.errnum, e.msg,
+             rc == -MYCONN_FATAL ? "; it refuses the connection" : "");
+    return rc == -MYCONN_FATAL ? PROBE_LEVEL_REFUSED : PROBE_LEVEL_UNREACHABLE;
+}
+
+enum probe_level_status probe_session_level(struct probe_session *s, unsigned threads,
+                                            struct probe_level *lv)
+{
+    const struct probe_config *cfg = s->o.cfg;
+    memset(lv, 0, sizeof *lv);
+    lv->threads = threads;
+    lv->tps = lv->latency_ms = NAN;
+    lv->flags = s->flags;
+    s->flags[0] = '\0';
+    s->msg[0] = '\0';
+    for (unsigned attempt = 0;; attempt++) {
+        struct probe_result r;
+        enum probe_level_status st;
+        const char *flags;
+        lv->attempts = attempt + 1;
+        if (attempt > 0 && cfg->progress)
+            fprintf(cfg->progress, "sizeup probe: %u threads, %s: measuring again (%u of %u)\n",
+                    threads, level_kind(cfg), attempt, s->o.remeasure);
+        if (probe_run(cfg, threads, &r) != 0) {
+            snprintf(s->msg, sizeof s->msg, "%s", r.err.msg);
+            probe_result_destroy(&r);
+            return lv->status = PROBE_LEVEL_FAILED;
+        }
+        if (r.end == PROBE_END_CONNECT) {
+            s->err = r.err;
+            connect_failure(s, &r.err);
+            probe_result_destroy(&r);
+            if (!unreachable(&s->err) || attempt >= s->o.remeasure)
+                return lv->status =
+                           unreachable(&s->err) ? PROBE_LEVEL_UNREACHABLE : PROBE_LEVEL_REFUSED;
+            st = wait_server(s, threads, "the server could not be reached");
+            if (st != PROBE_LEVEL_OK)
+                return lv->status = st;
+            continue;
+        }
+        if (cfg->out) {
+            if (r.end == PROBE_END_FATAL)
+                fprintf(cfg->out, "FATAL: %s() returned error %u (%s) for query '%s'\n",
+                        r.err.func[0] ? r.err.func : "mysql_stmt_execute", r.err.errnum, r.err.msg,
+                        r.err_sql);
+            else
+                report_summary(cfg->out, &r, cfg->percentile);
+            fflush(cfg->out);
+        }
+        if (write_point(s, &r) != 0) {
+            probe_result_destroy(&r);
+            return lv->status = PROBE_LEVEL_FAILED;
+        }
+        progress_lines(s, &r);
+        lv->tps = level_tps(&r);
+        lv->latency_ms = level_pct_ms(&r, s->o.latency_pct > 0 ? s->o.latency_pct : 95);
+        flags = fault_flags(s, &r);
+        lv->counts =
+            !flags[0] && r.end == PROBE_END_OK && (r.calibrated ? r.kept.events : r.tot.events) > 0;
+        if (r.end == PROBE_END_INTERRUPTED) {
+            probe_result_destroy(&r);
+            return lv->status = PROBE_LEVEL_INTERRUPTED;
+        }
+        if (r.end == PROBE_END_FATAL) {
+            snprintf(s->msg, sizeof s->msg,
+                     "fatal error %u (SQLSTATE %s): %s; the level's point is marked partial",
+                     r.err.errnum, r.err.sqlstate, r.err.msg);
+            s->err = r.err;
+            probe_result_destroy(&r);
+            return lv->status = PROBE_LEVEL_FATAL;
+        }
+        if (lv->counts) {
+            probe_result_destroy(&r);
+            return lv->status = PROBE_LEVEL_OK;
+        }
+        {
+            char why[200];
+            snprintf(why, sizeof why, "the level %s (%s)",
+                     flags[0] ? "is flagged" : "completed no transaction",
+                     flags[0] ? flags : "it cannot count");
+            if (r.end == PROBE_END_PARTIAL)
+                s->err = r.err;
+            probe_result_destroy(&r);
+            st = wait_server(s, threads, why);
+        }
+        if (st != PROBE_LEVEL_OK)
+            return lv->status = st;
+        if (attempt >= s->o.remeasure) {
+            snprintf(s->msg, sizeof s->msg,
+                     "%u threads: the level is still flagged (%s) after %u measurement%s; its "
+                     "records are kept and do not count",
+                     threads, flags[0] ? flags : "no transaction", attempt + 1, attempt ? "s" : "");
+            return lv->status = PROBE_LEVEL_FLAGGED;
+        }
+    }
+}
+
+/* ---- the options object -------------------------------------------------------------------- */
+
+json_t *probe_config_json(const struct probe_config *c)
+{
+    static const char *const ssl[] = {"DISABLED", "PREFERRED", "REQUIRED", "VERIFY_CA",
+                                      "VERIFY_IDENTITY"};
+    const struct oltp_opts *o = &c->oltp;
+    char ignore[MYCONN_MAX_IGNORE * 6 + 8] = "";
+    json_t *j = json_pack(
+        "{s:s,s:I,s:I,s:f,s:I,s:f,s:I,s:f,s:s,s:I,s:I,s:I,s:I,s:f}", "workload",
+        oltp_workload_name(o->workload), "tables", (json_int_t)o->tables, "table_size",
+        (json_int_t)o->table_size, "time", c->time_s, "events", (json_int_t)c->events, "rate",
+        c->rate, "report_interval", (json_int_t)c->report_interval_s, "percentile", c->percentile,
+        "rand_type", sbrand_dist_name(c->rand.dist), "rand_seed", (json_int_t)c->rand_seed,
+        "rand_spec_iter", (json_int_t)c->rand.iter, "rand_spec_pct", (json_int_t)c->rand.pct,
+        "rand_spec_res", (json_int_t)c->rand.res, "rand_pareto_h", c->rand.pareto_h);
+    if (!j)
+        return NULL;
+    json_object_update_new(
+        j, json_pack(
+               "{s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:b,s:b,s:b,s:b,s:b,s:s}", "range_size",
+               (json_int_t)o->range_size, "point_selects", (json_int_t)o->point_selects,
+               "simple_ranges", (json_int_t)o->simple_ranges, "sum_ranges",
+               (json_int_t)o->sum_ranges, "order_ranges", (json_int_t)o->order_ranges,
+               "distinct_ranges", (json_int_t)o->distinct_ranges, "index_updates",
+               (json_int_t)o->index_updates, "non_index_updates", (json_int_t)o->non_index_updates,
+               "delete_inserts", (json_int_t)o->delete_inserts, "range_selects", o->range_selects,
+               "skip_trx", o->skip_trx, "auto_inc", o->auto_inc, "secondary", o->secondary,
+               "create_secondary", o->create_secondary, "mysql_storage_engine", o->storage_engine));
+    if (o->workload == OLTP_SELECT_RANDOM_POINTS)
+        json_object_set_new(j, "random_points", json_integer(o->random_points));
+    if (o->workload == OLTP_SELECT_RANDOM_RANGES) {
+        json_object_set_new(j, "number_of_ranges", json_integer(o->number_of_ranges));
+        json_object_set_new(j, "delta", json_integer(o->delta));
+    }
+    if (c->conn.ignore.all)
+        snprintf(ignore, sizeof ignore, "all");
+    for (size_t i = 0; i < c->conn.ignore.n && !c->conn.ignore.all; i++)
+        snprintf(ignore + strlen(ignore), sizeof ignore - strlen(ignore), "%s%u", i ? "," : "",
+                 c->conn.ignore.codes[i]);
+    json_object_set_new(j, "mysql_ignore_errors", json_string(ignore));
+    json_object_set_new(j, "db_ps_mode",
+                        json_string(c->conn.ps_mode == MYCONN_PS_AUTO ? "auto" : "disable"));
+    if (c->conn.socket || c->conn.host)
+        json_object_set_new(j, "mysql_host",
+                            json_string(c->conn.socket ? "localhost" : c->conn.host));
+    if (c->conn.socket)
+        json_object_set_new(j, "mysql_socket", json_string(c->conn.socket));
+    else if (c->conn.port)
+        json_object_set_new(j, "mysql_port", json_integer(c->conn.port));
+    if (c->conn.user)
+        json_object_set_new(j, "mysql_user", json_string(c->conn.user));
+    if (c->conn.db)
+        json_object_set_new(j, "mysql_db", json_string(c->conn.db));
+    json_object_set_new(j, "mysql_ssl_mode", json_string(ssl[c->conn.ssl_mode]));
+    if (c->conn.timeout_s)
+        json_object_set_new(j, "mysql_timeout", json_integer(c->conn.timeout_s));
+    if (c->precision > 0) {
+        json_object_del(j, "time");
+        json_object_set_new(j, "precision", json_real(c->precision));
+        json_object_set_new(j, "min_time", json_real(c->min_time_s));
+        json_object_set_new(j, "max_time", json_real(c->max_time_s));
+    }
+    return j;
+}

@@ -1,0 +1,117 @@
+/*
+ * session.h - a probe session: what `sizeup probe` and a study do with one server, in-process.
+ *
+ *   probe_session_new()      options of one target and workload; --out opened for appending
+ *   probe_session_open()     connect once: the server answers, its max_connections
+ *   probe_session_check()    every table the workload touches is sizeup's (sbtables.h)
+ *   probe_session_prepare()  / probe_session_cleanup(): the tables, never anyone else's
+ *   probe_session_level()    one concurrency level: run it, print its sysbench-layout report,
+ *                            append its point to --out (whole, util/append.h) and fsync; when
+ *                            the level is flagged (stalled, reconnects, partial: curve.h does
+ *                            not count it) wait for the server to answer again and measure it
+ *                            again, up to `remeasure` times; every attempt's record is kept
+ *   probe_session_free()
+ *
+ * The caller drives the levels (a list, or the auto ladder of advisor/ladder.h) and decides
+ * what a level's status means for its exit status. No <mysql.h> type crosses this header.
+ *
+ * Signals: the caller's stop flag (cfg->stop, util/stopflag.h) ends the level being measured
+ * after the events in flight (probe.h), and a wait for the server at once.
+ *
+ * Thread-safety: a session belongs to one thread.
+ */
+#ifndef SIZEUP_PROBES_SESSION_H
+#define SIZEUP_PROBES_SESSION_H
+
+#include "probe.h"
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* What a session needs. Strings and cfg are borrowed for the session's life. */
+struct probe_session_opts {
+    const struct probe_config *cfg; /* connection, workload, run length, report streams, stop */
+    const char *target;             /* the records' target (required) */
+    const char *config;             /* the records' catalog configuration, or NULL */
+    const char *tool;               /* the records' tool, e.g. "sizeup 0.1.0" */
+    const char *out_path;           /* append one record per attempt here; NULL = none */
+    const json_t *options;          /* the records' options object (copied into each); NULL */
+    double give_up_s;               /* how long to wait for the server after a fault, s */
+    unsigned remeasure;             /* times a flagged level is measured again (0..10) */
+    double latency_pct;             /* the percentile a level reports for the ladder, e.g. 95 */
+};
+
+/* How a level (all its attempts) ended. */
+enum probe_level_status {
+    PROBE_LEVEL_OK = 0,          /* its last point counts */
+    PROBE_LEVEL_FLAGGED = 1,     /* still flagged after the re-measures: recorded, not counted */
+    PROBE_LEVEL_INTERRUPTED = 2, /* the stop flag: recorded, marked interrupted */
+    PROBE_LEVEL_UNREACHABLE = 3, /* the server did not answer again within give_up_s */
+    PROBE_LEVEL_FATAL = 4,       /* a non-ignorable error (recorded, marked partial) */
+    PROBE_LEVEL_REFUSED = 5,     /* connect or statement preparation refused (no record) */
+    PROBE_LEVEL_FAILED = 6       /* setup or the record could not be written (msg says which) */
+};
+
+/* A level's outcome, for the caller's ladder and messages. */
+struct probe_level {
+    unsigned threads;
+    enum probe_level_status status;
+    unsigned attempts; /* levels run (1 + re-measures) */
+    int counts;        /* 1: the last record counts (no fault flag, transactions > 0) */
+    double tps;        /* of the last attempt (kept ticks when calibrated); NAN when none */
+    double latency_ms; /* its latency_pct percentile, ms; NAN when no event */
+    const char *flags; /* the last record's fault flags, e.g. "stalled,reconnects"; "" */
+};
+
+struct probe_session;
+
+/**
+ * A session. Nothing is sent to the server yet.
+ * @param err  "cannot open --out FILE: reason" or "out of memory", cap bytes
+ * @return the session, or NULL. Free with probe_session_free().
+ */
+struct probe_session *probe_session_new(const struct probe_session_opts *o, char *err, size_t cap);
+
+/** Close --out and free. NULL-safe. */
+void probe_session_free(struct probe_session *s);
+
+/** The message of the last failure (never the password). */
+const char *probe_session_msg(const struct probe_session *s);
+
+/** The server's error of the last failure to connect (errnum 0 when none). */
+const struct myconn_error *probe_session_error(const struct probe_session *s);
+
+/**
+ * Connect once and ask the server its max_connections.
+ * @return 0, or -(myconn class) (-MYCONN_RECONNECT: unreachable); msg and error say why.
+ */
+int probe_session_open(struct probe_session *s);
+
+/** The server's max_connections (0 when unknown: open() not called or it failed). */
+unsigned probe_session_max_connections(const struct probe_session *s);
+
+/** sbtables_check(): 0, SBTABLES_REFUSED or -(myconn class); msg says why. */
+int probe_session_check(struct probe_session *s);
+
+/** sbtables_prepare() over up to `threads` connections: 0, SBTABLES_REFUSED or -(class). */
+int probe_session_prepare(struct probe_session *s, unsigned threads);
+
+/** sbtables_cleanup(): 0, SBTABLES_REFUSED or -(class). */
+int probe_session_cleanup(struct probe_session *s);
+
+/**
+ * Measure one level of `threads` workers (1..4096) as described at the top of this file.
+ * @param lv  filled; lv->flags points into the session (valid until the next level)
+ * @return lv->status.
+ */
+enum probe_level_status probe_session_level(struct probe_session *s, unsigned threads,
+                                            struct probe_level *lv);
+
+/**
+ * The options object of a record for a configuration: the workload and run options as given
+ * (sysbench's names), never the password.
+ * @return a new reference, or NULL when out of memory.
+ */
+json_t *probe_config_json(const struct probe_config *cfg);
+
+#endif
