@@ -33,7 +33,7 @@ complete_levels() { # complete points of target lab, as "threads" lines, sorted
 import json, sys
 for line in open(sys.argv[1]):
     p = json.loads(line)
-    if p["target"] == "lab" and not p.get("incomplete") and not set(p.get("flags", [])) & {"interrupted", "partial"}:
+    if p["target"] == "lab" and not p.get("incomplete") and not set(p.get("flags", [])) & {"interrupted", "partial", "stalled", "reconnects"}:
         print(p["threads"])
 PY
 }

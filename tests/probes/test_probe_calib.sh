@@ -21,43 +21,51 @@ check_eq "prepare exit" $? 0
 # relative standard error of the mean over T seconds is 1/sqrt(1000 T), so a 5 % half-width
 # (t(0.975,19) = 2.09) needs T >= 1.75 s: the point must end long before --max-time 20.
 probe run --workload oltp_point_select --tables 1 --table-size 1000 --threads 2 --rate 1000 \
-    --precision 5% --min-time 2 --max-time 20 --out "$TMPD/cal.jsonl" \
+    --precision 5% --min-time 2 --max-time 20 --remeasure 3 --out "$TMPD/cal.jsonl" \
     >"$TMPD/cal.out" 2>"$TMPD/cal.err"
 check_eq "calibrated run exit" $? 0
-check_true "calibrated record audits" python3 "$here/calib_audit.py" "$TMPD/cal.jsonl" 1 0.05 20
+# (a level the machine's load stalled is flagged and measured again: the last record is checked)
+check_true "calibrated record audits" python3 "$here/calib_audit.py" "$TMPD/cal.jsonl" "$(wc -l <"$TMPD/cal.jsonl")" 0.05 20
 check_true "progress names the precision" grep -q "asked 5.00 %" "$TMPD/cal.err"
-check_eq "steady" "$(json_get "$TMPD/cal.jsonl" 1 'p["steady"]')" True
+check_eq "steady" "$(json_get "$TMPD/cal.jsonl" "$(wc -l <"$TMPD/cal.jsonl")" 'p["steady"]')" True
 check_eq "ended before --max-time" \
-    "$(json_get "$TMPD/cal.jsonl" 1 'int(p["extra"]["calibration"]["elapsed_s"] < 20)')" 1
+    "$(json_get "$TMPD/cal.jsonl" "$(wc -l <"$TMPD/cal.jsonl")" 'int(p["extra"]["calibration"]["elapsed_s"] < 20)')" 1
 check_eq "ci95_tps within 5 % of tps" \
-    "$(json_get "$TMPD/cal.jsonl" 1 'int(0 < p["ci95_tps"] <= 0.05 * p["tps"])')" 1
+    "$(json_get "$TMPD/cal.jsonl" "$(wc -l <"$TMPD/cal.jsonl")" 'int(0 < p["ci95_tps"] <= 0.05 * p["tps"])')" 1
 # the interval is about the rate: |tps - 1000| within 2 half-widths (~4 standard errors) plus
 # 3 % for a stall of the loaded machine that shifts arrivals across the cut
 check_eq "tps near the Poisson rate" \
-    "$(json_get "$TMPD/cal.jsonl" 1 'int(abs(p["tps"] - 1000) <= 2 * p["ci95_tps"] + 30)')" 1
-check_eq "precision in the options" "$(json_get "$TMPD/cal.jsonl" 1 'p["options"]["precision"]')" 0.05
+    "$(json_get "$TMPD/cal.jsonl" "$(wc -l <"$TMPD/cal.jsonl")" 'int(abs(p["tps"] - 1000) <= 2 * p["ci95_tps"] + 30)')" 1
+check_eq "precision in the options" "$(json_get "$TMPD/cal.jsonl" "$(wc -l <"$TMPD/cal.jsonl")" 'p["options"]["precision"]')" 0.05
 
 # closed loop: on a loaded shared machine the precision may or may not be reached before
 # --max-time; either way the record must tell the truth (steady false only at --max-time), which
 # the audit checks
 probe run --workload oltp_point_select --tables 1 --table-size 1000 --threads 1 \
-    --precision 10% --min-time 1 --max-time 5 --out "$TMPD/closed.jsonl" \
+    --precision 10% --min-time 1 --max-time 5 --remeasure 3 --out "$TMPD/closed.jsonl" \
     >"$TMPD/closed.out" 2>"$TMPD/closed.err"
 check_eq "closed-loop calibrated run exit" $? 0
-check_true "closed-loop record audits" python3 "$here/calib_audit.py" "$TMPD/closed.jsonl" 1 0.1 5
+check_true "closed-loop record audits" python3 "$here/calib_audit.py" "$TMPD/closed.jsonl" "$(wc -l <"$TMPD/closed.jsonl")" 0.1 5
 
 # ---- --threads auto with a small --max-threads -------------------------------------------------
 probe run --workload oltp_point_select --tables 1 --table-size 1000 --threads auto \
     --max-threads 4 --precision 10% --min-time 1 --max-time 3 --target ladder \
     --out "$TMPD/auto.jsonl" >"$TMPD/auto.out" 2>"$TMPD/auto.err"
 check_eq "auto run exit" $? 0
-check_eq "auto levels" "$(python3 -c 'import json,sys; print(",".join(str(json.loads(l)["threads"]) for l in open(sys.argv[1])))' "$TMPD/auto.jsonl")" \
-    "1,2,4,3"
+# a level the machine's load disturbed (flagged stalled, probes/probe.h) is measured again and
+# does not count: the checks below are on the records that count (advisor/curve.h's rule)
+counting=$(python3 -c '
+import json, sys
+for i, l in enumerate(open(sys.argv[1]), 1):
+    p = json.loads(l)
+    if not p.get("incomplete") and not set(p.get("flags", [])) & {"interrupted", "partial", "stalled", "reconnects"}:
+        print(i, p["threads"])' "$TMPD/auto.jsonl")
+check_eq "auto levels" "$(awk '{print $2}' <<<"$counting" | paste -sd,)" "1,2,4,3"
 check_true "doubling ended on --max-threads" grep -q "doubling ends: reached --max-threads 4" "$TMPD/auto.err"
-for i in 1 2 3 4; do
-    check_true "auto record $i audits" python3 "$here/calib_audit.py" "$TMPD/auto.jsonl" $i 0.1 3
-    check_eq "auto record $i options" "$(json_get "$TMPD/auto.jsonl" $i 'p["options"]["threads"]')" auto
-done
+while read -r i _; do
+    check_true "auto record $i audits" python3 "$here/calib_audit.py" "$TMPD/auto.jsonl" "$i" 0.1 3
+    check_eq "auto record $i options" "$(json_get "$TMPD/auto.jsonl" "$i" 'p["options"]["threads"]')" auto
+done <<<"$counting"
 "$SIZEUP_BIN" fit "$TMPD/auto.jsonl" >"$TMPD/fit.out" 2>"$TMPD/fit.err"
 check_eq "sizeup fit on the ladder exit" $? 0
 check_true "fit names a model" grep -Eq "model +(usl|amdahl|piecewise)" "$TMPD/fit.out"
