@@ -60,7 +60,16 @@ for i, l in enumerate(open(sys.argv[1]), 1):
     p = json.loads(l)
     if not p.get("incomplete") and not set(p.get("flags", [])) & {"interrupted", "partial", "stalled", "reconnects"}:
         print(i, p["threads"])' "$TMPD/auto.jsonl")
-check_eq "auto levels" "$(awk '{print $2}' <<<"$counting" | paste -sd,)" "1,2,4,3"
+levels=$(awk '{print $2}' <<<"$counting" | paste -sd,)
+# after 1, 2, 4 the refining step takes the midpoint 3, unless the fit of three points noisy on a
+# loaded machine already has a narrow interval: then the ladder must say so
+if [ "$levels" = "1,2,4" ]; then
+    check_true "auto levels 1,2,4: the ladder says its interval is narrow" \
+        grep -q "ladder: done: .*narrow" "$TMPD/auto.err"
+else
+    check_eq "auto levels" "$levels" "1,2,4,3"
+fi
+n_levels=$(awk -F, '{print NF}' <<<"$levels")
 check_true "doubling ended on --max-threads" grep -q "doubling ends: reached --max-threads 4" "$TMPD/auto.err"
 while read -r i _; do
     check_true "auto record $i audits" python3 "$here/calib_audit.py" "$TMPD/auto.jsonl" "$i" 0.1 3
@@ -69,7 +78,7 @@ done <<<"$counting"
 "$SIZEUP_BIN" fit "$TMPD/auto.jsonl" >"$TMPD/fit.out" 2>"$TMPD/fit.err"
 check_eq "sizeup fit on the ladder exit" $? 0
 check_true "fit names a model" grep -Eq "model +(usl|amdahl|piecewise)" "$TMPD/fit.out"
-check_true "fit reads 4 points" grep -q "4 points, threads 1-4" "$TMPD/fit.out"
+check_true "fit reads $n_levels points" grep -q "$n_levels points, threads 1-4" "$TMPD/fit.out"
 
 probe cleanup --tables 1 >/dev/null 2>&1
 finish
