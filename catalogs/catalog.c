@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,8 @@ void cat_catalog_clear(struct cat_catalog *cat)
     free(cat->files);
     free(cat->as_of);
     free(cat->name);
+    for (int k = 0; k < CAT_SEC_COUNT; k++)
+        free(cat->index[k].slot);
     memset(cat, 0, sizeof *cat);
 }
 
@@ -137,34 +140,116 @@ void cat_catalog_free(struct cat_catalog *cat)
 
 /* ---- look-ups ----------------------------------------------------------------------------- */
 
-#define FIND_BY_ID(arr, n, id)                                                                     \
-    do {                                                                                           \
-        if (!id)                                                                                   \
-            return NULL;                                                                           \
-        for (size_t i_ = 0; i_ < (n); i_++)                                                        \
-            if (strcmp((arr)[i_].id, (id)) == 0)                                                   \
-                return &(arr)[i_];                                                                 \
-        return NULL;                                                                               \
-    } while (0)
+static uint64_t fnv1a(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static const char *entry_id(const struct cat_catalog *c, enum cat_section sec, size_t i)
+{
+    switch (sec) {
+    case CAT_SEC_INSTANCE:
+        return c->instances[i].id;
+    case CAT_SEC_DISK:
+        return c->disks[i].id;
+    case CAT_SEC_SERVER:
+        return c->servers[i].id;
+    default:
+        return c->configs[i].id;
+    }
+}
+
+static size_t entry_count(const struct cat_catalog *c, enum cat_section sec)
+{
+    return sec == CAT_SEC_INSTANCE ? c->n_instances
+           : sec == CAT_SEC_DISK   ? c->n_disks
+           : sec == CAT_SEC_SERVER ? c->n_servers
+                                   : c->n_configs;
+}
+
+static void index_put(struct cat_index *x, uint64_t h, size_t i)
+{
+    size_t k = (size_t)h & (x->cap - 1);
+    while (x->slot[k])
+        k = (k + 1) & (x->cap - 1);
+    x->slot[k] = i + 1;
+}
+
+void cat_index_add(struct cat_catalog *cat, enum cat_section sec)
+{
+    struct cat_index *x = &cat->index[sec];
+    size_t n = entry_count(cat, sec);
+    if (x->n > n) { /* entries went away (cleared): start again */
+        free(x->slot);
+        memset(x, 0, sizeof *x);
+    }
+    if (2 * n > x->cap) {
+        size_t cap = x->cap ? x->cap : 16;
+        size_t *slot;
+        while (2 * n > cap)
+            cap *= 2;
+        if (!(slot = calloc(cap, sizeof *slot)))
+            return;
+        free(x->slot);
+        x->slot = slot;
+        x->cap = cap;
+        x->n = 0; /* re-insert everything */
+    }
+    for (size_t i = x->n; i < n; i++)
+        index_put(x, fnv1a(entry_id(cat, sec, i)), i);
+    x->n = n;
+}
+
+/* Index of the entry with this id in section sec, or -1. */
+static long find_id(const struct cat_catalog *c, enum cat_section sec, const char *id)
+{
+    const struct cat_index *x = &c->index[sec];
+    size_t n = entry_count(c, sec), from = 0;
+    if (!id)
+        return -1;
+    if (x->cap && x->n <= n) {
+        size_t k = (size_t)fnv1a(id) & (x->cap - 1);
+        while (x->slot[k]) {
+            size_t i = x->slot[k] - 1;
+            if (strcmp(entry_id(c, sec, i), id) == 0)
+                return (long)i;
+            k = (k + 1) & (x->cap - 1);
+        }
+        from = x->n;
+    }
+    for (size_t i = from; i < n; i++)
+        if (strcmp(entry_id(c, sec, i), id) == 0)
+            return (long)i;
+    return -1;
+}
 
 const struct cat_instance *cat_find_instance(const struct cat_catalog *cat, const char *id)
 {
-    FIND_BY_ID(cat->instances, cat->n_instances, id);
+    long i = find_id(cat, CAT_SEC_INSTANCE, id);
+    return i < 0 ? NULL : &cat->instances[i];
 }
 
 const struct cat_disk *cat_find_disk(const struct cat_catalog *cat, const char *id)
 {
-    FIND_BY_ID(cat->disks, cat->n_disks, id);
+    long i = find_id(cat, CAT_SEC_DISK, id);
+    return i < 0 ? NULL : &cat->disks[i];
 }
 
 const struct cat_server *cat_find_server(const struct cat_catalog *cat, const char *id)
 {
-    FIND_BY_ID(cat->servers, cat->n_servers, id);
+    long i = find_id(cat, CAT_SEC_SERVER, id);
+    return i < 0 ? NULL : &cat->servers[i];
 }
 
 const struct cat_config *cat_find_config(const struct cat_catalog *cat, const char *id)
 {
-    FIND_BY_ID(cat->configs, cat->n_configs, id);
+    long i = find_id(cat, CAT_SEC_CONFIG, id);
+    return i < 0 ? NULL : &cat->configs[i];
 }
 
 const char *cat_instance_family(const struct cat_instance *in, char *buf, size_t cap)
@@ -240,5 +325,7 @@ int cat_catalog_merge(struct cat_catalog *dst, struct cat_catalog *src, const ch
     APPEND(instances, n_instances);
     APPEND(servers, n_servers);
     APPEND(configs, n_configs);
+    for (int k = 0; k < CAT_SEC_COUNT; k++)
+        cat_index_add(dst, (enum cat_section)k);
     return CAT_OK;
 }

@@ -175,6 +175,21 @@ struct cat_rate {
     struct cat_price rate; /* amount = catalog currency per one unit of code */
 };
 
+/* Sections of a catalog (for cat_index_add). */
+enum cat_section { CAT_SEC_INSTANCE, CAT_SEC_DISK, CAT_SEC_SERVER, CAT_SEC_CONFIG, CAT_SEC_COUNT };
+
+/*
+ * An id index of one section: open addressing (linear probing) on FNV-1a hashes of the ids,
+ * slot = entry index + 1 (0 empty), at most half full. Entries [0, n) are indexed; look-ups
+ * scan the entries after them linearly, so an entry appended without cat_index_add is still
+ * found.
+ */
+struct cat_index {
+    size_t *slot;
+    size_t cap; /* a power of two, or 0 */
+    size_t n;   /* entries indexed */
+};
+
 /* A loaded catalog: the union of every file added to it. */
 struct cat_catalog {
     char currency[8]; /* currency every cost is reported in */
@@ -192,7 +207,15 @@ struct cat_catalog {
     size_t n_configs;
     char **files; /* names of the files added */
     size_t n_files;
+    struct cat_index index[CAT_SEC_COUNT]; /* id look-ups in O(1) (cat_find_*) */
 };
+
+/**
+ * Index the entries of section sec that are not yet indexed (call after appending one, as
+ * the loader does). Out of memory leaves the index as it was: look-ups stay correct (they scan
+ * what is not indexed).
+ */
+void cat_index_add(struct cat_catalog *cat, enum cat_section sec);
 
 /** Free what a catalog holds and leave it empty (all counts 0). NULL-safe. */
 void cat_catalog_clear(struct cat_catalog *cat);
@@ -242,7 +265,7 @@ int cat_catalog_add_file(struct cat_catalog *cat, const char *path, struct cat_e
  */
 const char *cat_instance_family(const struct cat_instance *in, char *buf, size_t cap);
 
-/** Look-ups by id; NULL when absent. The result is borrowed from cat. */
+/** Look-ups by id, O(1) on average (the index); NULL when absent. Borrowed from cat. */
 const struct cat_instance *cat_find_instance(const struct cat_catalog *cat, const char *id);
 const struct cat_disk *cat_find_disk(const struct cat_catalog *cat, const char *id);
 const struct cat_server *cat_find_server(const struct cat_catalog *cat, const char *id);

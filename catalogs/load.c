@@ -268,6 +268,7 @@ static int parse_instance(struct cat_jr *ld, json_t *v)
     if ((rc = get_id(ld, v, SEC_INSTANCE, &in->id)) != CAT_OK)
         return rc;
     c->n_instances++; /* from here on the entry owns what it holds */
+    cat_index_add(c, CAT_SEC_INSTANCE);
     if ((rc = jr_get_str(&ld->jr, v, "provider", 1, &in->provider)) != CAT_OK ||
         (rc = jr_get_str(&ld->jr, v, "region", 0, &in->region)) != CAT_OK ||
         (rc = jr_get_str(&ld->jr, v, "name", 0, &in->name)) != CAT_OK ||
@@ -375,6 +376,7 @@ static int parse_disk(struct cat_jr *ld, json_t *v)
     if ((rc = get_id(ld, v, SEC_DISK, &d->id)) != CAT_OK)
         return rc;
     c->n_disks++;
+    cat_index_add(c, CAT_SEC_DISK);
     if ((rc = jr_get_str(&ld->jr, v, "provider", 0, &d->provider)) != CAT_OK ||
         (rc = jr_get_str(&ld->jr, v, "name", 0, &d->name)) != CAT_OK ||
         (rc = jr_get_bool(&ld->jr, v, "local", 0, 0, &d->local)) != CAT_OK ||
@@ -487,6 +489,7 @@ static int parse_server(struct cat_jr *ld, json_t *v)
     if ((rc = get_id(ld, v, SEC_SERVER, &s->id)) != CAT_OK)
         return rc;
     c->n_servers++;
+    cat_index_add(c, CAT_SEC_SERVER);
     if ((rc = jr_get_str(&ld->jr, v, "description", 0, &s->description)) != CAT_OK ||
         (rc = get_int(ld, v, "vcpu", 1, 1, 100000, 0, &s->vcpu)) != CAT_OK ||
         (rc = jr_get_num(&ld->jr, v, "memory_gib", 1, 0.001, 1e9, 0, &s->memory_gib)) != CAT_OK ||
@@ -541,6 +544,7 @@ static int parse_config(struct cat_jr *ld, json_t *v)
     if ((rc = get_id(ld, v, SEC_CONFIG, &cf->id)) != CAT_OK)
         return rc;
     c->n_configs++;
+    cat_index_add(c, CAT_SEC_CONFIG);
     if ((rc = jr_get_str(&ld->jr, v, "description", 0, &cf->description)) != CAT_OK ||
         (rc = jr_get_str(&ld->jr, v, "instance", 0, &cf->instance)) != CAT_OK ||
         (rc = jr_get_str(&ld->jr, v, "server", 0, &cf->server)) != CAT_OK ||

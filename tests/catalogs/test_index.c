@@ -1,0 +1,82 @@
+/*
+ * test_index.c - id look-ups through the catalog's index (catalog.h cat_find_*): a generated
+ * catalog of 20,000 configurations over 500 instances in two files loaded together; every id
+ * is found at its own entry, absent ids are not, a duplicate across the files is refused, and
+ * loading stays fast (a linear id check per entry would be 2 x 10^8 comparisons).
+ */
+#include "catalog.h"
+#include "check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define N_INST 500
+#define N_CONF 20000
+
+static char *make(size_t first, size_t n, int with_instances)
+{
+    size_t cap = 256 + n * 200 + (with_instances ? N_INST * 300 : 0), used = 0;
+    char *s = malloc(cap);
+    used += (size_t)snprintf(s + used, cap - used,
+                             "{\"schema\":\"sizeup.catalog/1\",\"currency\":\"USD\","
+                             "\"as_of\":\"2026-12-01\",\"instances\":[");
+    for (size_t i = 0; with_instances && i < N_INST; i++)
+        used += (size_t)snprintf(s + used, cap - used,
+                                 "%s{\"id\":\"i%zu\",\"provider\":\"aws\",\"vcpu\":%zu,"
+                                 "\"prices\":[{\"pricing\":\"on-demand\",\"unit\":\"hour\","
+                                 "\"amount\":%zu.5,\"currency\":\"USD\",\"source\":\"test\","
+                                 "\"as_of\":\"2026-12-01\"}]}",
+                                 i ? "," : "", i, 2 + i % 64, i);
+    used += (size_t)snprintf(s + used, cap - used, "],\"configs\":[");
+    for (size_t k = first; k < first + n; k++)
+        used +=
+            (size_t)snprintf(s + used, cap - used, "%s{\"id\":\"cfg-%zu\",\"instance\":\"i%zu\"}",
+                             k > first ? "," : "", k, k % N_INST);
+    snprintf(s + used, cap - used, "]}");
+    return s;
+}
+
+int main(void)
+{
+    struct cat_catalog *cat = cat_catalog_new();
+    struct cat_error err;
+    char *a = make(0, N_CONF / 2, 1), *b = make(N_CONF / 2, N_CONF / 2, 0), *dup;
+    struct timespec t0, t1;
+    double secs;
+    size_t found = 0;
+
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    CHECK(cat_catalog_add_buffer(cat, a, strlen(a), "a.json", &err) == CAT_OK);
+    CHECK(cat_catalog_add_buffer(cat, b, strlen(b), "b.json", &err) == CAT_OK);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    printf("loaded %zu configurations in %.3f s\n", cat->n_configs, secs);
+    CHECK(secs < 5); /* generous for sanitizer builds on a loaded machine */
+    CHECK(cat->n_configs == N_CONF);
+    for (size_t k = 0; k < N_CONF; k++) {
+        char id[32];
+        const struct cat_config *cf;
+        snprintf(id, sizeof id, "cfg-%zu", k);
+        cf = cat_find_config(cat, id);
+        if (cf && strcmp(cf->id, id) == 0)
+            found++;
+    }
+    CHECK(found == N_CONF);
+    CHECK(cat_find_config(cat, "cfg-20000") == NULL);
+    CHECK(cat_find_config(cat, "") == NULL);
+    CHECK(cat_find_config(cat, NULL) == NULL);
+    CHECK(cat_find_instance(cat, "i499") == &cat->instances[499]);
+    CHECK(cat_find_instance(cat, "i500") == NULL);
+    /* an id already loaded is refused in a third file */
+    dup = make(7, 1, 0);
+    CHECK(cat_catalog_add_buffer(cat, dup, strlen(dup), "dup.json", &err) == CAT_EINVAL);
+    CHECK(strstr(err.msg, "duplicate config id \"cfg-7\"") != NULL);
+    CHECK(cat->n_configs == N_CONF);
+    free(a);
+    free(b);
+    free(dup);
+    cat_catalog_free(cat);
+    return check_report();
+}
