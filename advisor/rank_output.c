@@ -1,6 +1,8 @@
 /* rank_output.c - a ranking as text, sizeup.ranking/1 JSON Lines, CSV and Markdown (rankset.h). */
 #include "rankset.h"
 
+#include "confidence.h"
+
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -183,7 +185,9 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
     for (size_t i = 0; i < s->n; i++) {
         const struct rank_row *r = &s->rows[i];
         char rk[16];
-        if (r->rank)
+        if (r->rank && s->conf && i < s->conf->n && s->conf->rows[i].tied)
+            snprintf(rk, sizeof rk, "%ld~", r->rank); /* tied with the first within noise */
+        else if (r->rank)
             snprintf(rk, sizeof rk, "%ld", r->rank);
         else
             snprintf(rk, sizeof rk, "-");
@@ -316,6 +320,14 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
             notes_add(&nl, r->config, line);
         }
     }
+    for (size_t i = 0; s->from && i < s->n; i++) {
+        const char *from = s->from[s->row_curve[i]];
+        char line[600];
+        if (!from)
+            continue;
+        snprintf(line, sizeof line, "predicted from %s (sizeup predict; not measured)", from);
+        notes_add(&nl, s->rows[i].config, line);
+    }
     notes_print(f, &nl);
     notes_free(&nl);
     {
@@ -341,6 +353,20 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
             "with --extrapolate);\n       95%% interval: a level's from its replicates or "
             "ci95 (else +/-5 %%), the model's by the\n       delta method; headrm = peak (a "
             "plateau: its best level) / tps - 1\n");
+    if (s->from)
+        fprintf(f, "       pred = predicted from measured sizes of its family (sizeup predict), "
+                   "its interval\n       with the family's leave-one-out error\n");
+    if (s->conf) {
+        int any_tied = 0;
+        for (size_t i = 0; i < s->conf->n; i++)
+            any_tied |= s->conf->rows[i].tied;
+        if (any_tied)
+            fprintf(f, "       N~ = tied with the first within noise (not ordered at 95 %%)\n");
+        if (conf_write_text(f, s, s->conf) != 0)
+            return -1;
+    }
+    if (s->trailer)
+        fputs(s->trailer, f);
     return ferror(f) ? -1 : 0;
 }
 
@@ -420,6 +446,20 @@ static json_t *row_json(const struct rank_set *s, size_t i)
     json_object_set_new(o, "tps", value_ci(&r->x));
     json_object_set_new(o, "at", real_or_null(r->n));
     json_object_set_new(o, "basis", json_string(curve_basis_name(r->basis)));
+    if (s->from && s->from[s->row_curve[i]]) {
+        /* "a, b, c" as an array */
+        json_t *arr = json_array();
+        const char *p = s->from[s->row_curve[i]];
+        while (arr && *p) {
+            const char *e = strstr(p, ", ");
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            json_array_append_new(arr, json_stringn(p, len));
+            p += len + (e ? 2 : 0);
+        }
+        json_object_set_new(o, "predicted_from", arr);
+    }
+    if (s->conf)
+        conf_row_json(s->conf, i, o);
     json_object_set_new(o, "basis_from",
                         r->status == RANK_MET ? json_string(s->opt.mix[r->basis_from].workload)
                                               : json_null());

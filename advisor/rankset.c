@@ -1,6 +1,7 @@
 /* rankset.c - join points to configurations, fit, rank and price them (rankset.h). */
 #include "rankset.h"
 
+#include "confidence.h"
 #include "cost.h"
 
 #include <math.h>
@@ -28,11 +29,19 @@ void rank_set_destroy(struct rank_set *s)
     if (!s)
         return;
     if (s->curves)
-        for (size_t i = 0; i < s->n * s->opt.n_mix; i++)
+        for (size_t i = 0; i < s->n_sets * s->opt.n_mix; i++)
             curve_destroy(&s->curves[i]);
-    for (size_t i = 0; i < s->n; i++)
+    for (size_t i = 0; i < s->n; i++) {
         free(s->config[i]);
+        if (s->from)
+            free(s->from[i]);
+    }
     free(s->config);
+    free(s->from);
+    free(s->trailer);
+    conf_destroy(s->conf);
+    free(s->conf);
+    free(s->config_set);
     free(s->curves);
     free(s->rows);
     free(s->row_curve);
@@ -41,7 +50,39 @@ void rank_set_destroy(struct rank_set *s)
 
 const struct curve *rank_set_curves(const struct rank_set *s, size_t i)
 {
-    return &s->curves[s->row_curve[i] * s->opt.n_mix];
+    return &s->curves[s->config_set[s->row_curve[i]] * s->opt.n_mix];
+}
+
+struct row_key {
+    const char *config; /* a row's config pointer: s->config[k] */
+    size_t k;
+};
+
+static int cmp_key(const void *a, const void *b)
+{
+    const struct row_key *x = a, *y = b;
+    return x->config < y->config ? -1 : x->config > y->config;
+}
+
+int rank_set_sort(struct rank_set *s)
+{
+    struct row_key *keys = malloc((s->n + 1) * sizeof *keys);
+    rank_sort(s->rows, s->n, &s->opt);
+    if (!keys)
+        return -1;
+    /* rows[i].config is the pointer s->config[k] of its configuration */
+    for (size_t k = 0; k < s->n; k++) {
+        keys[k].config = s->config[k];
+        keys[k].k = k;
+    }
+    qsort(keys, s->n, sizeof *keys, cmp_key);
+    for (size_t i = 0; i < s->n; i++) {
+        struct row_key q = {s->rows[i].config, 0}, *hit;
+        hit = bsearch(&q, keys, s->n, sizeof *keys, cmp_key);
+        s->row_curve[i] = hit ? hit->k : 0;
+    }
+    free(keys);
+    return 0;
 }
 
 const char *rank_set_workloads(const struct rank_set *s, char *buf, size_t cap)
@@ -204,8 +245,12 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
     s->curves = calloc(s->n * s->opt.n_mix, sizeof *s->curves);
     s->rows = calloc(s->n, sizeof *s->rows);
     s->row_curve = calloc(s->n, sizeof *s->row_curve);
-    if (!s->curves || !s->rows || !s->row_curve)
+    s->config_set = calloc(s->n, sizeof *s->config_set);
+    if (!s->curves || !s->rows || !s->row_curve || !s->config_set)
         goto nomem;
+    s->n_sets = s->n;
+    for (size_t k = 0; k < s->n; k++)
+        s->config_set[k] = k;
     spec.x = CURVE_X_AUTO;
     spec.lat_pct = s->opt.slo.pct;
     for (size_t k = 0; k < s->n; k++) {
@@ -269,14 +314,10 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
                 fprintf(errf, "sizeup: %s: %s\n", s->config[k], cerr.msg);
         }
     }
-    {
-        /* sort rows with their curve index */
-        struct rank_row *sorted = s->rows;
-        rank_sort(sorted, s->n, &s->opt);
-        for (size_t i = 0; i < s->n; i++)
-            s->row_curve[i] =
-                (size_t)find_str((const char *const *)s->config, s->n, sorted[i].config);
-    }
+    for (size_t k = 0; k < s->n; k++)
+        s->row_curve[k] = k;
+    if (rank_set_sort(s) != 0)
+        goto nomem;
     free((void *)keys);
     free((void *)bad);
     curve_groups_destroy(&groups);

@@ -1,6 +1,7 @@
 /* report_html.c - the ranking as a self-contained HTML page or Markdown (report_html.h). */
 #include "report_html.h"
 
+#include "confidence.h"
 #include "cost.h"
 #include "svg.h"
 
@@ -26,6 +27,11 @@ static const char css[] =
     "svg .s-measured circle,svg .s-latency-measured circle{fill:#1f5fbf;stroke:#fff;"
     "stroke-width:1}svg circle.off{fill:#fff;stroke:#1f5fbf;stroke-width:1.5}"
     "svg .s-fit polyline{fill:none;stroke:#e0701b;stroke-width:2}"
+    "svg .s-predicted polyline,svg .s-latency-predicted polyline{fill:none;stroke:#7b3fb5;"
+    "stroke-width:2;stroke-dasharray:7 4}"
+    "svg .s-predicted-points circle,svg .s-latency-predicted-points circle{fill:#fff;"
+    "stroke:#7b3fb5;stroke-width:1.5}"
+    "tr.pred td{font-style:italic}tr.tied td:first-child::after{content:'~'}"
     "svg .s-latency-model polyline{fill:none;stroke:#e0701b;stroke-width:2}"
     "svg .s-band polygon{fill:#f4b183;fill-opacity:.35;stroke:none}"
     "svg .s-slo circle{fill:#2e7d32;stroke:#fff;stroke-width:2}svg .s-slo text{font-size:11.5px;"
@@ -67,8 +73,8 @@ static void ranking_table(FILE *f, const struct rank_set *s)
             "<table class=\"ranking\"><thead><tr><th>rank</th><th class=\"l\">config</th>"
             "<th>tps at target</th><th>95 %% interval</th><th>at</th><th>%s/h</th>"
             "<th>tps per %s/h</th><th>%s per million tx</th><th>headroom</th>"
-            "<th class=\"l\">basis</th>",
-            cur, cur, cur);
+            "<th class=\"l\">basis</th>%s",
+            cur, cur, cur, s->conf ? "<th>P(best)</th>" : "");
     if (s->opt.required_tps > 0)
         fprintf(f, "<th>nodes needed</th><th>%s/month</th>", cur);
     fprintf(f, "</tr></thead><tbody>\n");
@@ -81,7 +87,9 @@ static void ranking_table(FILE *f, const struct rank_set *s)
                     s->opt.required_tps > 0 ? 10 : 8, rank_status_text(r->status));
             continue;
         }
-        fprintf(f, "<tr><td>%ld</td><td class=\"l\">", r->rank);
+        fprintf(f, "<tr class=\"%s%s\"><td>%ld</td><td class=\"l\">",
+                r->basis == CURVE_BASIS_PREDICTED ? "pred" : "",
+                s->conf && i < s->conf->n && s->conf->rows[i].tied ? " tied" : "", r->rank);
         esc(f, r->config);
         fprintf(f, "</td><td>%s</td><td>", num(a, sizeof a, r->x.value));
         if (isfinite(r->x.lo))
@@ -93,8 +101,15 @@ static void ranking_table(FILE *f, const struct rank_set *s)
                 r->cost_estimate ? "*" : "", num(a, sizeof a, r->tps_per_cost), r->cost_per_mtx);
         if (isfinite(r->headroom))
             fprintf(f, "%.0f %%", 100 * r->headroom);
-        fprintf(f, "</td><td class=\"l\">%s%s</td>", curve_basis_name(r->basis),
+        fprintf(f, "</td><td class=\"l\">%s%s", curve_basis_name(r->basis),
                 r->at[0].c.binds == CURVE_BINDS_PEAK ? ", where throughput peaks" : "");
+        if (s->from && s->from[s->row_curve[i]]) {
+            fprintf(f, " from ");
+            esc(f, s->from[s->row_curve[i]]);
+        }
+        fprintf(f, "</td>");
+        if (s->conf && i < s->conf->n)
+            fprintf(f, "<td>%.1f %%</td>", 100 * s->conf->rows[i].p_best);
         if (s->opt.required_tps > 0)
             fprintf(f, "<td>%ld (%s)</td><td>%.2f</td>", r->nodes_needed,
                     r->nodes_basis == CURVE_BASIS_LINEAR ? "linear scale-out" : "scale-out curve",
@@ -107,7 +122,10 @@ static void ranking_table(FILE *f, const struct rank_set *s)
                "extrapolated = beyond them (only with --extrapolate). Intervals: 95 %%, a "
                "level's from its replicates or its points' ci95 (else ±5 %%), the model's by the "
                "delta method. Headroom = peak throughput (a plateau: its best level) / "
-               "throughput at the target − 1.</p>\n");
+               "throughput at the target − 1. Predicted rows (italic) were not measured: their "
+               "curves come from measured sizes of the same family (sizeup predict), their "
+               "intervals carry the family's leave-one-out error. ~ = tied with the first "
+               "within noise.</p>\n");
 }
 
 static void bars(FILE *f, const struct rank_set *s)
@@ -129,7 +147,7 @@ static void bars(FILE *f, const struct rank_set *s)
 
 /* The two plots of one curve. */
 static void curve_plots(FILE *f, const struct rank_set *s, const char *config, const char *workload,
-                        const struct curve *c, const struct rank_at *ra)
+                        const struct curve *c, const struct rank_at *ra, int predicted)
 {
     const struct curve_at *a = &ra->c;
     double xs[REPORT_CURVE_SAMPLES], y[REPORT_CURVE_SAMPLES], lo[REPORT_CURVE_SAMPLES],
@@ -171,8 +189,9 @@ static void curve_plots(FILE *f, const struct rank_set *s, const char *config, c
     snprintf(title, sizeof title, "%s — %s: throughput", config, workload);
     svg_plot_begin(&p, f, title, xname(c), "tps", x0, x1, 0, ymax * 1.05);
     svg_band(&p, "band", xs, lo, hi, REPORT_CURVE_SAMPLES);
-    svg_line(&p, "fit", xs, y, REPORT_CURVE_SAMPLES);
-    svg_points(&p, "measured", c->obs_n, c->obs_x, c->n_obs);
+    /* a predicted curve is drawn dashed, its points hollow: it was not measured */
+    svg_line(&p, predicted ? "predicted" : "fit", xs, y, REPORT_CURVE_SAMPLES);
+    svg_points(&p, predicted ? "predicted-points" : "measured", c->obs_n, c->obs_x, c->n_obs);
     if (ra->status == RANK_MET) {
         snprintf(label, sizeof label, "%s tps at %.1f", num(xv, sizeof xv, a->x.value), a->n);
         svg_marker(&p, "slo", a->n, a->x.value, label);
@@ -205,8 +224,8 @@ static void curve_plots(FILE *f, const struct rank_set *s, const char *config, c
     snprintf(title, sizeof title, "%s — %s: %s latency", config, workload,
              s->opt.slo.pct > 0 ? (snprintf(slo, sizeof slo, "p%g", s->opt.slo.pct), slo) : "mean");
     svg_plot_begin(&p, f, title, xname(c), "ms", x0, x1, 0, lmax);
-    svg_line(&p, "latency-model", xs, lat, REPORT_CURVE_SAMPLES);
-    svg_points(&p, "latency-measured", lat_n, ml, lat_m);
+    svg_line(&p, predicted ? "latency-predicted" : "latency-model", xs, lat, REPORT_CURVE_SAMPLES);
+    svg_points(&p, predicted ? "latency-predicted-points" : "latency-measured", lat_n, ml, lat_m);
     svg_hline(&p, "slo-line", s->opt.slo.target_s * 1e3, slo_text(&s->opt.slo, slo, sizeof slo));
     if (ra->status == RANK_MET && isfinite(a->latency_s)) {
         snprintf(label, sizeof label, "%.1f %s", a->n, xname(c));
@@ -286,6 +305,58 @@ static void inputs(FILE *f, const struct rank_set *s, const struct report_inputs
     fprintf(f, "</tbody></table>\n");
 }
 
+/* How sure the ranking is: P(best), ties, the break-even price, what to probe next. */
+static void confidence(FILE *f, const struct rank_set *s)
+{
+    const struct rank_confidence *c = s->conf;
+    char slo[64];
+    size_t shown = 0;
+    if (c->best < 0)
+        return;
+    fprintf(f,
+            "<h2>How sure</h2>\n<p>The probability that each configuration is the best at "
+            "%s, from %zu draws of every throughput within its 95 %% interval (seed %lu); "
+            "%zu configurations can be best.</p>\n<table class=\"conf\"><thead><tr><th>rank"
+            "</th><th class=\"l\">config</th><th>P(best)</th><th>P(above the first)</th>"
+            "<th class=\"l\"></th></tr></thead><tbody>\n",
+            slo_text(&s->opt.slo, slo, sizeof slo), c->opt.draws, c->opt.seed, c->candidates);
+    for (size_t i = 0; i < s->n && shown < 20; i++) {
+        const struct conf_row *q = &c->rows[i];
+        if (!q->candidate || (q->p_best < 0.0005 && !q->tied && (long)i != c->best))
+            continue;
+        fprintf(f, "<tr><td>%ld</td><td class=\"l\">", s->rows[i].rank);
+        esc(f, s->rows[i].config);
+        fprintf(
+            f, "</td><td>%.1f %%</td><td>%s</td><td class=\"l\">%s%s</td></tr>\n", 100 * q->p_best,
+            (long)i == c->best ? "–"
+                               : (snprintf(slo, sizeof slo, "%.1f %%", 100 * q->p_above_best), slo),
+            (long)i == c->best ? "ranked first"
+            : q->tied          ? "tied within noise"
+                               : "",
+            s->rows[i].basis == CURVE_BASIS_PREDICTED ? " (predicted)" : "");
+        shown++;
+    }
+    fprintf(f, "</tbody></table>\n");
+    if (c->runner_up >= 0) {
+        const struct rank_row *w = &s->rows[c->best], *r = &s->rows[c->runner_up];
+        fprintf(f, "<p><strong>Break-even:</strong> ");
+        esc(f, r->config);
+        fprintf(f, " overtakes ");
+        esc(f, w->config);
+        fprintf(f, " at %.4g %s/h or less (now %.4g), or when ", c->break_even_runner_cost_per_hour,
+                s->cat->currency, r->cost_per_hour);
+        esc(f, w->config);
+        fprintf(f, " costs more than %.4g %s/h (now %.4g).</p>\n", c->break_even_best_cost_per_hour,
+                s->cat->currency, w->cost_per_hour);
+    }
+    if (c->probe_next >= 0) {
+        fprintf(f, "<p><strong>Probe next:</strong> ");
+        esc(f, s->rows[c->probe_next].config);
+        fprintf(f, ", P(best) %.1f %%: the unprobed configuration most likely to be best.</p>\n",
+                100 * c->rows[c->probe_next].p_best);
+    }
+}
+
 int report_write_html(FILE *f, const struct rank_set *s, const struct report_inputs *in)
 {
     char slo[64], wl[256], a[32];
@@ -319,6 +390,8 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
     }
     fprintf(f, "</div>\n<h2>Ranking</h2>\n");
     ranking_table(f, s);
+    if (s->conf)
+        confidence(f, s);
     fprintf(f, "<h2>Throughput per cost</h2>\n");
     bars(f, s);
     fprintf(f, "<h2>Curves</h2>\n<p class=\"legend\"><span><i class=\"sw\" style=\"background:"
@@ -327,9 +400,20 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
                "</span><span><i class=\"sw\" style=\"background:#f4b183\"></i>"
                "its 95 %% interval</span><span><i class=\"sw\" style=\"background:"
                "#2e7d32\"></i>where the target binds</span><span><i class=\"sw\" style=\""
-               "background:#c62828\"></i>latency target</span></p>\n");
+               "background:#c62828\"></i>latency target</span><span><i class=\"sw\" style=\""
+               "background:#7b3fb5\"></i>predicted (dashed, hollow points: not measured)"
+               "</span></p>\n");
     for (size_t i = 0; i < s->n; i++) {
         const struct curve *cv = rank_set_curves(s, i);
+        int predicted = s->from && s->from[s->row_curve[i]];
+        if (i == REPORT_MAX_PLOTTED) {
+            fprintf(f,
+                    "<p class=\"muted\">The curves of the other %zu configurations are not "
+                    "drawn (the first %d in ranking order are); sizeup rank --json has every "
+                    "figure.</p>\n",
+                    s->n - i, REPORT_MAX_PLOTTED);
+            break;
+        }
         for (size_t w = 0; w < s->opt.n_mix; w++) {
             if (cv[w].m == 0)
                 continue;
@@ -337,12 +421,19 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
             esc(f, s->rows[i].config);
             fprintf(f, " — ");
             esc(f, s->opt.mix[w].workload);
-            fprintf(f, " <span class=\"muted\">(%s, %s, %zu points; %s)</span></h3>\n",
-                    shape_class_name(cv[w].shape.cls),
-                    !cv[w].fitted     ? "no model"
-                    : cv[w].use_model ? model_kind_name(cv[w].fit.kind)
-                                      : "measured curve",
-                    cv[w].n_obs, rank_status_text(s->rows[i].at[w].status));
+            if (predicted) {
+                fprintf(f, " <span class=\"muted\">(predicted from ");
+                esc(f, s->from[s->row_curve[i]]);
+                fprintf(f, "; %s, %zu points; %s)</span></h3>\n", shape_class_name(cv[w].shape.cls),
+                        cv[w].n_obs, rank_status_text(s->rows[i].at[w].status));
+            } else {
+                fprintf(f, " <span class=\"muted\">(%s, %s, %zu points; %s)</span></h3>\n",
+                        shape_class_name(cv[w].shape.cls),
+                        !cv[w].fitted     ? "no model"
+                        : cv[w].use_model ? model_kind_name(cv[w].fit.kind)
+                                          : "measured curve",
+                        cv[w].n_obs, rank_status_text(s->rows[i].at[w].status));
+            }
             {
                 char t1[600], t2[600], t3[400];
                 fprintf(f, "<p class=\"muted\">");
@@ -356,7 +447,8 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
                 fprintf(f, ".</p>\n");
             }
             fprintf(f, "<div class=\"grid2\">\n");
-            curve_plots(f, s, s->rows[i].config, s->opt.mix[w].workload, &cv[w], &s->rows[i].at[w]);
+            curve_plots(f, s, s->rows[i].config, s->opt.mix[w].workload, &cv[w], &s->rows[i].at[w],
+                        predicted);
             fprintf(f, "</div>\n");
         }
     }

@@ -7,8 +7,11 @@
  * plot (series "band": the fitted curve's 95 % interval, "fit": the fitted curve,
  * "measured": the measured points, "slo": the point where the latency target binds) and a
  * latency-vs-concurrency plot (series "latency-model", "latency-measured", "slo-line",
- * "slo"); and the inputs: target, workloads, pricing, points files, catalog files with their
- * name and as-of date, and every cost term with its source and date.
+ * "slo"); a configuration ranked on predicted points (rankpred.h) has "predicted" (dashed),
+ * "predicted-points" (hollow), "latency-predicted" and "latency-predicted-points" instead;
+ * with a confidence (rank_set.conf) a "How sure" section (P(best), ties, break-even price,
+ * what to probe next) after the ranking; and the inputs: target, workloads, pricing, points files,
+ * catalog files with their name and as-of date, and every cost term with its source and date.
  *
  * Thread-safety: touches only its arguments.
  */
@@ -21,6 +24,8 @@
 
 /* Samples of each fitted curve drawn. */
 #define REPORT_CURVE_SAMPLES 96
+/* Configurations whose curves are drawn (the first in ranking order); the rest are listed. */
+#define REPORT_MAX_PLOTTED 24
 
 /* What the report says about where its inputs came from (borrowed strings). */
 struct report_inputs {

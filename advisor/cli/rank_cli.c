@@ -1,6 +1,9 @@
 /* rank_cli.c - the input options of sizeup rank and sizeup report (rank_cli.h). */
 #include "rank_cli.h"
 
+#include "confidence.h"
+#include "rankpred.h"
+
 #include "cmd_catalog.h"
 #include "import.h"
 
@@ -159,6 +162,50 @@ int rank_cli_load(const struct rank_cli *o, const char *cmd, struct point_list *
     return 0;
 }
 
+/* --predict: the catalogs' predicted configurations join the ranking (rankpred.h). */
+static int add_predicted(const struct rank_cli *o, const char *cmd, const struct point_list *pts,
+                         const struct cat_catalog *cat, struct rank_set *s)
+{
+    struct predict_transfer tr[RANK_CLI_MAX_FILES];
+    struct predict_options po;
+    struct predict_set ps;
+    struct rankpred_stats st;
+    char err[256];
+    int rc;
+    for (size_t i = 0; i < o->n_transfer; i++)
+        if (predict_transfer_parse(o->transfer[i], &tr[i], err, sizeof err) != 0) {
+            rank_set_destroy(s);
+            return cli_usage_error(cmd, "--transfer: %s", err);
+        }
+    memset(&po, 0, sizeof po);
+    po.transfer = tr;
+    po.n_transfer = o->n_transfer;
+    po.maps = o->maps;
+    po.n_maps = o->n_maps;
+    po.slo = s->opt.slo;
+    /* problems of the points were reported by the ranking already */
+    rc = predict_set_build(&ps, pts, cat, &po, NULL);
+    if (rc < 0) {
+        fprintf(stderr, "sizeup: --predict: no measured point joins a catalog configuration on "
+                        "an instance with a family and a vcpu count: nothing to predict from\n");
+        return 0; /* the measured ranking stands */
+    }
+    rc = rankpred_add(s, &ps, &st, stderr);
+    predict_set_destroy(&ps);
+    if (rc < 0)
+        return SIZEUP_EXIT_FAIL;
+    if (st.not_predicted) {
+        size_t cap = strlen(st.families) + 300;
+        if ((s->trailer = malloc(cap)))
+            snprintf(s->trailer, cap,
+                     "not ranked: %zu configuration%s of the catalogs neither measured nor "
+                     "predicted\n  (probe one size of: %s%s)\n",
+                     st.not_predicted, st.not_predicted == 1 ? "" : "s", st.families,
+                     strlen(st.families) + 20 > sizeof st.families ? ", ..." : "");
+    }
+    return 0;
+}
+
 int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *pts,
                  struct cat_catalog **cat, struct rank_set *s, int *status)
 {
@@ -173,6 +220,20 @@ int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *p
     }
     if (rc > 0)
         *status = SIZEUP_EXIT_INPUT;
+    if (o->predict && (rc = add_predicted(o, cmd, pts, *cat, s)) != 0) {
+        cat_catalog_free(*cat);
+        *cat = NULL;
+        return rc;
+    }
+    if (!(s->conf = malloc(sizeof *s->conf)) || conf_compute(s->conf, s, NULL) != 0) {
+        free(s->conf);
+        s->conf = NULL;
+        fprintf(stderr, "sizeup: out of memory\n");
+        rank_set_destroy(s);
+        cat_catalog_free(*cat);
+        *cat = NULL;
+        return SIZEUP_EXIT_FAIL;
+    }
     return 0;
 }
 

@@ -19,7 +19,7 @@ $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --catalog data/catalog
 > 0.02636
 >    4 cloud-ssd
 > note: idc-nvme: throughput peaks at 16 threads (measured)
-= 16
+= 22
 
 ### cloud-ssd never meets 10 ms: its latency at 1 thread is 13.33 ms; it ranks last
 $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:10ms
@@ -155,3 +155,36 @@ $ rank --points data/published/seekdb-4c8g-1c2g.csv --mix oltp_read_write:0.7,ol
 > seekdb-4c8g: oltp_read_write interpolated at
 > oltp_point_select measured at 400
 > threads, so the row is interpolated (the weakest basis, from
+
+### how sure: P(best) by resampling within the intervals, the break-even price
+$ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --catalog data/catalogs/published.json --slo avg:20ms
+? 0
+> how sure: P(best at avg <= 20 ms), 10000 draws within each 95 % interval (seed 42);
+>      1 idc-nvme               100 %         -  first
+> break-even: cloud-local-ssd overtakes idc-nvme at 0.008581 USD/h or less (now 0.192),
+
+### --predict: two sizes per family of the published AWS table rank with the predicted sizes of the whole catalog
+$$ grep -E '^(#|target,|c5\.xlarge,|c5\.12xlarge,|c5a\.xlarge,|c5a\.12xlarge,|c6g\.xlarge,|c6g\.12xlarge,)' data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv > "$TRANSCRIPT_TMP/two.csv"
+$ rank --points $TRANSCRIPT_TMP/two.csv --catalog data/catalogs/aws-us-east-1.json --slo p95:10ms --predict
+? 0
+>    1 c6g.12xlarge
+> pred
+> note: c6g.16xlarge, c6g.4xlarge, c6g.2xlarge, c6g.large: predicted from c6g.xlarge, c6g.12xlarge
+> probe next: c6g.16xlarge
+> not ranked: 122 configurations of the catalogs neither measured nor predicted
+> tied with the first within noise
+
+### --predict in JSON: predicted rows say so and where they came from
+$$ grep -E '^(#|target,|c5\.xlarge,|c5\.12xlarge,)' data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv > "$TRANSCRIPT_TMP/c5.csv"
+$ rank --points $TRANSCRIPT_TMP/c5.csv --catalog data/catalogs/aws-us-east-1.json --slo p95:10ms --predict --json
+? 0
+> "config":"c5.9xlarge"
+> "basis":"predicted","predicted_from":["c5.xlarge","c5.12xlarge"]
+> "p_best":
+> "break_even_cost_per_hour":
+= 9
+
+### a bad transfer rule with --predict
+$ rank --points data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv --catalog data/catalogs/aws-us-east-1.json --predict --transfer m5
+? 2
+! --transfer: 'm5' is not a transfer rule

@@ -14,6 +14,35 @@ csv="$src/data/published/rds-idc-vs-cloud-4c16g.csv"
     -o "$tmp/report.html" || { echo "FAIL: sizeup report exited $?"; exit 1; }
 python3 "$src/tests/advisor/check_report.py" "$tmp/report.html" "$csv" || fail=1
 
+# --predict: predicted configurations are drawn dashed (series "predicted", hollow
+# "predicted-points"), measured ones as before; the page says how sure the ranking is
+aws="$src/data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv"
+grep -E '^(#|target,|c5\.xlarge,|c5\.12xlarge,|c6g\.xlarge,|c6g\.12xlarge,)' "$aws" >"$tmp/two.csv"
+"$bin" report --points "$tmp/two.csv" --catalog "$src/data/catalogs/aws-us-east-1.json" \
+    --slo p95:10ms --predict -o "$tmp/pred.html" || { echo "FAIL: report --predict exited $?"; fail=1; }
+python3 - "$tmp/pred.html" <<'PY' || fail=1
+import re, sys
+html = open(sys.argv[1]).read()
+measured = {"c5.xlarge", "c5.12xlarge", "c6g.xlarge", "c6g.12xlarge"}
+plots = re.findall(r"<title>([^<]+) — oltp_read_only: throughput</title>(.*?)</svg>", html, re.S)
+bad = 0
+for name, body in plots:
+    series = set(re.findall(r'data-series="([^"]+)"', body))
+    want = {"fit", "measured"} if name in measured else {"predicted", "predicted-points"}
+    if not want <= series or (name not in measured and "measured" in series):
+        print("FAIL: %s plot series %s" % (name, sorted(series)))
+        bad = 1
+if len(plots) < 12 or not measured <= {n for n, _ in plots}:
+    print("FAIL: %d throughput plots" % len(plots))
+    bad = 1
+for text in ("How sure", "Break-even:", "Probe next:", "stroke-dasharray:7 4"):
+    if text not in html:
+        print("FAIL: no %r in the page" % text)
+        bad = 1
+print("ok   report --predict: %d plots, predicted ones dashed" % len(plots) if not bad else "")
+sys.exit(bad)
+PY
+
 # Markdown summary
 "$bin" report --markdown --points "$csv" --slo avg:100ms >"$tmp/report.md" || fail=1
 grep -q '^| 1 | idc-nvme |' "$tmp/report.md" || { echo "FAIL: markdown lacks the ranking"; fail=1; }
