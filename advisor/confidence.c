@@ -194,7 +194,9 @@ int conf_write_text(FILE *f, const struct rank_set *s, const struct rank_confide
         snprintf(rk, sizeof rk, "%ld%s", r->rank, q->tied ? "~" : "");
         fprintf(f, "  %4s %-20s %7s %9s  %s%s%s\n", rk, r->config, pct(a, sizeof a, q->p_best),
                 (long)i == c->best ? "-" : pct(b, sizeof b, q->p_above_best),
-                (long)i == c->best ? "first" : q->tied ? "tied" : "",
+                (long)i == c->best ? "first"
+                : q->tied          ? "tied"
+                                   : "",
                 r->basis == CURVE_BASIS_PREDICTED && ((long)i == c->best || q->tied) ? ", " : "",
                 r->basis == CURVE_BASIS_PREDICTED ? "pred" : "");
         shown++;
@@ -209,8 +211,9 @@ int conf_write_text(FILE *f, const struct rank_set *s, const struct rank_confide
     if (c->probe_next >= 0) {
         const struct rank_row *r = &s->rows[c->probe_next];
         size_t k = s->row_curve[c->probe_next];
-        fprintf(f, "probe next: %s, P(best) %s, the unprobed configuration most likely to be\n"
-                   "  best (predicted from %s)\n",
+        fprintf(f,
+                "probe next: %s, P(best) %s, the unprobed configuration most likely to be\n"
+                "  best (predicted from %s)\n",
                 r->config, pct(a, sizeof a, c->rows[c->probe_next].p_best),
                 s->from && s->from[k] ? s->from[k] : "its family");
     }

@@ -265,7 +265,7 @@ int predict_write_validation_text(FILE *f, const struct predict_set *s)
     for (size_t g = 0; g < s->n_groups; g++) {
         const struct predict_group *G = &s->groups[g];
         const struct hwscale_validation *v = &G->val;
-        fprintf(f, "\nfamily %s, %s\n", G->family, G->workload);
+        fprintf(f, "family %s, %s\n", G->family, G->workload);
         if (G->n_sizes < 2) {
             fprintf(f,
                     "  one measured size (%s): nothing to leave out; predictions from it carry\n"
@@ -321,7 +321,7 @@ int predict_write_validation_text(FILE *f, const struct predict_set *s)
             fputc('\n', f);
         }
     }
-    fprintf(f, "\nbasis (of the level of the predicted peak): between = between two measured "
+    fprintf(f, "basis (of the level of the predicted peak): between = between two measured "
                "sizes; above,\nbelow = extrapolated beyond the measured sizes; one size = "
                "per-vCPU scaling from one;\nbeyond = more threads per vCPU than any size "
                "measured\n");

@@ -41,24 +41,24 @@ int rank_map_parse(char *s, struct rank_map *m);
 
 struct rank_set {
     struct rank_options opt;
-    const struct cat_catalog *cat;      /* borrowed */
-    size_t n;                           /* configurations */
-    char **config;                      /* ids, owned */
-    struct curve *curves;               /* n_sets x opt.n_mix; an absent curve has m = 0 */
-    size_t n_sets;                      /* curve sets (one per measured configuration; a set of
-                                           predicted curves may be shared by several, rankpred.h) */
-    size_t *config_set;                 /* config k's curve set: its curves start at
-                                           config_set[k] * opt.n_mix (owned) */
-    struct rank_row *rows;              /* n rows, in ranking order after build */
-    size_t *row_curve;                  /* rows[i]'s index into config */
-    char **from;                        /* from[k]: for a configuration ranked on predicted points,
-                                           the measured configurations they came from ("c5.xlarge,
-                                           c5.12xlarge"); NULL for a measured one (owned; the array
-                                           itself NULL when nothing is predicted) */
-    size_t n_points;                    /* points used */
-    struct rank_confidence *conf; /* how sure the ranking is (confidence.h), or NULL; owned
-                                     (conf_destroy and free by rank_set_destroy), set by the
-                                     caller after the build */
+    const struct cat_catalog *cat; /* borrowed */
+    size_t n;                      /* configurations */
+    char **config;                 /* ids, owned */
+    struct curve *curves;          /* n_sets x opt.n_mix; an absent curve has m = 0 */
+    size_t n_sets;                 /* curve sets (one per measured configuration; a set of
+                                      predicted curves may be shared by several, rankpred.h) */
+    size_t *config_set;            /* config k's curve set: its curves start at
+                                      config_set[k] * opt.n_mix (owned) */
+    struct rank_row *rows;         /* n rows, in ranking order after build */
+    size_t *row_curve;             /* rows[i]'s index into config */
+    char **from;                   /* from[k]: for a configuration ranked on predicted points,
+                                      the measured configurations they came from ("c5.xlarge,
+                                      c5.12xlarge"); NULL for a measured one (owned; the array
+                                      itself NULL when nothing is predicted) */
+    size_t n_points;               /* points used */
+    struct rank_confidence *conf;  /* how sure the ranking is (confidence.h), or NULL; owned
+                                      (conf_destroy and free by rank_set_destroy), set by the
+                                      caller after the build */
     char *trailer; /* text printed at the end of the text table ("note: ..." lines), or NULL
                       (owned) */
 };

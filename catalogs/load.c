@@ -105,11 +105,20 @@ static int get_price(struct cat_jr *ld, json_t *obj, const char *key, int requir
 }
 
 /* Grow an array by one zeroed element. */
+/*
+ * Make room for element n of an array of n elements (zeroed). The capacity doubles at every
+ * power of two, so appending n elements copies O(n) in all (a realloc by one each time is
+ * quadratic wherever realloc copies). Only for arrays grown by this function from NULL.
+ */
 static void *grow(void *arr, size_t n, size_t size)
 {
-    char *p = realloc(arr, (n + 1) * size);
-    if (p)
-        memset(p + n * size, 0, size);
+    char *p = arr;
+    if (n == 0 || (n & (n - 1)) == 0) {
+        p = realloc(arr, (n ? 2 * n : 1) * size);
+        if (!p)
+            return NULL;
+    }
+    memset(p + n * size, 0, size);
     return p;
 }
 

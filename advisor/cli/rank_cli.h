@@ -94,19 +94,19 @@ int rank_cli_parse_map_file(const char *arg, void *rank_cli, char *err, size_t c
          .arg_name = "T=ID",                                                                       \
          .parse = rank_cli_parse_map,                                                              \
          .help = "points of target T belong to configuration ID (repeatable)"},                    \
-        {"map-file",        0,                                                                     \
-         CLI_CUSTOM,        CLI_AT(T, m),                                                          \
-         .arg_name = "FILE", .parse = rank_cli_parse_map_file,                                     \
-         .help = "lines TARGET=ID ('#' comments) as --map"},                                       \
-        {"predict",                                                                                \
+        {"map-file",                                                                               \
          0,                                                                                        \
-         CLI_FLAG,                                                                                 \
-         CLI_AT(T, m.predict),                                                                     \
+         CLI_CUSTOM,                                                                               \
+         CLI_AT(T, m),                                                                             \
+         .arg_name = "FILE",                                                                       \
+         .parse = rank_cli_parse_map_file,                                                         \
+         .help = "lines TARGET=ID ('#' comments) as --map"},                                       \
+        {"predict", 0, CLI_FLAG, CLI_AT(T, m.predict),                                             \
          .help = "also rank every configuration of the catalogs predicted from its family's "      \
                  "measured sizes (sizeup predict), labelled pred"},                                \
     {                                                                                              \
-        "transfer", 0, CLI_STRING, CLI_LIST(T, m.transfer, m.n_transfer), .arg_name = "F=FROM:R",  \
-            .example = "m5=c5:0.9",                                                                \
+        "transfer", 0, CLI_STRING, CLI_LIST(T, m.transfer, m.n_transfer),                          \
+            .arg_name = "F=FROM:R", .example = "m5=c5:0.9",                                        \
             .help = "with --predict: predict family F from FROM's sizes at R x their per-core "    \
                     "throughput (as sizeup predict --transfer; repeatable)"                        \
     }
@@ -121,7 +121,7 @@ struct rank_cli {
     size_t n_maps;
     char *map_text[RANK_CLI_MAX_MAPS]; /* owned copies the maps point into */
     size_t n_map_text;
-    int predict;                               /* --predict */
+    int predict;                              /* --predict */
     const char *transfer[RANK_CLI_MAX_FILES]; /* --transfer rules */
     size_t n_transfer;
 };

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# run-predict.sh [BUILD_DIR] - time `sizeup predict` and `sizeup rank --predict` on big catalogs.
+#
+# Catalogs of the AWS price list (data/catalogs/aws-us-east-1.json, 143 instances) x EBS gp3
+# sizes (gp3 prices of data/prices/disks_and_other.csv): 143 x 35 sizes = 5,005 configurations,
+# and 143 x 700 = 100,100. Points: the published AWS sysbench table (17 measured instances of 3
+# families); every other family is predicted from c5 with --transfer FAMILY=c5:1 (a per-core
+# ratio of 1, labelled transfer: here only to make every configuration predicted and ranked, the
+# figures mean nothing). Each timing is end to end (load the catalog, import, predict, fit the predicted
+# curves, rank, price, resample for P(best), print), pinned to one core with taskset, best of 3.
+# Goals (issue 15): 5,000 configurations in < 2 s, 100,000 in < 20 s.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+sizeup=$build/advisor/sizeup
+[ -x "$sizeup" ] || { echo "run-predict.sh: $sizeup not built" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pin=()
+command -v taskset >/dev/null && pin=(taskset -c 0)
+cd "$root"
+python3 - "$tmp" <<'PY'
+import json, sys
+tmp = sys.argv[1]
+aws = json.load(open("data/catalogs/aws-us-east-1.json"))
+gp3 = {"id": "bench-gp3", "provider": "aws", "name": "EBS gp3",
+       "size_gib": {"min": 1, "max": 16384}, "iops": {"base": 3000, "cap": 3000},
+       "throughput_mb_s": {"base": 125, "cap": 125},
+       "prices": {"per_gib_month": {"amount": 0.08, "currency": "USD",
+                                    "source": "data/prices/disks_and_other.csv (infracost golden)",
+                                    "as_of": "2024-07-01"}},
+       "source": "AWS gp3 baseline (catalogs.md section 3)"}
+for name, sizes in (("5k", 35), ("100k", 700)):
+    cat = {"schema": "sizeup.catalog/1", "currency": "USD", "as_of": "2026-12-01",
+           "disks": [gp3], "instances": aws["instances"], "configs": list(aws["configs"])}
+    for inst in aws["instances"]:
+        for k in range(1, sizes):
+            cat["configs"].append({"id": "%s-gp3-%d" % (inst["name"], 20 * k),
+                                   "instance": inst["id"], "disk": "bench-gp3",
+                                   "size_gib": 20 * k})
+    json.dump(cat, open("%s/aws-%s.json" % (tmp, name), "w"))
+    print("%s: %d configurations" % (name, len(cat["configs"])))
+fams = sorted({i["family"] for i in aws["instances"]} - {"c5", "c5a", "c6g"})
+open("%s/transfer" % tmp, "w").write(" ".join("--transfer %s=c5:1" % f for f in fams))
+PY
+pts=data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv
+read -r -a tr <"$tmp/transfer" || true
+TIMEFORMAT=%R
+best() { # best wall time of 3 runs of "$@", seconds
+    local b=999 t
+    for _ in 1 2 3; do
+        t=$( { time "${pin[@]}" "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+        b=$(awk -v a="$b" -v c="$t" 'BEGIN { print (c < a ? c : a) }')
+    done
+    echo "$b"
+}
+for n in 5k 100k; do
+    cat=$tmp/aws-$n.json
+    echo "== $n: catalog check $(best "$sizeup" catalog check "$cat") s;" \
+         "predict $(best "$sizeup" predict --points $pts --catalog "$cat" "${tr[@]}" --json) s;" \
+         "rank --predict $(best "$sizeup" rank --points $pts --catalog "$cat" --slo p95:10ms --predict "${tr[@]}") s"
+    "$sizeup" rank --points $pts --catalog "$cat" --slo p95:10ms --predict "${tr[@]}" --json | \
+        python3 -c 'import sys, json
+rows = [json.loads(l) for l in sys.stdin]
+pred = sum(r["basis"] == "predicted" for r in rows)
+print("   %d rows ranked (%d predicted); first %s" % (len(rows), pred, rows[0]["config"]))'
+done
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine slows the figures)"
