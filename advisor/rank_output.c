@@ -245,18 +245,20 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
                          "a plateau: the most throughput meeting the target is at %.4g %s (%s); "
                          "more %s meet it but give no more",
                          at->n, xn,
-                         at->x_basis == CURVE_BASIS_MEASURED ? "measured"
-                         : at->x_from_model                  ? "the model"
-                                                             : "the measured curve",
+                         at->x_basis == CURVE_BASIS_PREDICTED  ? "the predicted points"
+                         : at->x_basis == CURVE_BASIS_MEASURED ? "measured"
+                         : at->x_from_model                    ? "the model"
+                                                               : "the measured curve",
                          xn);
                 notes_add(&nl, who, line);
             } else if (at->binds == CURVE_BINDS_PEAK) {
                 snprintf(line, sizeof line,
                          "throughput peaks at %.4g %s (%s); more %s meet the target but give less",
                          at->n, xn,
-                         at->x_basis == CURVE_BASIS_MEASURED ? "measured"
-                         : at->x_from_model                  ? "the model"
-                                                             : "the measured curve",
+                         at->x_basis == CURVE_BASIS_PREDICTED  ? "the predicted points"
+                         : at->x_basis == CURVE_BASIS_MEASURED ? "measured"
+                         : at->x_from_model                    ? "the model"
+                                                               : "the measured curve",
                          xn);
                 notes_add(&nl, who, line);
             }
