@@ -1,5 +1,6 @@
 /* curve.c - which points count, grouping, levels, the fit and latency of a curve (curve.h). */
 #include "curve.h"
+#include "errtext.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
@@ -498,17 +499,17 @@ int curve_init_points(struct curve *c, const struct point_list *pts, const size_
                         : s.lat_pct == 0 && !s.qps ? p->latency_ms.avg
                                                    : NAN;
         if (xv <= 0) {
-            snprintf(err, cap, "%s:%ld: %s / %s: point has no %s count",
-                     p->source_file ? p->source_file : "-", p->source_line, p->target, p->workload,
-                     s.x == CURVE_X_NODES ? "nodes" : "threads");
+            errtext_set(err, cap, p->source_file ? p->source_file : "-", p->source_line, 0,
+                        "%s / %s: point has no %s count", p->target, p->workload,
+                        s.x == CURVE_X_NODES ? "nodes" : "threads");
             free(obs);
             return CURVE_EINVAL;
         }
         if (isnan(yv) || !(yv > 0)) {
-            snprintf(err, cap, "%s:%ld: %s / %s: point at %s %lld has no positive %s",
-                     p->source_file ? p->source_file : "-", p->source_line, p->target, p->workload,
-                     s.x == CURVE_X_NODES ? "nodes" : "threads", (long long)xv,
-                     s.qps ? "qps" : "tps");
+            errtext_set(err, cap, p->source_file ? p->source_file : "-", p->source_line, 0,
+                        "%s / %s: point at %s %lld has no positive %s", p->target, p->workload,
+                        s.x == CURVE_X_NODES ? "nodes" : "threads", (long long)xv,
+                        s.qps ? "qps" : "tps");
             free(obs);
             return CURVE_EINVAL;
         }

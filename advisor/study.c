@@ -306,7 +306,7 @@ int study_load(const char *path, struct study *out, char *err, size_t cap)
         return -1;
     root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
-        snprintf(err, cap, "%s:%d:%d: invalid JSON: %s", path, jerr.line, jerr.column, jerr.text);
+        jr_syntax_error(err, cap, path, 1, &jerr);
         free(text);
         return -1;
     }

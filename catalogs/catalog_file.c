@@ -29,8 +29,7 @@ int cat_catalog_add_buffer(struct cat_catalog *cat, const char *text, size_t len
         if (err) {
             err->line = jerr.line;
             err->column = jerr.column;
-            snprintf(err->msg, sizeof err->msg, "%s:%d:%d: not valid JSON: %s", name, jerr.line,
-                     jerr.column, jerr.text);
+            jr_syntax_error(err->msg, sizeof err->msg, name, 1, &jerr);
         }
         return CAT_EPARSE;
     }

@@ -1,6 +1,9 @@
 /* fetch.c - libcurl downloads with retries, paging, size cap and a conditional cache. */
 #include "fetch.h"
 
+#include "outfile.h"
+#include "readfile.h"
+
 #include <curl/curl.h>
 #include <errno.h>
 #include <jansson.h>
@@ -247,25 +250,6 @@ static int cache_validators(const struct cache *c, const char *url, char *etag, 
     return etag[0] || lm[0] ? 0 : -1;
 }
 
-static int write_atomic(const char *path, const char *data, size_t len)
-{
-    char tmp[1200];
-    FILE *f;
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    if (!(f = fopen(tmp, "wb")))
-        return -1;
-    if (fwrite(data, 1, len, f) != len || fflush(f) != 0) {
-        fclose(f);
-        remove(tmp);
-        return -1;
-    }
-    if (fclose(f) != 0 || rename(tmp, path) != 0) {
-        remove(tmp);
-        return -1;
-    }
-    return 0;
-}
-
 static void cache_store(const struct cache *c, const char *url, const struct response *r)
 {
     char path[1100];
@@ -274,7 +258,7 @@ static void cache_store(const struct cache *c, const char *url, const struct res
     if (!c->enabled || (!r->etag[0] && !r->last_modified[0]))
         return;
     cache_path(c, url, "body", path, sizeof path);
-    if (write_atomic(path, r->body ? r->body : "", r->len) != 0)
+    if (outfile_write(path, r->body ? r->body : "", r->len, NULL, 0) != 0)
         return;
     meta = json_pack("{s:s, s:s, s:s}", "url", url, "etag", r->etag, "last_modified",
                      r->last_modified);
@@ -284,32 +268,25 @@ static void cache_store(const struct cache *c, const char *url, const struct res
     json_decref(meta);
     if (text) {
         cache_path(c, url, "meta", path, sizeof path);
-        write_atomic(path, text, strlen(text));
+        outfile_write(path, text, strlen(text), NULL, 0);
         free(text);
     }
 }
 
+/* Largest cached body read back: no cap of its own (the body was within --max-size when it
+ * was stored). */
+#define CACHE_BODY_MAX ((size_t)1 << 40)
+
 static int cache_load_body(const struct cache *c, const char *url, struct response *r)
 {
-    char path[1100];
-    FILE *f;
-    long size;
+    char path[1100], *body;
+    size_t len;
     cache_path(c, url, "body", path, sizeof path);
-    if (!(f = fopen(path, "rb")))
+    if (readfile(path, CACHE_BODY_MAX, &body, &len, NULL, 0) != READFILE_OK)
         return -1;
-    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return -1;
-    }
     free(r->body);
-    r->body = malloc((size_t)size + 1);
-    if (!r->body || fread(r->body, 1, (size_t)size, f) != (size_t)size) {
-        fclose(f);
-        return -1;
-    }
-    fclose(f);
-    r->len = r->cap = (size_t)size;
-    r->body[size] = '\0';
+    r->body = body;
+    r->len = r->cap = len;
     return 0;
 }
 
@@ -602,8 +579,11 @@ int cat_fetch_to_file(const char *url, const char *path, const struct cat_fetch_
     int rc = cat_fetch(url, o, &buf, &len, res, err);
     if (rc != CAT_OK)
         return rc;
-    if (write_atomic(path, buf, len) != 0)
-        rc = ferr(err, CAT_EIO, "%s: cannot write: %s", path, strerror(errno));
+    {
+        char msg[512];
+        if (outfile_write(path, buf, len, msg, sizeof msg) != 0)
+            rc = ferr(err, CAT_EIO, "%s", msg);
+    }
     free(buf);
     return rc;
 }

@@ -1,5 +1,6 @@
 /* lines.c - read a text input one line at a time (lines.h). */
 #include "lines.h"
+#include "errtext.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -116,15 +117,15 @@ static int line_append(struct lines *l, const char *s, size_t n, char *err, size
         size_t ncap = l->line_cap ? l->line_cap : 256;
         char *nl;
         if (l->line_len + n >= LINES_MAX_LINE) {
-            snprintf(err, cap, "%s:%ld: a line longer than %zu MiB: expected text lines", l->name,
-                     l->no, LINES_MAX_LINE >> 20);
+            errtext_set(err, cap, l->name, l->no, 0,
+                        "a line longer than %zu MiB: expected text lines", LINES_MAX_LINE >> 20);
             return LINES_ETOOLONG;
         }
         while (ncap < l->line_len + n + 1)
             ncap *= 2;
         nl = realloc(l->line, ncap);
         if (!nl) {
-            snprintf(err, cap, "%s:%ld: out of memory", l->name, l->no);
+            errtext_set(err, cap, l->name, l->no, 0, "out of memory");
             return LINES_ENOMEM;
         }
         l->line = nl;

@@ -1,28 +1,15 @@
 /* point_read.c - the strict reader of sizeup.point/1 records (JSON object and JSON Lines). */
 #include "point.h"
 
+#include "errtext.h"
 #include "jsonread.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void set_err(struct point_error *err, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void set_err(struct point_error *err, const char *fmt, ...)
-{
-    va_list ap;
-    if (!err)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-}
 
 /* The record is read with the strict reader of util/jsonread.h: "FILE:LINE:COL: $.key: ..." */
 
@@ -479,9 +466,12 @@ int point_parse_line(const char *text, size_t len, const char *name, long line, 
     }
     if (blank(text, len))
         return 0;
+    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+        len--; /* the record is the line without its end, so positions stay on its line */
     o = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!o) {
-        set_err(err, "%s:%ld:%d: invalid JSON: %s", name, line, jerr.column, jerr.text);
+        if (err)
+            jr_syntax_error(err->msg, sizeof err->msg, name, line, &jerr);
         return POINT_EPARSE;
     }
     rc = from_json(o, out, name, line, text, len, err);
@@ -498,8 +488,9 @@ int point_reader_next(struct point_reader *r, struct point *out, struct point_er
         n = getline(&r->buf, &r->cap, r->f);
         if (n < 0) {
             if (ferror(r->f)) {
-                set_err(err, "%s:%ld: read error: %s", r->name, r->line + 1,
-                        strerror(errno ? errno : EIO));
+                if (err)
+                    errtext_set(err->msg, sizeof err->msg, r->name, r->line + 1, 0,
+                                "read error: %s", strerror(errno ? errno : EIO));
                 return POINT_EIO;
             }
             return 0;

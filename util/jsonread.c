@@ -1,6 +1,7 @@
 /* jsonread.c - strict JSON getters with positions (jsonread.h). */
 #include "jsonread.h"
 
+#include "errtext.h"
 #include "jsonpos.h"
 
 #include <ctype.h>
@@ -141,6 +142,16 @@ int jr_fail_key(struct jr *r, const char *key, const char *fmt, ...)
     va_end(ap);
     jr_pop(r, n);
     return JR_EINVAL;
+}
+
+char *jr_syntax_error(char *buf, size_t cap, const char *name, long first_line,
+                      const json_error_t *e)
+{
+    long line = e->line > 0 ? e->line : 1;
+    if (first_line > 1)
+        line += first_line - 1;
+    return errtext_set(buf, cap, name ? name : "<input>", line, e->column, "not valid JSON: %s",
+                       e->text);
 }
 
 int jr_nomem(struct jr *r)

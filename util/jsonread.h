@@ -100,6 +100,14 @@ int jr_fail_at(struct jr *r, const char *path, const char *fmt, ...)
 int jr_fail_key(struct jr *r, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/**
+ * The message for a document jansson could not parse: "NAME:LINE:COL: not valid JSON: TEXT"
+ * (errtext.h), with LINE counted from first_line (a JSON Lines record's line) when > 1.
+ * @return buf (cap bytes).
+ */
+char *jr_syntax_error(char *buf, size_t cap, const char *name, long first_line,
+                      const json_error_t *e);
+
 /** Report that memory ran out ("FILE: out of memory"). @return JR_ENOMEM. */
 int jr_nomem(struct jr *r);
 

@@ -177,6 +177,20 @@ void outfile_abort(struct outfile *of)
     clear(of);
 }
 
+int outfile_write(const char *path, const void *data, size_t len, char *err, size_t cap)
+{
+    struct outfile of;
+    if (outfile_open(&of, path, err, cap) != 0)
+        return -1;
+    if (len && fwrite(data, 1, len, of.f) != len) {
+        if (err && cap)
+            snprintf(err, cap, "cannot write %s: %s", path, strerror(errno));
+        outfile_abort(&of);
+        return -1;
+    }
+    return outfile_commit(&of, err, cap);
+}
+
 int outfile_emit(const char *path, const char *what, int (*write_fn)(FILE *f, const void *ctx),
                  const void *ctx)
 {

@@ -49,6 +49,13 @@ int outfile_commit(struct outfile *of, char *err, size_t cap);
 void outfile_abort(struct outfile *of);
 
 /**
+ * Replace path whole with len bytes of data (outfile_open, one write, outfile_commit).
+ * @param err  message on failure ("cannot write PATH: reason"), cap bytes
+ * @return 0, or -1 (the old file is left as it was).
+ */
+int outfile_write(const char *path, const void *data, size_t len, char *err, size_t cap);
+
+/**
  * Write a whole output with write_fn: to path (replaced whole, as above) or, when path is
  * NULL, to stdout (flushed). Failures are reported on stderr as "sizeup: cannot write <path or
  * what>: reason".

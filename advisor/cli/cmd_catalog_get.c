@@ -6,6 +6,7 @@
 #include "convert.h"
 #include "fetch.h"
 #include "outfile.h"
+#include "readfile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -136,6 +137,9 @@ int cmd_catalog_fetch(int argc, char **argv)
 }
 
 /* ---- convert ------------------------------------------------------------------------------- */
+
+/* Largest price list read (ec2instances.info's instances.json is about 100 MiB). */
+#define CONVERT_MAX_FILE_BYTES ((size_t)1 << 30)
 
 struct convert_ctx {
     struct cat_convert_options o;
@@ -301,7 +305,17 @@ int cmd_catalog_convert(int argc, char **argv)
     }
     for (int i = 0; i < argc; i++) {
         json_error_t jerr;
-        json_t *doc = json_load_file(argv[i], 0, &jerr);
+        json_t *doc;
+        char *text, msg[512];
+        size_t len;
+        rc = readfile(argv[i], CONVERT_MAX_FILE_BYTES, &text, &len, msg, sizeof msg);
+        if (rc != READFILE_OK) {
+            fprintf(stderr, "sizeup: %s\n", msg);
+            json_decref(catalog);
+            return rc == READFILE_ENOMEM ? SIZEUP_EXIT_FAIL : SIZEUP_EXIT_INPUT;
+        }
+        doc = json_loadb(text, len, 0, &jerr);
+        free(text);
         if (!doc) {
             fprintf(stderr, "sizeup: %s:%d:%d: %s\n", argv[i], jerr.line, jerr.column, jerr.text);
             json_decref(catalog);

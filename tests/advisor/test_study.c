@@ -47,6 +47,6 @@ int main(void)
     CHECK_INT_EQ(study_load(FIX "missing.json", &s, err, sizeof err), -1);
     CHECK(strstr(err, "cannot open") != NULL);
     CHECK_INT_EQ(study_load("tests/fixtures/bad/unknown.txt", &s, err, sizeof err), -1);
-    CHECK(strstr(err, "unknown.txt:1:9: invalid JSON") != NULL);
+    CHECK(strstr(err, "unknown.txt:1:9: not valid JSON") != NULL);
     return check_report();
 }
