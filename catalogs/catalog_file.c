@@ -24,6 +24,10 @@ int cat_catalog_add_buffer(struct cat_catalog *cat, const char *text, size_t len
     if (err) {
         memset(err, 0, sizeof *err);
     }
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte order mark */
+        text += 3;
+        len -= 3;
+    }
     root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
     if (!root) {
         if (err) {

@@ -95,6 +95,10 @@ int readfile(const char *path, size_t max_bytes, char **buf, size_t *len, char *
         free(b);
         return fail(err, cap, name, what, READFILE_ETOOBIG);
     }
+    if (n >= 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte order mark: not text */
+        memmove(b, b + 3, n - 3);
+        n -= 3;
+    }
     b[n] = '\0';
     *buf = b;
     *len = n;

@@ -19,6 +19,8 @@ enum {
 /**
  * Read all of path ("-" reads standard input) into a new heap buffer.
  * @param max_bytes  largest accepted size in bytes (> 0); a larger file is refused
+ * A UTF-8 byte order mark at the start (editors on Windows write one) is dropped, so a JSON or
+ * text reader sees the text only.
  * @param buf        out: the content, NUL-terminated (one byte beyond *len), freed by the
  *                   caller with free(); NULL on error
  * @param len        out: bytes read

@@ -39,6 +39,11 @@ int main(void)
     CHECK_STR_EQ(s.output, FIX "out");
     study_destroy(&s);
 
+    /* good.json with a UTF-8 byte order mark before it (as Windows editors save it) */
+    CHECK_INT_EQ(study_load(FIX "bom.json", &s, err, sizeof err), 0);
+    CHECK_STR_EQ(s.name, "idc vs cloud");
+    CHECK_INT_EQ(s.n_cand, 2);
+    study_destroy(&s);
     CHECK_INT_EQ(study_load(FIX "unknown-key.json", &s, err, sizeof err), -1);
     CHECK(strstr(err, "unknown-key.json:7:13: $.ouptut") != NULL);
     CHECK(strstr(err, "unknown key 'ouptut' (expected one of: schema, name,") != NULL);

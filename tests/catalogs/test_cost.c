@@ -293,8 +293,19 @@ static void test_every_bundled_config(void)
     }
 }
 
+/* local.json with a UTF-8 byte order mark before it loads as local.json does */
+static void test_bom(void)
+{
+    struct cat_catalog *a = load("tests/catalogs/fixtures/bom-local.json");
+    struct cat_catalog *b = load("data/catalogs/local.json");
+    CHECK(a->n_configs > 0 && a->n_configs == b->n_configs && a->n_servers == b->n_servers);
+    cat_catalog_free(a);
+    cat_catalog_free(b);
+}
+
 int main(void)
 {
+    test_bom();
     test_disk_rules();
     test_cloud_costs();
     test_onprem();
