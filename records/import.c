@@ -1,6 +1,7 @@
 /* import.c - open an input, detect its format, and pull its points one at a time (import.h). */
 #include "import.h"
 #include "pgbench.h"
+#include "suite.h"
 #include "sysbench_log.h"
 #include "table.h"
 #include "tools.h"
@@ -126,6 +127,8 @@ enum import_format import_detect(const char *buf, size_t len, const char *path)
 
 const char *import_format_name(enum import_format f)
 {
+    if (f == IMPORT_SUITE)
+        return "suite";
     for (size_t i = 0; i < N_FORMATS; i++)
         if (formats[i].fmt == f)
             return formats[i].name;
@@ -136,6 +139,8 @@ int import_format_from_name(const char *name)
 {
     if (strcmp(name, "auto") == 0)
         return IMPORT_AUTO;
+    if (strcmp(name, "suite") == 0)
+        return IMPORT_SUITE;
     for (size_t i = 0; i < N_FORMATS; i++)
         if (strcmp(formats[i].name, name) == 0)
             return (int)formats[i].fmt;
@@ -173,6 +178,13 @@ static int start(struct import_reader *r, struct import_report *report)
     for (i = 0; i < N_FORMATS; i++)
         if (formats[i].fmt == fmt)
             r->ops = &formats[i];
+    if (!r->ops && (fmt == IMPORT_SUITE || suite_detect(data, len))) {
+        import_diag(&r->src, IMPORT_ERROR, 1,
+                    "query-suite timings (query and seconds), not points: they have no "
+                    "throughput curve; rank them with sizeup rank --suite FILE (sizeup import "
+                    "writes them as sizeup.suite/1 records)");
+        return IMPORT_EFORMAT;
+    }
     if (!r->ops) {
         import_diag(&r->src, IMPORT_ERROR, 1,
                     "not a format sizeup reads: expected sysbench output (\"sysbench 1.0.20 "

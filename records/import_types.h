@@ -31,6 +31,7 @@ enum import_format {
     IMPORT_BENCHBASE, /* BenchBase summary.json */
     IMPORT_HAMMERDB,  /* HammerDB TPROC-C output */
     IMPORT_GOTPC,     /* go-tpc tpcc output */
+    IMPORT_SUITE,     /* query-suite timings (suite.h): not points; import_open refuses them */
     IMPORT_N_FORMATS
 };
 

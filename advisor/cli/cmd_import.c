@@ -5,6 +5,7 @@
 #include "import.h"
 #include "outfile.h"
 #include "point.h"
+#include "suite.h"
 
 #include <errno.h>
 #include <math.h>
@@ -53,7 +54,9 @@ const struct cli_cmd cmd_import_cli = {
         "row (CSV as in data/published/, TSV, Markdown, gnuplot .dat), pgbench output or a -l "
         "log,\n"
         "a BenchBase summary.json, HammerDB TPROC-C or go-tpc tpcc output, or point records; '-'\n"
-        "reads stdin. Files of any size are read as a stream. A file with an error contributes no\n"
+        "reads stdin. Query-suite timings (a table with query and seconds columns, go-tpc tpch,\n"
+        "HammerDB TPROC-H) become sizeup.suite/1 records instead, for `sizeup rank --suite`. Files "
+        "of any size are read as a stream. A file with an error contributes no\n"
         "record; the others are still imported, and the exit status is 3. A failed sysbench run\n"
         "among good ones is left out with a warning (exit 3). A run killed before its summary is\n"
         "imported from its intermediate reports, marked incomplete, with a warning (exit 3).\n"
@@ -329,12 +332,71 @@ static void print_diag(void *ctx, enum import_severity sev, const char *msg)
 }
 
 struct run_state {
+    int kinds; /* what was written: 1 points, 2 suites (one output holds one kind) */
     struct sink sink;
     struct summary sum, file_sum;
     int write_records, summary;
-    size_t n_points;
+    size_t n_points, n_suites;
     int n_files_ok;
 };
+
+/* 1 when path (not stdin) holds query-suite timings rather than points. */
+static int is_suite_file(const char *path)
+{
+    char buf[65536];
+    size_t n;
+    FILE *f;
+    if (strcmp(path, "-") == 0 || !(f = fopen(path, "rb")))
+        return 0;
+    n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    return suite_detect(buf, n);
+}
+
+/* Import one file of suite timings: sizeup.suite/1 records. The exit status it asks for. */
+static int import_suite(struct run_state *st, const char *path, const struct import_options *opt)
+{
+    struct suite_options so = {.target = opt->target, .suite = opt->workload};
+    struct suite_list l;
+    char err[512];
+    int rc;
+    if (st->kinds & 1) {
+        fprintf(stderr,
+                "sizeup: %s: query-suite timings and point records go to different "
+                "outputs: import it on its own\n",
+                path);
+        return SIZEUP_EXIT_INPUT;
+    }
+    suite_list_init(&l);
+    rc = suite_read_file(path, &so, &l, err, sizeof err);
+    if (rc != SUITE_OK) {
+        fprintf(stderr, "sizeup: %s\n", err);
+        return rc == SUITE_ENOMEM ? SIZEUP_EXIT_FAIL : SIZEUP_EXIT_INPUT;
+    }
+    if (st->write_records && sink_begin(&st->sink) != 0)
+        rc = -1;
+    for (size_t i = 0; rc == 0 && i < l.n; i++) {
+        if (st->write_records && suite_write(sink_file(&st->sink), &l.items[i], err, sizeof err)) {
+            fprintf(stderr, "sizeup: %s: %s\n", st->sink.out_name, err);
+            rc = -1;
+        }
+        if (st->summary)
+            printf("%-20s %-10s %4zu queries %3zu failed %12.2f s\n", l.items[i].target,
+                   l.items[i].suite, l.items[i].n_q, suite_failed(&l.items[i]),
+                   suite_total_s(&l.items[i]));
+    }
+    if (rc == 0 && st->write_records && sink_commit(&st->sink) != 0)
+        rc = -1;
+    if (rc != 0 && st->write_records)
+        sink_rollback(&st->sink);
+    if (rc == 0) {
+        st->kinds |= 2;
+        st->n_suites += l.n;
+        st->n_files_ok++;
+    }
+    suite_list_destroy(&l);
+    return rc == 0 ? SIZEUP_EXIT_OK : SIZEUP_EXIT_FAIL;
+}
 
 /* Import one file into the sink. The exit status it asks for (OK, INPUT or FAIL). */
 static int import_one(struct run_state *st, const char *path, struct import_options *opt,
@@ -345,6 +407,15 @@ static int import_one(struct run_state *st, const char *path, struct import_opti
     struct point p;
     size_t errors_before = dc->errors, n = 0;
     int rc, status = SIZEUP_EXIT_OK;
+    if (opt->format == IMPORT_SUITE || (opt->format == IMPORT_AUTO && is_suite_file(path)))
+        return import_suite(st, path, opt);
+    if (st->kinds & 2) {
+        fprintf(stderr,
+                "sizeup: %s: point records and query-suite timings go to different "
+                "outputs: import it on its own\n",
+                path);
+        return SIZEUP_EXIT_INPUT;
+    }
     rc = import_open(path, opt, &rep, &r);
     if (rc != IMPORT_OK) {
         if (dc->errors == errors_before)
@@ -395,6 +466,7 @@ static int import_one(struct run_state *st, const char *path, struct import_opti
     }
     st->n_points += n;
     st->n_files_ok++;
+    st->kinds |= 1;
     return rep.n_warnings > 0 ? SIZEUP_EXIT_INPUT : SIZEUP_EXIT_OK;
 }
 
@@ -443,7 +515,7 @@ int cmd_import(int argc, char **argv)
         if (status == SIZEUP_EXIT_FAIL) {
             outfile_abort(&of);
             fprintf(stderr, "sizeup: %s is left as it was\n", output);
-        } else if (st.n_points == 0 && status != SIZEUP_EXIT_OK) {
+        } else if (st.n_points + st.n_suites == 0 && status != SIZEUP_EXIT_OK) {
             outfile_abort(&of);
             fprintf(stderr, "sizeup: nothing was imported; %s is left as it was\n", output);
         } else if (outfile_commit(&of, errbuf, sizeof errbuf) != 0) {
@@ -454,11 +526,14 @@ int cmd_import(int argc, char **argv)
         fprintf(stderr, "sizeup: cannot write stdout: %s\n", strerror(errno));
         status = SIZEUP_EXIT_FAIL;
     }
-    if (summary && status != SIZEUP_EXIT_FAIL)
+    if (summary && status != SIZEUP_EXIT_FAIL && st.sum.n)
         print_summary(&st.sum);
     summary_destroy(&st.sum);
     summary_destroy(&st.file_sum);
-    if (status != SIZEUP_EXIT_FAIL)
+    if (status != SIZEUP_EXIT_FAIL && st.n_suites)
+        fprintf(stderr, "sizeup: imported %zu suite run(s) from %d of %d file(s)\n", st.n_suites,
+                st.n_files_ok, args.argc);
+    else if (status != SIZEUP_EXIT_FAIL)
         fprintf(stderr, "sizeup: imported %zu point(s) from %d of %d file(s)\n", st.n_points,
                 st.n_files_ok, args.argc);
     return status;

@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "outfile.h"
 #include "rank_cli.h"
+#include "suite_rank.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +15,8 @@ struct rank_cmd {
     struct rank_cli in;
     int json, csv, markdown;
     const char *output;
+    const char *suites[RANK_CLI_MAX_FILES];
+    size_t n_suites;
 };
 
 static const struct cli_opt rank_options[] = {
@@ -24,6 +27,9 @@ static const struct cli_opt rank_options[] = {
     {"markdown", 0, CLI_FLAG, CLI_AT(struct rank_cmd, markdown), .help = "a Markdown table"},
     {"output", 'o', CLI_PATH, CLI_AT(struct rank_cmd, output),
      .help = "write to FILE (replaced whole) instead of stdout"},
+    {"suite", 0, CLI_PATH, CLI_LIST(struct rank_cmd, suites, n_suites), .arg_name = "FILE",
+     .help = "rank by the cost of one run of the query suites in FILE instead of points "
+             "(repeatable; --workload picks one suite)"},
     {0}};
 
 const struct cli_cmd cmd_rank_cli = {
@@ -39,8 +45,11 @@ const struct cli_cmd cmd_rank_cli = {
         "transactions and headroom to the peak. Each figure says whether it is measured,\n"
         "interpolated or extrapolated; configurations that never meet the target rank last.\n"
         "Percentile targets use the measured percentiles; avg uses the measured mean, else\n"
-        "Little's law R = N/X. Exit status: 0; 1 nothing to rank; 2 bad command line; 3 some\n"
-        "input rejected (a file, a point joining no configuration); 4 a catalog URL failed.",
+        "Little's law R = N/X. With --suite, query-suite timings (sizeup.suite/1 or a table of\n"
+        "query and seconds) are ranked by cost per run = price per hour x total s / 3600, with\n"
+        "the rank by suite time and a per-query comparison (docs/suite-record.md). Exit status:\n"
+        "0; 1 nothing to rank; 2 bad command line; 3 some input rejected (a file, a point\n"
+        "joining no configuration); 4 a catalog URL failed.",
     .options = rank_options,
     .max_operands = CLI_ANY};
 
@@ -65,6 +74,70 @@ static int write_ranking(FILE *f, const void *ctx)
     }
 }
 
+/* What write_suites writes. */
+struct suite_out {
+    const struct suite_ranking_set *s;
+    int json;
+};
+
+static int write_suites(FILE *f, const void *ctx)
+{
+    const struct suite_out *o = ctx;
+    return o->json ? suite_ranking_write_json(f, o->s) : suite_ranking_write_text(f, o->s);
+}
+
+/* rank --suite: the suite files, the catalogs, the ranking (suite_rank.h). */
+static int rank_suites(struct rank_cmd *o, const struct cli_args *args)
+{
+    struct suite_list runs;
+    struct suite_ranking_set s;
+    struct suite_out so;
+    struct cat_catalog *cat = NULL;
+    int status = SIZEUP_EXIT_OK, rc;
+    const char *only = o->in.opt.n_mix == 1 ? o->in.opt.mix[0].workload : NULL;
+    if (args->argc > 0)
+        return cli_usage_error("rank", "unexpected argument '%s' (suite files go after --suite)",
+                               args->argv[0]);
+    if (o->in.n_points > 0)
+        return cli_usage_error("rank", "give --points or --suite, not both");
+    if (o->in.opt.n_mix > 1 || o->csv || o->markdown)
+        return cli_usage_error("rank", "--suite takes --workload SUITE and --json, not --mix, "
+                                       "--csv or --markdown");
+    suite_list_init(&runs);
+    for (size_t i = 0; i < o->n_suites; i++) {
+        char err[512];
+        int src = suite_read_file(o->suites[i], NULL, &runs, err, sizeof err);
+        if (src != SUITE_OK) {
+            fprintf(stderr, "sizeup: %s\n", err);
+            status = src == SUITE_ENOMEM ? SIZEUP_EXIT_FAIL : SIZEUP_EXIT_INPUT;
+            if (src == SUITE_ENOMEM)
+                goto out;
+        }
+    }
+    if ((rc = rank_cli_load_catalogs(&o->in, &cat)) != 0) {
+        status = rc;
+        goto out;
+    }
+    suite_ranking_init(&s);
+    rc = suite_ranking_build(&s, &runs, cat, o->in.opt.pricing, o->in.maps, o->in.n_maps, only,
+                             stderr);
+    if (rc < 0) {
+        status = SIZEUP_EXIT_FAIL;
+    } else {
+        if (rc > 0 && status == SIZEUP_EXIT_OK)
+            status = SIZEUP_EXIT_INPUT;
+        so.s = &s;
+        so.json = o->json;
+        if (outfile_emit(o->output, "the ranking", write_suites, &so) != 0)
+            status = SIZEUP_EXIT_FAIL;
+    }
+    suite_ranking_destroy(&s);
+out:
+    cat_catalog_free(cat);
+    suite_list_destroy(&runs);
+    return status;
+}
+
 int cmd_rank(int argc, char **argv)
 {
     struct rank_cmd o;
@@ -80,6 +153,11 @@ int cmd_rank(int argc, char **argv)
     rc = cli_parse(&cmd_rank_cli, argc, argv, &o, &args);
     if (rc == CLI_RUN && o.json + o.csv + o.markdown > 1)
         rc = cli_usage_error("rank", "give one of --json, --csv, --markdown");
+    if (rc == CLI_RUN && o.n_suites > 0) {
+        rc = rank_suites(&o, &args);
+        rank_cli_destroy(&o.in);
+        return rc;
+    }
     if (rc == CLI_RUN && (rc = rank_cli_finish(&o.in, "rank", &args, &pts, &cat, &s, &status)) == 0)
         rc = CLI_RUN; /* loaded and ranked */
     if (rc != CLI_RUN) {

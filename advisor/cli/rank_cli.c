@@ -120,14 +120,9 @@ int rank_cli_parse_map_file(const char *path, void *dest, char *err, size_t cap)
     return 0;
 }
 
-int rank_cli_load(const struct rank_cli *o, const char *cmd, struct point_list *pts,
-                  struct cat_catalog **cat, int *status)
+int rank_cli_load_catalogs(const struct rank_cli *o, struct cat_catalog **cat)
 {
-    struct import_options io = {.max_points = IMPORT_HELD_POINTS_MAX};
     int rc;
-    *cat = NULL;
-    if (o->n_points == 0)
-        return cli_usage_error(cmd, "no points: give --points FILE");
     *cat = cat_catalog_new();
     if (!*cat) {
         fprintf(stderr, "sizeup: out of memory\n");
@@ -146,6 +141,19 @@ int rank_cli_load(const struct rank_cli *o, const char *cmd, struct point_list *
         *cat = NULL;
         return rc;
     }
+    return 0;
+}
+
+int rank_cli_load(const struct rank_cli *o, const char *cmd, struct point_list *pts,
+                  struct cat_catalog **cat, int *status)
+{
+    struct import_options io = {.max_points = IMPORT_HELD_POINTS_MAX};
+    int rc;
+    *cat = NULL;
+    if (o->n_points == 0)
+        return cli_usage_error(cmd, "no points: give --points FILE");
+    if ((rc = rank_cli_load_catalogs(o, cat)) != 0)
+        return rc;
     for (size_t i = 0; i < o->n_points; i++) {
         struct import_report rep;
         int irc = import_file(o->points[i], &io, pts, &rep);

@@ -143,6 +143,14 @@ int rank_cli_finish(const struct rank_cli *o, const char *cmd, const struct cli_
                     int *status);
 
 /**
+ * Load the catalogs --catalog names (default $SIZEUP_CATALOG, else the bundled published.json);
+ * errors on stderr.
+ * @param cat  out: the catalogs (free with cat_catalog_free), NULL on error
+ * @return 0, or an exit code (the catalog's: 1, 3 or 4).
+ */
+int rank_cli_load_catalogs(const struct rank_cli *o, struct cat_catalog **cat);
+
+/**
  * Import the points files and load the catalogs (errors on stderr).
  * @param pts     filled with the points (initialised by the caller)
  * @param cat     out: the catalogs (free with cat_catalog_free), NULL on a fatal error

@@ -198,3 +198,17 @@ $$ grep -v '^\$' tests/fixtures/tools/gotpc-tpcc-16t.log > "$TRANSCRIPT_TMP/gotp
 $ import --threads 16 "$TRANSCRIPT_TMP/gotpc.log"
 ? 0
 > "threads":16,
+
+### query-suite timings become sizeup.suite/1 records
+$ import data/published/klustron-tpch-tpcds-queries.csv
+? 0
+= 2
+> {"schema":"sizeup.suite/1","target":"klustron-3x32c","config":null,"suite":"tpch","queries":[{"query":"Q1","seconds":15.8,"result":"succ"}
+> "total_s":2964.76,"n_queries":99,"n_failed":0
+! imported 2 suite run(s) from 1 of 1 file(s)
+
+### ... and are not mixed with points in one output
+$ import data/published/klustron-tpch-tpcds-queries.csv data/published/seekdb-4c8g-1c2g.csv
+? 3
+= 2
+! query-suite timings go to different outputs

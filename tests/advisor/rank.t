@@ -188,3 +188,35 @@ $ rank --points $TRANSCRIPT_TMP/c5.csv --catalog data/catalogs/aws-us-east-1.jso
 $ rank --points data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv --catalog data/catalogs/aws-us-east-1.json --predict --transfer m5
 ? 2
 ! --transfer: 'm5' is not a transfer rule
+
+### rank --suite: cost per run of the Klustron TPC-H timings on two configurations
+$ rank --suite data/published/klustron-tpch-tpcds-queries.csv --workload tpch --map klustron-3x32c=klustron-3x-i3.8xlarge --json
+? 0
+= 2
+> "suite":"tpch","rank":1,"rank_time":1,"config":"klustron-3x32c","target":"klustron-3x32c","basis":"measured","total_s":3997.49
+> "config":"klustron-3x-i3.8xlarge","target":"klustron-3x32c","basis":"same_times","total_s":3997.49
+> "cost_per_hour":7.488,"cost_per_run":8.3147792,
+
+### rank --suite: a timed-out query ranks its run last
+$ rank --suite tests/fixtures/suite/two-configs.md
+? 0
+> 3 cloud-ssd
+> >=19.00
+> Q3                         8.75                   7.20                 failed
+
+### rank --suite and --points together is misuse
+$ rank --suite tests/fixtures/suite/two-configs.md --points data/published/seekdb-4c8g-1c2g.csv
+? 2
+! give --points or --suite, not both
+
+### a suite run that joins no configuration: the rest is ranked, exit 3
+$$ printf 'target,query,seconds\nnowhere,Q1,2\nidc-nvme,Q1,3\n' > "$TRANSCRIPT_TMP/s.csv"
+$ rank --suite "$TRANSCRIPT_TMP/s.csv"
+? 3
+! suite suite of nowhere joins no configuration
+> idc-nvme
+
+### suite timings are no points
+$ fit data/published/klustron-tpch-tpcds-queries.csv
+? 3
+! query-suite timings (query and seconds), not points
