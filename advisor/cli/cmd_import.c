@@ -340,13 +340,16 @@ struct run_state {
     int n_files_ok;
 };
 
-/* 1 when path (not stdin) holds query-suite timings rather than points. */
+/* 1 when path, a regular file, holds query-suite timings rather than points (a pipe or stdin
+ * can be read once only: suites there need --format suite). */
 static int is_suite_file(const char *path)
 {
     char buf[65536];
+    struct stat st;
     size_t n;
     FILE *f;
-    if (strcmp(path, "-") == 0 || !(f = fopen(path, "rb")))
+    if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode) ||
+        !(f = fopen(path, "rb")))
         return 0;
     n = fread(buf, 1, sizeof buf, f);
     fclose(f);

@@ -439,7 +439,7 @@ static void test_cli(void)
     /* catalog check of a URL */
     url(u, sizeof u, "/file/published.json");
     CHECK_INT_EQ(run("catalog check %s", u), 0);
-    CHECK(file_contains("out", "ok: 7 instances, 3 disks, 2 servers, 8 configs"));
+    CHECK(file_contains("out", "ok: 8 instances, 3 disks, 2 servers, 9 configs"));
     url(u, sizeof u, "/notjson");
     CHECK_INT_EQ(run("catalog check %s", u), 3);
 }
