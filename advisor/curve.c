@@ -2,6 +2,11 @@
 #include "curve.h"
 #include "errtext.h"
 
+#include "noise.h"
+
+/* batch-means degrees of freedom of a calibrated probe point (probes/calib.h: 20 batches) */
+#define CALIB_DEFAULT_DF 19.0
+
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdio.h>
@@ -66,6 +71,78 @@ const struct curve_group *curve_groups_find(const struct curve_groups *g, const 
     return NULL;
 }
 
+/* The pooled list of a level record (extra.interval.method "replicates"), or NULL. */
+static json_t *pooled_list(const struct point *p)
+{
+    json_t *iv = p->extra ? json_object_get(p->extra, "interval") : NULL;
+    json_t *m = iv ? json_object_get(iv, "method") : NULL;
+    json_t *l = iv ? json_object_get(iv, "pooled") : NULL;
+    if (!json_is_string(m) || strcmp(json_string_value(m), "replicates") != 0 || !json_is_array(l))
+        return NULL;
+    return l;
+}
+
+/* 1 when q is the replicate entry e of level record r (same x, started_at and tps). */
+static int is_entry(const struct point *r, const struct point *q, json_t *e)
+{
+    json_t *at = json_object_get(e, "started_at"), *tps = json_object_get(e, "tps");
+    if (q == r || q->threads != r->threads || q->nodes != r->nodes || !q->started_at ||
+        !json_is_string(at) || !json_is_number(tps) || strcmp(q->started_at, json_string_value(at)))
+        return 0;
+    return fabs(q->tps - json_number_value(tps)) <= 1e-6 * fabs(q->tps) + 1e-9;
+}
+
+/* Move the group's replicates that a level record of the group pools from idx to pooled
+ * (input order kept in both). 0, or -1 out of memory. */
+static int split_pooled(struct curve_group *g, const struct point_list *pts)
+{
+    size_t *mark, kept = 0, np = 0;
+    int any = 0;
+    for (size_t a = 0; a < g->n && !any; a++)
+        any = pooled_list(&pts->items[g->idx[a]]) != NULL;
+    if (!any)
+        return 0;
+    mark = calloc(g->n, sizeof *mark);
+    if (!mark)
+        return -1;
+    for (size_t a = 0; a < g->n; a++) {
+        const struct point *r = &pts->items[g->idx[a]];
+        json_t *l = pooled_list(r), *e;
+        size_t k;
+        if (!l)
+            continue;
+        json_array_foreach(l, k, e)
+        {
+            for (size_t b = 0; b < g->n; b++)
+                if (!mark[b] && b != a && !pooled_list(&pts->items[g->idx[b]]) &&
+                    is_entry(r, &pts->items[g->idx[b]], e)) {
+                    mark[b] = 1;
+                    break;
+                }
+        }
+    }
+    {
+        size_t *tmp = malloc(g->n * sizeof *tmp);
+        if (!tmp) {
+            free(mark);
+            return -1;
+        }
+        for (size_t a = 0; a < g->n; a++)
+            if (!mark[a])
+                tmp[kept++] = g->idx[a];
+        for (size_t a = 0; a < g->n; a++)
+            if (mark[a])
+                tmp[kept + np++] = g->idx[a];
+        memcpy(g->idx, tmp, g->n * sizeof *tmp);
+        free(tmp);
+    }
+    free(mark);
+    g->pooled = g->idx + kept;
+    g->n_pooled = np;
+    g->n = kept;
+    return 0;
+}
+
 int curve_groups_build(struct curve_groups *out, const struct point_list *pts,
                        const char *const *keys)
 {
@@ -119,7 +196,13 @@ int curve_groups_build(struct curve_groups *out, const struct point_list *pts,
     }
     free(gi);
     free(fill);
+    for (size_t k = 0; k < out->n; k++)
+        if (split_pooled(&out->g[k], pts) != 0)
+            goto nomem_groups;
     return CURVE_OK;
+nomem_groups:
+    curve_groups_destroy(out);
+    return CURVE_ENOMEM;
 nomem:
     free(gi);
     free(fill);
@@ -181,45 +264,64 @@ static int cmp_obs(const void *a, const void *b)
     return (p->n > q->n) - (p->n < q->n);
 }
 
-/* Pool the sorted observations into levels (curve.h, "Levels"). */
-static void pool_levels(struct curve *c, const struct curve_obs *v, size_t m)
+/* An observation as a replicate of models/noise.h: its ci95 as a standard error. */
+static struct noise_obs to_noise(const struct curve_obs *v)
 {
+    struct noise_obs o;
+    double df = v->ci95_df > 0 ? v->ci95_df : 0;
+    o.n = v->n;
+    o.x = v->x;
+    o.se = NAN;
+    o.se_df = df;
+    if (isfinite(v->ci95_x) && v->ci95_x >= 0)
+        o.se = v->ci95_x / (df > 0 && df < NOISE_DF_LARGE ? gsl_cdf_tdist_Pinv(0.975, df)
+                                                          : gsl_cdf_ugaussian_Pinv(0.975));
+    return o;
+}
+
+/* Pool the sorted observations into levels (curve.h, "Levels"). */
+static int pool_levels(struct curve *c, const struct curve_obs *v, size_t m)
+{
+    struct noise_obs *no = malloc(2 * m * sizeof *no), *loose = no + m;
+    struct noise_pool pool;
+    size_t nl = 0;
+    if (!no)
+        return CURVE_ENOMEM;
+    for (size_t i = 0; i < m; i++) {
+        no[i] = to_noise(&v[i]);
+        if (!v[i].pooled)
+            loose[nl++] = no[i];
+    }
+    if (noise_pool(loose, nl, &pool) != NOISE_OK) {
+        free(no);
+        return CURVE_EINVAL;
+    }
     for (size_t i = 0; i < m;) {
         struct curve_level *l = &c->lv[c->m++];
-        size_t j = i, k = 0, with_ci = 0;
-        double sum = 0, lat = 0, ci2 = 0, ss = 0;
+        struct noise_level lv;
+        size_t j = i, k = 0, n_pooled = 0;
+        double lat = 0;
         while (j < m && v[j].n == v[i].n) {
-            sum += v[j].x;
-            if (isfinite(v[j].ci95_x) && v[j].ci95_x >= 0) {
-                ci2 += v[j].ci95_x * v[j].ci95_x;
-                with_ci++;
-            }
             if (isfinite(v[j].lat_s) && v[j].lat_s > 0) {
                 lat += v[j].lat_s;
                 k++;
             }
+            n_pooled += v[j].pooled != 0;
             j++;
         }
+        /* a level made only of level records is taken as recorded: never pooled again */
+        noise_level(n_pooled == j - i ? NULL : &pool, no + i, j - i, &lv);
         l->n = v[i].n;
         l->reps = j - i;
-        l->x = sum / (double)l->reps;
+        l->x = lv.mean;
         l->lat_s = k ? lat / (double)k : NAN;
-        l->half95 = NAN;
-        if (l->reps >= 2) {
-            for (size_t q = i; q < j; q++)
-                ss += (v[q].x - l->x) * (v[q].x - l->x);
-            l->half95 = gsl_cdf_tdist_Pinv(0.975, (double)(l->reps - 1)) *
-                        sqrt(ss / (double)(l->reps - 1)) / sqrt((double)l->reps);
-        }
-        if (with_ci == l->reps) {
-            double h = sqrt(ci2) / (double)l->reps;
-            if (!(l->half95 >= h))
-                l->half95 = h;
-        }
+        l->half95 = lv.method == NOISE_NONE ? NAN : lv.half95;
         if (k)
             c->m_lat++;
         i = j;
     }
+    free(no);
+    return CURVE_OK;
 }
 
 /* Classify levels lo..hi (models/shape.h). */
@@ -413,7 +515,11 @@ int curve_init(struct curve *c, const struct curve_obs *obs, size_t m,
         c->obs_n[i] = v[i].n;
         c->obs_x[i] = v[i].x;
     }
-    pool_levels(c, v, m);
+    rc = pool_levels(c, v, m);
+    if (rc != CURVE_OK) {
+        snprintf(err, cap, rc == CURVE_ENOMEM ? "out of memory" : "bad level interval");
+        goto out;
+    }
     rc = shape_and_fit(c, ws, err, cap);
     if (rc != CURVE_OK)
         goto out;
@@ -443,6 +549,28 @@ out:
     if (rc != CURVE_OK)
         curve_destroy(c);
     return rc;
+}
+
+/* Degrees of freedom of a point's ci95_tps: a level record's (extra.interval.df; *pooled = 1),
+ * a calibrated probe point's batch means (extra.calibration.batches - 1, else 19), else 0. */
+static double interval_df(const struct point *p, int *pooled)
+{
+    json_t *iv = p->extra ? json_object_get(p->extra, "interval") : NULL;
+    json_t *cal = p->extra ? json_object_get(p->extra, "calibration") : NULL;
+    json_t *m = iv ? json_object_get(iv, "method") : NULL, *v;
+    *pooled = 0;
+    if (json_is_string(m) && strcmp(json_string_value(m), "replicates") == 0) {
+        *pooled = 1;
+        v = json_object_get(iv, "df");
+        return json_is_number(v) && json_number_value(v) > 0 ? json_number_value(v) : 0;
+    }
+    if (json_is_object(cal)) {
+        v = json_object_get(cal, "batches");
+        if (json_is_integer(v) && json_integer_value(v) >= 2)
+            return (double)(json_integer_value(v) - 1);
+        return CALIB_DEFAULT_DF;
+    }
+    return 0;
 }
 
 /* The statistic every point of the curve carries: p95, else p99, else none. */
@@ -519,6 +647,7 @@ int curve_init_points(struct curve *c, const struct point_list *pts, const size_
         if (s.qps && isfinite(p->ci95_tps) && p->tps > 0)
             obs[i].ci95_x = p->ci95_tps * p->qps / p->tps;
         obs[i].lat_s = isfinite(lat_ms) ? lat_ms * 1e-3 : NAN;
+        obs[i].ci95_df = interval_df(p, &obs[i].pooled);
     }
     rc = curve_init(c, obs, m, &s, ws, err, cap);
     free(obs);

@@ -19,11 +19,20 @@
  * server nodes (a scale-out curve), or CURVE_X_AUTO: nodes when every point has a node count
  * and there are at least 2 distinct counts, else threads.
  *
- * Levels: the points at one x are replicates, pooled into one level: mean throughput, and a 95 %
- * half-width for that mean, the larger of
- *   between replicates   t(0.975, r-1) s / sqrt(r)   (r >= 2 points, s their standard deviation)
- *   from the points      sqrt(sum ci95_i^2) / r     (every point carries ci95_tps)
- * (NAN when neither is known). The measured latency of a level is the mean of its points'.
+ * Levels: the points at one x are replicates (runs), pooled into one level by models/noise.h:
+ * mean throughput, and a 95 % half-width for that mean that includes the variation between runs.
+ * The run-to-run relative variance is pooled over every level of the curve with 2 or more
+ * points (nu = sum (r_i - 1) degrees of freedom), split into its within-run part (the points'
+ * own ci95_tps, as standard errors) and the part between runs; each level's interval is
+ *   t(0.975, df_i) X_i sqrt((sigma_b^2 + wbar_i^2) / r_i)    (Satterthwaite's df_i)
+ * so a level measured once still carries the run-to-run noise its curve's replicates show.
+ * With one replicate per level it is the point's own ci95_tps (within-run only); NAN when
+ * neither is known. For a single replicated level without ci95 this is the classic
+ * t(0.975, r-1) s / sqrt(r). A point that is itself a pooled level (a level record of the
+ * probe's passes, extra.interval.method "replicates": its ci95_tps already includes the
+ * run-to-run variation) is taken as it is, never pooled again; the replicates it pools are left
+ * out of the curve (curve_groups_build: reason "pooled"). The measured latency of a level is
+ * the mean of its points'.
  *
  * Shape (models/shape.h) is read from the levels first: rising, plateau, peaked, falling,
  * collapse, and a superlinear start; every level's noise e_i = max(h_i, 5 % of X_i).
@@ -107,6 +116,9 @@ struct curve_group {
     size_t *idx;          /* their indices into the list, input order */
     size_t n_excluded;    /* points of this key and workload that do not count */
     size_t *excluded;     /* their indices */
+    size_t n_pooled;      /* replicates a level record of the group pools (curve.h "Levels"):
+                             measured and counted there, so not in idx on their own */
+    size_t *pooled;       /* their indices */
 };
 
 struct curve_groups {
@@ -116,7 +128,9 @@ struct curve_groups {
 };
 
 /**
- * Group the points of a list into curves.
+ * Group the points of a list into curves. A counting point that a level record of the same
+ * group pools (its extra.interval.pooled lists the point's threads or nodes, started_at and tps)
+ * goes to the group's pooled list instead of idx.
  * @param keys  NULL: key = the point's target; else keys[i] is point i's key, NULL to leave
  *              point i out of every group (e.g. it joins no configuration)
  * @return CURVE_OK, or CURVE_ENOMEM (out left empty). Free with curve_groups_destroy.
@@ -156,10 +170,13 @@ struct curve_spec curve_spec_default(void);
 
 /* One observation: a point reduced to what a curve needs. */
 struct curve_obs {
-    double n;      /* x: threads or nodes, > 0 */
-    double x;      /* throughput, > 0 */
-    double ci95_x; /* 95 % half-width of x from the point itself (probe calibration), or NAN */
-    double lat_s;  /* the statistic's measured latency, seconds, or NAN */
+    double n;       /* x: threads or nodes, > 0 */
+    double x;       /* throughput, > 0 */
+    double ci95_x;  /* 95 % half-width of x from the point itself (probe calibration), or NAN */
+    double lat_s;   /* the statistic's measured latency, seconds, or NAN */
+    double ci95_df; /* degrees of freedom of ci95_x (19 for 20 batch means); 0: unknown (normal) */
+    int pooled;     /* 1: x is a level already pooled over replicates (its ci95_x includes the
+                       run-to-run variation): not pooled again */
 };
 
 /* One level: the replicates at one x, pooled. */

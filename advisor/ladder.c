@@ -125,6 +125,8 @@ static int estimate(struct ladder *l, struct usl_workspace *ws)
         obs[k].x = l->lv[i].tps;
         obs[k].ci95_x = NAN;
         obs[k].lat_s = NAN;
+        obs[k].ci95_df = 0;
+        obs[k].pooled = 0;
         if (obs[k].x > obs[best].x)
             best = k;
         k++;

@@ -39,6 +39,8 @@ static void make_curve(size_t k, struct curve_obs *o)
         o[i].n = pow(2, i);
         o[i].x = lambda * o[i].n / (1 + sigma * (o[i].n - 1) + kappa * o[i].n * (o[i].n - 1));
         o[i].lat_s = o[i].n / o[i].x * 1.05;
+        o[i].ci95_df = 0;
+        o[i].pooled = 0;
         o[i].ci95_x = NAN;
     }
 }

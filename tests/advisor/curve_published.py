@@ -3,7 +3,10 @@
 themselves (issue 11), with the rules written out here rather than read back from sizeup:
 
 Levels: the points of one (target, workload) at one x are pooled: mean tps, and a 95 % half-width
-t(0.975, r-1) s / sqrt(r) for r >= 2 replicates (t from the standard table), unknown for one.
+from the curve's run-to-run noise (models/noise.h; the tables carry no within-run intervals): the
+relative variance s^2 = sum over levels with r >= 2 of sum (x / mean - 1)^2, over nu = sum (r - 1);
+every level's half-width t(0.975, nu) mean s / sqrt(r) (t from the standard table); unknown when
+no level of the curve has replicates.
 Noise of a level: e = max(half-width, 5 % of its mean). Two levels differ beyond the noise when
 |X_a - X_b| > sqrt(e_a^2 + e_b^2).
 
@@ -46,7 +49,10 @@ TABLES = ["rds-idc-vs-cloud-4c16g.csv", "seekdb-4c8g-1c2g.csv", "monosql-scaleou
           "klustron-3node-32c128g.csv", "klustron-tpcc-500wh.csv", "aws-ec2-oltp-ro-c5-c5a-c6g.csv"]
 CATALOGS = ["data/catalogs/published.json", "data/catalogs/aws-us-east-1.json"]
 T975 = {1: 12.7062, 2: 4.30265, 3: 3.18245, 4: 2.77645, 5: 2.57058, 6: 2.44691, 7: 2.36462,
-        8: 2.30600, 9: 2.26216, 10: 2.22814}
+        8: 2.30600, 9: 2.26216, 10: 2.22814, 11: 2.20099, 12: 2.17881, 13: 2.16037, 14: 2.14479,
+        15: 2.13145, 16: 2.11991, 17: 2.10982, 18: 2.10092, 19: 2.09302, 20: 2.08596,
+        21: 2.07961, 22: 2.07387, 23: 2.06866, 24: 2.06390, 25: 2.05954, 26: 2.05553,
+        27: 2.05183, 28: 2.04841, 29: 2.04523, 30: 2.04227}
 NOISE = 0.05
 fails = 0
 checked = collections.Counter()
@@ -82,13 +88,19 @@ def levels(points, xkey, stat=None):
     for p in points:
         g[p[xkey]].append(p)
     out = []
+    ss, nu = 0.0, 0
+    for x in g:
+        v = [p["tps"] for p in g[x]]
+        check(all("ci95_tps" not in p for p in g[x]), "published points carry no ci95_tps")
+        if len(v) >= 2:
+            m = sum(v) / len(v)
+            ss += sum((t / m - 1) ** 2 for t in v)
+            nu += len(v) - 1
+    s = math.sqrt(ss / nu) if nu else None
     for x in sorted(g):
         v = [p["tps"] for p in g[x]]
         r, m = len(v), sum(v) / len(v)
-        h = None
-        if r >= 2:
-            s = math.sqrt(sum((t - m) ** 2 for t in v) / (r - 1))
-            h = T975[r - 1] * s / math.sqrt(r)
+        h = T975[nu] * m * s / math.sqrt(r) if nu else None
         lat = None
         if stat:
             ls = [statistic(p, stat) for p in g[x] if statistic(p, stat) is not None]

@@ -9,6 +9,7 @@
 #include "check.h"
 #include "curve.h"
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_errno.h>
 #include <math.h>
 #include <string.h>
@@ -105,9 +106,13 @@ static void test_levels(void)
     struct curve_spec spec = curve_spec_default();
     char err[256];
     /* 3 replicates at 1, 2 at 2, one at 4 and 8 with a calibrated ci95 */
-    struct curve_obs o[7] = {{1, 100, NAN, NAN}, {2, 190, NAN, NAN}, {1, 104, NAN, NAN},
-                             {4, 300, 6, NAN},   {1, 96, NAN, NAN},  {2, 200, NAN, NAN},
-                             {8, 310, 9, NAN}};
+    struct curve_obs o[7] = {{1, 100, NAN, NAN, 0, 0}, {2, 190, NAN, NAN, 0, 0},
+                             {1, 104, NAN, NAN, 0, 0}, {4, 300, 6, NAN, 0, 0},
+                             {1, 96, NAN, NAN, 0, 0},  {2, 200, NAN, NAN, 0, 0},
+                             {8, 310, 9, NAN, 0, 0}};
+    /* the run-to-run relative variance pooled over levels 1 and 2 (models/noise.h), by hand:
+     * level 1 deviations 0, +4 %, -4 % of 100; level 2 -/+ 5 of 195; nu = 2 + 1 = 3 */
+    double s2 = (0.0016 + 0.0016 + 2 * (5.0 / 195) * (5.0 / 195)) / 3, w4, w8, df4, df8;
     spec.lat_pct = CURVE_LAT_NONE;
     CHECK_INT_EQ(curve_init(&c, o, 7, &spec, NULL, err, sizeof err), CURVE_OK);
     CHECK_INT_EQ(c.m, 4);
@@ -115,14 +120,29 @@ static void test_levels(void)
     CHECK_NEAR(c.lv[0].n, 1, 0);
     CHECK_NEAR_REL(c.lv[0].x, 100, 1e-12);
     CHECK_INT_EQ(c.lv[0].reps, 3);
-    /* s = 4 (deviations -0, +4, -4 around 100: s^2 = 32/2): 4.30265 * 4 / sqrt(3) */
-    CHECK_NEAR_REL(c.lv[0].half95, 4.30265 * 4 / sqrt(3), 1e-5);
-    /* 190, 200: s = 7.0711; 12.7062 * 7.0711 / sqrt(2) = 63.531 */
+    /* no within-run part known: sigma_b^2 = s2, df = nu = 3, t(0.975, 3) = 3.182446305 */
+    CHECK_NEAR_REL(c.lv[0].half95, 3.182446305 * 100 * sqrt(s2 / 3), 1e-8);
     CHECK_NEAR_REL(c.lv[1].x, 195, 1e-12);
-    CHECK_NEAR_REL(c.lv[1].half95, 12.7062 * sqrt(50) / sqrt(2), 1e-5);
-    /* one point with its own interval */
-    CHECK_NEAR_REL(c.lv[2].half95, 6, 1e-12);
-    CHECK_NEAR_REL(c.lv[3].half95, 9, 1e-12);
+    CHECK_NEAR_REL(c.lv[1].half95, 3.182446305 * 195 * sqrt(s2 / 2), 1e-8);
+    /* a level measured once carries the curve's run-to-run noise and its own interval (as a
+     * standard error, 6 / 1.959964), with Satterthwaite's df against nu = 3 */
+    w4 = pow(6 / 1.959963985 / 300, 2);
+    w8 = pow(9 / 1.959963985 / 310, 2);
+    df4 = (s2 + w4) * (s2 + w4) / (s2 * s2 / 3 + w4 * w4 / 1e6);
+    df8 = (s2 + w8) * (s2 + w8) / (s2 * s2 / 3 + w8 * w8 / 1e6);
+    CHECK_NEAR_REL(c.lv[2].half95, gsl_cdf_tdist_Pinv(0.975, df4) * 300 * sqrt(s2 + w4), 1e-8);
+    CHECK_NEAR_REL(c.lv[3].half95, gsl_cdf_tdist_Pinv(0.975, df8) * 310 * sqrt(s2 + w8), 1e-8);
+    CHECK(c.lv[2].half95 > 6 && c.lv[3].half95 > 9);
+    curve_destroy(&c);
+    /* without replicates a point's own interval is the level's (within-run only) */
+    {
+        struct curve_obs q[2] = {{4, 300, 6, NAN, 19, 0}, {8, 310, 9, NAN, 0, 0}};
+        CHECK_INT_EQ(curve_init(&c, q, 2, &spec, NULL, err, sizeof err), CURVE_OK);
+        CHECK_NEAR_REL(c.lv[0].half95, 6, 1e-12);
+        CHECK_NEAR_REL(c.lv[1].half95, 9, 1e-12);
+        curve_destroy(&c);
+    }
+    CHECK_INT_EQ(curve_init(&c, o, 7, &spec, NULL, err, sizeof err), CURVE_OK);
     CHECK(curve_level_at(&c, 4) == &c.lv[2]);
     CHECK(curve_level_at(&c, 3) == NULL);
     /* the fit sees every observation, sorted by x */
@@ -135,6 +155,58 @@ static void test_levels(void)
 }
 
 /* From points: auto x axis (nodes when every point has >= 2 distinct counts), qps, errors. */
+/* A level record of the probe's passes pools its replicates: they leave the curve's points (to
+ * the group's pooled list) and the level is the record's own mean and interval, not pooled again;
+ * a replicate it does not list (another started_at, or another tps) stays. */
+static void test_level_records(void)
+{
+    struct point_list l;
+    struct curve_groups g;
+    struct curve c;
+    struct curve_spec spec = curve_spec_default();
+    char err[320];
+    static const char *const at[3] = {"2026-12-01T10:00:00Z", "2026-12-01T10:01:00Z",
+                                      "2026-12-01T10:02:00Z"};
+    double tps[3] = {1000, 1100, 1050};
+    json_t *pooled = json_array();
+    point_list_init(&l);
+    for (int i = 0; i < 3; i++) {
+        add(&l, "t", "w", 4, tps[i], NULL);
+        point_set_str(&l.items[i].started_at, at[i]);
+        l.items[i].ci95_tps = 20;
+        json_array_append_new(
+            pooled, json_pack("{s:s,s:f,s:i}", "started_at", at[i], "tps", tps[i], "pass", i + 1));
+    }
+    add(&l, "t", "w", 8, 1500, NULL); /* another level, measured once */
+    add(&l, "t", "w", 4, 1050, NULL); /* the level record: mean 1050, +/- 140 with 2.5 df */
+    l.items[4].ci95_tps = 140;
+    l.items[4].extra = json_pack("{s:{s:s,s:i,s:f,s:o}}", "interval", "method", "replicates",
+                                 "replicates", 3, "df", 2.5, "pooled", pooled);
+    add(&l, "t", "w", 4, 990, NULL); /* a later run of level 4, not pooled by the record */
+    point_set_str(&l.items[5].started_at, at[0]);
+    CHECK_INT_EQ(curve_groups_build(&g, &l, NULL), CURVE_OK);
+    CHECK_INT_EQ(g.n, 1);
+    CHECK_INT_EQ(g.g[0].n, 3);
+    CHECK_INT_EQ(g.g[0].idx[0], 3);
+    CHECK_INT_EQ(g.g[0].idx[1], 4);
+    CHECK_INT_EQ(g.g[0].idx[2], 5);
+    CHECK_INT_EQ(g.g[0].n_pooled, 3);
+    CHECK_INT_EQ(g.g[0].pooled[0], 0);
+    CHECK_INT_EQ(g.g[0].pooled[2], 2);
+    CHECK_INT_EQ(g.g[0].n_excluded, 0);
+    /* the record alone at its level: taken as recorded */
+    {
+        size_t idx[2] = {3, 4};
+        spec.lat_pct = CURVE_LAT_NONE;
+        CHECK_INT_EQ(curve_init_points(&c, &l, idx, 2, &spec, NULL, err, sizeof err), CURVE_OK);
+        CHECK_NEAR_REL(c.lv[0].x, 1050, 1e-12);
+        CHECK_NEAR_REL(c.lv[0].half95, 140, 1e-9);
+        curve_destroy(&c);
+    }
+    curve_groups_destroy(&g);
+    point_list_destroy(&l);
+}
+
 static void test_from_points(void)
 {
     struct point_list l;
@@ -185,6 +257,8 @@ static int build(struct curve *c, const double *n, const double *x, size_t m)
         o[i].x = x[i];
         o[i].ci95_x = NAN;
         o[i].lat_s = NAN;
+        o[i].ci95_df = 0;
+        o[i].pooled = 0;
     }
     return curve_init(c, o, m, &spec, NULL, err, sizeof err);
 }
@@ -366,8 +440,10 @@ static void test_measured_curve(void)
 /* Points predicted for a configuration: the same curve, every figure labelled predicted. */
 static void test_predicted(void)
 {
-    struct curve_obs o[4] = {
-        {1, 100, NAN, NAN}, {2, 190, NAN, NAN}, {4, 350, NAN, NAN}, {8, 600, NAN, NAN}};
+    struct curve_obs o[4] = {{1, 100, NAN, NAN, 0, 0},
+                             {2, 190, NAN, NAN, 0, 0},
+                             {4, 350, NAN, NAN, 0, 0},
+                             {8, 600, NAN, NAN, 0, 0}};
     struct curve_spec spec = curve_spec_default();
     struct curve c;
     struct curve_value v;
@@ -388,6 +464,7 @@ int main(void)
     test_rule();
     test_groups();
     test_levels();
+    test_level_records();
     test_from_points();
     test_usl_below_first();
     test_usl_inside();

@@ -34,6 +34,8 @@ static int build(struct curve *c, const double *n, const double *x, const double
         o[i].x = x[i];
         o[i].ci95_x = NAN;
         o[i].lat_s = lat_s ? lat_s[i] : NAN;
+        o[i].ci95_df = 0;
+        o[i].pooled = 0;
     }
     spec.x = by_nodes ? CURVE_X_NODES : CURVE_X_THREADS;
     spec.lat_pct = lat_pct;

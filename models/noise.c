@@ -1,0 +1,200 @@
+/* noise.c - run-to-run noise pooled over replicates of a curve's levels (see noise.h). */
+#include "noise.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+
+static double t975(double df)
+{
+    if (!(df > 0) || df >= NOISE_DF_LARGE)
+        return gsl_cdf_ugaussian_Pinv(0.975);
+    return gsl_cdf_tdist_Pinv(0.975, df);
+}
+
+static double obs_df(const struct noise_obs *o)
+{
+    return isfinite(o->se_df) && o->se_df > 0 ? o->se_df : NOISE_DF_LARGE;
+}
+
+static int same_level(double a, double b)
+{
+    return fabs(a - b) <= 1e-9 * fabs(a);
+}
+
+struct ix {
+    double n;
+    size_t i;
+};
+
+static int cmp_ix(const void *a, const void *b)
+{
+    const struct ix *p = a, *q = b;
+    if (p->n != q->n)
+        return (p->n > q->n) - (p->n < q->n);
+    return (p->i > q->i) - (p->i < q->i);
+}
+
+static int obs_ok(const struct noise_obs *o)
+{
+    return isfinite(o->n) && o->n > 0 && isfinite(o->x) && o->x > 0 && !(o->se < 0);
+}
+
+int noise_pool(const struct noise_obs *o, size_t m, struct noise_pool *out)
+{
+    struct ix *ix;
+    double ss = 0, w2 = 0;
+    size_t known = 0;
+    if (!out || (m > 0 && !o))
+        return NOISE_EINVAL;
+    out->levels = out->reps = 0;
+    out->nu = 0;
+    out->cv = out->within_cv = out->between_cv = NAN;
+    out->within_known = 0;
+    for (size_t i = 0; i < m; i++)
+        if (!obs_ok(&o[i]))
+            return NOISE_EINVAL;
+    if (m < 2)
+        return NOISE_OK;
+    ix = malloc(m * sizeof *ix);
+    if (!ix)
+        return NOISE_ENOMEM;
+    for (size_t i = 0; i < m; i++) {
+        ix[i].n = o[i].n;
+        ix[i].i = i;
+    }
+    qsort(ix, m, sizeof *ix, cmp_ix);
+    for (size_t a = 0; a < m;) {
+        size_t b = a + 1;
+        double mean = o[ix[a].i].x;
+        while (b < m && same_level(ix[a].n, ix[b].n))
+            mean += o[ix[b++].i].x;
+        if (b - a >= 2) {
+            mean /= (double)(b - a);
+            out->levels++;
+            out->reps += b - a;
+            out->nu += (double)(b - a - 1);
+            for (size_t k = a; k < b; k++) {
+                const struct noise_obs *q = &o[ix[k].i];
+                double d = q->x / mean - 1;
+                ss += d * d;
+                if (isfinite(q->se)) {
+                    w2 += (q->se / mean) * (q->se / mean);
+                    known++;
+                }
+            }
+        }
+        a = b;
+    }
+    free(ix);
+    if (out->nu == 0)
+        return NOISE_OK;
+    out->cv = sqrt(ss / out->nu);
+    out->within_known = known == out->reps;
+    out->within_cv = out->within_known ? sqrt(w2 / (double)known) : 0;
+    out->between_cv = sqrt(fmax(0, out->cv * out->cv - out->within_cv * out->within_cv));
+    return NOISE_OK;
+}
+
+/* Relative half-width, variance and df of the mean of r replicates with mean within-run
+ * relative variance wbar2 (nu_w within degrees of freedom in all), at the pool's noise. */
+static void combine(const struct noise_pool *p, double wbar2, double nu_w, size_t r, double *rel_sd,
+                    double *df)
+{
+    double sb2 = p && p->nu > 0 ? p->between_cv * p->between_cv : 0;
+    double total = sb2 + wbar2, den = 0;
+    *rel_sd = sqrt(total / (double)r);
+    if (sb2 > 0)
+        den += sb2 * sb2 / p->nu;
+    if (wbar2 > 0)
+        den += wbar2 * wbar2 / nu_w;
+    if (den > 0)
+        *df = total * total / den;
+    else /* no variance at all: the pool's df (or the within-run one) */
+        *df = p && p->nu > 0 ? p->nu : nu_w;
+    if (*df > NOISE_DF_LARGE)
+        *df = NOISE_DF_LARGE;
+}
+
+int noise_level(const struct noise_pool *p, const struct noise_obs *o, size_t r,
+                struct noise_level *out)
+{
+    double sum = 0, w2 = 0, nu_w = 0;
+    size_t known = 0;
+    if (!o || !out || r == 0)
+        return NOISE_EINVAL;
+    for (size_t j = 0; j < r; j++) {
+        if (!(isfinite(o[j].x) && o[j].x > 0) || o[j].se < 0)
+            return NOISE_EINVAL;
+        sum += o[j].x;
+    }
+    out->n = o[0].n;
+    out->reps = r;
+    out->mean = sum / (double)r;
+    for (size_t j = 0; j < r; j++)
+        if (isfinite(o[j].se)) {
+            w2 += (o[j].se / out->mean) * (o[j].se / out->mean);
+            nu_w += obs_df(&o[j]);
+            known++;
+        }
+    out->wbar2 = w2 / (double)r; /* unknown ones count as 0 */
+    if (nu_w <= 0)
+        nu_w = NOISE_DF_LARGE;
+    if (p && p->nu > 0)
+        out->method = NOISE_POOLED;
+    else if (known > 0)
+        out->method = NOISE_WITHIN;
+    else
+        out->method = NOISE_NONE;
+    if (out->method == NOISE_NONE) {
+        out->rel_sd = out->df = out->half95 = NAN;
+        return NOISE_OK;
+    }
+    combine(out->method == NOISE_POOLED ? p : NULL, out->wbar2, nu_w, r, &out->rel_sd, &out->df);
+    out->half95 = t975(out->df) * out->mean * out->rel_sd;
+    return NOISE_OK;
+}
+
+double noise_attainable(const struct noise_pool *p, double omega2, double se_df, size_t reps)
+{
+    double rel_sd, df,
+        nu_w = (isfinite(se_df) && se_df > 0 ? se_df : NOISE_DF_LARGE) * (double)reps;
+    if (reps == 0 || !(omega2 >= 0) || ((!p || p->nu == 0) && omega2 == 0))
+        return NAN;
+    combine(p, omega2, nu_w, reps, &rel_sd, &df);
+    return t975(df) * rel_sd;
+}
+
+size_t noise_reps_needed(const struct noise_pool *p, double omega2, double se_df, double precision,
+                         size_t max_reps)
+{
+    for (size_t r = 1; r <= max_reps; r++) {
+        double a = noise_attainable(p, omega2, se_df, r);
+        if (isfinite(a) && a <= precision)
+            return r;
+    }
+    return max_reps + 1;
+}
+
+double noise_replicate_s(double k_s, double overhead_s, double between_cv)
+{
+    if (!(k_s > 0) || !(overhead_s >= 0) || !(between_cv >= 0) || !isfinite(k_s) ||
+        !isfinite(overhead_s))
+        return NAN;
+    if (between_cv == 0)
+        return INFINITY;
+    return sqrt(k_s * overhead_s) / between_cv;
+}
+
+const char *noise_method_name(enum noise_method m)
+{
+    switch (m) {
+    case NOISE_POOLED:
+        return "pooled between runs";
+    case NOISE_WITHIN:
+        return "within-run only";
+    case NOISE_NONE:
+        break;
+    }
+    return "none";
+}
