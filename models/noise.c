@@ -43,13 +43,14 @@ static int obs_ok(const struct noise_obs *o)
 int noise_pool(const struct noise_obs *o, size_t m, struct noise_pool *out)
 {
     struct ix *ix;
-    double ss = 0, w2 = 0;
+    double ss = 0, w2 = 0, wdf = 0;
     size_t known = 0;
     if (!out || (m > 0 && !o))
         return NOISE_EINVAL;
     out->levels = out->reps = 0;
     out->nu = 0;
     out->cv = out->within_cv = out->between_cv = NAN;
+    out->within_df = 0;
     out->within_known = 0;
     for (size_t i = 0; i < m; i++)
         if (!obs_ok(&o[i]))
@@ -80,6 +81,7 @@ int noise_pool(const struct noise_obs *o, size_t m, struct noise_pool *out)
                 ss += d * d;
                 if (isfinite(q->se)) {
                     w2 += (q->se / mean) * (q->se / mean);
+                    wdf += obs_df(q);
                     known++;
                 }
             }
@@ -92,26 +94,32 @@ int noise_pool(const struct noise_obs *o, size_t m, struct noise_pool *out)
     out->cv = sqrt(ss / out->nu);
     out->within_known = known == out->reps;
     out->within_cv = out->within_known ? sqrt(w2 / (double)known) : 0;
+    out->within_df = out->within_known ? wdf : 0;
     out->between_cv = sqrt(fmax(0, out->cv * out->cv - out->within_cv * out->within_cv));
     return NOISE_OK;
 }
 
-/* Relative half-width, variance and df of the mean of r replicates with mean within-run
- * relative variance wbar2 (nu_w within degrees of freedom in all), at the pool's noise. */
+/* Relative standard error and df of the mean of r replicates with mean within-run relative
+ * variance wbar2 (nu_w within degrees of freedom in all), at the pool's noise (noise.h). */
 static void combine(const struct noise_pool *p, double wbar2, double nu_w, size_t r, double *rel_sd,
                     double *df)
 {
-    double sb2 = p && p->nu > 0 ? p->between_cv * p->between_cv : 0;
+    int pooled = p && p->nu > 0;
+    double sb2 = pooled ? p->between_cv * p->between_cv : 0;
     double total = sb2 + wbar2, den = 0;
     *rel_sd = sqrt(total / (double)r);
-    if (sb2 > 0)
-        den += sb2 * sb2 / p->nu;
+    if (pooled) { /* the between part is s^2 - w^2: it varies as both do */
+        double s2 = p->cv * p->cv, w2 = p->within_cv * p->within_cv;
+        den += s2 * s2 / p->nu;
+        if (w2 > 0 && p->within_df > 0)
+            den += w2 * w2 / p->within_df;
+    }
     if (wbar2 > 0)
         den += wbar2 * wbar2 / nu_w;
     if (den > 0)
         *df = total * total / den;
     else /* no variance at all: the pool's df (or the within-run one) */
-        *df = p && p->nu > 0 ? p->nu : nu_w;
+        *df = pooled ? p->nu : nu_w;
     if (*df > NOISE_DF_LARGE)
         *df = NOISE_DF_LARGE;
 }

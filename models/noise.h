@@ -33,10 +33,14 @@
  * A level i with r_i >= 1 replicates (pooled or not), mean xbar_i:
  *     v_i   = (sigma_b^2 + wbar_i^2) / r_i      relative variance of the mean; wbar_i^2 the mean
  *                                               of its replicates' omega^2 (0 where unknown)
- *     df_i  = (sigma_b^2 + wbar_i^2)^2 / (sigma_b^4 / nu + wbar_i^4 / nu_w,i)
+ *     df_i  = (sigma_b^2 + wbar_i^2)^2 / (s^4 / nu + w^4 / nu_w + wbar_i^4 / nu_w,i)
  *             (Satterthwaite 1946, "An approximate distribution of estimates of variance
- *             components", Biometrics Bulletin 2(6)); nu_w,i = sum of its replicates' within-run
- *             degrees of freedom (batches - 1; unknown counts as NOISE_DF_LARGE)
+ *             components", Biometrics Bulletin 2(6), for the sum of the two estimated parts;
+ *             sigma_b^2 = s^2 - w^2 varies as s^2 and w^2 do, so its term is s^4 / nu + w^4 / nu_w:
+ *             when the within part explains the replicates' spread, df_i is about nu, not the
+ *             within-run df, since nothing yet shows that the runs do not differ);
+ *             nu_w,i = sum of the level's replicates' within-run degrees of freedom (batches - 1;
+ *             unknown counts as NOISE_DF_LARGE), nu_w that of the pooled replicates
  *     half  = t(0.975, df_i) xbar_i sqrt(v_i)
  * With nothing pooled (nu = 0) the interval is the within-run one alone (method NOISE_WITHIN):
  * it does not include run-to-run variation, and says so. Without either part it is unknown.
@@ -78,6 +82,7 @@ struct noise_pool {
     double cv;         /* s: relative standard deviation of one replicate (run-to-run CV) */
     double within_cv;  /* w: its within-run part (0 when some se is unknown) */
     double between_cv; /* sigma_b: the part between runs, >= 0 */
+    double within_df;  /* nu_w: the pooled replicates' within-run degrees of freedom in all */
     int within_known;  /* 1: every pooled replicate had an se */
 };
 

@@ -109,7 +109,9 @@ int calib_decide(const double *x, size_t n, double interval_s, size_t m, double 
         if (rc == CALIB_EINVAL)
             return rc;
     }
-    out->cut = warm_over ? cut : 0;
+    /* the cut MSER chose, also at the boundary (still trending: not steady, but its second
+     * half is nearer what the level settles to than the whole series with its warm-up) */
+    out->cut = cut;
     if (n - out->cut >= CALIB_MIN_BATCHES &&
         calib_batch_means(x + out->cut, n - out->cut, &out->est) == CALIB_OK)
         out->have_est = 1;

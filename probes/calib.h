@@ -22,6 +22,18 @@
  * t(0.975, b-1) * s_batch / sqrt(b). With fewer than CALIB_MIN_BATCHES x 1 intervals the
  * interval is not computed.
  *
+ * What this interval is not: it sees only the variation inside one run. Throughput also moves
+ * between runs (drift of the host on the scale of tens of seconds to minutes, the state a run
+ * starts from), which no single run, short or long, can see: two runs differ by more than either
+ * interval says. A point's interval that covers what a rerun would measure needs replicates
+ * separated in time: the probe measures a curve in passes (advisor/passes.h), pools each level's
+ * replicates with the server's run-to-run noise, estimated over the replicated levels
+ * (models/noise.h: a two-level random-effects model after Kalibera & Jones, "Rigorous
+ * Benchmarking in Reasonable Time", ISMM 2013, who estimate the variance at each level of
+ * repetition - iterations within an execution, executions - and how many repetitions each level
+ * needs), and sets each replicate's length from those variance parts. This rule still decides
+ * the warm-up cut and when one replicate stops; its interval is that replicate's within-run part.
+ *
  * Pure functions of their input; thread-safe.
  */
 #ifndef SIZEUP_PROBES_CALIB_H
@@ -75,7 +87,9 @@ int calib_batch_means(const double *x, size_t n, struct calib_estimate *out);
 struct calib_decision {
     int stop;                  /* 1: stop now */
     int steady;                /* 1: warm-up over and the precision reached */
-    size_t cut;                /* warm-up intervals dropped */
+    size_t cut;                /* warm-up intervals dropped: MSER's cut, also when it lies at
+                                  the boundary k/2 (then not steady: the series still trends, and
+                                  its second half is nearer where it settles than the whole) */
     struct calib_estimate est; /* valid when have_est */
     int have_est;
     int indep; /* 1: the batch means pass the independence check (see calib_decide) */

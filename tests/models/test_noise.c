@@ -91,12 +91,13 @@ static void within_and_between(void)
     CHECK_NEAR(p.within_cv, 0.01, 1e-12);
     CHECK_NEAR(p.between_cv, sqrt(sb2), 1e-12);
     CHECK_INT_EQ(noise_level(&p, o, 2, &l), NOISE_OK);
-    /* Satterthwaite: (sb2 + w2)^2 / (sb2^2 / nu + w2^2 / nu_w), nu = 2, nu_w = 38 */
-    df = (sb2 + w2) * (sb2 + w2) / (sb2 * sb2 / 2 + w2 * w2 / 38);
+    /* Satterthwaite over s^2 (nu = 2), w^2 (4 x 19 df) and the level's own 2 x 19:
+     * (sb2 + w2)^2 / (s^4 / 2 + w^4 / 76 + w2^2 / 38) */
+    df = (sb2 + w2) * (sb2 + w2) / (0.0018 * 0.0018 / 2 + 1e-8 / 76 + w2 * w2 / 38);
     rel = sqrt((sb2 + w2) / 2);
     CHECK_NEAR(l.df, df, 1e-9);
     CHECK_NEAR(l.rel_sd, rel, 1e-12);
-    CHECK(l.df > 2 && l.df < 2.3); /* the between part dominates: about nu */
+    CHECK(l.df > 1.99 && l.df < 2.01); /* the between part dominates: about nu */
     /* the within-run interval alone: t(0.975, 38) sqrt(2 1^2) / 2; method says so */
     CHECK_INT_EQ(noise_level(NULL, o, 2, &l), NOISE_OK);
     CHECK_INT_EQ(l.method, NOISE_WITHIN);
@@ -110,24 +111,33 @@ static void within_and_between(void)
 static void stationary_replicates(void)
 {
     /* replicates that agree better than their own within-run noise: sigma_b = 0, and the level's
-     * interval is the within-run one (with its degrees of freedom) */
+     * interval is the within-run one, with the degrees of freedom the replicates give (about nu:
+     * two replicates of two levels cannot yet show that the runs do not differ) */
     struct noise_obs o[4] = {ob(1, 100, 2, 19), ob(1, 101, 2, 19), ob(2, 200, 4, 19),
                              ob(2, 199, 4, 19)};
     struct noise_pool p;
     struct noise_level l;
+    double s2 = (2 * pow(0.5 / 100.5, 2) + 2 * pow(0.5 / 199.5, 2)) / 2;
+    double w2 = (2 * pow(2 / 100.5, 2) + 2 * pow(4 / 199.5, 2)) / 4, t = pow(2 / 100.5, 2), df;
     CHECK_INT_EQ(noise_pool(o, 4, &p), NOISE_OK);
+    CHECK_NEAR(p.cv, sqrt(s2), 1e-12);
+    CHECK_NEAR(p.within_cv, sqrt(w2), 1e-12);
+    CHECK_NEAR(p.within_df, 76, 0);
     CHECK_NEAR(p.between_cv, 0, 0);
     CHECK_INT_EQ(noise_level(&p, o, 2, &l), NOISE_OK);
-    CHECK_NEAR(l.df, 38, 1e-6);
-    CHECK_NEAR(l.half95, 2.024394164 * 100.5 * sqrt(((2 / 100.5) * (2 / 100.5)) / 2), 1e-5);
+    df = t * t / (s2 * s2 / 2 + w2 * w2 / 76 + t * t / 38);
+    CHECK_NEAR(l.df, df, 1e-9);
+    CHECK(l.df > 2 && l.df < 38);
+    CHECK_NEAR(l.half95, gsl_cdf_tdist_Pinv(0.975, df) * 100.5 * sqrt(t / 2), 1e-9);
 }
 
 static void attainable_and_reps(void)
 {
-    struct noise_pool p = {4, 8, 4, 0.05, 0.02, sqrt(0.05 * 0.05 - 0.02 * 0.02), 1};
+    struct noise_pool p = {4, 8, 4, 0.05, 0.02, sqrt(0.05 * 0.05 - 0.02 * 0.02), 152, 1};
     double sb2 = 0.05 * 0.05 - 0.02 * 0.02, w2 = 0.0004;
     for (size_t r = 1; r <= 6; r++) {
-        double df = (sb2 + w2) * (sb2 + w2) / (sb2 * sb2 / 4 + w2 * w2 / (19.0 * (double)r));
+        double df = (sb2 + w2) * (sb2 + w2) /
+                    (pow(0.05, 4) / 4 + pow(0.02, 4) / 152 + w2 * w2 / (19.0 * (double)r));
         double a = noise_attainable(&p, w2, 19, r);
         CHECK_NEAR(a, gsl_cdf_tdist_Pinv(0.975, df) * sqrt((sb2 + w2) / (double)r), 1e-9);
     }

@@ -1,0 +1,502 @@
+/* passes.c - a curve measured in passes (see passes.h). */
+#include "passes.h"
+
+#include "curve.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Batch-means degrees of freedom when a replicate does not say (probes/calib.h: 20 batches). */
+#define DEFAULT_SE_DF 19.0
+
+struct passes_opts passes_opts_default(void)
+{
+    struct passes_opts o;
+    memset(&o, 0, sizeof o);
+    o.precision = 0.02;
+    o.max_reps = 5;
+    o.budget_s = 0;
+    o.min_time_s = 5;
+    o.max_time_s = 60;
+    o.first_max_s = 10;
+    o.slo.pct = 0;
+    o.slo.target_s = 0;
+    o.all_decide = 0;
+    o.seed = 1;
+    return o;
+}
+
+int passes_init(struct passes *p, const struct passes_opts *o)
+{
+    memset(p, 0, sizeof *p);
+    if (!o || !(o->precision > 0 && o->precision < 1) || o->max_reps == 0 ||
+        o->max_reps > PASSES_MAX_REPS || !(o->min_time_s >= 0) ||
+        !(o->max_time_s > o->min_time_s) || !(o->first_max_s > 0) || !(o->budget_s >= 0))
+        return -1;
+    p->o = *o;
+    p->pass = 1;
+    p->rep_s = fmin(o->first_max_s, o->max_time_s);
+    p->attainable = NAN;
+    p->target = o->precision;
+    p->pool.nu = 0;
+    p->rng = 0x9e3779b97f4a7c15ull ^ (uint64_t)o->seed;
+    snprintf(p->why, sizeof p->why, "pass 1");
+    return 0;
+}
+
+void passes_destroy(struct passes *p)
+{
+    if (!p)
+        return;
+    free(p->rep);
+    memset(p, 0, sizeof *p);
+}
+
+int passes_add(struct passes *p, const struct passes_rep *r)
+{
+    if (!r || r->threads == 0)
+        return -1;
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 32;
+        struct passes_rep *n = realloc(p->rep, cap * sizeof *n);
+        if (!n)
+            return -1;
+        p->rep = n;
+        p->cap = cap;
+    }
+    p->rep[p->n] = *r;
+    if (p->rep[p->n].pass == 0)
+        p->rep[p->n].pass = p->pass;
+    if (p->rep[p->n].counts && !(p->rep[p->n].tps > 0 && isfinite(p->rep[p->n].tps)))
+        p->rep[p->n].counts = 0;
+    if (isfinite(r->cost_s) && r->cost_s > 0)
+        p->spent_s += r->cost_s;
+    p->n++;
+    return 0;
+}
+
+double passes_first_max_s(const struct passes *p)
+{
+    return p->rep_s;
+}
+
+int passes_out_of_time(const struct passes *p)
+{
+    return p->o.budget_s > 0 && p->spent_s >= p->o.budget_s;
+}
+
+void passes_msg_seen(struct passes *p)
+{
+    p->msg_new = 0;
+}
+
+static double rep_df(const struct passes_rep *r)
+{
+    return r->se_df > 0 ? r->se_df : DEFAULT_SE_DF;
+}
+
+static struct noise_obs rep_obs(const struct passes_rep *r)
+{
+    struct noise_obs o;
+    o.n = r->threads;
+    o.x = r->tps;
+    o.se_df = rep_df(r);
+    o.se = isfinite(r->ci95_tps) && r->ci95_tps >= 0
+               ? r->ci95_tps / gsl_cdf_tdist_Pinv(0.975, o.se_df)
+               : NAN;
+    return o;
+}
+
+size_t passes_reps_at(const struct passes *p, unsigned threads)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < p->n; i++)
+        k += p->rep[i].counts && p->rep[i].threads == threads;
+    return k;
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    return (x > y) - (x < y);
+}
+
+size_t passes_levels(const struct passes *p, unsigned *threads, size_t cap)
+{
+    unsigned s[LADDER_MAX_LEVELS * 4];
+    size_t m = 0, out = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        int seen = 0;
+        if (!p->rep[i].counts)
+            continue;
+        for (size_t j = 0; j < m && !seen; j++)
+            seen = s[j] == p->rep[i].threads;
+        if (!seen && m < sizeof s / sizeof s[0])
+            s[m++] = p->rep[i].threads;
+    }
+    qsort(s, m, sizeof s[0], cmp_unsigned);
+    for (size_t j = 0; j < m && out < cap; j++)
+        threads[out++] = s[j];
+    return m;
+}
+
+/* The noise over every counting replicate. 0, or -1 out of memory. */
+static int pool_of(const struct passes *p, struct noise_pool *pool)
+{
+    struct noise_obs *o = malloc((p->n + 1) * sizeof *o);
+    size_t m = 0;
+    pool->nu = 0;
+    if (!o)
+        return -1;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->rep[i].counts)
+            o[m++] = rep_obs(&p->rep[i]);
+    if (noise_pool(o, m, pool) != NOISE_OK)
+        pool->nu = 0;
+    free(o);
+    return 0;
+}
+
+static void update_pool(struct passes *p)
+{
+    pool_of(p, &p->pool);
+}
+
+int passes_level(const struct passes *p, unsigned threads, struct noise_level *out)
+{
+    struct noise_obs *o = malloc((p->n + 1) * sizeof *o);
+    struct noise_pool pool;
+    size_t r = 0;
+    int rc;
+    if (!o || pool_of(p, &pool) != 0) {
+        free(o);
+        return -1;
+    }
+    for (size_t i = 0; i < p->n; i++)
+        if (p->rep[i].counts && p->rep[i].threads == threads)
+            o[r++] = rep_obs(&p->rep[i]);
+    rc = r > 0 && noise_level(&pool, o, r, out) == NOISE_OK ? 0 : -1;
+    free(o);
+    return rc;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Medians over the counting replicates: k (within-run relative variance x kept time, s) and the
+ * cost beyond the kept time o (s). */
+static void costs(const struct passes *p, double *k, double *o)
+{
+    double *a = malloc(2 * (p->n + 1) * sizeof *a), *b;
+    size_t na = 0, nb = 0;
+    *k = *o = NAN;
+    if (!a)
+        return;
+    b = a + p->n + 1;
+    for (size_t i = 0; i < p->n; i++) {
+        const struct passes_rep *r = &p->rep[i];
+        struct noise_obs q;
+        if (!r->counts)
+            continue;
+        q = rep_obs(r);
+        if (isfinite(q.se) && r->kept_s > 0)
+            a[na++] = (q.se / r->tps) * (q.se / r->tps) * r->kept_s;
+        if (isfinite(r->cost_s) && r->cost_s > 0 && r->kept_s >= 0)
+            b[nb++] = fmax(0, r->cost_s - r->kept_s);
+    }
+    *k = median(a, na);
+    *o = median(b, nb);
+    free(a);
+}
+
+/* The replicate length limit from the noise (passes.h), and the best attainable precision. */
+static void plan_length(struct passes *p, double *omega2_rep)
+{
+    double k, o, t;
+    costs(p, &k, &o);
+    *omega2_rep = NAN;
+    if (p->pool.nu == 0) {
+        p->rep_s = fmin(p->o.first_max_s, p->o.max_time_s);
+    } else {
+        t = isfinite(k) && isfinite(o) ? noise_replicate_s(k, o, p->pool.between_cv) : NAN;
+        if (!isfinite(t) || t > p->o.max_time_s)
+            t = p->o.max_time_s;
+        if (t < p->o.min_time_s)
+            t = p->o.min_time_s;
+        p->rep_s = t;
+    }
+    if (isfinite(k))
+        *omega2_rep = k / p->rep_s;
+}
+
+/* Add threads to the deciding set (once). */
+static void decide_add(struct passes *p, unsigned t)
+{
+    for (size_t i = 0; i < p->n_decide; i++)
+        if (p->decide[i] == t)
+            return;
+    if (p->n_decide < LADDER_MAX_LEVELS)
+        p->decide[p->n_decide++] = t;
+}
+
+/* The levels that decide the answer (passes.h), from the curve of the counting replicates. */
+static void choose_deciding(struct passes *p, struct usl_workspace *ws)
+{
+    unsigned lv[LADDER_MAX_LEVELS];
+    size_t m = passes_levels(p, lv, LADDER_MAX_LEVELS);
+    struct curve_obs *obs;
+    struct curve c;
+    struct curve_spec spec = curve_spec_default();
+    char err[320];
+    size_t k = 0;
+    p->n_decide = 0;
+    if (m > LADDER_MAX_LEVELS)
+        m = LADDER_MAX_LEVELS;
+    if (p->o.all_decide || m <= 3) {
+        for (size_t i = 0; i < m; i++)
+            decide_add(p, lv[i]);
+        return;
+    }
+    obs = malloc(p->n * sizeof *obs);
+    if (!obs)
+        goto all;
+    for (size_t i = 0; i < p->n; i++) {
+        const struct passes_rep *r = &p->rep[i];
+        if (!r->counts)
+            continue;
+        obs[k].n = r->threads;
+        obs[k].x = r->tps;
+        obs[k].ci95_x = r->ci95_tps;
+        obs[k].ci95_df = rep_df(r);
+        obs[k].pooled = 0;
+        obs[k].lat_s = isfinite(r->latency_ms) ? r->latency_ms / 1e3 : NAN;
+        k++;
+    }
+    spec.lat_pct = p->o.slo.target_s > 0 ? p->o.slo.pct : CURVE_LAT_NONE;
+    if (curve_init(&c, obs, k, &spec, ws, err, sizeof err) != CURVE_OK) {
+        free(obs);
+        goto all;
+    }
+    free(obs);
+    {
+        size_t b = c.shape.best;
+        if (b > 0)
+            decide_add(p, (unsigned)c.lv[b - 1].n);
+        decide_add(p, (unsigned)c.lv[b].n);
+        if (b + 1 < c.m)
+            decide_add(p, (unsigned)c.lv[b + 1].n);
+        if (c.shape.cls == SHAPE_PLATEAU)
+            decide_add(p, (unsigned)c.lv[c.shape.top_lo].n);
+    }
+    if (p->o.slo.target_s > 0 && c.lat) {
+        struct curve_at at;
+        if (curve_at_target(&c, &p->o.slo, 1, 1, &at) == CURVE_OK) {
+            if (at.status == CURVE_MET && isfinite(at.n)) {
+                size_t i = 0;
+                while (i + 1 < c.m && c.lv[i + 1].n <= at.n * (1 + 1e-9))
+                    i++;
+                decide_add(p, (unsigned)c.lv[i].n);
+                if (i + 1 < c.m)
+                    decide_add(p, (unsigned)c.lv[i + 1].n);
+            } else if (at.status == CURVE_NEVER) {
+                decide_add(p, (unsigned)c.lv[0].n);
+            }
+        }
+    }
+    curve_destroy(&c);
+    qsort(p->decide, p->n_decide, sizeof p->decide[0], cmp_unsigned);
+    return;
+all:
+    for (size_t i = 0; i < m; i++)
+        decide_add(p, lv[i]);
+}
+
+static void set_msg(struct passes *p, char *dst, size_t cap, const char *text)
+{
+    if (strcmp(dst, text) != 0) {
+        snprintf(dst, cap, "%s", text);
+        p->msg_new = 1;
+    }
+}
+
+/* What the noise allows: attainable, impossible, target, and the two messages. */
+static void judge(struct passes *p, double omega2_rep)
+{
+    char buf[320];
+    struct noise_pool proj = p->pool;
+    double nu_proj = (double)p->n_decide * (double)(p->o.max_reps - 1);
+    if (p->pool.nu == 0)
+        return;
+    if (p->pool.between_cv > 0)
+        snprintf(buf, sizeof buf,
+                 "run-to-run noise on this server: %.1f %% between runs (CV between replicates "
+                 "%.1f %%, their within-run part %.1f %%; %zu levels, %.0f df)",
+                 100 * p->pool.between_cv, 100 * p->pool.cv, 100 * p->pool.within_cv,
+                 p->pool.levels, p->pool.nu);
+    else
+        snprintf(buf, sizeof buf,
+                 "run-to-run noise on this server: not above the runs' own noise (CV between "
+                 "replicates %.1f %%, their within-run part %.1f %%; %zu levels, %.0f df)",
+                 100 * p->pool.cv, 100 * p->pool.within_cv, p->pool.levels, p->pool.nu);
+    set_msg(p, p->noise_msg, sizeof p->noise_msg, buf);
+    if (nu_proj > proj.nu)
+        proj.nu = nu_proj;
+    if (!isfinite(omega2_rep))
+        omega2_rep = p->pool.within_cv * p->pool.within_cv;
+    p->attainable = noise_attainable(&proj, omega2_rep, DEFAULT_SE_DF, p->o.max_reps);
+    p->impossible = isfinite(p->attainable) && p->attainable > p->o.precision;
+    p->target = p->impossible ? p->attainable : p->o.precision;
+    if (p->impossible) {
+        snprintf(buf, sizeof buf,
+                 "asked %.3g %%; run-to-run noise on this server is about %.1f %%: the best "
+                 "attainable is about %.1f %% (%u replicates per level of at most %.0f s each); "
+                 "the deciding levels get short replicates instead of running to --max-time",
+                 100 * p->o.precision,
+                 100 * (p->pool.between_cv > 0 ? p->pool.between_cv : p->pool.cv),
+                 100 * p->attainable, p->o.max_reps, p->rep_s);
+        set_msg(p, p->limit_msg, sizeof p->limit_msg, buf);
+    } else if (p->limit_msg[0]) {
+        set_msg(p, p->limit_msg, sizeof p->limit_msg, "");
+    }
+}
+
+/* splitmix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number generators", 2014) */
+static uint64_t next_rand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Fisher-Yates */
+static void shuffle(unsigned *a, size_t n, uint64_t *s)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)(next_rand(s) % i);
+        unsigned t = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+}
+
+static size_t list_levels(const unsigned *t, size_t n, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && len + 12 < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%u", i ? ", " : "", t[i]);
+    return len;
+}
+
+/* Plan the next pass: 1 when it has levels, 0 when the passes are done (why says why). */
+static int begin_pass(struct passes *p, struct usl_workspace *ws)
+{
+    double omega2_rep;
+    char names[120];
+    int at_max = 0;
+    update_pool(p);
+    choose_deciding(p, ws);
+    plan_length(p, &omega2_rep);
+    judge(p, omega2_rep);
+    if (p->o.max_reps <= 1) {
+        snprintf(p->why, sizeof p->why, "one pass (1 replicate per level)");
+        return 0;
+    }
+    if (p->n_decide == 0) {
+        snprintf(p->why, sizeof p->why, "no level counts: nothing to measure again");
+        return 0;
+    }
+    p->nq = 0;
+    for (size_t i = 0; i < p->n_decide; i++) {
+        unsigned t = p->decide[i];
+        size_t r = passes_reps_at(p, t);
+        struct noise_level l;
+        int need;
+        if (r == 0 || passes_level(p, t, &l) != 0)
+            continue;
+        need = r < 2 || (r < p->o.max_reps && !(l.half95 <= p->target * l.mean));
+        at_max |= r >= p->o.max_reps && !(l.half95 <= p->target * l.mean);
+        if (need)
+            p->queue[p->nq++] = t;
+    }
+    list_levels(p->decide, p->n_decide, names, sizeof names);
+    if (p->nq == 0) {
+        if (at_max)
+            snprintf(p->why, sizeof p->why,
+                     "the deciding levels (%s threads) have %u replicates, the most asked", names,
+                     p->o.max_reps);
+        else
+            snprintf(p->why, sizeof p->why,
+                     "every deciding level (%s threads) is within %.3g %% (95 %%, run-to-run "
+                     "noise included)",
+                     names, 100 * p->target);
+        return 0;
+    }
+    shuffle(p->queue, p->nq, &p->rng);
+    p->pass++;
+    p->iq = 0;
+    {
+        char order[120];
+        list_levels(p->queue, p->nq, order, sizeof order);
+        snprintf(p->why, sizeof p->why,
+                 "pass %u: %s threads (shuffled), replicates of at most %.0f s; deciding levels "
+                 "%s",
+                 p->pass, order, p->rep_s, names);
+    }
+    return 1;
+}
+
+/* The cost of one more replicate: its length limit plus the median cost beyond it. */
+static double next_cost(const struct passes *p)
+{
+    double k, o;
+    costs(p, &k, &o);
+    return p->rep_s + (isfinite(o) ? o : 0);
+}
+
+unsigned passes_next(struct passes *p, struct usl_workspace *ws, double *max_time_s)
+{
+    if (max_time_s)
+        *max_time_s = p->rep_s;
+    if (p->done)
+        return 0;
+    for (int guard = 0; guard < 2; guard++) {
+        if (p->iq < p->nq) {
+            unsigned t = p->queue[p->iq];
+            if (p->o.budget_s > 0 && p->spent_s + next_cost(p) > p->o.budget_s) {
+                snprintf(p->why, sizeof p->why,
+                         "the time budget (%.0f s) is spent: %.0f s measured, a replicate more "
+                         "would pass it",
+                         p->o.budget_s, p->spent_s);
+                update_pool(p);
+                p->done = 1;
+                return 0;
+            }
+            p->iq++;
+            if (max_time_s)
+                *max_time_s = p->rep_s;
+            return t;
+        }
+        if (!begin_pass(p, ws)) {
+            p->done = 1;
+            return 0;
+        }
+    }
+    p->done = 1;
+    return 0;
+}

@@ -1,0 +1,345 @@
+/*
+ * test_passes.c - a curve measured in passes (advisor/passes.h), replayed on synthetic servers
+ * with known means, through the same steps as the probe: the auto ladder (advisor/ladder.h)
+ * chooses the first pass's levels, each replicate is a tick series stopped by the within-run rule
+ * (probes/calib.h: MSER-5 cut, batch means), the passes re-measure the deciding levels.
+ *
+ * The server: level N has mean throughput X(N) (a USL curve); a tick (250 ms) at wall-clock time t
+ * of run j measures X(N) exp(D(t) + b_j) (1 + e), e white noise (5 % per tick), D a random walk
+ * shared by every level (the host's slow drift: neighbours, CPU steal), b_j the run's own offset
+ * (the state it starts from: caches, thread placement), after a warm-up ramp of 1.5 s; every
+ * replicate costs 0.75 s beyond its ticks (connecting, winding down). The reference of a level
+ * is what independent reruns spread over the same time would measure: X(N) E[exp(b)] times the
+ * mean of exp(D) over the whole replay.
+ *
+ * Checked over seeded replays:
+ *   - drift: the stated 95 % intervals of the levels contain the reference >= 90 % of the time
+ *     (the deciding levels and all levels), while one run's within-run interval (what a
+ *     calibrated point said before) contains it far less often;
+ *   - stationary (no drift): the intervals still cover, and the passes take no more than one
+ *     replicate per level more than one calibrated run per level;
+ *   - a precision below the noise floor: the limit message, no replicate to --max-time, and the
+ *     passes end within the time budget;
+ *   - the time goes to the deciding levels: the others keep one replicate.
+ */
+#include "calib.h"
+#include "check.h"
+#include "ladder.h"
+#include "passes.h"
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TICK_S 0.25
+#define MAX_TICKS 4096
+#define SPAN_S 4000.0 /* the drift path covers this much wall-clock time */
+
+struct server {
+    gsl_rng *rng;
+    double rw_sd;  /* random walk: sd of D per sqrt(second) */
+    double run_sd; /* sd of a run's own offset b */
+    double white;  /* relative sd of one tick */
+    double cost_s; /* fixed cost of a replicate beyond its ticks */
+    double warm_s; /* warm-up ramp */
+    double *drift; /* D on a TICK_S grid over SPAN_S */
+    size_t n_drift;
+    double now_s; /* wall clock */
+};
+
+/* USL: lambda N / (1 + sigma (N - 1) + kappa N (N - 1)), peak near N* = sqrt((1-sigma)/kappa) */
+static double usl_x(double n)
+{
+    return 400 * n / (1 + 0.06 * (n - 1) + 0.004 * n * (n - 1));
+}
+
+static void server_init(struct server *s, unsigned long seed, double rw_sd, double run_sd)
+{
+    double d = 0;
+    memset(s, 0, sizeof *s);
+    s->rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(s->rng, seed);
+    s->rw_sd = rw_sd;
+    s->run_sd = run_sd;
+    s->white = 0.05;
+    s->cost_s = 0.75;
+    s->warm_s = 1.5;
+    s->n_drift = (size_t)(SPAN_S / TICK_S);
+    s->drift = malloc(s->n_drift * sizeof *s->drift);
+    for (size_t i = 0; i < s->n_drift; i++) {
+        d += gsl_ran_gaussian(s->rng, rw_sd * sqrt(TICK_S));
+        s->drift[i] = d;
+    }
+}
+
+static void server_free(struct server *s)
+{
+    gsl_rng_free(s->rng);
+    free(s->drift);
+}
+
+static double drift_at(const struct server *s, double t)
+{
+    size_t i = (size_t)(t / TICK_S);
+    return s->drift[i < s->n_drift ? i : s->n_drift - 1];
+}
+
+/* The reference of level n: X(n) E[exp(b)] times the mean of exp(D) over [0, until_s]. */
+static double reference(const struct server *s, double n, double until_s)
+{
+    double sum = 0;
+    size_t k = (size_t)(until_s / TICK_S);
+    if (k == 0)
+        k = 1;
+    for (size_t i = 0; i < k && i < s->n_drift; i++)
+        sum += exp(s->drift[i]);
+    return usl_x(n) * exp(s->run_sd * s->run_sd / 2) * sum / (double)k;
+}
+
+/* One replicate of level n, stopped by the within-run rule. */
+static void server_run(struct server *s, unsigned n, double precision, double min_s, double max_s,
+                       struct passes_rep *r)
+{
+    static double x[MAX_TICKS];
+    size_t k = 0;
+    struct calib_decision dec;
+    double start = s->now_s + s->cost_s / 2, b = gsl_ran_gaussian(s->rng, s->run_sd);
+    memset(&dec, 0, sizeof dec);
+    for (;;) {
+        double t = start + (double)k * TICK_S, ramp = 1;
+        if (t < start + s->warm_s)
+            ramp = 0.6 + 0.4 * (t - start) / s->warm_s;
+        x[k] = usl_x(n) * exp(drift_at(s, t) + b) * ramp * (1 + gsl_ran_gaussian(s->rng, s->white));
+        k++;
+        calib_decide(x, k, TICK_S, 5, precision, min_s, max_s, &dec);
+        if (dec.stop || k == MAX_TICKS)
+            break;
+    }
+    memset(r, 0, sizeof *r);
+    r->threads = n;
+    r->counts = 1;
+    {
+        double sum = 0;
+        for (size_t i = dec.cut; i < k; i++)
+            sum += x[i];
+        r->tps = sum / (double)(k - dec.cut);
+    }
+    r->ci95_tps = dec.have_est ? dec.est.half95 : NAN;
+    r->se_df = dec.have_est ? (double)dec.est.batches - 1 : 0;
+    r->kept_s = (double)(k - dec.cut) * TICK_S;
+    r->cost_s = (double)k * TICK_S + s->cost_s;
+    r->latency_ms = 1e3 * n / r->tps;
+    s->now_s += r->cost_s;
+}
+
+struct outcome {
+    unsigned levels[LADDER_MAX_LEVELS];
+    size_t m;
+    struct noise_level lv[LADDER_MAX_LEVELS];
+    int deciding[LADDER_MAX_LEVELS];
+    double ref[LADDER_MAX_LEVELS];
+    double time_s;
+    double longest_rep_s;
+    char limit_msg[320], noise_msg[320], why[400];
+};
+
+/* The auto ladder, then the passes. max_reps 1 = one calibrated run per level (before). */
+static void replay(unsigned long seed, double rw_sd, double run_sd, double precision,
+                   unsigned max_reps, double budget_s, struct outcome *out)
+{
+    struct server s;
+    struct ladder lad;
+    struct ladder_opts lo = ladder_opts_default();
+    struct passes p;
+    struct passes_opts po = passes_opts_default();
+    struct usl_workspace *ws = usl_workspace_new();
+    unsigned t;
+    double max_s;
+    memset(out, 0, sizeof *out);
+    server_init(&s, seed, rw_sd, run_sd);
+    lo.max_threads = 32;
+    lo.max_points = 6;
+    ladder_init(&lad, &lo);
+    po.precision = precision;
+    po.max_reps = max_reps;
+    po.budget_s = budget_s;
+    po.min_time_s = 5;
+    po.max_time_s = 60;
+    po.first_max_s = max_reps > 1 ? 10 : 60;
+    po.seed = (unsigned)seed;
+    passes_init(&p, &po);
+    while ((t = ladder_next(&lad, ws)) != 0) {
+        struct passes_rep r;
+        server_run(&s, t, precision, po.min_time_s, passes_first_max_s(&p), &r);
+        ladder_add(&lad, t, r.tps, r.latency_ms);
+        passes_add(&p, &r);
+        if (r.cost_s > out->longest_rep_s)
+            out->longest_rep_s = r.cost_s;
+    }
+    while ((t = passes_next(&p, ws, &max_s)) != 0) {
+        struct passes_rep r;
+        server_run(&s, t, precision, po.min_time_s, max_s, &r);
+        passes_add(&p, &r);
+        if (p.pass >= 2 && r.cost_s > out->longest_rep_s)
+            out->longest_rep_s = r.cost_s;
+    }
+    out->m = passes_levels(&p, out->levels, LADDER_MAX_LEVELS);
+    for (size_t i = 0; i < out->m; i++) {
+        passes_level(&p, out->levels[i], &out->lv[i]);
+        out->ref[i] = reference(&s, out->levels[i], s.now_s);
+        for (size_t j = 0; j < p.n_decide; j++)
+            out->deciding[i] |= p.decide[j] == out->levels[i];
+    }
+    out->time_s = p.spent_s;
+    snprintf(out->limit_msg, sizeof out->limit_msg, "%s", p.limit_msg);
+    snprintf(out->noise_msg, sizeof out->noise_msg, "%s", p.noise_msg);
+    snprintf(out->why, sizeof out->why, "%s", p.why);
+    passes_destroy(&p);
+    usl_workspace_free(ws);
+    server_free(&s);
+}
+
+static int covers(const struct noise_level *l, double ref)
+{
+    return isfinite(l->half95) && fabs(l->mean - ref) <= l->half95;
+}
+
+/* Slow drift and run offsets: a random walk of 0.3 %/sqrt(s) and 3 % per run (runs a minute
+ * apart differ by about 5 %, as the issue measured on a build host), asked 5 % and 2 %. */
+static void drift(void)
+{
+    static const double prec[2] = {0.05, 0.02};
+    for (int q = 0; q < 2; q++) {
+        int hit = 0, n = 0, hit_dec = 0, n_dec = 0, hit_before = 0, n_before = 0, said = 0;
+        double t_new = 0, t_before = 0;
+        for (unsigned long seed = 1; seed <= 100; seed++) {
+            struct outcome o, b;
+            replay(seed, 0.003, 0.03, prec[q], 5, 0, &o);
+            replay(seed, 0.003, 0.03, prec[q], 1, 0, &b);
+            said += o.noise_msg[0] != 0;
+            for (size_t i = 0; i < o.m; i++) {
+                hit += covers(&o.lv[i], o.ref[i]);
+                n++;
+                if (o.deciding[i]) {
+                    hit_dec += covers(&o.lv[i], o.ref[i]);
+                    n_dec++;
+                }
+            }
+            for (size_t i = 0; i < b.m; i++) {
+                hit_before += covers(&b.lv[i], b.ref[i]);
+                n_before++;
+            }
+            t_new += o.time_s;
+            t_before += b.time_s;
+        }
+        printf("drift, asked %.0f %%: coverage %.3f of %d levels (deciding %.3f of %d); one run "
+               "per level %.3f of %d; time %.0f s vs %.0f s per curve\n",
+               100 * prec[q], (double)hit / n, n, (double)hit_dec / n_dec, n_dec,
+               (double)hit_before / n_before, n_before, t_new / 100, t_before / 100);
+        CHECK((double)hit / n >= 0.90);
+        CHECK((double)hit_dec / n_dec >= 0.90);
+        if (q == 1)
+            CHECK((double)hit_before / n_before < 0.6);
+        CHECK_INT_EQ(said, 100);
+    }
+}
+
+/* No drift: as precise as one run says, so the passes must not cost much more. */
+static void stationary(void)
+{
+    int hit = 0, n = 0;
+    double t_new = 0, t_before = 0, per_rep = 0;
+    size_t levels = 0, reps_before = 0;
+    for (unsigned long seed = 1001; seed <= 1100; seed++) {
+        struct outcome o, b;
+        replay(seed, 0, 0, 0.05, 5, 0, &o);
+        replay(seed, 0, 0, 0.05, 1, 0, &b);
+        for (size_t i = 0; i < o.m; i++) {
+            hit += covers(&o.lv[i], o.ref[i]);
+            n++;
+        }
+        t_new += o.time_s;
+        t_before += b.time_s;
+        levels += b.m;
+        reps_before += b.m;
+    }
+    per_rep = t_before / (double)reps_before;
+    printf("stationary: coverage %.3f of %d levels; time %.1f s per curve vs %.1f s with one run "
+           "per level (%.1f s a run, %.1f levels)\n",
+           (double)hit / n, n, t_new / 100, t_before / 100, per_rep, (double)levels / 100);
+    CHECK((double)hit / n >= 0.90);
+    /* at most one replicate per level more than one run per level */
+    CHECK(t_new <= t_before + per_rep * (double)levels);
+}
+
+/* Asked 0.5 % on a server whose runs differ by several %: said, bounded, short replicates. */
+static void impossible(void)
+{
+    int said = 0, within = 0, short_reps = 0;
+    for (unsigned long seed = 2001; seed <= 2030; seed++) {
+        struct outcome o;
+        replay(seed, 0.003, 0.03, 0.005, 5, 240, &o);
+        said += strstr(o.limit_msg, "asked 0.5 %; run-to-run noise on this server is about ") ==
+                    o.limit_msg &&
+                strstr(o.limit_msg, "the best attainable is about") != NULL;
+        within += o.time_s <= 240;
+        short_reps += o.longest_rep_s < 60;
+        if (seed == 2001)
+            printf("impossible: %s\n  %s\n  %s; %.0f s\n", o.noise_msg, o.limit_msg, o.why,
+                   o.time_s);
+    }
+    CHECK_INT_EQ(said, 30);
+    CHECK_INT_EQ(within, 30);
+    CHECK_INT_EQ(short_reps, 30);
+}
+
+/* The replicates go to the deciding levels; the others keep one. */
+static void where_time_goes(void)
+{
+    struct outcome o;
+    size_t dec = 0, other_reps = 0, dec_reps = 0;
+    replay(7, 0.003, 0.03, 0.05, 5, 0, &o);
+    CHECK(o.m >= 5);
+    for (size_t i = 0; i < o.m; i++) {
+        if (o.deciding[i]) {
+            dec++;
+            dec_reps += o.lv[i].reps;
+            CHECK(o.lv[i].reps >= 2);
+        } else {
+            other_reps += o.lv[i].reps;
+            CHECK_INT_EQ(o.lv[i].reps, 1);
+            CHECK_INT_EQ(o.lv[i].method, NOISE_POOLED); /* still carries the noise */
+        }
+    }
+    CHECK(dec >= 2 && dec < o.m);
+    printf("where: %zu levels, %zu deciding with %zu replicates, the others %zu; %s\n", o.m, dec,
+           dec_reps, other_reps, o.why);
+}
+
+static void options(void)
+{
+    struct passes p;
+    struct passes_opts o = passes_opts_default();
+    CHECK_INT_EQ(passes_init(&p, &o), 0);
+    passes_destroy(&p);
+    o.max_reps = 0;
+    CHECK_INT_EQ(passes_init(&p, &o), -1);
+    o = passes_opts_default();
+    o.precision = 0;
+    CHECK_INT_EQ(passes_init(&p, &o), -1);
+    o = passes_opts_default();
+    o.max_time_s = o.min_time_s;
+    CHECK_INT_EQ(passes_init(&p, &o), -1);
+}
+
+int main(void)
+{
+    options();
+    drift();
+    stationary();
+    impossible();
+    where_time_goes();
+    return check_report();
+}
