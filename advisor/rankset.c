@@ -1,7 +1,6 @@
 /* rankset.c - join points to configurations, fit, rank and price them (rankset.h). */
 #include "rankset.h"
 
-#include "confidence.h"
 #include "cost.h"
 
 #include <math.h>
@@ -39,8 +38,8 @@ void rank_set_destroy(struct rank_set *s)
     free(s->config);
     free(s->from);
     free(s->trailer);
-    conf_destroy(s->conf);
-    free(s->conf);
+    if (s->conf && s->conf_free)
+        s->conf_free(s->conf);
     free(s->config_set);
     free(s->curves);
     free(s->rows);

@@ -56,9 +56,10 @@ struct rank_set {
                                       c5.12xlarge"); NULL for a measured one (owned; the array
                                       itself NULL when nothing is predicted) */
     size_t n_points;               /* points used */
-    struct rank_confidence *conf;  /* how sure the ranking is (confidence.h), or NULL; owned
-                                      (conf_destroy and free by rank_set_destroy), set by the
-                                      caller after the build */
+    struct rank_confidence *conf;  /* how sure the ranking is (confidence.h), or NULL; set by
+                                      the caller after the build, with its destructor: */
+    void (*conf_free)(struct rank_confidence *); /* called by rank_set_destroy when conf is
+                                                    set (conf_free of confidence.h) */
     char *trailer; /* text printed at the end of the text table ("note: ..." lines), or NULL
                       (owned) */
 };

@@ -256,6 +256,25 @@ int cat_catalog_add_buffer(struct cat_catalog *cat, const char *text, size_t len
  */
 int cat_catalog_add_file(struct cat_catalog *cat, const char *path, struct cat_error *err);
 
+/** 1 when s starts with http:// or https:// (case-insensitive), else 0. */
+int cat_is_url(const char *s);
+
+/**
+ * Add a catalog file, or a catalog at an http(s) URL (fetched with cat_fetch_options_default
+ * of fetch.h, without paging), as cat_catalog_add_buffer() does.
+ * @return CAT_OK; a file: CAT_EIO (cannot be read); a URL: CAT_ENET, CAT_ETOOBIG, CAT_EIO
+ *         (cat_fetch's errors); either: CAT_EPARSE, CAT_ESCHEMA, CAT_EINVAL (not a valid
+ *         catalog), CAT_ENOMEM. err says which source and why.
+ */
+int cat_catalog_add_source(struct cat_catalog *cat, const char *src, struct cat_error *err);
+
+/**
+ * The catalog to read when none is named: $SIZEUP_CATALOG when it is set and not empty, else
+ * the bundled data/catalogs/published.json (its absolute path fixed when sizeup was built).
+ * @return environment or static text; not NULL.
+ */
+const char *cat_default_source(void);
+
 /**
  * The family of an instance: its `family` when the catalog gives one, else the provider's name
  * up to its first '.' ("c5.2xlarge" -> "c5", "ecs.c8i.large" -> "ecs"; AWS names are

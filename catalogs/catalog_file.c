@@ -1,5 +1,6 @@
 /* catalog_file.c - parse catalog documents and add them to a loaded catalog (catalog.h). */
 #include "catalog.h"
+#include "fetch.h"
 #include "load.h"
 
 #include "readfile.h"
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* Largest catalog file read: the bundled AWS catalog is about a megabyte. */
 #define CAT_MAX_FILE_BYTES ((size_t)256 * 1024 * 1024)
@@ -71,4 +73,37 @@ int cat_catalog_add_file(struct cat_catalog *cat, const char *path, struct cat_e
     rc = cat_catalog_add_buffer(cat, buf, len, path, err);
     free(buf);
     return rc;
+}
+
+int cat_is_url(const char *s)
+{
+    return strncasecmp(s, "http://", 7) == 0 || strncasecmp(s, "https://", 8) == 0;
+}
+
+int cat_catalog_add_source(struct cat_catalog *cat, const char *src, struct cat_error *err)
+{
+    struct cat_fetch_options o;
+    char *buf;
+    size_t len;
+    int rc;
+    if (!cat_is_url(src))
+        return cat_catalog_add_file(cat, src, err);
+    cat_fetch_options_default(&o);
+    o.follow_pages = 0;
+    rc = cat_fetch(src, &o, &buf, &len, NULL, err);
+    if (rc != CAT_OK)
+        return rc;
+    rc = cat_catalog_add_buffer(cat, buf, len, src, err);
+    free(buf);
+    return rc;
+}
+
+#ifndef SIZEUP_DEFAULT_CATALOG
+#define SIZEUP_DEFAULT_CATALOG "data/catalogs/published.json"
+#endif
+
+const char *cat_default_source(void)
+{
+    const char *env = getenv("SIZEUP_CATALOG");
+    return env && *env ? env : SIZEUP_DEFAULT_CATALOG;
 }

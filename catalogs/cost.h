@@ -36,7 +36,7 @@
 #define SIZEUP_CATALOGS_COST_H
 
 #include "catalog.h"
-#include "disk.h"
+#include "disk_perf.h"
 
 #include <jansson.h>
 #include <stdio.h>

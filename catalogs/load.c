@@ -1,6 +1,6 @@
 /* load.c - read and validate one sizeup.catalog/1 document (docs/catalog-format.md). */
 #include "load.h"
-#include "disk.h"
+#include "disk_perf.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -2,7 +2,7 @@
 # Install what sizeup needs to build, test and run on Debian 12 (apt-get; sudo when not root).
 # Installs only packages that are missing, so a second run costs a few dpkg queries.
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config clang libclang-rt-14-dev
+pkgs=(build-essential cmake pkg-config clang libclang-rt-14-dev clang-format git binutils
       libmariadb-dev libgsl-dev libjansson-dev libcurl4-openssl-dev
       mariadb-server mariadb-client sysbench fio python3 openssl chromium postgresql)
 missing=()

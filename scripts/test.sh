@@ -4,6 +4,7 @@
 # build (clang) that also builds the libFuzzer targets and runs each for a short time, and a
 # ThreadSanitizer build (clang) that runs the probe engine's concurrency tests.
 # Each build starts its own throwaway MariaDB server on 127.0.0.1 (CTest fixture `mariadb`).
+# First, every tracked C source must be formatted as .clang-format says (clang-format 14).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -11,6 +12,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0}
+
+echo "== format (clang-format $(clang-format --version | grep -o '[0-9][0-9.]*' | head -1), .clang-format)"
+git ls-files -z '*.c' '*.h' | xargs -0 clang-format --dry-run -Werror
 
 echo "== build (normal)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSIZEUP_TEST_MYSQL_PORT=33061 \

@@ -5,20 +5,16 @@
  */
 #include "cmd_catalog.h"
 #include "catalog.h"
+#include "choices.h"
 #include "cli.h"
 #include "commands.h"
 #include "cost.h"
 #include "fetch.h"
-#include "rank_cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#ifndef SIZEUP_DEFAULT_CATALOG
-#define SIZEUP_DEFAULT_CATALOG "data/catalogs/published.json"
-#endif
 
 #define MAX_FILES 64
 
@@ -30,53 +26,39 @@ struct catalogs_arg {
     size_t n;
 };
 
-int cmd_catalog_is_url(const char *s)
-{
-    return strncasecmp(s, "http://", 7) == 0 || strncasecmp(s, "https://", 8) == 0;
-}
-
-/* Add a file or URL to cat; prints the error. Returns an exit code. */
 int cmd_catalog_load_one(struct cat_catalog *cat, const char *src)
 {
     struct cat_error err;
-    int rc;
-    if (cmd_catalog_is_url(src)) {
-        char *buf;
-        size_t len;
-        struct cat_fetch_options o;
-        cat_fetch_options_default(&o);
-        o.follow_pages = 0;
-        rc = cat_fetch(src, &o, &buf, &len, NULL, &err);
-        if (rc != CAT_OK) {
-            fprintf(stderr, "sizeup: %s\n", err.msg);
-            return rc == CAT_EPARSE ? SIZEUP_EXIT_INPUT : SIZEUP_EXIT_UNREACHABLE;
-        }
-        rc = cat_catalog_add_buffer(cat, buf, len, src, &err);
-        free(buf);
-    } else {
-        rc = cat_catalog_add_file(cat, src, &err);
+    int rc = cat_catalog_add_source(cat, src, &err);
+    if (rc == CAT_OK)
+        return SIZEUP_EXIT_OK;
+    fprintf(stderr, "sizeup: %s\n", err.msg);
+    switch (rc) {
+    case CAT_ENET:
+    case CAT_ETOOBIG:
+        return SIZEUP_EXIT_UNREACHABLE;
+    case CAT_EIO:
+    case CAT_ENOMEM:
+        return SIZEUP_EXIT_FAIL;
+    default:
+        return SIZEUP_EXIT_INPUT;
     }
-    if (rc != CAT_OK) {
-        fprintf(stderr, "sizeup: %s\n", err.msg);
-        return rc == CAT_EIO ? SIZEUP_EXIT_FAIL : SIZEUP_EXIT_INPUT;
-    }
-    return SIZEUP_EXIT_OK;
 }
 
-static int load_catalogs(const struct catalogs_arg *a, struct cat_catalog **out)
+int cmd_catalog_load(const char *const *files, size_t n, struct cat_catalog **out)
 {
     struct cat_catalog *cat = cat_catalog_new();
-    const char *dflt = getenv("SIZEUP_CATALOG");
+    const char *dflt = cat_default_source();
     int rc = SIZEUP_EXIT_OK;
     *out = NULL;
     if (!cat) {
         fprintf(stderr, "sizeup: out of memory\n");
         return SIZEUP_EXIT_FAIL;
     }
-    if (a->n == 0)
-        rc = cmd_catalog_load_one(cat, dflt && *dflt ? dflt : SIZEUP_DEFAULT_CATALOG);
-    for (size_t i = 0; rc == SIZEUP_EXIT_OK && i < a->n; i++)
-        rc = cmd_catalog_load_one(cat, a->files[i]);
+    if (n == 0)
+        rc = cmd_catalog_load_one(cat, dflt);
+    for (size_t i = 0; rc == SIZEUP_EXIT_OK && i < n; i++)
+        rc = cmd_catalog_load_one(cat, files[i]);
     if (rc != SIZEUP_EXIT_OK) {
         cat_catalog_free(cat);
         return rc;
@@ -206,7 +188,7 @@ static const struct cli_opt cost_options[] = {
 static const struct cli_opt list_options[] = {
     CATALOG_OPTION,
     {"pricing", 'p', CLI_CHOICE, CLI_AT(struct cost_ctx, pricing), .arg_name = "MODEL",
-     .choices = rank_cli_pricings, .dflt = "on-demand", .help = "the pricing model"},
+     .choices = cli_pricings, .dflt = "on-demand", .help = "the pricing model"},
     NODES_OPTION,
     JSON_OPTION,
     {0}};
@@ -285,7 +267,7 @@ static int catalog_cost(int argc, char **argv)
     memset(&x, 0, sizeof x);
     if ((rc = cli_parse(&cmd_catalog_cost_cli, argc, argv, &x, &args)) != CLI_RUN)
         return rc;
-    if ((rc = load_catalogs(&x.cats, &cat)) != SIZEUP_EXIT_OK)
+    if ((rc = cmd_catalog_load(x.cats.files, x.cats.n, &cat)) != SIZEUP_EXIT_OK)
         return rc;
     if (x.json && !(arr = json_array())) {
         cat_catalog_free(cat);
@@ -321,7 +303,7 @@ static int catalog_list(int argc, char **argv)
     if ((rc = cli_parse(&cmd_catalog_list_cli, argc, argv, &x, &args)) != CLI_RUN)
         return rc;
     want = (enum cat_pricing)x.pricing;
-    if ((rc = load_catalogs(&x.cats, &cat)) != SIZEUP_EXIT_OK)
+    if ((rc = cmd_catalog_load(x.cats.files, x.cats.n, &cat)) != SIZEUP_EXIT_OK)
         return rc;
     int w_id = 6, w_on = 7;
     for (size_t i = 0; i < cat->n_configs; i++) {

@@ -7,21 +7,24 @@
 
 #include "cli.h"
 
-/* The option tables of `sizeup catalog` and its actions (for dispatch and the --help test). */
-extern const struct cli_cmd cmd_catalog_cli, cmd_catalog_check_cli, cmd_catalog_cost_cli,
-    cmd_catalog_list_cli, cmd_catalog_fetch_cli, cmd_catalog_convert_cli;
-
-/** 1 when s starts with http:// or https:// (case-insensitive), else 0. */
-int cmd_catalog_is_url(const char *s);
+/* The option tables of the actions fetch and convert (cmd_catalog_get.c), for dispatch. */
+extern const struct cli_cmd cmd_catalog_fetch_cli, cmd_catalog_convert_cli;
 
 /**
- * Add a catalog file or http(s) URL to cat (a URL is fetched with the defaults of
- * catalogs/fetch.h, without paging); prints the error on stderr.
+ * Add a catalog file or http(s) URL to cat (cat_catalog_add_source); prints the error on
+ * stderr.
  * @return SIZEUP_EXIT_OK; SIZEUP_EXIT_UNREACHABLE (URL not fetched); SIZEUP_EXIT_INPUT (not a
  *         valid catalog); SIZEUP_EXIT_FAIL (file not readable, out of memory).
  */
 struct cat_catalog;
 int cmd_catalog_load_one(struct cat_catalog *cat, const char *src);
+
+/**
+ * Load the named catalogs, or cat_default_source() when n is 0, into a new catalog.
+ * @param out  the catalog (free with cat_catalog_free), NULL on error
+ * @return an exit code as cmd_catalog_load_one's (errors on stderr).
+ */
+int cmd_catalog_load(const char *const *files, size_t n, struct cat_catalog **out);
 
 /** sizeup catalog fetch URL -o FILE: returns an exit code. */
 int cmd_catalog_fetch(int argc, char **argv);

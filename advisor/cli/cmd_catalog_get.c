@@ -116,7 +116,7 @@ int cmd_catalog_fetch(int argc, char **argv)
         return cli_usage_error("catalog fetch", "fetch takes one URL, got %d", args.argc);
     if (!x.output)
         return cli_usage_error("catalog fetch", "name the output file with -o FILE");
-    if (!cmd_catalog_is_url(url))
+    if (!cat_is_url(url))
         return cli_usage_error("catalog fetch", "'%s' is not an http:// or https:// URL", url);
     x.o.progress = !x.quiet;
     rc = cat_fetch_to_file(url, x.output, &x.o, &res, &err);

@@ -136,8 +136,7 @@ int cmd_predict(int argc, char **argv)
         goto out_pts;
     }
     if (a.n_catalogs == 0) {
-        const char *dflt = getenv("SIZEUP_CATALOG");
-        rc = cmd_catalog_load_one(cat, dflt && *dflt ? dflt : SIZEUP_DEFAULT_CATALOG);
+        rc = cmd_catalog_load_one(cat, cat_default_source());
     } else {
         rc = SIZEUP_EXIT_OK;
         for (size_t i = 0; rc == SIZEUP_EXIT_OK && i < a.n_catalogs; i++)

@@ -1,8 +1,6 @@
 /* commands.c - the table of sizeup's commands and the top-level dispatch (commands.h). */
 #include "commands.h"
 
-#include "cmd_catalog.h"
-
 #include <stdio.h>
 #include <string.h>
 

@@ -24,6 +24,8 @@ int cmd_fit(int argc, char **argv);
 extern const struct cli_cmd cmd_fit_cli;
 /** sizeup catalog check | cost | list | fetch | convert : catalogs and cost (cmd_catalog.c). */
 int cmd_catalog(int argc, char **argv);
+extern const struct cli_cmd cmd_catalog_cli, cmd_catalog_check_cli, cmd_catalog_cost_cli,
+    cmd_catalog_list_cli;
 /** sizeup probe prepare|run|cleanup : sysbench 1.0.20-compatible OLTP probes. */
 int cmd_probe(int argc, char **argv);
 /** sizeup disk --dir DIR : random/sequential I/O and commit latency of a disk. */

@@ -13,18 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef SIZEUP_DEFAULT_CATALOG
-#define SIZEUP_DEFAULT_CATALOG "data/catalogs/published.json"
-#endif
-
-const struct cli_choice rank_cli_pricings[] = {{"on-demand", CAT_PRICING_ON_DEMAND},
-                                               {"reserved-1y", CAT_PRICING_RESERVED_1Y},
-                                               {"reserved-3y", CAT_PRICING_RESERVED_3Y},
-                                               {"spot", CAT_PRICING_SPOT},
-                                               {"subscription-1m", CAT_PRICING_SUBSCRIPTION_1M},
-                                               {"subscription-1y", CAT_PRICING_SUBSCRIPTION_1Y},
-                                               {NULL, 0}};
-
 void rank_cli_init(struct rank_cli *o)
 {
     memset(o, 0, sizeof *o);
@@ -129,8 +117,7 @@ int rank_cli_load_catalogs(const struct rank_cli *o, struct cat_catalog **cat)
         return SIZEUP_EXIT_FAIL;
     }
     if (o->n_catalogs == 0) {
-        const char *dflt = getenv("SIZEUP_CATALOG");
-        rc = cmd_catalog_load_one(*cat, dflt && *dflt ? dflt : SIZEUP_DEFAULT_CATALOG);
+        rc = cmd_catalog_load_one(*cat, cat_default_source());
     } else {
         rc = SIZEUP_EXIT_OK;
         for (size_t i = 0; rc == SIZEUP_EXIT_OK && i < o->n_catalogs; i++)
@@ -233,6 +220,7 @@ int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *p
         *cat = NULL;
         return rc;
     }
+    s->conf_free = conf_free;
     if (!(s->conf = malloc(sizeof *s->conf)) || conf_compute(s->conf, s, NULL) != 0) {
         free(s->conf);
         s->conf = NULL;

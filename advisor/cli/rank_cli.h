@@ -15,6 +15,7 @@
 #define SIZEUP_ADVISOR_RANK_CLI_H
 
 #include "catalog.h"
+#include "choices.h"
 #include "cli.h"
 #include "point.h"
 #include "rank.h"
@@ -22,9 +23,6 @@
 
 #define RANK_CLI_MAX_FILES 256
 #define RANK_CLI_MAX_MAPS 1024
-
-/* The pricing models (cat_pricing names), for a CLI_CHOICE option. */
-extern const struct cli_choice rank_cli_pricings[];
 
 /* Custom parsers of the shared options (cli_opt.parse): --workload and --mix into a struct
  * rank_options, --map and --map-file into a struct rank_cli. */
@@ -74,7 +72,7 @@ int rank_cli_parse_map_file(const char *arg, void *rank_cli, char *err, size_t c
          .example = "5000", .help = "size for N tps: nodes and monthly cost, ranked by cost"},     \
         {"pricing",           0,                                                                   \
          CLI_CHOICE,          CLI_AT(T, m.opt.pricing),                                            \
-         .arg_name = "P",     .choices = rank_cli_pricings,                                        \
+         .arg_name = "P",     .choices = cli_pricings,                                             \
          .dflt = "on-demand", .help = "the pricing model"},                                        \
         {"extrapolate",                                                                            \
          0,                                                                                        \

@@ -10,7 +10,7 @@
 #include "catalog.h"
 #include "check.h"
 #include "cost.h"
-#include "disk.h"
+#include "disk_perf.h"
 
 #include <math.h>
 #include <string.h>

@@ -169,7 +169,8 @@ static void strict_reader(void)
                           "\"threads\":1,\"source\":{\"kind\":\"log\"}}\n",
                           &p, &err),
                  POINT_EPARSE);
-    CHECK(strstr(err.msg, "$.source.kind: expected probe, sysbench-log, table, prediction or tool-output") !=
+    CHECK(strstr(err.msg,
+                 "$.source.kind: expected probe, sysbench-log, table, prediction or tool-output") !=
           NULL);
     CHECK_INT_EQ(
         read_one("{\"schema\":\"sizeup.point/1\",\"target\":\"a\",\"workload\":\"w\","

@@ -1,5 +1,5 @@
 /*
- * disk.h - performance of a disk type at a capacity and provisioning, from the rule data of
+ * disk_perf.h - performance of a disk type at a capacity and provisioning, from the rule data of
  * struct cat_disk (catalog.h). No provider is special-cased: AWS gp3/gp2/io2, Alibaba ESSD
  * PL0-PL3 and AutoPL, Huawei EVS and local NVMe all differ only in their numbers
  * (rules and sources in ../shared/reference/catalogs.md section 3, bundled in
@@ -18,8 +18,8 @@
  *
  * Thread-safety: pure functions.
  */
-#ifndef SIZEUP_CATALOGS_DISK_H
-#define SIZEUP_CATALOGS_DISK_H
+#ifndef SIZEUP_CATALOGS_DISK_PERF_H
+#define SIZEUP_CATALOGS_DISK_PERF_H
 
 #include "catalog.h"
 

@@ -1,5 +1,5 @@
-/* disk.c - IOPS and MB/s of a disk type from its rule data (formulas in disk.h). */
-#include "disk.h"
+/* disk_perf.c - IOPS and MB/s of a disk type from its rule data (formulas in disk_perf.h). */
+#include "disk_perf.h"
 
 #include <math.h>
 #include <stdarg.h>

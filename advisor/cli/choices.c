@@ -1,0 +1,12 @@
+/* choices.c - CLI_CHOICE values shared by several commands (choices.h). */
+#include "choices.h"
+
+#include "catalog.h"
+
+const struct cli_choice cli_pricings[] = {{"on-demand", CAT_PRICING_ON_DEMAND},
+                                          {"reserved-1y", CAT_PRICING_RESERVED_1Y},
+                                          {"reserved-3y", CAT_PRICING_RESERVED_3Y},
+                                          {"spot", CAT_PRICING_SPOT},
+                                          {"subscription-1m", CAT_PRICING_SUBSCRIPTION_1M},
+                                          {"subscription-1y", CAT_PRICING_SUBSCRIPTION_1Y},
+                                          {NULL, 0}};

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# test_arch_script.sh - scripts/arch.py --check fails on a tree that breaks the rule: records
+# including a probes header, a circle of includes, <mysql.h> outside probes/*.c, a stale
+# --known; and passes on a tree that keeps it.
+set -u
+arch=${1:?usage: test_arch_script.sh scripts/arch.py}
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+fail=0 passed=0
+expect() { # expect NAME STATUS PATTERN ARGS...
+    local name=$1 want=$2 pat=$3; shift 3
+    out=$(python3 "$arch" --check "$@" "$t" 2>&1); st=$?
+    if [ "$st" = "$want" ] && grep -qF -- "$pat" <<<"$out"; then passed=$((passed+1)); echo "ok   $name"
+    else fail=$((fail+1)); echo "FAIL $name (exit $st)"; echo "$out" | tail -5; fi
+}
+mkdir -p "$t"/{util,records,probes,models,catalogs,advisor/cli}
+echo '#include "u.h"' > "$t/records/r.c"; : > "$t/records/r.h"; : > "$t/util/u.h"
+echo '#include "r.h"' > "$t/probes/p.c"; : > "$t/probes/p.h"
+expect "a tree that keeps the rule" 0 "Rules: 0 broken"
+echo '#include "p.h"' >> "$t/records/r.c"
+expect "records including probes" 1 "records may not depend on probes"
+sed -i '$d' "$t/records/r.c"
+echo '#include "b.h"' > "$t/advisor/a.h"; echo '#include "a.h"' > "$t/advisor/b.h"
+expect "a circle of includes" 1 "include circle: advisor/a <-> advisor/b"
+expect "a known break" 0 "known: include circle" --known "include circle: advisor/a"
+rm "$t/advisor/a.h" "$t/advisor/b.h"
+expect "a stale --known" 1 "STALE --known" --known "include circle: advisor/a"
+echo '#include <mysql.h>' > "$t/advisor/cli/c.c"
+expect "<mysql.h> outside probes" 1 "advisor/cli/c.c includes <mysql.h>"
+echo "$passed passed, $fail failed"
+[ "$fail" -eq 0 ]
