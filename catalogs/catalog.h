@@ -256,6 +256,14 @@ int cat_catalog_add_buffer(struct cat_catalog *cat, const char *text, size_t len
  */
 int cat_catalog_add_file(struct cat_catalog *cat, const char *path, struct cat_error *err);
 
+/**
+ * Fill err (when not NULL) with a message and no position: the one error setter of catalogs/
+ * (errtext.h formats it).
+ * @return rc, for `return cat_error_set(err, CAT_EINVAL, ...)`.
+ */
+int cat_error_set(struct cat_error *err, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /** 1 when s starts with http:// or https:// (case-insensitive), else 0. */
 int cat_is_url(const char *s);
 

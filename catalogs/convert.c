@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,21 +17,6 @@ void cat_convert_options_default(struct cat_convert_options *o)
     o->pricings = DEFAULT_PRICINGS;
     o->offering = "Standard";
     o->purchase = "noUpfront";
-}
-
-static int cerr(struct cat_error *err, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int cerr(struct cat_error *err, int rc, const char *fmt, ...)
-{
-    va_list ap;
-    if (err) {
-        memset(err, 0, sizeof *err);
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
 }
 
 json_t *cat_convert_new_catalog(const char *currency, const struct cat_convert_options *o)
@@ -148,10 +132,10 @@ int cat_convert_ec2instances(json_t *catalog, json_t *doc, const char *source,
     json_t *v;
 
     if (!json_is_array(doc))
-        return cerr(err, CAT_EINVAL,
-                    "%s: expected a JSON array of instance objects (ec2instances.info "
-                    "instances.json)",
-                    source);
+        return cat_error_set(err, CAT_EINVAL,
+                             "%s: expected a JSON array of instance objects (ec2instances.info "
+                             "instances.json)",
+                             source);
     snprintf(src, sizeof src, "ec2instances.info instances.json (%s), %s, %s", source, region, os);
     json_array_foreach(doc, i, v)
     {
@@ -161,10 +145,10 @@ int cat_convert_ec2instances(json_t *catalog, json_t *doc, const char *source,
         double amount;
         size_t n_before;
         if (!json_is_object(v) || !type || !*type)
-            return cerr(err, CAT_EINVAL,
-                        "%s: $[%zu]: expected an instance object with "
-                        "\"instance_type\"",
-                        source, i);
+            return cat_error_set(err, CAT_EINVAL,
+                                 "%s: $[%zu]: expected an instance object with "
+                                 "\"instance_type\"",
+                                 source, i);
         st->records++;
         by_os = json_object_get(json_object_get(json_object_get(v, "pricing"), region), os);
         if (!json_is_object(by_os)) {
@@ -178,7 +162,7 @@ int cat_convert_ec2instances(json_t *catalog, json_t *doc, const char *source,
         }
         prices = json_array();
         if (!prices)
-            return cerr(err, CAT_ENOMEM, "out of memory");
+            return cat_error_set(err, CAT_ENOMEM, "out of memory");
         for (int p = 0; p < CAT_PRICING_COUNT; p++) {
             json_t *pv = NULL;
             if (!(want & (1u << p)))
@@ -207,7 +191,7 @@ int cat_convert_ec2instances(json_t *catalog, json_t *doc, const char *source,
                               ? key
                               : NULL) != 0) {
                 json_decref(prices);
-                return cerr(err, CAT_ENOMEM, "out of memory");
+                return cat_error_set(err, CAT_ENOMEM, "out of memory");
             }
         }
         if (json_array_size(prices) == 0) {
@@ -218,7 +202,7 @@ int cat_convert_ec2instances(json_t *catalog, json_t *doc, const char *source,
         inst = json_object();
         if (!inst) {
             json_decref(prices);
-            return cerr(err, CAT_ENOMEM, "out of memory");
+            return cat_error_set(err, CAT_ENOMEM, "out of memory");
         }
         json_object_set_new(inst, "id", json_string(id));
         json_object_set_new(inst, "provider", json_string("aws"));
@@ -274,7 +258,7 @@ int cat_convert_ec2instances(json_t *catalog, json_t *doc, const char *source,
                 if (ensure_instance_store(catalog) != 0) {
                     json_decref(inst);
                     json_decref(prices);
-                    return cerr(err, CAT_ENOMEM, "out of memory");
+                    return cat_error_set(err, CAT_ENOMEM, "out of memory");
                 }
                 json_object_set_new(inst, "local_disk",
                                     json_pack("{s:s, s:I, s:f}", "disk", "aws-instance-store",
@@ -285,7 +269,7 @@ int cat_convert_ec2instances(json_t *catalog, json_t *doc, const char *source,
         n_before = json_array_size(prices);
         json_object_set_new(inst, "prices", prices);
         if (json_array_append_new(instances, inst) != 0)
-            return cerr(err, CAT_ENOMEM, "out of memory");
+            return cat_error_set(err, CAT_ENOMEM, "out of memory");
         st->instances++;
         st->prices += n_before;
     }
@@ -314,9 +298,9 @@ int cat_convert_azure_retail(json_t *catalog, json_t *doc, const char *source,
     int windows = strcmp(os, "windows") == 0;
 
     if (!json_is_object(doc) || !json_is_array(items))
-        return cerr(err, CAT_EINVAL,
-                    "%s: expected an Azure Retail Prices page: an object with an \"Items\" array",
-                    source);
+        return cat_error_set(
+            err, CAT_EINVAL,
+            "%s: expected an Azure Retail Prices page: an object with an \"Items\" array", source);
     snprintf(src, sizeof src, "Azure Retail Prices API (%s), %s, %s", source, region, os);
     json_array_foreach(items, i, it)
     {
@@ -337,7 +321,8 @@ int cat_convert_azure_retail(json_t *catalog, json_t *doc, const char *source,
         int spot;
 
         if (!json_is_object(it))
-            return cerr(err, CAT_EINVAL, "%s: $.Items[%zu]: expected an object", source, i);
+            return cat_error_set(err, CAT_EINVAL, "%s: $.Items[%zu]: expected an object", source,
+                                 i);
         st->records++;
         if (!sku || !reg || !service || !product || !sku_name || !type || !uom || !cur) {
             st->skipped_none++;
@@ -368,10 +353,11 @@ int cat_convert_azure_retail(json_t *catalog, json_t *doc, const char *source,
             continue;
         }
         if (currency && strcmp(cur, currency) != 0)
-            return cerr(err, CAT_EINVAL,
-                        "%s: $.Items[%zu]: currency %s differs from the catalog's %s (convert "
-                        "one currency per catalog)",
-                        source, i, cur, currency);
+            return cat_error_set(
+                err, CAT_EINVAL,
+                "%s: $.Items[%zu]: currency %s differs from the catalog's %s (convert "
+                "one currency per catalog)",
+                source, i, cur, currency);
         note[0] = '\0';
         if (pricing == CAT_PRICING_RESERVED_1Y || pricing == CAT_PRICING_RESERVED_3Y) {
             int years = pricing == CAT_PRICING_RESERVED_1Y ? 1 : 3;
@@ -391,7 +377,7 @@ int cat_convert_azure_retail(json_t *catalog, json_t *doc, const char *source,
             inst = json_pack("{s:s, s:s, s:s, s:s, s:s, s:[]}", "id", id, "provider", "azure",
                              "region", region, "name", sku, "description", product, "prices");
             if (!inst || json_array_append_new(instances, inst) != 0)
-                return cerr(err, CAT_ENOMEM, "out of memory");
+                return cat_error_set(err, CAT_ENOMEM, "out of memory");
             st->instances++;
         }
         if (has_pricing(inst, cat_pricing_name(pricing))) {
@@ -401,7 +387,7 @@ int cat_convert_azure_retail(json_t *catalog, json_t *doc, const char *source,
         }
         if (add_price(json_object_get(inst, "prices"), pricing, amount, cur, src, as_of,
                       note[0] ? note : NULL) != 0)
-            return cerr(err, CAT_ENOMEM, "out of memory");
+            return cat_error_set(err, CAT_ENOMEM, "out of memory");
         st->prices++;
     }
     return CAT_OK;

@@ -2,23 +2,7 @@
 #include "cost.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <string.h>
-
-static int cost_fail(struct cat_error *err, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int cost_fail(struct cat_error *err, int rc, const char *fmt, ...)
-{
-    va_list ap;
-    if (err) {
-        memset(err, 0, sizeof *err);
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
 
 static struct cat_cost_term *add_term(struct cat_cost *c, const char *name,
                                       const struct cat_price *price)
@@ -41,8 +25,8 @@ static int convert(const struct cat_catalog *cat, const struct cat_price *p, dou
                    struct cat_error *err)
 {
     if (cat_catalog_convert(cat, amount, p->currency, out, rate) != CAT_OK)
-        return cost_fail(err, CAT_EINVAL, "no rate from %s to %s declared in the catalog",
-                         p->currency, cat->currency);
+        return cat_error_set(err, CAT_EINVAL, "no rate from %s to %s declared in the catalog",
+                             p->currency, cat->currency);
     if (*rate)
         snprintf(conv, cap, " x %g %s/%s", (*rate)->rate.amount, cat->currency, p->currency);
     else
@@ -67,7 +51,7 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
     int rc;
 
     if (!(share > 0 && share <= 1))
-        return cost_fail(err, CAT_EINVAL, "server share %g is outside (0, 1]", share);
+        return cat_error_set(err, CAT_EINVAL, "server share %g is outside (0, 1]", share);
     if ((rc = convert(cat, &s->capital, s->capital.amount, &capex, &rate, conv, sizeof conv,
                       err)) != CAT_OK)
         return rc;
@@ -172,7 +156,7 @@ static int disk_terms(const struct cat_catalog *cat, const struct cat_config *cf
     if (d->local)
         return CAT_OK;
     if (!d->per_gib_month.present)
-        return cost_fail(err, CAT_ENOTFOUND, "%s: disk type %s has no prices", cf->id, d->id);
+        return cat_error_set(err, CAT_ENOTFOUND, "%s: disk type %s has no prices", cf->id, d->id);
     if ((rc = convert(cat, &d->per_gib_month, d->per_gib_month.amount, &x, &rate, conv, sizeof conv,
                       err)) != CAT_OK)
         return rc;
@@ -217,9 +201,10 @@ int cat_config_cost(const struct cat_catalog *cat, const char *config_id, enum c
 
     memset(out, 0, sizeof *out);
     if (!cf)
-        return cost_fail(err, CAT_ENOTFOUND, "no configuration \"%s\" in the catalog", config_id);
+        return cat_error_set(err, CAT_ENOTFOUND, "no configuration \"%s\" in the catalog",
+                             config_id);
     if (nodes < 0)
-        return cost_fail(err, CAT_EINVAL, "node count %d is negative", nodes);
+        return cat_error_set(err, CAT_EINVAL, "node count %d is negative", nodes);
     out->config = cf;
     out->pricing = pricing;
     out->nodes = nodes ? nodes : cf->nodes;
@@ -233,16 +218,16 @@ int cat_config_cost(const struct cat_catalog *cat, const char *config_id, enum c
         char conv[64], have[160] = "";
         double x;
         if (!in)
-            return cost_fail(err, CAT_ENOTFOUND, "%s: unknown instance \"%s\"", cf->id,
-                             cf->instance);
+            return cat_error_set(err, CAT_ENOTFOUND, "%s: unknown instance \"%s\"", cf->id,
+                                 cf->instance);
         if (!ip) {
             for (size_t i = 0; i < in->n_prices; i++) {
                 size_t l = strlen(have);
                 snprintf(have + l, sizeof have - l, "%s%s", l ? ", " : "",
                          cat_pricing_name(in->prices[i].pricing));
             }
-            return cost_fail(err, CAT_ENOTFOUND, "%s: instance %s has no %s price (it has: %s)",
-                             cf->id, in->id, cat_pricing_name(pricing), have);
+            return cat_error_set(err, CAT_ENOTFOUND, "%s: instance %s has no %s price (it has: %s)",
+                                 cf->id, in->id, cat_pricing_name(pricing), have);
         }
         if ((rc = convert(cat, &ip->price, ip->price.amount, &x, &rate, conv, sizeof conv, err)) !=
             CAT_OK)
@@ -261,7 +246,8 @@ int cat_config_cost(const struct cat_catalog *cat, const char *config_id, enum c
         const struct cat_server *s = cat_find_server(cat, cf->server);
         double share = 1.0;
         if (!s)
-            return cost_fail(err, CAT_ENOTFOUND, "%s: unknown server \"%s\"", cf->id, cf->server);
+            return cat_error_set(err, CAT_ENOTFOUND, "%s: unknown server \"%s\"", cf->id,
+                                 cf->server);
         if (cf->slice_vcpu > 0)
             share = fmax((double)cf->slice_vcpu / s->vcpu, cf->slice_memory_gib / s->memory_gib);
         if ((rc = server_terms(cat, s, share, out->nodes, out, err)) != CAT_OK)
@@ -272,11 +258,12 @@ int cat_config_cost(const struct cat_catalog *cat, const char *config_id, enum c
         char msg[300];
         d = cat_find_disk(cat, cf->disk);
         if (!d)
-            return cost_fail(err, CAT_ENOTFOUND, "%s: unknown disk type \"%s\"", cf->id, cf->disk);
+            return cat_error_set(err, CAT_ENOTFOUND, "%s: unknown disk type \"%s\"", cf->id,
+                                 cf->disk);
         if (cat_disk_performance(d, cf->size_gib, cf->provisioned_iops,
                                  cf->provisioned_throughput_mb_s, &out->disk, msg,
                                  sizeof msg) != CAT_OK)
-            return cost_fail(err, CAT_EINVAL, "%s: %s", cf->id, msg);
+            return cat_error_set(err, CAT_EINVAL, "%s: %s", cf->id, msg);
         out->has_disk = 1;
         out->iops = out->disk.iops;
         out->throughput_mb_s = out->disk.throughput_mb_s;

@@ -1,6 +1,8 @@
 /* disk_perf.c - IOPS and MB/s of a disk type from its rule data (formulas in disk_perf.h). */
 #include "disk_perf.h"
 
+#include "errtext.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,7 +22,7 @@ static int bad(char *msg, size_t cap, const char *fmt, ...)
     va_list ap;
     if (msg && cap) {
         va_start(ap, fmt);
-        vsnprintf(msg, cap, fmt, ap);
+        errtext_vset(msg, cap, NULL, 0, 0, fmt, ap);
         va_end(ap);
     }
     return CAT_EINVAL;

@@ -7,7 +7,6 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,21 +31,6 @@ void cat_fetch_options_default(struct cat_fetch_options *o)
     o->follow_pages = 1;
     o->require_json = 1;
     o->progress = 0;
-}
-
-static int ferr(struct cat_error *err, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int ferr(struct cat_error *err, int rc, const char *fmt, ...)
-{
-    va_list ap;
-    if (err) {
-        memset(err, 0, sizeof *err);
-        va_start(ap, fmt);
-        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
 }
 
 static int64_t now_ms(void)
@@ -356,35 +340,37 @@ static int get_url(CURL *h, const char *url, const struct cat_fetch_options *o,
         r->printed = 0;
 
         if (r->too_big || cc == CURLE_FILESIZE_EXCEEDED)
-            return ferr(err, CAT_ETOOBIG, "%s: response larger than the cap of %lld bytes", url,
-                        o->max_bytes);
+            return cat_error_set(err, CAT_ETOOBIG, "%s: response larger than the cap of %lld bytes",
+                                 url, o->max_bytes);
         if (cc != CURLE_OK) {
             if (!transient(cc) || attempt >= o->max_retries) {
                 if (cc == CURLE_PARTIAL_FILE)
-                    return ferr(err, CAT_ENET,
-                                "%s: truncated body: the connection closed after %zu bytes, "
-                                "before the announced length (%d attempt%s)",
-                                url, r->len, attempt + 1, attempt ? "s" : "");
-                return ferr(err, CAT_ENET, "%s: %s (%d attempt%s)", url,
-                            curl_msg[0] ? curl_msg : curl_easy_strerror(cc), attempt + 1,
-                            attempt ? "s" : "");
+                    return cat_error_set(
+                        err, CAT_ENET,
+                        "%s: truncated body: the connection closed after %zu bytes, "
+                        "before the announced length (%d attempt%s)",
+                        url, r->len, attempt + 1, attempt ? "s" : "");
+                return cat_error_set(err, CAT_ENET, "%s: %s (%d attempt%s)", url,
+                                     curl_msg[0] ? curl_msg : curl_easy_strerror(cc), attempt + 1,
+                                     attempt ? "s" : "");
             }
             retry = 1;
         } else if (status == 304) {
             if (!have_cache || cache_load_body(cache, url, r) != 0)
-                return ferr(err, CAT_ENET, "%s: HTTP 304 Not Modified but no cached copy", url);
+                return cat_error_set(err, CAT_ENET, "%s: HTTP 304 Not Modified but no cached copy",
+                                     url);
             res->cached++;
             return CAT_OK;
         } else if (status == 429 || status >= 500 || (status == 404 && o->retry_not_found)) {
             if (attempt >= o->max_retries)
-                return ferr(err, CAT_ENET, "%s: HTTP %ld after %d attempt%s", url, status,
-                            attempt + 1, attempt ? "s" : "");
+                return cat_error_set(err, CAT_ENET, "%s: HTTP %ld after %d attempt%s", url, status,
+                                     attempt + 1, attempt ? "s" : "");
             retry = 1;
         } else if (status >= 200 && status < 300) {
             cache_store(cache, url, r);
             return CAT_OK;
         } else {
-            return ferr(err, CAT_ENET, "%s: HTTP %ld", url, status);
+            return cat_error_set(err, CAT_ENET, "%s: HTTP %ld", url, status);
         }
         if (retry) {
             long long b = o->backoff_initial_ms;
@@ -456,9 +442,9 @@ int cat_fetch(const char *url, const struct cat_fetch_options *opts, char **buf,
         o = &defaults;
     }
     if (strncasecmp(url, "http://", 7) != 0 && strncasecmp(url, "https://", 8) != 0)
-        return ferr(err, CAT_EINVAL, "%s: not an http:// or https:// URL", url);
+        return cat_error_set(err, CAT_EINVAL, "%s: not an http:// or https:// URL", url);
     if (!(h = curl_easy_init()))
-        return ferr(err, CAT_ENOMEM, "%s: cannot start libcurl", url);
+        return cat_error_set(err, CAT_ENOMEM, "%s: cannot start libcurl", url);
     memset(&r, 0, sizeof r);
     r.max_bytes = o->max_bytes;
     r.progress = o->progress;
@@ -484,7 +470,7 @@ int cat_fetch(const char *url, const struct cat_fetch_options *opts, char **buf,
         json_t *doc;
         json_error_t jerr;
         if (res->pages >= o->max_pages) {
-            rc = ferr(err, CAT_ETOOBIG, "%s: more than %d pages", url, o->max_pages);
+            rc = cat_error_set(err, CAT_ETOOBIG, "%s: more than %d pages", url, o->max_pages);
             break;
         }
         r.url = page_url;
@@ -496,8 +482,8 @@ int cat_fetch(const char *url, const struct cat_fetch_options *opts, char **buf,
         doc = json_loadb(r.body ? r.body : "", r.len, JSON_DECODE_ANY, &jerr);
         if (!doc) {
             if (o->require_json) {
-                rc = ferr(err, CAT_EPARSE, "%s:%d:%d: the response is not JSON: %s", page_url,
-                          jerr.line, jerr.column, jerr.text);
+                rc = cat_error_set(err, CAT_EPARSE, "%s:%d:%d: the response is not JSON: %s",
+                                   page_url, jerr.line, jerr.column, jerr.text);
                 if (err) {
                     err->line = jerr.line;
                     err->column = jerr.column;
@@ -521,7 +507,7 @@ int cat_fetch(const char *url, const struct cat_fetch_options *opts, char **buf,
             }
             if (!merged || json_array_extend(merged, items) != 0) {
                 json_decref(doc);
-                rc = ferr(err, CAT_ENOMEM, "%s: out of memory", url);
+                rc = cat_error_set(err, CAT_ENOMEM, "%s: out of memory", url);
                 break;
             }
             skipped += (long)n_items;
@@ -551,12 +537,12 @@ int cat_fetch(const char *url, const struct cat_fetch_options *opts, char **buf,
         }
         json_decref(out);
         if (!*buf)
-            rc = ferr(err, CAT_ENOMEM, "%s: out of memory", url);
+            rc = cat_error_set(err, CAT_ENOMEM, "%s: out of memory", url);
         else
             *len = strlen(*buf);
     } else if (rc == CAT_OK) {
         if (!r.body && !(r.body = calloc(1, 1)))
-            rc = ferr(err, CAT_ENOMEM, "%s: out of memory", url);
+            rc = cat_error_set(err, CAT_ENOMEM, "%s: out of memory", url);
         *buf = r.body;
         *len = r.len;
         r.body = NULL;
@@ -582,7 +568,7 @@ int cat_fetch_to_file(const char *url, const char *path, const struct cat_fetch_
     {
         char msg[512];
         if (outfile_write(path, buf, len, msg, sizeof msg) != 0)
-            rc = ferr(err, CAT_EIO, "%s", msg);
+            rc = cat_error_set(err, CAT_EIO, "%s", msg);
     }
     free(buf);
     return rc;

@@ -1,6 +1,8 @@
 /* point.c - the sizeup.point/1 record: C form and JSON Lines writer (reader: point_read.c). */
 #include "point.h"
 
+#include "errtext.h"
+
 #include "append.h"
 
 #include <ctype.h>
@@ -19,7 +21,7 @@ static void set_err(struct point_error *err, const char *fmt, ...)
     if (!err)
         return;
     va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    errtext_vset(err->msg, sizeof err->msg, NULL, 0, 0, fmt, ap);
     va_end(ap);
 }
 

@@ -24,11 +24,25 @@
 #define RANK_CLI_MAX_FILES 256
 #define RANK_CLI_MAX_MAPS 1024
 
-/* Custom parsers of the shared options (cli_opt.parse): --workload and --mix into a struct
- * rank_options, --map and --map-file into a struct rank_cli. */
+/*
+ * Custom parsers of the shared options (cli_opt.parse; cli.h says how they are called). Each
+ * returns 0, or -1 with the reason in err (cap bytes, without the option's name).
+ */
+
+/** --workload NAME into a struct rank_options (one workload of weight 1); refused after a
+ *  --workload or --mix ("give one --workload or one --mix") or for a name of 64 bytes or more. */
 int rank_cli_parse_workload(const char *arg, void *opt, char *err, size_t cap);
+
+/** --mix W:F,... into a struct rank_options (rank_mix_parse: weights > 0, normalised to sum 1);
+ *  refused after a --workload or --mix. */
 int rank_cli_parse_mix(const char *arg, void *opt, char *err, size_t cap);
+
+/** --map TARGET=CONFIG-ID, appended to a struct rank_cli (a copy of arg is kept in map_text,
+ *  freed by rank_cli_destroy); at most RANK_CLI_MAX_MAPS. */
 int rank_cli_parse_map(const char *arg, void *rank_cli, char *err, size_t cap);
+
+/** --map-file FILE: each line TARGET=CONFIG-ID as --map ('#' comments, blank lines skipped); an
+ *  error names "FILE:LINE: "; a file that cannot be read: "cannot read FILE: reason". */
 int rank_cli_parse_map_file(const char *arg, void *rank_cli, char *err, size_t cap);
 
 /* Rows of the shared options for the cli_opt table of a command whose option struct T holds a
