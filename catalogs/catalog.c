@@ -1,6 +1,8 @@
 /* catalog.c - load and validate sizeup.catalog/1 documents (docs/catalog-format.md). */
 #include "catalog.h"
 
+#include "errtext.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
@@ -328,4 +330,16 @@ int cat_catalog_merge(struct cat_catalog *dst, struct cat_catalog *src, const ch
     for (int k = 0; k < CAT_SEC_COUNT; k++)
         cat_index_add(dst, (enum cat_section)k);
     return CAT_OK;
+}
+
+int cat_error_set(struct cat_error *err, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    if (!err)
+        return rc;
+    memset(err, 0, sizeof *err);
+    va_start(ap, fmt);
+    errtext_vset(err->msg, sizeof err->msg, NULL, 0, 0, fmt, ap);
+    va_end(ap);
+    return rc;
 }

@@ -3,11 +3,9 @@
 #include "fetch.h"
 #include "load.h"
 
-#include "errtext.h"
 #include "readfile.h"
 
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,16 +106,4 @@ const char *cat_default_source(void)
 {
     const char *env = getenv("SIZEUP_CATALOG");
     return env && *env ? env : SIZEUP_DEFAULT_CATALOG;
-}
-
-int cat_error_set(struct cat_error *err, int rc, const char *fmt, ...)
-{
-    va_list ap;
-    if (!err)
-        return rc;
-    memset(err, 0, sizeof *err);
-    va_start(ap, fmt);
-    errtext_vset(err->msg, sizeof err->msg, NULL, 0, 0, fmt, ap);
-    va_end(ap);
-    return rc;
 }
