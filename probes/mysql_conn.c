@@ -86,8 +86,8 @@ int myconn_ssl_mode_parse(const char *s, enum myconn_ssl_mode *out)
     return -1;
 }
 
-static int set_error(struct myconn *c, const char *func, unsigned errnum, const char *state,
-                     const char *msg)
+int myconn_fail(struct myconn *c, const char *func, unsigned errnum, const char *state,
+                const char *msg)
 {
     c->err.errnum = errnum;
     snprintf(c->err.sqlstate, sizeof c->err.sqlstate, "%s", state ? state : "HY000");
@@ -99,25 +99,22 @@ static int set_error(struct myconn *c, const char *func, unsigned errnum, const 
 
 static int conn_error(struct myconn *c, const char *func)
 {
-    return set_error(c, func, mysql_errno(c->mysql), mysql_sqlstate(c->mysql),
-                     mysql_error(c->mysql));
+    return myconn_fail(c, func, mysql_errno(c->mysql), mysql_sqlstate(c->mysql),
+                       mysql_error(c->mysql));
 }
 
-static int stmt_error(struct myconn *c, MYSQL_STMT *st, const char *func)
+int myconn_handle_new(struct myconn *c, const struct myconn_opts *o, int nonblock)
 {
-    return set_error(c, func, mysql_stmt_errno(st), mysql_stmt_sqlstate(st), mysql_stmt_error(st));
-}
-
-int myconn_connect(struct myconn *c, const struct myconn_opts *o)
-{
-    const char *host = o->socket ? "localhost" : (o->host ? o->host : "localhost");
     MYSQL *m;
     myconn_close(c);
     c->opts = o;
     memset(&c->err, 0, sizeof c->err);
     m = mysql_init(NULL);
-    if (!m)
-        return set_error(c, "mysql_init", 2008, "HY000", "out of memory");
+    if (!m || (nonblock && mysql_options(m, MYSQL_OPT_NONBLOCK, 0) != 0)) {
+        if (m)
+            mysql_close(m);
+        return myconn_fail(c, "mysql_init", 2008, "HY000", "out of memory");
+    }
     if (o->connect_timeout_s) {
         unsigned t = o->connect_timeout_s;
         mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &t);
@@ -138,13 +135,22 @@ int myconn_connect(struct myconn *c, const struct myconn_opts *o)
         mysql_options(m, MYSQL_OPT_SSL_VERIFY_SERVER_CERT, &off);
     }
     c->mysql = m;
-    if (!mysql_real_connect(m, host, o->user, o->password ? o->password : "", o->db,
+    return 0;
+}
+
+int myconn_connect(struct myconn *c, const struct myconn_opts *o)
+{
+    const char *host = o->socket ? "localhost" : (o->host ? o->host : "localhost");
+    int rc = myconn_handle_new(c, o, 0);
+    if (rc)
+        return rc;
+    if (!mysql_real_connect(c->mysql, host, o->user, o->password ? o->password : "", o->db,
                             o->socket ? 0 : o->port, o->socket, CLIENT_MULTI_STATEMENTS)) {
-        int rc = conn_error(c, "mysql_real_connect");
-        mysql_close(m);
+        conn_error(c, "mysql_real_connect");
+        mysql_close(c->mysql);
         c->mysql = NULL;
         /* a refused or failed connection is never "ignorable" */
-        if (rc == MYCONN_IGNORABLE)
+        if (c->err.cls == MYCONN_IGNORABLE)
             c->err.cls = MYCONN_FATAL;
         return (int)c->err.cls;
     }
@@ -201,7 +207,7 @@ int myconn_query(struct myconn *c, const char *sql, size_t len, struct myconn_re
     MYSQL_RES *rs;
     struct myconn_result r = {0, 0};
     if (!c->mysql)
-        return set_error(c, "mysql_real_query", 2006, "HY000", "not connected");
+        return myconn_fail(c, "mysql_real_query", 2006, "HY000", "not connected");
     if (mysql_real_query(c->mysql, sql, (unsigned long)len) != 0)
         return conn_error(c, "mysql_real_query");
     rs = mysql_store_result(c->mysql);
@@ -231,7 +237,7 @@ int myconn_query_rows(struct myconn *c, const char *sql, myconn_row_fn fn, void 
     MYSQL_ROW row;
     unsigned n;
     if (!c->mysql) {
-        set_error(c, "mysql_real_query", 2006, "HY000", "not connected");
+        myconn_fail(c, "mysql_real_query", 2006, "HY000", "not connected");
     } else if (mysql_real_query(c->mysql, sql, (unsigned long)strlen(sql)) != 0) {
         conn_error(c, "mysql_real_query");
     } else if (!(rs = mysql_store_result(c->mysql))) {
@@ -251,18 +257,17 @@ int myconn_query_rows(struct myconn *c, const char *sql, myconn_row_fn fn, void 
     return (int)c->err.cls;
 }
 
-int myconn_stmt_prepare(struct myconn *c, struct myconn_stmt *s, const char *sql,
-                        const enum myconn_ptype *types, const unsigned long *char_cap,
-                        size_t n_params)
+int myconn_stmt_setup(struct myconn *c, struct myconn_stmt *s, const char *sql,
+                      const enum myconn_ptype *types, const unsigned long *char_cap,
+                      size_t n_params)
 {
-    size_t text_cap = strlen(sql) + 1;
     memset(s, 0, sizeof *s);
     s->sql = strdup(sql);
     s->params = calloc(n_params ? n_params : 1, sizeof *s->params);
     s->binds = calloc(n_params ? n_params : 1, sizeof *s->binds);
     if (!s->sql || !s->params || !s->binds) {
         myconn_stmt_destroy(s);
-        return set_error(c, "malloc", 2008, "HY000", "out of memory");
+        return myconn_fail(c, "malloc", 2008, "HY000", "out of memory");
     }
     s->n_params = n_params;
     for (size_t i = 0; i < n_params; i++) {
@@ -273,57 +278,50 @@ int myconn_stmt_prepare(struct myconn *c, struct myconn_stmt *s, const char *sql
             p->sval = calloc(p->cap + 1, 1);
             if (!p->sval) {
                 myconn_stmt_destroy(s);
-                return set_error(c, "malloc", 2008, "HY000", "out of memory");
+                return myconn_fail(c, "malloc", 2008, "HY000", "out of memory");
             }
             s->binds[i].buffer_type = MYSQL_TYPE_STRING;
             s->binds[i].buffer = p->sval;
             s->binds[i].buffer_length = p->cap;
             s->binds[i].length = &p->len;
-            text_cap += p->cap + 2;
         } else {
             s->binds[i].buffer_type = MYSQL_TYPE_LONG;
             s->binds[i].buffer = &p->ival;
-            text_cap += 12;
         }
     }
-    if (c->opts->ps_mode == MYCONN_PS_AUTO) {
-        MYSQL_STMT *st;
-        if (!c->mysql) {
-            myconn_stmt_destroy(s);
-            return set_error(c, "mysql_stmt_prepare", 2006, "HY000", "not connected");
-        }
-        st = mysql_stmt_init(c->mysql);
-        if (!st) {
-            myconn_stmt_destroy(s);
-            return conn_error(c, "mysql_stmt_init");
-        }
-        if (mysql_stmt_prepare(st, sql, (unsigned long)strlen(sql)) != 0) {
-            unsigned e = mysql_stmt_errno(st);
-            if (e != 1295) { /* ER_UNSUPPORTED_PS: fall back to text, as sysbench does */
-                int rc = stmt_error(c, st, "mysql_stmt_prepare");
-                mysql_stmt_close(st);
-                myconn_stmt_destroy(s);
-                return rc;
-            }
-            mysql_stmt_close(st);
-        } else {
-            if (n_params && mysql_stmt_bind_param(st, s->binds)) {
-                int rc = stmt_error(c, st, "mysql_stmt_bind_param");
-                mysql_stmt_close(st);
-                myconn_stmt_destroy(s);
-                return rc;
-            }
-            s->stmt = st;
-            return 0;
-        }
-    }
-    s->text_cap = text_cap;
-    s->text = malloc(text_cap);
-    if (!s->text) {
+    if (c->opts->ps_mode == MYCONN_PS_DISABLE && myconn_stmt_emulate(c, s) != 0) {
         myconn_stmt_destroy(s);
-        return set_error(c, "malloc", 2008, "HY000", "out of memory");
+        return MYCONN_FATAL;
     }
     return 0;
+}
+
+int myconn_stmt_needs_prepare(const struct myconn_stmt *s)
+{
+    return s->sql && !s->stmt && !s->text;
+}
+
+int myconn_stmt_emulate(struct myconn *c, struct myconn_stmt *s)
+{
+    size_t cap = strlen(s->sql) + 1;
+    myconn_stmt_unprepare(s);
+    for (size_t i = 0; i < s->n_params; i++)
+        cap += s->params[i].type == MYCONN_P_CHAR ? s->params[i].cap + 2 : 12;
+    if (!s->text) {
+        s->text = malloc(cap);
+        if (!s->text)
+            return myconn_fail(c, "malloc", 2008, "HY000", "out of memory");
+        s->text_cap = cap;
+    }
+    return 0;
+}
+
+void myconn_stmt_unprepare(struct myconn_stmt *s)
+{
+    if (s->stmt) {
+        mysql_stmt_close(s->stmt);
+        s->stmt = NULL;
+    }
 }
 
 void myconn_stmt_set_int(struct myconn_stmt *s, size_t i, int32_t v)
@@ -350,8 +348,7 @@ void myconn_stmt_set_len(struct myconn_stmt *s, size_t i, size_t len)
     s->params[i].len = (unsigned long)(len > s->params[i].cap ? s->params[i].cap : len);
 }
 
-/* Build the text form: each '?' replaced by %d or '%s' (no escaping, as sysbench). */
-static size_t emulate(struct myconn_stmt *s)
+size_t myconn_stmt_text(struct myconn_stmt *s)
 {
     char *o = s->text;
     size_t k = 0;
@@ -372,26 +369,6 @@ static size_t emulate(struct myconn_stmt *s)
     }
     *o = '\0';
     return (size_t)(o - s->text);
-}
-
-int myconn_stmt_execute(struct myconn *c, struct myconn_stmt *s, struct myconn_result *res)
-{
-    MYSQL_STMT *st = s->stmt;
-    if (!st)
-        return myconn_query(c, s->text, emulate(s), res);
-    if (mysql_stmt_execute(st) != 0)
-        return stmt_error(c, st, "mysql_stmt_execute");
-    if (mysql_stmt_field_count(st) > 0) {
-        if (mysql_stmt_store_result(st) != 0)
-            return stmt_error(c, st, "mysql_stmt_store_result");
-        res->is_read = 1;
-        res->rows = mysql_stmt_num_rows(st);
-        mysql_stmt_free_result(st);
-    } else {
-        res->is_read = 0;
-        res->rows = mysql_stmt_affected_rows(st);
-    }
-    return 0;
 }
 
 void myconn_stmt_destroy(struct myconn_stmt *s)

@@ -146,6 +146,22 @@ int myconn_ssl_mode_parse(const char *s, enum myconn_ssl_mode *out);
 int myconn_connect(struct myconn *c, const struct myconn_opts *o);
 
 /**
+ * A fresh handle with the options o (mysql_init + mysql_options: timeouts, TLS), for
+ * myconn_connect() or, with nonblock, for mysql_async.h's non-blocking connect
+ * (MYSQL_OPT_NONBLOCK). c->opts is set to o and c->err cleared; a previous handle is closed.
+ * @return 0 with c->mysql set, or MYCONN_FATAL (out of memory; c->err filled).
+ */
+int myconn_handle_new(struct myconn *c, const struct myconn_opts *o, int nonblock);
+
+/**
+ * Fill c->err for a failed call: errno, SQLSTATE (NULL = "HY000"), message, the call's name, and
+ * the class of the errno under c->opts' ignore list.
+ * @return the class.
+ */
+int myconn_fail(struct myconn *c, const char *func, unsigned errnum, const char *sqlstate,
+                const char *msg);
+
+/**
  * The socket of an open connection (mysql_get_socket), or -1 when closed. Another thread may
  * shutdown(2) it to end a statement that waits for a frozen server (probe.c does, at a level's
  * deadline); the owner must stop publishing it before myconn_close().
@@ -186,14 +202,38 @@ typedef int (*myconn_row_fn)(void *ctx, unsigned n, const char *const *row);
 int myconn_query_rows(struct myconn *c, const char *sql, myconn_row_fn fn, void *ctx);
 
 /**
- * Prepare a statement with n_params parameters of the given types; CHAR parameters get a
- * buffer of char_cap[i] bytes (ignored for INT; char_cap may be NULL when there is no CHAR).
- * Under MYCONN_PS_DISABLE (or ER_UNSUPPORTED_PS) the statement is emulated as text.
- * @return 0, or the error class (c->err filled; s left empty and safe to destroy).
+ * Set a statement up on the client side: its SQL, parameters of the given types (CHAR ones get a
+ * buffer of char_cap[i] bytes; char_cap may be NULL when there is no CHAR) and their binds.
+ * Nothing is sent. Under MYCONN_PS_DISABLE the statement is emulated as text at once; otherwise
+ * mysql_async.h prepares it on the server (myconn_stmt_needs_prepare()).
+ * @return 0, or MYCONN_FATAL when out of memory (c->err filled; s left empty and safe to
+ *         destroy).
  */
-int myconn_stmt_prepare(struct myconn *c, struct myconn_stmt *s, const char *sql,
-                        const enum myconn_ptype *types, const unsigned long *char_cap,
-                        size_t n_params);
+int myconn_stmt_setup(struct myconn *c, struct myconn_stmt *s, const char *sql,
+                      const enum myconn_ptype *types, const unsigned long *char_cap,
+                      size_t n_params);
+
+/** 1 when a set-up statement still has to be prepared on the server (neither prepared nor
+ * emulated), else 0. */
+int myconn_stmt_needs_prepare(const struct myconn_stmt *s);
+
+/**
+ * Send the statement as text from now on: '?' markers replaced by %d / '%s' (no escaping), as
+ * sysbench's driver does under --db-ps-mode=disable or when the server answers 1295
+ * ER_UNSUPPORTED_PS. A server statement it had is closed.
+ * @return 0, or MYCONN_FATAL when out of memory (c->err filled).
+ */
+int myconn_stmt_emulate(struct myconn *c, struct myconn_stmt *s);
+
+/**
+ * The text of an emulated statement with its current parameters, built in s->text.
+ * @return its length in bytes (s->text is NUL-terminated).
+ */
+size_t myconn_stmt_text(struct myconn_stmt *s);
+
+/** Close the server statement (before a reconnect), keeping the set-up parameters and SQL, so
+ * the statement can be prepared again on a new connection. Safe when not prepared. */
+void myconn_stmt_unprepare(struct myconn_stmt *s);
 
 /** Set INT parameter i. */
 void myconn_stmt_set_int(struct myconn_stmt *s, size_t i, int32_t v);
@@ -206,12 +246,6 @@ char *myconn_stmt_buf(struct myconn_stmt *s, size_t i);
 
 /** Set CHAR parameter i's length after filling its buffer in place. */
 void myconn_stmt_set_len(struct myconn_stmt *s, size_t i, size_t len);
-
-/**
- * Execute with the current parameters; the result set, if any, is transferred and freed.
- * @return 0 with *res filled, or the error class with c->err filled.
- */
-int myconn_stmt_execute(struct myconn *c, struct myconn_stmt *s, struct myconn_result *res);
 
 /** Close the server statement (if the connection still has it) and free s's memory. Safe on
  * an empty or already destroyed statement; s is left empty. */

@@ -153,9 +153,21 @@ void oltp_event_shape(const struct oltp_opts *o, struct oltp_shape *s)
 
 /* ---- statements ---------------------------------------------------------------------- */
 
+static void free_stmts(struct oltp_worker *w);
+
 static struct myconn_stmt *stmt_at(struct oltp_worker *w, unsigned table, enum oltp_kind k)
 {
     return &w->stmts[(size_t)(table - 1) * OLTP_N_KINDS + k];
+}
+
+/* Set a statement up and note it in prepare order. */
+static int setup(struct oltp_worker *w, struct myconn_stmt *s, const char *sql,
+                 const enum myconn_ptype *types, const unsigned long *caps, size_t n)
+{
+    int rc = myconn_stmt_setup(&w->conn, s, sql, types, caps, n);
+    if (!rc)
+        w->prep[w->n_prep++] = s;
+    return rc;
 }
 
 static int prepare_kind(struct oltp_worker *w, enum oltp_kind k)
@@ -193,7 +205,7 @@ static int prepare_kind(struct oltp_worker *w, enum oltp_kind k)
         default:
             break;
         }
-        rc = myconn_stmt_prepare(&w->conn, stmt_at(w, t, k), sql, types, caps, n);
+        rc = setup(w, stmt_at(w, t, k), sql, types, caps, n);
         if (rc)
             return rc;
     }
@@ -205,9 +217,9 @@ static int prepare_trx(struct oltp_worker *w)
     int rc;
     if (w->o->skip_trx)
         return 0;
-    rc = myconn_stmt_prepare(&w->conn, &w->begin, "BEGIN", NULL, NULL, 0);
+    rc = setup(w, &w->begin, "BEGIN", NULL, NULL, 0);
     if (!rc)
-        rc = myconn_stmt_prepare(&w->conn, &w->commit, "COMMIT", NULL, NULL, 0);
+        rc = setup(w, &w->commit, "COMMIT", NULL, NULL, 0);
     return rc;
 }
 
@@ -262,23 +274,23 @@ static int prepare_single(struct oltp_worker *w)
     }
     for (unsigned i = 0; i < n; i++)
         types[i] = MYCONN_P_INT;
-    rc = myconn_stmt_prepare(&w->conn, &w->single, sql, types, NULL, n);
+    rc = setup(w, &w->single, sql, types, NULL, n);
     free(sql);
     free(types);
     return rc;
 }
 
-int oltp_worker_prepare(struct oltp_worker *w)
+int oltp_worker_setup(struct oltp_worker *w)
 {
     const struct oltp_opts *o = w->o;
-    if (!w->stmts) {
-        w->stmts = calloc((size_t)o->tables * OLTP_N_KINDS, sizeof *w->stmts);
-        w->qbuf = malloc(QBUF_SIZE);
-        if (!w->stmts || !w->qbuf) {
-            snprintf(w->conn.err.msg, sizeof w->conn.err.msg, "out of memory");
-            w->conn.err.cls = MYCONN_FATAL;
-            return MYCONN_FATAL;
-        }
+    size_t n = (size_t)o->tables * OLTP_N_KINDS;
+    free_stmts(w);
+    w->stmts = calloc(n, sizeof *w->stmts);
+    w->prep = calloc(n + 3, sizeof *w->prep);
+    w->qbuf = malloc(QBUF_SIZE);
+    if (!w->stmts || !w->prep || !w->qbuf) {
+        free_stmts(w);
+        return myconn_fail(&w->conn, "malloc", 2008, "HY000", "out of memory");
     }
     switch (o->workload) {
     case OLTP_POINT_SELECT:
@@ -324,7 +336,8 @@ int oltp_worker_prepare(struct oltp_worker *w)
     return 0;
 }
 
-void oltp_worker_release(struct oltp_worker *w)
+/* Free the statements, the prepare list and the buffers (the connection stays). */
+static void free_stmts(struct oltp_worker *w)
 {
     if (w->stmts)
         for (size_t i = 0; i < (size_t)w->o->tables * OLTP_N_KINDS; i++)
@@ -332,53 +345,107 @@ void oltp_worker_release(struct oltp_worker *w)
     myconn_stmt_destroy(&w->begin);
     myconn_stmt_destroy(&w->commit);
     myconn_stmt_destroy(&w->single);
+    free(w->stmts);
+    free(w->prep);
+    free(w->qbuf);
+    w->stmts = NULL;
+    w->prep = NULL;
+    w->qbuf = NULL;
+    w->n_prep = 0;
+}
+
+void oltp_worker_unprepare(struct oltp_worker *w)
+{
+    for (size_t i = 0; i < w->n_prep; i++)
+        myconn_stmt_unprepare(w->prep[i]);
 }
 
 void oltp_worker_destroy(struct oltp_worker *w)
 {
-    oltp_worker_release(w);
+    free_stmts(w);
     myconn_close(&w->conn);
-    free(w->stmts);
-    free(w->qbuf);
-    w->stmts = NULL;
-    w->qbuf = NULL;
+    free(w->plan.steps);
+    free(w->plan.data);
+    memset(&w->plan, 0, sizeof w->plan);
 }
 
-/* ---- events ---------------------------------------------------------------------------- */
+/* ---- events: the plan of one event -------------------------------------------------------- */
 
-static void count(struct oltp_counts *c, const struct myconn_result *r)
-{
-    if (r->is_read)
-        c->reads++;
-    else if (r->rows > 0)
-        c->writes++;
-    else
-        c->other++;
-}
+/* Returns of the emitters: go on, the step limit is reached (stop planning), out of memory. */
+enum { PLAN_GO = 0, PLAN_FULL = 1, PLAN_NOMEM = -1 };
 
-static int exec(struct oltp_worker *w, struct myconn_stmt *s, struct oltp_counts *c,
-                const char **failed_sql)
+static int plan_room(struct oltp_plan *p, size_t bytes)
 {
-    struct myconn_result r;
-    int rc = myconn_stmt_execute(&w->conn, s, &r);
-    if (rc) {
-        *failed_sql = s->stmt ? s->sql : s->text;
-        return rc;
+    if (p->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 32;
+        struct oltp_step *n = realloc(p->steps, cap * sizeof *n);
+        if (!n)
+            return PLAN_NOMEM;
+        p->steps = n;
+        p->cap = cap;
     }
-    count(c, &r);
-    return 0;
+    if (p->used + bytes > p->cap_data) {
+        size_t cap = p->cap_data ? p->cap_data : 1024;
+        char *n;
+        while (cap < p->used + bytes)
+            cap *= 2;
+        n = realloc(p->data, cap);
+        if (!n)
+            return PLAN_NOMEM;
+        p->data = n;
+        p->cap_data = cap;
+    }
+    return PLAN_GO;
 }
 
-static int text(struct oltp_worker *w, int len, struct oltp_counts *c, const char **failed_sql)
+/* The statement s with its current parameter values: INT as 4 bytes, CHAR as a 4-byte length
+ * and its bytes. */
+static int emit(struct oltp_worker *w, struct myconn_stmt *s)
 {
-    struct myconn_result r;
-    int rc = myconn_query(&w->conn, w->qbuf, (size_t)len, &r);
-    if (rc) {
-        *failed_sql = w->qbuf;
-        return rc;
+    struct oltp_plan *p = &w->plan;
+    size_t bytes = 0, off;
+    if (p->limit && p->n >= p->limit)
+        return PLAN_FULL;
+    for (size_t i = 0; i < s->n_params; i++)
+        bytes += 4 + (s->params[i].type == MYCONN_P_CHAR ? s->params[i].len : 0);
+    if (plan_room(p, bytes))
+        return PLAN_NOMEM;
+    off = p->used;
+    for (size_t i = 0; i < s->n_params; i++) {
+        const struct myconn_param *pr = &s->params[i];
+        if (pr->type == MYCONN_P_INT) {
+            memcpy(p->data + p->used, &pr->ival, 4);
+            p->used += 4;
+        } else {
+            uint32_t len = (uint32_t)pr->len;
+            memcpy(p->data + p->used, &len, 4);
+            memcpy(p->data + p->used + 4, pr->sval, len);
+            p->used += 4 + len;
+        }
     }
-    count(c, &r);
-    return 0;
+    p->steps[p->n].stmt = s;
+    p->steps[p->n].off = off;
+    p->steps[p->n].len = p->used - off;
+    p->n++;
+    return p->limit && p->n >= p->limit ? PLAN_FULL : PLAN_GO;
+}
+
+/* The text query of len bytes in w->qbuf. */
+static int emit_text(struct oltp_worker *w, int len)
+{
+    struct oltp_plan *p = &w->plan;
+    if (p->limit && p->n >= p->limit)
+        return PLAN_FULL;
+    if (len < 0 || plan_room(p, (size_t)len + 1))
+        return PLAN_NOMEM;
+    memcpy(p->data + p->used, w->qbuf, (size_t)len);
+    p->data[p->used + (size_t)len] = '\0';
+    p->steps[p->n].stmt = NULL;
+    p->steps[p->n].off = p->used;
+    p->steps[p->n].len = (size_t)len;
+    p->used += (size_t)len + 1;
+    p->n++;
+    return p->limit && p->n >= p->limit ? PLAN_FULL : PLAN_GO;
 }
 
 static uint32_t get_id(struct oltp_worker *w)
@@ -391,8 +458,7 @@ static uint32_t get_table(struct oltp_worker *w)
     return sbrand_uniform(w->rng, 1, w->o->tables);
 }
 
-static int run_kind(struct oltp_worker *w, enum oltp_kind k, unsigned times, struct oltp_counts *c,
-                    const char **failed_sql)
+static int run_kind(struct oltp_worker *w, enum oltp_kind k, unsigned times)
 {
     uint32_t t;
     struct myconn_stmt *s;
@@ -427,9 +493,9 @@ static int run_kind(struct oltp_worker *w, enum oltp_kind k, unsigned times, str
             myconn_stmt_set_len(ins, 2, OLTP_C_LEN);
             sbrand_str(w->rng, PAD_TEMPLATE, myconn_stmt_buf(ins, 3));
             myconn_stmt_set_len(ins, 3, OLTP_PAD_LEN);
-            rc = exec(w, s, c, failed_sql);
+            rc = emit(w, s);
             if (!rc)
-                rc = exec(w, ins, c, failed_sql);
+                rc = emit(w, ins);
             if (rc)
                 return rc;
             continue;
@@ -438,43 +504,42 @@ static int run_kind(struct oltp_worker *w, enum oltp_kind k, unsigned times, str
             myconn_stmt_set_int(s, 0, (int32_t)get_id(w));
             break;
         }
-        rc = exec(w, s, c, failed_sql);
+        rc = emit(w, s);
         if (rc)
             return rc;
     }
     return 0;
 }
 
-static int event_rw(struct oltp_worker *w, int reads, int writes, struct oltp_counts *c,
-                    const char **failed_sql)
+static int event_rw(struct oltp_worker *w, int reads, int writes)
 {
     const struct oltp_opts *o = w->o;
     int rc = 0;
-    if (!o->skip_trx && (rc = exec(w, &w->begin, c, failed_sql)))
+    if (!o->skip_trx && (rc = emit(w, &w->begin)))
         return rc;
     if (reads) {
-        if ((rc = run_kind(w, OLTP_K_POINT, o->point_selects, c, failed_sql)))
+        if ((rc = run_kind(w, OLTP_K_POINT, o->point_selects)))
             return rc;
         if (o->range_selects) {
-            if ((rc = run_kind(w, OLTP_K_SIMPLE, o->simple_ranges, c, failed_sql)) ||
-                (rc = run_kind(w, OLTP_K_SUM, o->sum_ranges, c, failed_sql)) ||
-                (rc = run_kind(w, OLTP_K_ORDER, o->order_ranges, c, failed_sql)) ||
-                (rc = run_kind(w, OLTP_K_DISTINCT, o->distinct_ranges, c, failed_sql)))
+            if ((rc = run_kind(w, OLTP_K_SIMPLE, o->simple_ranges)) ||
+                (rc = run_kind(w, OLTP_K_SUM, o->sum_ranges)) ||
+                (rc = run_kind(w, OLTP_K_ORDER, o->order_ranges)) ||
+                (rc = run_kind(w, OLTP_K_DISTINCT, o->distinct_ranges)))
                 return rc;
         }
     }
     if (writes) {
-        if ((rc = run_kind(w, OLTP_K_IDX_UPD, o->index_updates, c, failed_sql)) ||
-            (rc = run_kind(w, OLTP_K_NONIDX_UPD, o->non_index_updates, c, failed_sql)) ||
-            (rc = run_kind(w, OLTP_K_DELETE, o->delete_inserts, c, failed_sql)))
+        if ((rc = run_kind(w, OLTP_K_IDX_UPD, o->index_updates)) ||
+            (rc = run_kind(w, OLTP_K_NONIDX_UPD, o->non_index_updates)) ||
+            (rc = run_kind(w, OLTP_K_DELETE, o->delete_inserts)))
             return rc;
     }
     if (!o->skip_trx)
-        rc = exec(w, &w->commit, c, failed_sql);
+        rc = emit(w, &w->commit);
     return rc;
 }
 
-static int event_insert(struct oltp_worker *w, struct oltp_counts *c, const char **failed_sql)
+static int event_insert(struct oltp_worker *w)
 {
     char cval[OLTP_C_LEN + 1], pad[OLTP_PAD_LEN + 1];
     uint32_t t = get_table(w);
@@ -484,11 +549,10 @@ static int event_insert(struct oltp_worker *w, struct oltp_counts *c, const char
     sbrand_str(w->rng, PAD_TEMPLATE, pad);
     cval[OLTP_C_LEN] = pad[OLTP_PAD_LEN] = '\0';
     id = w->o->auto_inc ? 0 : (long long)sbrand_unique_next(w->uniq) - 2147483648LL;
-    return text(w,
-                snprintf(w->qbuf, QBUF_SIZE,
-                         "INSERT INTO sbtest%u (id, k, c, pad) VALUES (%lld, %u, '%s', '%s')",
-                         (unsigned)t, id, (unsigned)k, cval, pad),
-                c, failed_sql);
+    return emit_text(w,
+                     snprintf(w->qbuf, QBUF_SIZE,
+                              "INSERT INTO sbtest%u (id, k, c, pad) VALUES (%lld, %u, '%s', '%s')",
+                              (unsigned)t, id, (unsigned)k, cval, pad));
 }
 
 /* rlen = table_size / threads and rmin = rlen * thread_id are Lua doubles; sb_rand() gets
@@ -500,7 +564,7 @@ static uint32_t random_thread_value(struct oltp_worker *w)
     return sbrand_default(w->rng, w->rp, (uint32_t)rmin, (uint32_t)rmax);
 }
 
-static int event_random(struct oltp_worker *w, struct oltp_counts *c, const char **failed_sql)
+static int event_random(struct oltp_worker *w)
 {
     if (w->o->workload == OLTP_SELECT_RANDOM_POINTS) {
         for (unsigned i = 0; i < w->o->random_points; i++)
@@ -512,18 +576,18 @@ static int event_random(struct oltp_worker *w, struct oltp_counts *c, const char
             myconn_stmt_set_int(&w->single, 2 * i + 1, (int32_t)(v + w->o->delta));
         }
     }
-    return exec(w, &w->single, c, failed_sql);
+    return emit(w, &w->single);
 }
 
 /* tests/include/oltp_legacy/oltp.lua of sysbench 1.0: text queries, one table per event. */
-static int event_legacy(struct oltp_worker *w, struct oltp_counts *c, const char **failed_sql)
+static int event_legacy(struct oltp_worker *w)
 {
     const struct oltp_opts *o = w->o;
     char *q = w->qbuf;
     char cval[OLTP_C_LEN + 1], pad[OLTP_PAD_LEN + 1];
     unsigned t = get_table(w);
     int rc;
-#define LEGACY(...) (rc = text(w, snprintf(q, QBUF_SIZE, __VA_ARGS__), c, failed_sql))
+#define LEGACY(...) (rc = emit_text(w, snprintf(q, QBUF_SIZE, __VA_ARGS__)))
     if (!o->skip_trx && LEGACY("BEGIN"))
         return rc;
     for (unsigned i = 0; i < o->point_selects; i++)
@@ -570,39 +634,91 @@ static int event_legacy(struct oltp_worker *w, struct oltp_counts *c, const char
     return 0;
 }
 
-int oltp_event(struct oltp_worker *w, struct oltp_counts *c, const char **failed_sql)
+static int plan_body(struct oltp_worker *w)
 {
     const struct oltp_opts *o = w->o;
     switch (o->workload) {
     case OLTP_POINT_SELECT:
-        return run_kind(w, OLTP_K_POINT, 1, c, failed_sql);
+        return run_kind(w, OLTP_K_POINT, 1);
     case OLTP_READ_ONLY:
-        return event_rw(w, 1, 0, c, failed_sql);
+        return event_rw(w, 1, 0);
     case OLTP_READ_WRITE:
-        return event_rw(w, 1, 1, c, failed_sql);
+        return event_rw(w, 1, 1);
     case OLTP_WRITE_ONLY:
-        return event_rw(w, 0, 1, c, failed_sql);
+        return event_rw(w, 0, 1);
     case OLTP_INSERT:
-        return event_insert(w, c, failed_sql);
+        return event_insert(w);
     case OLTP_UPDATE_INDEX:
-        return run_kind(w, OLTP_K_IDX_UPD, o->index_updates, c, failed_sql);
+        return run_kind(w, OLTP_K_IDX_UPD, o->index_updates);
     case OLTP_UPDATE_NON_INDEX:
-        return run_kind(w, OLTP_K_NONIDX_UPD, o->non_index_updates, c, failed_sql);
+        return run_kind(w, OLTP_K_NONIDX_UPD, o->non_index_updates);
     case OLTP_DELETE: {
         uint32_t t = get_table(w);
         struct myconn_stmt *s = stmt_at(w, t, OLTP_K_DELETE);
         myconn_stmt_set_int(s, 0, (int32_t)get_id(w));
-        return exec(w, s, c, failed_sql);
+        return emit(w, s);
     }
     case OLTP_SELECT_RANDOM_POINTS:
     case OLTP_SELECT_RANDOM_RANGES:
-        return event_random(w, c, failed_sql);
+        return event_random(w);
     case OLTP_LEGACY:
-        return event_legacy(w, c, failed_sql);
+        return event_legacy(w);
     case OLTP_N_WORKLOADS:
         break;
     }
-    return MYCONN_FATAL;
+    return PLAN_GO;
+}
+
+static int plan(struct oltp_worker *w, size_t limit)
+{
+    struct oltp_plan *p = &w->plan;
+    p->n = p->used = 0;
+    p->limit = limit;
+    return plan_body(w) == PLAN_NOMEM ? -1 : 0;
+}
+
+int oltp_plan_event(struct oltp_worker *w)
+{
+    w->plan.rng0 = *w->rng;
+    return plan(w, 0);
+}
+
+int oltp_plan_cut(struct oltp_worker *w, size_t failed)
+{
+    if (failed + 1 >= w->plan.n)
+        return 0; /* the last step: every draw was made before it anyway */
+    *w->rng = w->plan.rng0;
+    return plan(w, failed + 1);
+}
+
+void oltp_step_load(struct oltp_worker *w, size_t i)
+{
+    const struct oltp_step *st = &w->plan.steps[i];
+    const char *d = w->plan.data + st->off;
+    struct myconn_stmt *s = st->stmt;
+    if (!s)
+        return;
+    for (size_t k = 0; k < s->n_params; k++) {
+        struct myconn_param *pr = &s->params[k];
+        if (pr->type == MYCONN_P_INT) {
+            memcpy(&pr->ival, d, 4);
+            d += 4;
+        } else {
+            uint32_t len;
+            memcpy(&len, d, 4);
+            memcpy(pr->sval, d + 4, len);
+            pr->len = len;
+            d += 4 + len;
+        }
+    }
+}
+
+const char *oltp_step_sql(const struct oltp_worker *w, size_t i)
+{
+    const struct oltp_step *st = &w->plan.steps[i];
+    if (!st->stmt)
+        return w->plan.data + st->off;
+    return st->stmt->stmt || !st->stmt->text ? st->stmt->sql : st->stmt->text;
 }
 
 /* ---- prepare / cleanup --------------------------------------------------------------- */

@@ -23,8 +23,8 @@
  *   oltp_legacy            as oltp_read_write but text queries and one table per event
  * BEGIN/COMMIT are left out with --skip-trx; ranges with --range-selects=off.
  *
- * Thread-safety: a struct oltp_worker belongs to one thread; prepare/cleanup functions use
- * only their arguments.
+ * Thread-safety: a struct oltp_worker belongs to one thread at a time; prepare/cleanup functions
+ * use only their arguments.
  */
 #ifndef SIZEUP_PROBES_OLTP_H
 #define SIZEUP_PROBES_OLTP_H
@@ -117,48 +117,87 @@ struct oltp_shape {
 };
 void oltp_event_shape(const struct oltp_opts *o, struct oltp_shape *out);
 
+/* One statement of a planned event: a statement of the worker (prepared or emulated) with the
+ * values at data[off, off + len), or a text query (stmt NULL) of len bytes at data + off. */
+struct oltp_step {
+    struct myconn_stmt *stmt;
+    size_t off, len;
+};
+
+/* The statements of one event, in order, with their values (oltp_plan_event). */
+struct oltp_plan {
+    struct oltp_step *steps;
+    size_t n, cap;
+    char *data;
+    size_t used, cap_data;
+    size_t limit;       /* planning stops after this many steps; 0 = none */
+    struct sbrand rng0; /* the generator before the event's draws */
+};
+
 /*
- * One thread's state while running a workload.  Fill the first block, then
- * oltp_worker_prepare() after myconn_connect(); oltp_worker_release() before reconnecting or at
- * the end (statements only), oltp_worker_destroy() frees the rest.
+ * One connection's state while running a workload. Fill the first block (conn.opts too), then
+ * oltp_worker_setup() once; prepare the statements of w->prep[0 .. n_prep) on the server
+ * (mysql_async.h) after every (re)connect, oltp_worker_unprepare() before a reconnect, and
+ * oltp_worker_destroy() at the end.
+ *
+ * An event is planned before it is sent (oltp_plan_event): every random value is drawn in the
+ * scripts' order and kept with its statement, then the engine sends the steps one by one
+ * (oltp_step_load + mysql_async.h). With no error the draws and statements are those of the
+ * scripts; when step i fails, oltp_plan_cut() puts the generator where the scripts' lazy draws
+ * would have left it (nothing drawn for the steps after i), so a restarted event draws what
+ * sysbench's restarted event() would.
  */
 struct oltp_worker {
     const struct oltp_opts *o;      /* borrowed */
     const struct sbrand_params *rp; /* borrowed */
-    struct sbrand *rng;             /* borrowed, this thread's */
+    struct sbrand *rng;             /* borrowed, this connection's */
     struct sbrand_unique *uniq;     /* borrowed, shared (oltp_insert without auto_inc) */
-    unsigned thread_id, threads;    /* 0-based id, number of threads of the run */
+    unsigned thread_id, threads;    /* 0-based id, number of connections of the run */
     struct myconn conn;
     /* owned */
     struct myconn_stmt *stmts; /* [tables * OLTP_N_KINDS], empty where unused */
     struct myconn_stmt begin, commit, single;
-    char *qbuf; /* text queries (oltp_insert, oltp_legacy) */
-};
-
-/* Statement counts of one event attempt (reads, writes, other by sysbench.md 2.3). */
-struct oltp_counts {
-    uint64_t reads, writes, other;
+    struct myconn_stmt **prep; /* the statements the workload uses, in the scripts' prepare
+                                * order (thread_init of oltp_common.lua) */
+    size_t n_prep;
+    char *qbuf;            /* text queries (oltp_insert, oltp_legacy) */
+    struct oltp_plan plan; /* the event being run */
 };
 
 /**
- * Prepare every statement the workload uses, for every table (as thread_init of the scripts).
- * @return 0, or a myconn class with w->conn.err filled.
+ * Set up (client side, nothing sent) every statement the workload uses, for every table, in
+ * the scripts' order, into w->prep. Call once; w->conn.opts must be set (its ps_mode).
+ * @return 0, or MYCONN_FATAL when out of memory (w->conn.err filled).
  */
-int oltp_worker_prepare(struct oltp_worker *w);
+int oltp_worker_setup(struct oltp_worker *w);
 
-/** Close the worker's statements (keeps the connection). Safe to call twice. */
-void oltp_worker_release(struct oltp_worker *w);
+/** Close the server side of the statements (before a reconnect); their setup is kept. */
+void oltp_worker_unprepare(struct oltp_worker *w);
 
-/** Release statements, close the connection, free buffers. Safe on a zeroed worker. */
+/** Free the statements, the plan and the buffers, close the connection. Safe on a zeroed
+ * worker and twice. */
 void oltp_worker_destroy(struct oltp_worker *w);
 
 /**
- * Run one event. Statements that succeed are added to *c (also those of an attempt that fails
- * later, as sysbench counts them).
- * @return 0, or the class of the failing statement's error (w->conn.err has errno, SQLSTATE,
- *         message, and *failed_sql the statement's SQL template or text).
+ * Plan one event: its statements and values into w->plan (the generator advances by the
+ * event's draws; its state before them is kept in plan.rng0).
+ * @return 0, or -1 when out of memory.
  */
-int oltp_event(struct oltp_worker *w, struct oltp_counts *c, const char **failed_sql);
+int oltp_plan_event(struct oltp_worker *w);
+
+/**
+ * Step `failed` of the plan failed: replay the draws from plan.rng0 up to that step only, so
+ * the generator is where the scripts' lazy draws would have left it; the plan keeps steps
+ * 0 .. failed. @return 0, or -1 when out of memory.
+ */
+int oltp_plan_cut(struct oltp_worker *w, size_t failed);
+
+/** Put step i's values into its statement's parameters (nothing for a text query). */
+void oltp_step_load(struct oltp_worker *w, size_t i);
+
+/** The SQL of step i for messages: a prepared statement's template, an emulated statement's
+ * text (after it was sent), or the text query. */
+const char *oltp_step_sql(const struct oltp_worker *w, size_t i);
 
 /* The mark of the tables sizeup creates: their table COMMENT, naming sizeup and the version of
  * the schema. A table carries OLTP_TABLE_MARK_LOADING from its CREATE until its load and index
