@@ -4,6 +4,7 @@
 #include "errtext.h"
 
 #include "append.h"
+#include "hist_json.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -41,6 +42,8 @@ void point_init(struct point *p)
     p->io.reads_ps = p->io.writes_ps = p->io.fsyncs_ps = NAN;
     p->io.read_mib_s = p->io.written_mib_s = NAN;
     p->client_cpu_s = NAN;
+    p->client.index = p->client.count = p->client.threads = POINT_NONE;
+    p->client.started_unix_s = p->client.ended_unix_s = NAN;
     p->source_kind = POINT_SRC_TABLE;
 }
 
@@ -59,6 +62,8 @@ void point_destroy(struct point *p)
     free(p->predicted_from);
     free(p->series);
     free(p->histogram);
+    hist_free(p->latency_hist);
+    free(p->client.start_at);
     free(p->tool);
     free(p->server_version);
     free(p->started_at);
@@ -112,13 +117,21 @@ int point_copy(struct point *dst, const struct point *src)
     tmp.n_series = tmp.cap_series = 0;
     tmp.histogram = NULL;
     tmp.n_hist = tmp.cap_hist = 0;
+    tmp.latency_hist = NULL;
+    tmp.client.start_at = NULL;
     tmp.options = tmp.extra = NULL;
     if (point_set_str(&tmp.target, src->target) || point_set_str(&tmp.config, src->config) ||
         point_set_str(&tmp.workload, src->workload) || point_set_str(&tmp.tool, src->tool) ||
         point_set_str(&tmp.server_version, src->server_version) ||
         point_set_str(&tmp.started_at, src->started_at) ||
-        point_set_str(&tmp.source_file, src->source_file))
+        point_set_str(&tmp.source_file, src->source_file) ||
+        point_set_str(&tmp.client.start_at, src->client.start_at))
         goto nomem;
+    if (src->latency_hist) {
+        if (!(tmp.latency_hist = hist_new()))
+            goto nomem;
+        *tmp.latency_hist = *src->latency_hist;
+    }
     for (size_t i = 0; i < src->n_flags; i++)
         if (point_add_flag(&tmp, src->flags[i]))
             goto nomem;
@@ -498,6 +511,24 @@ json_t *point_to_json(const struct point *p, struct point_error *err)
         if (!sub)
             goto nomem;
         rc |= json_object_set_new(o, "histogram", sub);
+    }
+    if (p->latency_hist) {
+        sub = hist_json_new(p->latency_hist);
+        if (!sub)
+            goto nomem;
+        rc |= json_object_set_new(o, "latency_histogram", sub);
+    }
+    if (p->client.count > 0) {
+        sub = json_object();
+        if (!sub)
+            goto nomem;
+        rc |= put_count(sub, "index", p->client.index);
+        rc |= put_count(sub, "count", p->client.count);
+        rc |= put_count(sub, "threads", p->client.threads);
+        rc |= put_str(sub, "start_at", p->client.start_at);
+        rc |= put_real(sub, "started_unix_s", p->client.started_unix_s);
+        rc |= put_real(sub, "ended_unix_s", p->client.ended_unix_s);
+        rc |= json_object_set_new(o, "client", sub);
     }
     rc |= put_str(o, "tool", p->tool);
     rc |= put_str(o, "server_version", p->server_version);

@@ -38,6 +38,11 @@
  *                 "read_mib_s","written_mib_s","fsyncs_ps"} (t in s from the start; absent
  *                 keys omitted)
  *   histogram     {"unit":"ms","buckets":[[value_ms,count],...]}
+ *   latency_histogram  the exact latency histogram (hist_json.h): written by probes for parts,
+ *                 read back losslessly, merged by merge.h
+ *   client        a part measured by one of several load generators: {"index","count",
+ *                 "threads" (its connections),"start_at" (the agreed start, RFC 3339),
+ *                 "started_unix_s","ended_unix_s" (its window, wall clock)}
  *   tool          "sysbench 1.0.20", "sizeup 0.1.0", ...
  *   server_version, client_cpu_s, started_at (RFC 3339 UTC)
  *   options       object: the probe or run options, as given
@@ -53,6 +58,8 @@
  */
 #ifndef SIZEUP_RECORDS_POINT_H
 #define SIZEUP_RECORDS_POINT_H
+
+#include "histogram.h"
 
 #include <jansson.h>
 #include <stddef.h>
@@ -116,6 +123,13 @@ struct point_io {
     double read_mib_s, written_mib_s;      /* MiB (2^20 bytes) per second */
 };
 
+/* The `client` object of a part (count POINT_NONE when the point is not one). */
+struct point_client {
+    int64_t index, count, threads;
+    char *start_at;                      /* owned; NULL when absent */
+    double started_unix_s, ended_unix_s; /* NAN when absent */
+};
+
 struct point {
     char *target;   /* required */
     char *config;   /* NULL when not joined to a catalog configuration */
@@ -137,6 +151,8 @@ struct point {
     size_t n_series, cap_series;
     struct point_bucket *histogram;
     size_t n_hist, cap_hist;
+    struct hist *latency_hist;  /* latency_histogram, exact (owned); NULL when absent */
+    struct point_client client; /* a part of a multi-client point; client.count POINT_NONE */
     char *tool;
     char *server_version;
     double client_cpu_s;

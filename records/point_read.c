@@ -2,6 +2,7 @@
 #include "point.h"
 
 #include "errtext.h"
+#include "hist_json.h"
 #include "jsonread.h"
 
 #include <ctype.h>
@@ -74,16 +75,52 @@ static int only_keys(struct jr *r, const json_t *o, const char *const *keys)
     return point_rc(jr_check_keys(r, o, keys));
 }
 
-static const char *const point_keys[] = {
-    "schema",     "target",    "config",        "workload",       "threads",
-    "nodes",      "rate",      "duration_s",    "warmup_s",       "transactions",
-    "queries",    "reads",     "writes",        "other",          "errors",
-    "reconnects", "tps",       "qps",           "reads_ps",       "writes_ps",
-    "other_ps",   "errors_ps", "reconnects_ps", "latency_ms",     "latency_overflows",
-    "ci95_tps",   "steady",    "incomplete",    "flags",          "io",
-    "series",     "histogram", "tool",          "server_version", "client_cpu_s",
-    "started_at", "options",   "extra",         "basis",          "predicted_from",
-    "source",     NULL};
+static const char *const point_keys[] = {"schema",
+                                         "target",
+                                         "config",
+                                         "workload",
+                                         "threads",
+                                         "nodes",
+                                         "rate",
+                                         "duration_s",
+                                         "warmup_s",
+                                         "transactions",
+                                         "queries",
+                                         "reads",
+                                         "writes",
+                                         "other",
+                                         "errors",
+                                         "reconnects",
+                                         "tps",
+                                         "qps",
+                                         "reads_ps",
+                                         "writes_ps",
+                                         "other_ps",
+                                         "errors_ps",
+                                         "reconnects_ps",
+                                         "latency_ms",
+                                         "latency_overflows",
+                                         "ci95_tps",
+                                         "steady",
+                                         "incomplete",
+                                         "flags",
+                                         "io",
+                                         "series",
+                                         "histogram",
+                                         "tool",
+                                         "server_version",
+                                         "client_cpu_s",
+                                         "started_at",
+                                         "options",
+                                         "extra",
+                                         "basis",
+                                         "predicted_from",
+                                         "source",
+                                         "latency_histogram",
+                                         "client",
+                                         NULL};
+static const char *const client_keys[] = {"index",          "count",        "threads", "start_at",
+                                          "started_unix_s", "ended_unix_s", NULL};
 static const char *const series_keys[] = {
     "t",      "threads", "tps",       "qps",           "reads_ps",   "writes_ps",     "other_ps",
     "lat_ms", "pct",     "errors_ps", "reconnects_ps", "read_mib_s", "written_mib_s", "fsyncs_ps",
@@ -205,6 +242,48 @@ static int read_histogram(struct jr *r, const json_t *h, struct point *p)
             return POINT_ENOMEM;
     }
     return POINT_OK;
+}
+
+static int read_latency_hist(struct jr *r, const json_t *h, struct point *p)
+{
+    size_t n;
+    int rc;
+    if (!h)
+        return POINT_OK;
+    if (!(p->latency_hist = hist_new()))
+        return POINT_ENOMEM;
+    n = jr_push_key(r, "latency_histogram");
+    rc = hist_json_read(r, h, p->latency_hist);
+    jr_pop(r, n);
+    return point_rc(rc);
+}
+
+/* "client": a part of a point measured by several load generators. */
+static int read_client(struct jr *r, const json_t *c, struct point *p)
+{
+    size_t n;
+    long long v;
+    int rc = 0;
+    if (!c)
+        return POINT_OK;
+    if (!json_is_object(c))
+        return bad(r, "client", "an object {\"index\", \"count\", \"threads\", ...}");
+    n = jr_push_key(r, "client");
+    rc |= jr_check_keys(r, c, client_keys);
+    if (!rc && !(rc = jr_get_int(r, c, "count", JR_REQUIRED, 1, 100000, 0, &v)))
+        p->client.count = v;
+    if (!rc && !(rc = jr_get_int(r, c, "index", JR_REQUIRED, 0, p->client.count - 1, 0, &v)))
+        p->client.index = v;
+    if (!rc && !(rc = jr_get_int(r, c, "threads", JR_REQUIRED, 1, LLONG_MAX, 0, &v)))
+        p->client.threads = v;
+    if (!rc)
+        rc = jr_get_str(r, c, "start_at", 0, &p->client.start_at);
+    if (!rc)
+        rc = jr_get_num(r, c, "started_unix_s", 0, 0, INFINITY, NAN, &p->client.started_unix_s);
+    if (!rc)
+        rc = jr_get_num(r, c, "ended_unix_s", 0, 0, INFINITY, NAN, &p->client.ended_unix_s);
+    jr_pop(r, n);
+    return point_rc(rc);
 }
 
 /* The values of source.kind, for messages. */
@@ -339,7 +418,9 @@ static int read_point(struct jr *r, const json_t *o, struct point *p)
             return POINT_EPARSE;
     }
     if ((rc = read_series(r, json_object_get(o, "series"), p)) ||
-        (rc = read_histogram(r, json_object_get(o, "histogram"), p)))
+        (rc = read_histogram(r, json_object_get(o, "histogram"), p)) ||
+        (rc = read_latency_hist(r, json_object_get(o, "latency_histogram"), p)) ||
+        (rc = read_client(r, json_object_get(o, "client"), p)))
         return rc;
     if ((rc = get_str(r, o, "tool", &p->tool, 0)) ||
         (rc = get_str(r, o, "server_version", &p->server_version, 0)) ||
