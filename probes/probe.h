@@ -199,10 +199,11 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
  * ticks, duration_s is the kept time, warmup_s the cut, ci95_tps and steady are set, and
  * extra.calibration holds the rule's inputs and outcome (tick_s, mser_m, cut_ticks, ticks,
  * precision, rel95, lag1, min/max time, whole-run transactions and elapsed_s) so the decision
- * can be replayed from the series. extra.client holds the load generator's figures (workers,
- * connections, cpus_online, worker_cpu_max, worker_busy_max); `client_bound` is flagged as above.
- * A part (cfg->client_count > 0) has threads = the level, the flag `partial`, the `client`
- * object (index, count, threads, start_at, start/end wall-clock times) and latency_histogram.
+ * can be replayed from the series. extra.load_generator holds the load generator's figures
+ * (workers, connections, cpus_online, worker_cpu_max, worker_busy_max); `client_bound` is flagged
+ * as above. A part (cfg->client_count > 0) has threads = the level, the flag `partial`, the
+ * `client` object (index, count, threads, start_at, start/end wall-clock times) and
+ * latency_histogram.
  * @return POINT_OK or POINT_ENOMEM.
  */
 int probe_fill_point(const struct probe_config *cfg, const struct probe_result *r, struct point *p);

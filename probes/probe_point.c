@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 static double pct_ms(const struct hist *h, double p)
 {
@@ -25,7 +26,7 @@ int probe_fill_point(const struct probe_config *cfg, const struct probe_result *
         el = 0;
     if (point_set_str(&p->workload, oltp_workload_name(cfg->oltp.workload)))
         return POINT_ENOMEM;
-    p->threads = r->threads;
+    p->threads = r->level_threads ? r->level_threads : r->threads;
     if (cfg->rate > 0)
         p->rate = cfg->rate;
     p->duration_s = el;
@@ -116,6 +117,50 @@ int probe_fill_point(const struct probe_config *cfg, const struct probe_result *
         json_object_set_new(x, "faults",
                             json_pack("{s:f,s:b,s:I}", "longest_silence_s", r->longest_silence_s,
                                       "cut", r->cut, "reconnects", (json_int_t)r->tot.reconnects));
+    }
+    {
+        /* the load generator's own figures (docs/load-generator.md) */
+        json_t *x = p->extra ? p->extra : json_object(), *c;
+        if (!x)
+            return POINT_ENOMEM;
+        p->extra = x;
+        c = json_pack("{s:I,s:I,s:I,s:f,s:f}", "workers", (json_int_t)r->workers, "connections",
+                      (json_int_t)r->threads, "cpus_online", (json_int_t)r->cpus_online,
+                      "worker_cpu_max", r->worker_cpu_max, "worker_busy_max", r->worker_busy_max);
+        if (!c || json_object_set_new(x, "load_generator", c))
+            return POINT_ENOMEM;
+        if (r->client_bound && point_add_flag(p, "client_bound"))
+            return POINT_ENOMEM;
+    }
+    if (cfg->client_count > 0) {
+        /* a part of a point measured by several clients (records/merge.h) */
+        char at[32];
+        if (point_add_flag(p, "partial"))
+            return POINT_ENOMEM;
+        p->client.index = cfg->client_index;
+        p->client.count = cfg->client_count;
+        p->client.threads = r->threads;
+        if (cfg->start_at_unix_ns) {
+            time_t at_s = (time_t)(cfg->start_at_unix_ns / 1000000000);
+            struct tm tm;
+            gmtime_r(&at_s, &tm);
+            if (cfg->start_at_unix_ns % 1000000000 == 0)
+                strftime(at, sizeof at, "%Y-%m-%dT%H:%M:%SZ", &tm);
+            else
+                snprintf(at + strftime(at, sizeof at, "%Y-%m-%dT%H:%M:%S", &tm), 12, ".%03dZ",
+                         (int)(cfg->start_at_unix_ns % 1000000000 / 1000000));
+            if (point_set_str(&p->client.start_at, at))
+                return POINT_ENOMEM;
+        }
+        if (r->start_unix_ns) {
+            p->client.started_unix_s = (double)r->start_unix_ns / 1e9;
+            p->client.ended_unix_s = (double)r->end_unix_ns / 1e9;
+        }
+        if (h) {
+            if (!(p->latency_hist = hist_new()))
+                return POINT_ENOMEM;
+            *p->latency_hist = *h;
+        }
     }
     if (cfg->rate > 0) {
         json_t *x = p->extra ? p->extra : json_object();

@@ -236,6 +236,36 @@ static void progress_lines(struct probe_session *s, const struct probe_result *r
             (unsigned long)(r->calibrated ? r->kept.errors : r->tot.errors),
             (unsigned long)r->tot.reconnects, r->client_cpu_s, s->out ? " -> " : "",
             s->out ? s->o.out_path : "");
+    if (r->workers > 0) {
+        double tx = (double)r->tot.events;
+        fprintf(f,
+                "sizeup probe: %u threads: load generator: %u worker thread%s, the busiest used "
+                "%.0f %% of a CPU and waited for the server %.0f %% of the time; %.2f us of "
+                "client CPU per transaction\n",
+                r->threads, r->workers, r->workers == 1 ? "" : "s", 100 * r->worker_cpu_max,
+                100 * (1 - r->worker_busy_max), tx > 0 ? 1e6 * r->client_cpu_s / tx : 0.0);
+        if (r->client_bound)
+            fprintf(f,
+                    "sizeup probe: %u threads: warning: the load generator may be the "
+                    "bottleneck (a worker thread used %.0f %% of a CPU): give it more "
+                    "--workers (this host has %u CPUs) or more clients (--client, "
+                    "docs/load-generator.md)\n",
+                    r->threads, 100 * r->worker_cpu_max, r->cpus_online);
+        else if (r->worker_busy_max >= 0.9 && r->worker_cpu_max < 0.6 * r->worker_busy_max)
+            fprintf(f,
+                    "sizeup probe: %u threads: warning: a worker thread was ready to send %.0f "
+                    "%% of the time but ran only %.0f %%: this host's CPUs are busy with "
+                    "something else, so the client may have limited the throughput\n",
+                    r->threads, 100 * r->worker_busy_max, 100 * r->worker_cpu_max);
+    }
+    if (cfg->client_count > 0)
+        fprintf(f, "sizeup probe: client %u of %u: %u of the level's %u connections\n",
+                cfg->client_index + 1, cfg->client_count, r->threads, r->level_threads);
+    if (cfg->client_count > 0 && r->start_late_s > 0.05)
+        fprintf(f,
+                "sizeup probe: warning: the level started %.3f s after --start-at (connecting "
+                "took longer): sizeup merge will say how far the clients' windows differ\n",
+                r->start_late_s);
     if (cfg->rate > 0)
         fprintf(f,
                 "sizeup probe: open loop at %.0f/s: start lag behind the intended start avg "
