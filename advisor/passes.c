@@ -5,6 +5,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -498,5 +499,140 @@ unsigned passes_next(struct passes *p, struct usl_workspace *ws, double *max_tim
         }
     }
     p->done = 1;
+    return 0;
+}
+
+/* The mean of v over the replicates where it is finite (NAN when none). */
+static double mean_of(const struct point *const *reps, size_t n, size_t off)
+{
+    double sum = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = *(const double *)((const char *)reps[i] + off);
+        if (isfinite(v)) {
+            sum += v;
+            k++;
+        }
+    }
+    return k ? sum / (double)k : NAN;
+}
+
+int passes_level_record(const struct passes *p, unsigned threads, const struct point *const *reps,
+                        size_t n, struct point *out)
+{
+    struct noise_level lv;
+    struct noise_pool pool;
+    const struct passes_rep *rr[PASSES_MAX_REPS * 4];
+    const struct point *last;
+    json_t *iv, *list;
+    size_t k = 0;
+    if (n == 0 || n != passes_reps_at(p, threads) || n > sizeof rr / sizeof rr[0] ||
+        passes_level(p, threads, &lv) != 0 || pool_of(p, &pool) != 0)
+        return -1;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->rep[i].counts && p->rep[i].threads == threads)
+            rr[k++] = &p->rep[i];
+    for (size_t i = 0; i < n; i++)
+        if (!reps[i] || !reps[i]->started_at)
+            return -1;
+    last = reps[n - 1];
+    point_destroy(out);
+    point_init(out);
+    if (point_copy(out, last) != POINT_OK)
+        return -1;
+    /* what a single run carries and a pooled level does not */
+    free(out->series);
+    out->series = NULL;
+    out->n_series = out->cap_series = 0;
+    free(out->histogram);
+    out->histogram = NULL;
+    out->n_hist = out->cap_hist = 0;
+    json_decref(out->extra);
+    out->extra = NULL;
+    out->warmup_s = NAN;
+    if (point_set_str(&out->started_at, reps[0]->started_at) != POINT_OK)
+        return -1;
+    out->tps = lv.mean;
+    out->ci95_tps = lv.half95;
+    out->steady = isfinite(lv.half95) && lv.half95 <= p->o.precision * lv.mean ? 1 : 0;
+#define MEAN(field) out->field = mean_of(reps, n, offsetof(struct point, field))
+    MEAN(qps);
+    MEAN(reads_ps);
+    MEAN(writes_ps);
+    MEAN(other_ps);
+    MEAN(errors_ps);
+    MEAN(reconnects_ps);
+    MEAN(latency_ms.avg);
+#undef MEAN
+    out->duration_s = 0;
+    out->transactions = out->queries = out->reads = out->writes = out->other = 0;
+    out->errors = out->reconnects = 0;
+    out->latency_ms.sum = 0;
+    out->client_cpu_s = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct point *q = reps[i];
+        out->duration_s += isfinite(q->duration_s) ? q->duration_s : 0;
+        out->transactions += q->transactions > 0 ? q->transactions : 0;
+        out->queries += q->queries > 0 ? q->queries : 0;
+        out->reads += q->reads > 0 ? q->reads : 0;
+        out->writes += q->writes > 0 ? q->writes : 0;
+        out->other += q->other > 0 ? q->other : 0;
+        out->errors += q->errors > 0 ? q->errors : 0;
+        out->reconnects += q->reconnects > 0 ? q->reconnects : 0;
+        out->latency_ms.sum += isfinite(q->latency_ms.sum) ? q->latency_ms.sum : 0;
+        out->client_cpu_s += isfinite(q->client_cpu_s) ? q->client_cpu_s : 0;
+        if (i == 0 || q->latency_ms.min < out->latency_ms.min)
+            out->latency_ms.min = q->latency_ms.min;
+        if (i == 0 || q->latency_ms.max > out->latency_ms.max)
+            out->latency_ms.max = q->latency_ms.max;
+    }
+    for (size_t j = 0; j < last->latency_ms.n_pct; j++) {
+        double pct = last->latency_ms.pct[j], sum = 0;
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            double v = point_percentile(reps[i], pct);
+            if (isfinite(v)) {
+                sum += v;
+                m++;
+            }
+        }
+        out->latency_ms.pct_ms[j] = m ? sum / (double)m : NAN;
+    }
+    list = json_array();
+    iv = json_pack("{s:s,s:s,s:i,s:f,s:f}", "method", "replicates", "rule",
+                   "replicates pooled with the run-to-run noise of the curve's replicated levels "
+                   "(two-level random effects, Kalibera & Jones 2013; Satterthwaite df)",
+                   "replicates", (int)n, "df", lv.df, "asked", p->o.precision);
+    if (!list || !iv || !(out->extra = json_object())) {
+        json_decref(list);
+        json_decref(iv);
+        return -1;
+    }
+    json_object_set_new(iv, "rel95",
+                        isfinite(lv.half95) ? json_real(lv.half95 / lv.mean) : json_null());
+    if (isfinite(p->attainable))
+        json_object_set_new(iv, "attainable", json_real(p->attainable));
+    if (pool.nu > 0) {
+        json_object_set_new(iv, "run_to_run_cv", json_real(pool.cv));
+        json_object_set_new(iv, "between_cv", json_real(pool.between_cv));
+        json_object_set_new(iv, "within_cv", json_real(pool.within_cv));
+        json_object_set_new(iv, "pooled_levels", json_integer((json_int_t)pool.levels));
+        json_object_set_new(iv, "pooled_df", json_real(pool.nu));
+    }
+    json_object_set_new(iv, "noise", json_string(noise_method_name(lv.method)));
+    for (size_t i = 0; i < n; i++) {
+        json_t *e = json_pack("{s:s,s:f,s:i}", "started_at", reps[i]->started_at, "tps",
+                              reps[i]->tps, "pass", (int)rr[i]->pass);
+        if (!e) {
+            json_decref(list);
+            json_decref(iv);
+            return -1;
+        }
+        if (isfinite(reps[i]->ci95_tps))
+            json_object_set_new(e, "ci95_tps", json_real(reps[i]->ci95_tps));
+        json_array_append_new(list, e);
+    }
+    json_object_set_new(iv, "pooled", list);
+    json_object_set_new(out->extra, "interval", iv);
     return 0;
 }

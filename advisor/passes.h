@@ -47,6 +47,7 @@
 
 #include "ladder.h"
 #include "noise.h"
+#include "point.h"
 #include "slo.h"
 #include "usl.h"
 
@@ -151,6 +152,27 @@ int passes_level(const struct passes *p, unsigned threads, struct noise_level *o
  * @return how many (at most cap written to threads).
  */
 size_t passes_levels(const struct passes *p, unsigned *threads, size_t cap);
+
+/**
+ * The record of a level pooled over its replicates (docs/point-record.md, "Levels measured in
+ * replicates"): a copy of the last replicate's record with tps = the pooled mean and ci95_tps =
+ * its 95 % half-width with the run-to-run noise (passes_level()), qps and the other rates, the
+ * latency statistics (avg and each percentile: the mean over the replicates; min, max: theirs)
+ * averaged, counts and duration_s summed, no series, warm-up or calibration; steady = the
+ * interval is within the asked precision; extra.interval says how it was made:
+ *     {"method": "replicates", "rule": "...", "replicates": r, "df": df_i, "rel95": ...,
+ *      "asked": precision, "attainable": ... (when known), "run_to_run_cv": s,
+ *      "between_cv": sigma_b, "within_cv": w, "pooled_levels": ..., "pooled_df": nu,
+ *      "pooled": [{"started_at", "tps", "ci95_tps", "pass"}, ...]}
+ * (advisor/curve.h takes such a record as the level and leaves the replicates it lists out).
+ * @param reps  the records of the level's counting replicates, in the order they were added
+ *              (n = passes_reps_at(p, threads)); each needs started_at
+ * @param out   an initialised point, overwritten (the caller destroys it)
+ * @return 0; -1 when the level has no counting replicate, n does not match, a record lacks
+ *         started_at, or out of memory.
+ */
+int passes_level_record(const struct passes *p, unsigned threads, const struct point *const *reps,
+                        size_t n, struct point *out);
 
 /** Counting replicates of a level. */
 size_t passes_reps_at(const struct passes *p, unsigned threads);

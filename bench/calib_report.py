@@ -1,5 +1,9 @@
 #!/usr/bin/env python3
-"""calib_report.py RESULTS_DIR FIXED_S SWEEP_S - the figures of bench/run-calib.sh."""
+"""calib_report.py RESULTS_DIR FIXED_S SWEEP_S - the figures of bench/run-calib.sh.
+
+calib_report.py --coverage RESULTS_DIR   the coverage figures (issue 14)
+calib_report.py --time RESULTS_DIR       the time figures (issue 14)
+"""
 import json
 import statistics
 import sys
@@ -29,7 +33,131 @@ def fit_peak(fits):
     return None, "no fit", None
 
 
+def method(p):
+    return ((p.get("extra") or {}).get("interval") or {}).get("method")
+
+
+def counts(p):
+    bad = {"interrupted", "partial", "stalled", "reconnects"}
+    return not p.get("incomplete") and not bad & set(p.get("flags") or [])
+
+
+def pct(x):
+    return "%.1f %%" % (100 * x)
+
+
+def coverage(res):
+    pts = load(res + "/coverage.jsonl")
+    cfgs = sorted({(p["workload"], p["threads"]) for p in pts}, key=lambda c: (c[0], c[1]))
+    n_in = n_all = n_in1 = n_all1 = 0
+    sq, dfree, t_cal, t_fix, rtr, errs, rel = 0.0, 0, 0.0, 0.0, [], [], []
+    print("== coverage: calibrated points in passes vs the mean of fixed runs (the reference)")
+    for w, th in cfgs:
+        mine = [p for p in pts if p["workload"] == w and p["threads"] == th]
+        fix = [p for p in mine if p["target"].startswith("fix-") and counts(p)]
+        lev = [p for p in mine if p["target"].startswith("cal-") and method(p) == "replicates"]
+        reps = [p for p in mine if p["target"].startswith("cal-") and method(p) == "within_run"]
+        if len(fix) < 2 or not lev:
+            print("%-18s %2d thr: %d fixed runs, %d calibrated points: too few" % (w, th, len(fix), len(lev)))
+            continue
+        ref = statistics.mean(p["tps"] for p in fix)
+        cv = statistics.stdev(p["tps"] for p in fix) / ref
+        sq += sum((p["tps"] / ref - 1) ** 2 for p in fix)
+        dfree += len(fix) - 1
+        t_fix += sum(p["duration_s"] for p in fix)
+        print("%-18s %2d thr: reference %9.1f tps = mean of %d fixed runs (CV %s)" % (w, th, ref, len(fix), pct(cv)))
+        for p in lev:
+            iv = p["extra"]["interval"]
+            mine_reps = [q for q in reps if q["target"] == p["target"]]
+            el = sum(elapsed(q) for q in mine_reps)
+            t_cal += el
+            e = p["tps"] / ref - 1
+            inside = abs(p["tps"] - ref) <= p["ci95_tps"]
+            n_in += inside
+            n_all += 1
+            errs.append(e)
+            rel.append(p["ci95_tps"] / p["tps"])
+            if "run_to_run_cv" in iv:
+                rtr.append(iv["run_to_run_cv"])
+            print("    %s %9.1f tps  error %+6.1f %%  +/- %5.1f %% (95 %%, %d replicates, df %.1f)  %s  %.0f s"
+                  % (p["target"], p["tps"], 100 * e, 100 * p["ci95_tps"] / p["tps"], iv["replicates"],
+                     iv["df"], "contains" if inside else "MISSES  ", el))
+            # what one calibrated run said before (its within-run interval)
+            first = next((q for q in mine_reps if q.get("ci95_tps") is not None and counts(q)), None)
+            if first:
+                n_all1 += 1
+                n_in1 += abs(first["tps"] - ref) <= first["ci95_tps"]
+    if n_all:
+        print("intervals containing the reference: %d of %d = %s (goal >= 90 %%)" % (n_in, n_all, pct(n_in / n_all)))
+        if n_all1:
+            print("  (the first replicate's own within-run interval, as one calibrated run stated it "
+                  "before: %d of %d = %s)" % (n_in1, n_all1, pct(n_in1 / n_all1)))
+        print("median |error| %s, median stated half-width %s" % (pct(statistics.median(abs(e) for e in errs)),
+                                                                 pct(statistics.median(rel))))
+        print("time: calibrated points %.0f s in all (%.1f s each), fixed runs %.0f s (%.1f s each)"
+              % (t_cal, t_cal / n_all, t_fix, t_fix / max(1, dfree + len(cfgs))))
+    if dfree:
+        print("noise floor: the fixed %.0f s runs' pooled run-to-run CV %s (%d df)"
+              % (statistics.mean(p["duration_s"] for p in pts if p["target"].startswith("fix-")),
+                 pct((sq / dfree) ** 0.5), dfree))
+    if rtr:
+        print("noise floor: the passes' run-to-run CV between replicates, median %s (range %s .. %s) over %d points"
+              % (pct(statistics.median(rtr)), pct(min(rtr)), pct(max(rtr)), len(rtr)))
+
+
+def time_figures(res):
+    auto, fixed = load(res + "/time-auto.jsonl"), load(res + "/time-fixed.jsonl")
+    if not auto or not fixed:
+        print("== time: no records")
+        return
+    try:
+        t0, t1, t2 = (float(x) for x in open(res + "/time-wall.txt").read().split())
+    except (OSError, ValueError):
+        t0 = t1 = t2 = None
+    levels = {p["threads"]: p for p in auto if method(p) == "replicates"}
+    for p in auto:
+        if method(p) != "replicates" and p["threads"] not in levels and counts(p):
+            levels[p["threads"]] = p
+    reps = [p for p in auto if method(p) == "within_run"]
+    fx = {p["threads"]: p for p in fixed}
+    print("== time: oltp_read_write --threads auto in passes vs the same levels as fixed runs")
+    inside = n = within5 = 0
+    for th in sorted(levels):
+        p = levels[th]
+        iv = (p.get("extra") or {}).get("interval") or {}
+        h = p.get("ci95_tps")
+        f = fx.get(th)
+        ok = f is not None and h is not None and abs(p["tps"] - f["tps"]) <= h
+        if f is not None and h is not None:
+            n += 1
+            inside += ok
+        within5 += h is not None and h / p["tps"] <= 0.05 + 1e-9
+        print("  %3d threads: %9.1f tps +/- %s (%s, %s replicates)   fixed %s   %s"
+              % (th, p["tps"], pct(h / p["tps"]) if h else "?", iv.get("noise", iv.get("method", "?")),
+                 iv.get("replicates", 1), "%9.1f" % f["tps"] if f else "-",
+                 "contains" if ok else "misses" if f else ""))
+    ta = sum(elapsed(p) for p in reps)
+    tf = sum(p["duration_s"] for p in fixed)
+    print("levels within +/- 5 %%: %d of %d; intervals containing the fixed run's tps: %d of %d"
+          % (within5, len(levels), inside, n))
+    if t0 is not None:
+        print("time (wall): auto %.0f s, fixed %d x 60 s sweep %.0f s: ratio %.3f (goal <= 0.3)"
+              % (t1 - t0, len(fixed), t2 - t1, (t1 - t0) / (t2 - t1)))
+    print("time (measured runs): auto %.0f s over %d replicates, fixed %.0f s: ratio %.3f"
+          % (ta, len(reps), tf, ta / tf if tf else float("nan")))
+    rtr = [((p.get("extra") or {}).get("interval") or {}).get("run_to_run_cv") for p in auto]
+    rtr = [x for x in rtr if x is not None]
+    if rtr:
+        print("noise floor: the passes' run-to-run CV between replicates %s" % pct(rtr[-1]))
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--coverage":
+        coverage(sys.argv[2])
+        return
+    if len(sys.argv) == 3 and sys.argv[1] == "--time":
+        time_figures(sys.argv[2])
+        return
     res, fixed_s, sweep_s = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
     pts = load(res + "/points.jsonl")
     errs, floor, t_cal, t_fix = [], [], 0.0, 0.0

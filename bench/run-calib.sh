@@ -4,7 +4,8 @@
 #
 #   bench/run-calib.sh [--sizeup BIN] [--port N] [--dir DIR] [--reps R] [--fixed S]
 #                      [--sweep-time S] [--max-points N] [--tables N] [--table-size N]
-#                      [--only points|ladder]
+#                      [--only points|ladder|coverage|time|precision] [--rounds N]
+#                      [--fixed-rounds N] [--precision P] [--replicates N]
 #
 # Starts its own throwaway MariaDB (scripts/mariadb-server.sh) on 127.0.0.1:PORT (default 33114,
 # datadir DIR, default /tmp/calib-bench), prepares TABLES x TABLE_SIZE rows (4 x 50000), then:
@@ -23,6 +24,21 @@
 #    elapsed, and against a sweep of 60 s levels) and the difference in fitted peak (or
 #    ceiling) throughput and in the highest measured tps.
 #
+# 3. coverage (issue 14; --only coverage, or precision = coverage then time): for
+#    oltp_point_select and oltp_read_write at 2, 4 and 16 threads, N rounds (--rounds, default 6);
+#    each round measures every configuration once as a calibrated point in passes (one level,
+#    --precision P, default 5 %, --replicates R, default 5: its record is the level pooled over
+#    its replicates, run-to-run noise included) and, in --fixed-rounds of them (default 4, spread
+#    over the rounds), once as a fixed --time S run (default 60), calibrated and fixed first in
+#    alternate rounds, so the reference (the mean of a configuration's fixed runs) spans the same
+#    time as its calibrated points. Prints for each configuration the reference, the fixed runs'
+#    CV, each calibrated point's error and stated 95 % half-width and whether it contains the
+#    reference; then the fraction of intervals that contain it (goal >= 90 %) and the noise floor
+#    (the fixed runs' pooled CV, and what the passes said). `uptime` is logged before every round.
+# 4. time (--only time, or precision): oltp_read_write --threads auto --max-points 6 at
+#    --precision P in passes, then the same levels as fixed --time S runs; prints the time ratio
+#    (goal <= 0.3), each level's interval and whether it contains the fixed run's tps.
+#
 # The records are left in DIR/*.jsonl for auditing. On a shared, loaded machine throughput
 # drifts with the neighbours' load: the figures carry that noise (say so when quoting them).
 set -euo pipefail
@@ -37,6 +53,10 @@ max_points=8
 tables=4
 table_size=50000
 only=
+rounds=6
+fixed_rounds=4
+precision=5%
+replicates=5
 while [ $# -gt 0 ]; do
     case $1 in
     --sizeup) sizeup=$2; shift 2 ;;
@@ -49,7 +69,11 @@ while [ $# -gt 0 ]; do
     --tables) tables=$2; shift 2 ;;
     --table-size) table_size=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
-    -h|--help) sed -n '2,28p' "$0"; exit 0 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    --fixed-rounds) fixed_rounds=$2; shift 2 ;;
+    --precision) precision=$2; shift 2 ;;
+    --replicates) replicates=$2; shift 2 ;;
+    -h|--help) sed -n '2,44p' "$0"; exit 0 ;;
     *) echo "run-calib.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -62,6 +86,59 @@ conn=(--mysql-host 127.0.0.1 --mysql-port "$port" --tables "$tables" --table-siz
 res=$dir/results
 mkdir -p "$res"
 rm -f "$res"/*.jsonl
+
+load() { echo "run-calib: load $(uptime) ($1)" >>"$res/load.log"; }
+
+if [ "$only" = coverage ] || [ "$only" = precision ]; then
+    load "coverage start"
+    for round in $(seq 1 "$rounds"); do
+        load "round $round"
+        # the fixed runs: fixed_rounds of the rounds, spread evenly over them
+        fix_now=$(python3 -c "import sys; n, f, r = map(int, sys.argv[1:]); \
+print(int(any(round(1 + i * (n - 1) / max(f - 1, 1)) == r for i in range(f))))" \
+            "$rounds" "$fixed_rounds" "$round")
+        for w in oltp_point_select oltp_read_write; do
+            for t in 2 4 16; do
+                if [ $((round % 2)) -eq 1 ]; then order="cal fix"; else order="fix cal"; fi
+                for kind in $order; do
+                    [ "$kind" = fix ] && [ "$fix_now" = 0 ] && continue
+                    if [ "$kind" = cal ]; then
+                        opt=(--precision "$precision" --replicates "$replicates")
+                    else
+                        opt=(--time "$fixed")
+                    fi
+                    echo "run-calib: round $round $w $t threads $kind ($(date -u +%T))" >&2
+                    "$sizeup" probe "${conn[@]}" --workload "$w" --threads "$t" "${opt[@]}" \
+                        --target "$kind-r$round" --out "$res/coverage.jsonl" run \
+                        >/dev/null 2>>"$res/coverage.$w.$t.$kind.log"
+                done
+            done
+        done
+    done
+    load "coverage end"
+    python3 "$here/bench/calib_report.py" --coverage "$res" || true
+    [ "$only" = coverage ] && exit 0
+fi
+if [ "$only" = time ] || [ "$only" = precision ]; then
+    load "time start"
+    echo "run-calib: time: --threads auto, 6 levels, --precision $precision ($(date -u +%T))" >&2
+    t0=$(date +%s.%N)
+    "$sizeup" probe "${conn[@]}" --workload oltp_read_write --threads auto --max-points 6 \
+        --precision "$precision" --replicates "$replicates" --target auto \
+        --out "$res/time-auto.jsonl" run >/dev/null 2>>"$res/time-auto.log"
+    t1=$(date +%s.%N)
+    levels=$(python3 -c "import json, sys; print(','.join(sorted({str(json.loads(l)['threads']) \
+for l in open(sys.argv[1]) if l.strip()}, key=int)))" "$res/time-auto.jsonl")
+    load "time: fixed levels $levels"
+    echo "run-calib: time: fixed $fixed s levels $levels ($(date -u +%T))" >&2
+    "$sizeup" probe "${conn[@]}" --workload oltp_read_write --threads "$levels" --time "$fixed" \
+        --target fixed --out "$res/time-fixed.jsonl" run >/dev/null 2>>"$res/time-fixed.log"
+    t2=$(date +%s.%N)
+    echo "$t0 $t1 $t2" >"$res/time-wall.txt"
+    load "time end"
+    python3 "$here/bench/calib_report.py" --time "$res" || true
+    exit 0
+fi
 
 [ "$only" = ladder ] && reps=0
 for rep in $(seq 1 "$reps"); do

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct probe_session {
@@ -19,6 +20,7 @@ struct probe_session {
     struct myconn_error err;
     unsigned max_connections;
     char flags[96];
+    struct point last; /* the last attempt's record */
 };
 
 struct probe_session *probe_session_new(const struct probe_session_opts *o, char *err, size_t cap)
@@ -29,6 +31,7 @@ struct probe_session *probe_session_new(const struct probe_session_opts *o, char
         return NULL;
     }
     s->o = *o;
+    point_init(&s->last);
     if (o->out_path && !(s->out = fopen(o->out_path, "a"))) {
         snprintf(err, cap, "cannot open --out %s: %s", o->out_path, strerror(errno));
         free(s);
@@ -43,6 +46,7 @@ void probe_session_free(struct probe_session *s)
         return;
     if (s->out)
         fclose(s->out);
+    point_destroy(&s->last);
     free(s);
 }
 
@@ -165,38 +169,83 @@ static double level_pct_ms(const struct probe_result *r, double pct)
     return (double)v / 1e6;
 }
 
-/* Append the level's record to --out and fsync it. 0, or -1 with msg. */
-static int write_point(struct probe_session *s, const struct probe_result *r)
+/* Fill in the session's target, config, tool and options. POINT_OK or POINT_ENOMEM. */
+static int session_fields(const struct probe_session *s, struct point *p)
 {
-    struct point p;
+    int rc = POINT_OK;
+    if (!p->target)
+        rc = point_set_str(&p->target, s->o.target);
+    if (!rc && s->o.config && !p->config)
+        rc = point_set_str(&p->config, s->o.config);
+    if (!rc && s->o.tool && !p->tool)
+        rc = point_set_str(&p->tool, s->o.tool);
+    if (!rc && s->o.options && !p->options && !(p->options = json_deep_copy(s->o.options)))
+        rc = POINT_ENOMEM;
+    return rc;
+}
+
+/* Append p to --out and fsync it. 0, or -1 with msg. */
+static int append_record(struct probe_session *s, const struct point *p)
+{
     struct point_error err;
     int rc;
     if (!s->out)
         return 0;
-    point_init(&p);
-    rc = probe_fill_point(s->o.cfg, r, &p);
-    if (!rc)
-        rc = point_set_str(&p.target, s->o.target);
-    if (!rc && s->o.config)
-        rc = point_set_str(&p.config, s->o.config);
-    if (!rc && s->o.tool)
-        rc = point_set_str(&p.tool, s->o.tool);
-    if (!rc && s->o.options && !(p.options = json_deep_copy(s->o.options)))
-        rc = POINT_ENOMEM;
-    if (!rc) {
-        rc = point_write(s->out, &p, &err);
-        if (rc == POINT_OK && fsync(fileno(s->out)) != 0 && errno != EINVAL) {
-            snprintf(err.msg, sizeof err.msg, "fsync: %s", strerror(errno));
-            rc = POINT_EIO;
-        }
-    } else {
-        snprintf(err.msg, sizeof err.msg, "out of memory");
+    rc = point_write(s->out, p, &err);
+    if (rc == POINT_OK && fsync(fileno(s->out)) != 0 && errno != EINVAL) {
+        snprintf(err.msg, sizeof err.msg, "fsync: %s", strerror(errno));
+        rc = POINT_EIO;
     }
     if (rc != POINT_OK)
         snprintf(s->msg, sizeof s->msg, "cannot write the record to %s: %s", s->o.out_path,
                  err.msg);
-    point_destroy(&p);
     return rc == POINT_OK ? 0 : -1;
+}
+
+int probe_session_write(struct probe_session *s, const struct point *p)
+{
+    struct point q;
+    int rc;
+    if (!s->out)
+        return 0;
+    point_init(&q);
+    rc = point_copy(&q, p);
+    if (!rc)
+        rc = session_fields(s, &q);
+    if (rc) {
+        snprintf(s->msg, sizeof s->msg, "out of memory");
+        point_destroy(&q);
+        return -1;
+    }
+    rc = append_record(s, &q);
+    point_destroy(&q);
+    return rc;
+}
+
+/* The level's record (kept as s->last), appended to --out and fsync'ed. 0, or -1 with msg. */
+static int write_point(struct probe_session *s, const struct probe_config *cfg,
+                       const struct probe_result *r, const json_t *interval)
+{
+    struct point *p = &s->last;
+    int rc;
+    point_destroy(p);
+    point_init(p);
+    rc = probe_fill_point(cfg, r, p);
+    if (!rc)
+        rc = session_fields(s, p);
+    if (!rc && interval) {
+        json_t *c = json_deep_copy(interval);
+        if (!p->extra)
+            p->extra = json_object();
+        if (!c || !p->extra || json_object_set_new(p->extra, "interval", c))
+            rc = POINT_ENOMEM;
+    }
+    if (rc) {
+        snprintf(s->msg, sizeof s->msg, "cannot write the record to %s: out of memory",
+                 s->o.out_path ? s->o.out_path : "memory");
+        return -1;
+    }
+    return append_record(s, p);
 }
 
 /* The fault flags of a result, as its record carries them ("" when none). */
@@ -300,10 +349,29 @@ static enum probe_level_status wait_server(struct probe_session *s, unsigned thr
 enum probe_level_status probe_session_level(struct probe_session *s, unsigned threads,
                                             struct probe_level *lv)
 {
-    const struct probe_config *cfg = s->o.cfg;
+    return probe_session_level_with(s, threads, NULL, lv);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+enum probe_level_status probe_session_level_with(struct probe_session *s, unsigned threads,
+                                                 const struct probe_level_opts *lo,
+                                                 struct probe_level *lv)
+{
+    struct probe_config level_cfg = *s->o.cfg;
+    const struct probe_config *cfg = &level_cfg;
+    const json_t *interval = lo ? lo->interval : NULL;
+    if (lo && lo->max_time_s > 0 && level_cfg.precision > 0)
+        level_cfg.max_time_s = fmax(lo->max_time_s, level_cfg.min_time_s + PROBE_TICK_S);
     memset(lv, 0, sizeof *lv);
     lv->threads = threads;
-    lv->tps = lv->latency_ms = NAN;
+    lv->tps = lv->latency_ms = lv->ci95_tps = NAN;
+    lv->record = NULL;
     lv->flags = s->flags;
     s->flags[0] = '\0';
     s->msg[0] = '\0';
@@ -311,6 +379,7 @@ enum probe_level_status probe_session_level(struct probe_session *s, unsigned th
         struct probe_result r;
         enum probe_level_status st;
         const char *flags;
+        double t0 = now_s();
         lv->attempts = attempt + 1;
         if (attempt > 0 && cfg->progress)
             fprintf(cfg->progress, "sizeup probe: %u threads, %s: measuring again (%u of %u)\n",
@@ -341,12 +410,17 @@ enum probe_level_status probe_session_level(struct probe_session *s, unsigned th
                 report_summary(cfg->out, &r, cfg->percentile);
             fflush(cfg->out);
         }
-        if (write_point(s, &r) != 0) {
+        if (write_point(s, cfg, &r, interval) != 0) {
             probe_result_destroy(&r);
             return lv->status = PROBE_LEVEL_FAILED;
         }
+        lv->record = &s->last;
         progress_lines(s, &r);
         lv->tps = level_tps(&r);
+        lv->ci95_tps = r.calibrated ? r.ci95_tps : NAN;
+        lv->kept_s = r.calibrated ? r.kept_s : r.elapsed_s;
+        lv->cost_s = now_s() - t0;
+        lv->steady = r.calibrated && r.steady;
         lv->latency_ms = level_pct_ms(&r, s->o.latency_pct > 0 ? s->o.latency_pct : 95);
         flags = fault_flags(s, &r);
         lv->counts =

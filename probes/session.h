@@ -61,6 +61,21 @@ struct probe_level {
     double tps;        /* of the last attempt (kept ticks when calibrated); NAN when none */
     double latency_ms; /* its latency_pct percentile, ms; NAN when no event */
     const char *flags; /* the last record's fault flags, e.g. "stalled,reconnects"; "" */
+    /* the last attempt's figures, for a curve measured in passes (advisor/passes.h) */
+    double ci95_tps; /* its within-run 95 % half-width (batch means), tps; NAN when none */
+    double kept_s;   /* its kept (measured) time, s */
+    double cost_s;   /* wall time of the attempt, connecting to the end, s */
+    int steady;      /* 1: calibrated and the precision was reached before max_time */
+    const struct point *record; /* its record as written (also without --out); valid until
+                                 * the next level or probe_session_free(); NULL when none */
+};
+
+/* What one level may change of the session's configuration (probe_session_level_with). */
+struct probe_level_opts {
+    double max_time_s;      /* calibrated: this level's most length, s; 0 = cfg->max_time_s
+                             * (kept above cfg->min_time_s) */
+    const json_t *interval; /* copied into the record as extra.interval (how its interval was
+                             * made, docs/point-record.md); NULL = none */
 };
 
 struct probe_session;
@@ -106,6 +121,23 @@ int probe_session_cleanup(struct probe_session *s);
  */
 enum probe_level_status probe_session_level(struct probe_session *s, unsigned threads,
                                             struct probe_level *lv);
+
+/**
+ * probe_session_level() with a level's own limit and extra.interval (lo may be NULL: as
+ * probe_session_level()).
+ * @return lv->status.
+ */
+enum probe_level_status probe_session_level_with(struct probe_session *s, unsigned threads,
+                                                 const struct probe_level_opts *lo,
+                                                 struct probe_level *lv);
+
+/**
+ * Append a record the caller built (e.g. a level pooled over replicates) to --out with the
+ * session's target, config, tool and options (when p has none), and fsync it; nothing when the
+ * session has no --out.
+ * @return 0, or -1 (msg says why: out of memory, the write failed).
+ */
+int probe_session_write(struct probe_session *s, const struct point *p);
 
 /**
  * The options object of a record for a configuration: the workload and run options as given

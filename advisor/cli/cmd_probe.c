@@ -11,6 +11,7 @@
 #include "import.h"
 #include "ladder.h"
 #include "limit.h"
+#include "passes.h"
 #include "point.h"
 #include "probe.h"
 #include "probe_drive.h"
@@ -105,7 +106,9 @@ enum {
     O_RESUME,
     O_TIMEOUT,
     O_GIVE_UP,
-    O_REMEASURE
+    O_REMEASURE,
+    O_REPLICATES,
+    O_BUDGET
 };
 
 static const struct cli_option probe_options[] = {
@@ -141,6 +144,12 @@ static const struct cli_option probe_options[] = {
     {"min-time", required_argument, O_MIN_TIME, "SECONDS", "calibrated: never stop before [5]"},
     {"max-time", required_argument, O_MAX_TIME, "SECONDS",
      "calibrated: stop at the latest after, not steady then [60]"},
+    {"replicates", required_argument, O_REPLICATES, "N",
+     "calibrated: the levels that decide the answer are measured again in shuffled passes, up "
+     "to N replicates each, until their intervals (run-to-run noise included) reach --precision "
+     "or the noise makes it unreachable; 1 = one pass (run-to-run noise unknown) [5]"},
+    {"budget", required_argument, O_BUDGET, "SECONDS",
+     "calibrated: most time of all the curve's measurements [levels x --max-time]"},
     {"max-threads", required_argument, O_MAX_THREADS, "N",
      "--threads auto: largest level, capped by the server's max_connections - 1 [64]"},
     {"max-points", required_argument, O_MAX_POINTS, "N", "--threads auto: most levels [10]"},
@@ -223,6 +232,8 @@ struct probe_cli {
     int resume;             /* --resume */
     double give_up_s;       /* --give-up */
     unsigned remeasure;     /* --remeasure */
+    unsigned replicates;    /* --replicates */
+    double budget_s;        /* --budget; 0 = levels x --max-time */
 };
 
 static int parse_bool(const char *s, int *out)
@@ -513,6 +524,12 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
         case O_REMEASURE:
             bad = parse_uint(a, 0, 10, &pc->remeasure);
             break;
+        case O_REPLICATES:
+            bad = parse_uint(a, 1, PASSES_MAX_REPS, &pc->replicates);
+            break;
+        case O_BUDGET:
+            bad = units_parse_duration(a, &pc->budget_s) || !(pc->budget_s > 0);
+            break;
         case O_EVENTS:
             bad = units_parse_int(a, 0, (long long)1 << 62, &ll);
             cfg->events = (uint64_t)ll;
@@ -781,6 +798,9 @@ static int run_levels(struct probe_cli *pc)
     d.done_name = pc->out;
     d.latency_pct = pct;
     d.progress = stderr;
+    /* calibrated: in passes (advisor/passes.h) */
+    probe_drive_passes(&d, &pc->cfg, pc->auto_threads ? pc->ladder.max_points : pc->n_threads,
+                       pc->replicates, pc->budget_s, pc->slo_pct, pc->slo_ms);
     rc = probe_drive(s, &d, NULL);
     probe_session_free(s);
     json_decref(opts);
@@ -807,6 +827,7 @@ int cmd_probe(int argc, char **argv)
     pc.cfg.conn.timeout_s = 10;
     pc.give_up_s = 30;
     pc.remeasure = 1;
+    pc.replicates = 5;
     myconn_ignore_parse("1213,1020,1205", &pc.cfg.conn.ignore);
     pc.cfg.time_s = 10;
     pc.cfg.min_time_s = 5;

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
+#include <time.h>
 
 static void say(const struct probe_drive_opts *o, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -48,6 +49,137 @@ static int start(struct probe_session *s, const struct probe_drive_opts *o, stru
     return 0;
 }
 
+void probe_drive_passes(struct probe_drive_opts *o, const struct probe_config *cfg, size_t levels,
+                        unsigned replicates, double budget_s, double slo_pct, double slo_ms)
+{
+    o->passes = cfg->precision > 0;
+    o->popts = passes_opts_default();
+    if (!o->passes)
+        return;
+    o->popts.precision = cfg->precision;
+    o->popts.max_reps = replicates;
+    o->popts.min_time_s = cfg->min_time_s;
+    o->popts.max_time_s = cfg->max_time_s;
+    o->popts.first_max_s = fmin(o->popts.first_max_s, cfg->max_time_s);
+    if (o->popts.first_max_s <= cfg->min_time_s)
+        o->popts.first_max_s = cfg->max_time_s;
+    o->popts.budget_s = budget_s > 0 ? budget_s : (double)levels * cfg->max_time_s;
+    o->popts.all_decide = !o->auto_threads;
+    o->popts.seed = cfg->rand_seed ? cfg->rand_seed : (unsigned)time(NULL);
+    if (slo_ms > 0) {
+        o->popts.slo.pct = slo_pct;
+        o->popts.slo.target_s = slo_ms / 1e3;
+    }
+}
+
+/* The replicates' records of a curve measured in passes, in the order they were added. */
+struct reps {
+    struct point_list recs;
+};
+
+/* extra.interval of one replicate's record. NULL when out of memory. */
+static json_t *within_interval(unsigned pass)
+{
+    return json_pack("{s:s,s:s,s:i,s:i}", "method", "within_run", "rule",
+                     "MSER-5 warm-up cut, 20 batch means, t 95 % (this run only: run-to-run "
+                     "variation not included)",
+                     "replicates", 1, "pass", (int)pass);
+}
+
+/* A replicate measured now (lv) or taken (a record in done) into the passes and reps. */
+static int add_rep(struct passes *ps, struct reps *rp, unsigned threads, unsigned pass,
+                   const struct point *rec, int counts, double tps, double ci95, double kept_s,
+                   double cost_s, double latency_ms)
+{
+    struct passes_rep r;
+    memset(&r, 0, sizeof r);
+    r.threads = threads;
+    r.pass = pass;
+    r.counts = counts && rec && rec->started_at && tps > 0;
+    r.tps = tps;
+    r.ci95_tps = ci95;
+    r.kept_s = kept_s;
+    r.cost_s = cost_s;
+    r.latency_ms = latency_ms;
+    if (passes_add(ps, &r) != 0)
+        return -1;
+    if (r.counts) {
+        struct point *q = point_list_push(&rp->recs);
+        if (!q || point_copy(q, rec) != POINT_OK)
+            return -1;
+    }
+    return 0;
+}
+
+/* 1 when p is a level record of earlier passes (extra.interval.method "replicates"). */
+static int is_level_record(const struct point *p)
+{
+    json_t *iv = p->extra ? json_object_get(p->extra, "interval") : NULL;
+    json_t *m = iv ? json_object_get(iv, "method") : NULL;
+    return json_is_string(m) && strcmp(json_string_value(m), "replicates") == 0;
+}
+
+/* The wall time a record took: extra.calibration.elapsed_s, else its duration. */
+static double record_cost(const struct point *p)
+{
+    json_t *c = p->extra ? json_object_get(p->extra, "calibration") : NULL;
+    json_t *e = c ? json_object_get(c, "elapsed_s") : NULL;
+    return json_is_number(e) ? json_number_value(e) : p->duration_s;
+}
+
+/* Progress of the passes: their decision, and the noise when it changed. */
+static void say_passes(const struct probe_drive_opts *o, struct passes *ps, int done)
+{
+    say(o, "sizeup probe: passes: %s%s\n", done ? "done: " : "", ps->why);
+    if (ps->msg_new || done) {
+        if (ps->noise_msg[0])
+            say(o, "sizeup probe: %s\n", ps->noise_msg);
+        if (ps->limit_msg[0])
+            say(o, "sizeup probe: %s\n", ps->limit_msg);
+        passes_msg_seen(ps);
+    }
+}
+
+/* After the passes: one level record per level, and its line. 0, or an exit status. */
+static int write_levels(struct probe_session *s, const struct probe_drive_opts *o,
+                        struct passes *ps, struct reps *rp)
+{
+    unsigned lv[LADDER_MAX_LEVELS * 4];
+    size_t m = passes_levels(ps, lv, sizeof lv / sizeof lv[0]);
+    if (m > sizeof lv / sizeof lv[0])
+        m = sizeof lv / sizeof lv[0];
+    for (size_t i = 0; i < m; i++) {
+        const struct point *mine[PASSES_MAX_REPS * 4];
+        struct noise_level nl;
+        struct point rec;
+        size_t k = 0;
+        for (size_t j = 0; j < rp->recs.n && k < sizeof mine / sizeof mine[0]; j++)
+            if (rp->recs.items[j].threads == (int64_t)lv[i])
+                mine[k++] = &rp->recs.items[j];
+        if (passes_level(ps, lv[i], &nl) != 0)
+            continue;
+        say(o, "sizeup probe: %u threads: %.2f tps +/- %.2f %% (95 %%, %zu replicate%s, %s)\n",
+            lv[i], nl.mean, 100 * nl.half95 / nl.mean, nl.reps, nl.reps == 1 ? "" : "s",
+            nl.method == NOISE_POOLED ? "run-to-run noise included"
+                                      : "within-run only: run-to-run noise unknown");
+        if (nl.method != NOISE_POOLED)
+            continue;
+        point_init(&rec);
+        if (passes_level_record(ps, lv[i], mine, k, &rec) != 0) {
+            point_destroy(&rec);
+            say(o, "sizeup: the level record of %u threads could not be made\n", lv[i]);
+            return SIZEUP_EXIT_FAIL;
+        }
+        if (probe_session_write(s, &rec) != 0) {
+            point_destroy(&rec);
+            say(o, "sizeup: %s\n", probe_session_msg(s));
+            return SIZEUP_EXIT_FAIL;
+        }
+        point_destroy(&rec);
+    }
+    return 0;
+}
+
 int probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
                 struct probe_drive_result *res)
 {
@@ -55,16 +187,26 @@ int probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
     struct ladder lad;
     struct ladder_opts lo = o->ladder;
     struct usl_workspace *ws = NULL;
-    int told_doubling = 0, rc;
+    struct passes ps;
+    struct reps rp;
+    int told_doubling = 0, rc, in_passes = o->passes;
     if (!res)
         res = &tmp;
     memset(res, 0, sizeof *res);
+    res->noise_cv = res->between_cv = res->attainable = NAN;
+    memset(&ps, 0, sizeof ps);
+    point_list_init(&rp.recs);
     if ((rc = start(s, o, &lo)) != 0)
         return rc;
-    if (o->auto_threads) {
-        if (ladder_init(&lad, &lo) != 0 || !(ws = usl_workspace_new())) {
+    if (in_passes && passes_init(&ps, &o->popts) != 0) {
+        say(o, "sizeup: invalid options of the passes\n");
+        return SIZEUP_EXIT_FAIL;
+    }
+    if (o->auto_threads || in_passes) {
+        if ((o->auto_threads && ladder_init(&lad, &lo) != 0) || !(ws = usl_workspace_new())) {
             say(o, "sizeup: %s\n", ws ? "invalid ladder options" : "out of memory");
             usl_workspace_free(ws);
+            passes_destroy(&ps);
             return SIZEUP_EXIT_FAIL;
         }
     }
@@ -96,7 +238,22 @@ int probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
             res->taken++;
             if (o->auto_threads)
                 ladder_add(&lad, threads, before->tps, point_percentile(before, o->latency_pct));
+            if (in_passes && !is_level_record(before) &&
+                add_rep(&ps, &rp, threads, 1, before, curve_point_counts(before), before->tps,
+                        before->ci95_tps, before->duration_s, record_cost(before),
+                        point_percentile(before, o->latency_pct)) != 0) {
+                say(o, "sizeup: out of memory\n");
+                rc = SIZEUP_EXIT_FAIL;
+                break;
+            }
             continue;
+        }
+        if (in_passes && passes_out_of_time(&ps)) {
+            say(o,
+                "sizeup probe: the time budget (%.0f s) is spent: %.0f s measured; later "
+                "levels are not run\n",
+                ps.o.budget_s, ps.spent_s);
+            break;
         }
         if (o->auto_threads)
             say(o, "sizeup probe: level %zu (auto, at most %zu): %s, %u thread%s\n", i + 1,
@@ -104,9 +261,26 @@ int probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
         else
             say(o, "sizeup probe: level %zu/%zu: %s, %u thread%s\n", i + 1, o->n_threads,
                 o->workload, threads, threads == 1 ? "" : "s");
-        probe_session_level(s, threads, &lv);
+        if (in_passes) {
+            struct probe_level_opts plo;
+            json_t *iv = within_interval(1);
+            plo.max_time_s = passes_first_max_s(&ps);
+            plo.interval = iv;
+            probe_session_level_with(s, threads, &plo, &lv);
+            json_decref(iv);
+        } else {
+            probe_session_level(s, threads, &lv);
+        }
         res->measured++;
         res->attempts += lv.attempts;
+        if (in_passes && lv.record &&
+            (lv.status == PROBE_LEVEL_OK || lv.status == PROBE_LEVEL_FLAGGED) &&
+            add_rep(&ps, &rp, threads, 1, lv.record, lv.counts, lv.tps, lv.ci95_tps, lv.kept_s,
+                    lv.cost_s, lv.latency_ms) != 0) {
+            say(o, "sizeup: out of memory\n");
+            rc = SIZEUP_EXIT_FAIL;
+            break;
+        }
         if (lv.status == PROBE_LEVEL_OK || lv.status == PROBE_LEVEL_FLAGGED) {
             if (lv.status == PROBE_LEVEL_FLAGGED) {
                 res->flagged++;
@@ -133,6 +307,67 @@ int probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
         }
         break;
     }
+    if (in_passes && rc == SIZEUP_EXIT_OK) {
+        double max_s;
+        unsigned threads, told_pass = 1;
+        while ((threads = passes_next(&ps, ws, &max_s)) != 0) {
+            struct probe_level lv;
+            struct probe_level_opts plo;
+            json_t *iv = within_interval(ps.pass);
+            if (ps.pass != told_pass) { /* a new pass: what it measures and why */
+                say_passes(o, &ps, 0);
+                told_pass = ps.pass;
+            }
+            say(o, "sizeup probe: pass %u: %s, %u thread%s (at most %.0f s)\n", ps.pass,
+                o->workload, threads, threads == 1 ? "" : "s", max_s);
+            plo.max_time_s = max_s;
+            plo.interval = iv;
+            probe_session_level_with(s, threads, &plo, &lv);
+            json_decref(iv);
+            res->attempts += lv.attempts;
+            res->replicates++;
+            if (lv.status == PROBE_LEVEL_FLAGGED) {
+                res->flagged++;
+                say(o, "sizeup probe: %s\n", probe_session_msg(s));
+            }
+            if (lv.status == PROBE_LEVEL_OK || lv.status == PROBE_LEVEL_FLAGGED) {
+                if (lv.record && add_rep(&ps, &rp, threads, ps.pass, lv.record, lv.counts, lv.tps,
+                                         lv.ci95_tps, lv.kept_s, lv.cost_s, lv.latency_ms) != 0) {
+                    say(o, "sizeup: out of memory\n");
+                    rc = SIZEUP_EXIT_FAIL;
+                    break;
+                }
+                continue;
+            }
+            if (lv.status == PROBE_LEVEL_INTERRUPTED) {
+                say(o, "sizeup: interrupted; the level so far was written, marked interrupted\n");
+                rc = SIZEUP_EXIT_INTERRUPTED;
+            } else {
+                say(o, "sizeup: %s%s\n", probe_session_msg(s),
+                    lv.status == PROBE_LEVEL_UNREACHABLE ? "; the passes stop here" : "");
+                rc = lv.status == PROBE_LEVEL_UNREACHABLE ? SIZEUP_EXIT_UNREACHABLE
+                                                          : SIZEUP_EXIT_FAIL;
+            }
+            break;
+        }
+        if (rc == SIZEUP_EXIT_OK)
+            say_passes(o, &ps, 1);
+    }
+    if (in_passes) {
+        /* the levels as far as they were measured, also after a fault or the stop flag */
+        int wrc = write_levels(s, o, &ps, &rp);
+        if (wrc && rc == SIZEUP_EXIT_OK)
+            rc = wrc;
+        res->noise_cv = ps.pool.nu > 0 ? ps.pool.cv : NAN;
+        res->between_cv = ps.pool.nu > 0 ? ps.pool.between_cv : NAN;
+        res->attainable = ps.attainable;
+        res->impossible = ps.impossible;
+        res->spent_s = ps.spent_s;
+        snprintf(res->noise_msg, sizeof res->noise_msg, "%s", ps.noise_msg);
+        snprintf(res->limit_msg, sizeof res->limit_msg, "%s", ps.limit_msg);
+    }
+    passes_destroy(&ps);
+    point_list_destroy(&rp.recs);
     usl_workspace_free(ws);
     return rc;
 }

@@ -9,6 +9,17 @@
  * (up to its `remeasure`); when it still does not count it enters the ladder without a
  * throughput (recorded, never fitted) and the ladder goes on.
  *
+ * Passes (advisor/passes.h; calibrated levels, o->passes): the first pass is the list or the
+ * ladder, each level at most passes_first_max_s() long; then the levels that decide the answer
+ * are measured again in shuffled passes until their intervals - pooled over the replicates with
+ * the server's run-to-run noise - reach the precision, the noise floor makes it unreachable
+ * (said plainly: "asked 2 %; run-to-run noise on this server is about 4.6 %: the best
+ * attainable is about N %"; the passes then aim for that best with short replicates), or the
+ * budget is spent. Every replicate's record says extra.interval {"method": "within_run",
+ * "replicates": 1, "pass": N}; once the noise is known (some level has 2 replicates) every
+ * level gets a level record pooling its replicates (passes_level_record(), method
+ * "replicates"), which advisor/curve.h takes as the level.
+ *
  * Exit status (cli.h): 0 every level ran (flagged ones said on progress); 1 a fatal server
  * error, a refused connection, a record that could not be written; 4 the server did not answer
  * again within the session's give_up_s; 130 the stop flag.
@@ -17,6 +28,7 @@
 #define SIZEUP_ADVISOR_CLI_PROBE_DRIVE_H
 
 #include "ladder.h"
+#include "passes.h"
 #include "point.h"
 #include "session.h"
 
@@ -35,16 +47,36 @@ struct probe_drive_opts {
     const char *done_name;         /* where they are, for messages */
     double latency_pct;            /* the percentile the ladder bounds (max_latency_ms) */
     FILE *progress;                /* progress lines; NULL = none */
+    int passes;                    /* 1: measure in passes (calibrated levels only) */
+    struct passes_opts popts;      /* their options (precision, replicates, budget, lengths) */
 };
 
 /* What the levels came to, for the caller's messages. */
 struct probe_drive_result {
-    unsigned measured; /* levels measured now (attempts counted once per level) */
-    unsigned taken;    /* levels taken from done */
-    unsigned flagged;  /* levels still flagged after their re-measures */
-    unsigned attempts; /* levels run, re-measures included */
-    int ladder_done;   /* the auto ladder reached its end (not stopped by a fault) */
+    unsigned measured;   /* levels measured now (attempts counted once per level) */
+    unsigned taken;      /* levels taken from done */
+    unsigned flagged;    /* levels still flagged after their re-measures */
+    unsigned attempts;   /* levels run, re-measures included */
+    int ladder_done;     /* the auto ladder reached its end (not stopped by a fault) */
+    unsigned replicates; /* passes: replicates measured in the further passes */
+    double noise_cv;     /* passes: run-to-run CV between replicates; NAN when unknown */
+    double between_cv;   /* passes: its between-run part; NAN when unknown */
+    double attainable;   /* passes: best attainable relative half-width; NAN when unknown */
+    int impossible;      /* passes: the asked precision is below what the noise allows */
+    double spent_s;      /* passes: wall time of every replicate, s */
+    char noise_msg[320]; /* passes: the noise floor ("" when unknown) */
+    char limit_msg[320]; /* passes: "asked ...: the best attainable is about ..." or "" */
 };
+
+/**
+ * Set o->passes and o->popts for calibrated levels (cfg->precision > 0; else o->passes = 0):
+ * precision, min and max time from cfg, first-pass replicates at most 10 s (or --max-time when
+ * that is not above --min-time), replicates most per level (1..PASSES_MAX_REPS), budget_s (0:
+ * levels x max time, today's longest), every level deciding for a list, the latency target
+ * (slo_ms 0: none), the shuffle seeded from cfg->rand_seed or the time.
+ */
+void probe_drive_passes(struct probe_drive_opts *o, const struct probe_config *cfg, size_t levels,
+                        unsigned replicates, double budget_s, double slo_pct, double slo_ms);
 
 /**
  * Open the session (connect, max_connections), check the tables, then measure the levels.

@@ -7,7 +7,12 @@
 #     MSER-5 and the 20-batch-means interval from the record's series;
 #   - --threads auto with --max-threads 4 measures 1, 2, 4 (doubling stops at --max-threads)
 #     then a geometric midpoint 3 (the only gap left), writes one record per level, and
-#     `sizeup fit` fits the curve (exit 0, a model line).
+#     `sizeup fit` fits the curve (exit 0, a model line);
+#   - in passes (advisor/passes.h): every replicate says extra.interval.method within_run with
+#     its pass; each level record (method replicates) pools exactly the file's replicates of its
+#     level, its tps is their mean, its half-width at least the t(0.975, df) standard error of
+#     their spread, and the fit reads one point per level.
+# The single calibrated points above run one pass (--replicates 1): they test the within-run rule.
 . "$(dirname "$0")/probe_lib.sh"
 here=$(dirname "$0")
 
@@ -21,7 +26,7 @@ check_eq "prepare exit" $? 0
 # relative standard error of the mean over T seconds is 1/sqrt(1000 T), so a 5 % half-width
 # (t(0.975,19) = 2.09) needs T >= 1.75 s: the point must end long before --max-time 20.
 probe run --workload oltp_point_select --tables 1 --table-size 1000 --threads 2 --rate 1000 \
-    --precision 5% --min-time 2 --max-time 20 --remeasure 3 --out "$TMPD/cal.jsonl" \
+    --precision 5% --min-time 2 --max-time 20 --remeasure 3 --replicates 1 --out "$TMPD/cal.jsonl" \
     >"$TMPD/cal.out" 2>"$TMPD/cal.err"
 check_eq "calibrated run exit" $? 0
 # (a level the machine's load stalled is flagged and measured again: the last record is checked)
@@ -42,7 +47,8 @@ check_eq "precision in the options" "$(json_get "$TMPD/cal.jsonl" "$(wc -l <"$TM
 # --max-time; either way the record must tell the truth (steady false only at --max-time), which
 # the audit checks
 probe run --workload oltp_point_select --tables 1 --table-size 1000 --threads 1 \
-    --precision 10% --min-time 1 --max-time 5 --remeasure 3 --out "$TMPD/closed.jsonl" \
+    --precision 10% --min-time 1 --max-time 5 --remeasure 3 --replicates 1 \
+    --out "$TMPD/closed.jsonl" \
     >"$TMPD/closed.out" 2>"$TMPD/closed.err"
 check_eq "closed-loop calibrated run exit" $? 0
 check_true "closed-loop record audits" python3 "$here/calib_audit.py" "$TMPD/closed.jsonl" "$(wc -l <"$TMPD/closed.jsonl")" 0.1 5
@@ -54,13 +60,15 @@ probe run --workload oltp_point_select --tables 1 --table-size 1000 --threads au
 check_eq "auto run exit" $? 0
 # a level the machine's load disturbed (flagged stalled, probes/probe.h) is measured again and
 # does not count: the checks below are on the records that count (advisor/curve.h's rule)
+# (the first pass's replicates are the ladder's levels; later passes measure deciding ones again)
 counting=$(python3 -c '
 import json, sys
 for i, l in enumerate(open(sys.argv[1]), 1):
     p = json.loads(l)
-    if not p.get("incomplete") and not set(p.get("flags", [])) & {"interrupted", "partial", "stalled", "reconnects"}:
-        print(i, p["threads"])' "$TMPD/auto.jsonl")
-levels=$(awk '{print $2}' <<<"$counting" | paste -sd,)
+    iv = p.get("extra", {}).get("interval", {})
+    if iv.get("method") == "within_run" and not p.get("incomplete") and not set(p.get("flags", [])) & {"interrupted", "partial", "stalled", "reconnects"}:
+        print(i, p["threads"], iv["pass"])' "$TMPD/auto.jsonl")
+levels=$(awk '$3 == 1 {print $2}' <<<"$counting" | paste -sd,)
 # after 1, 2, 4 the refining step takes the midpoint 3, unless the fit of three points noisy on a
 # loaded machine already has a narrow interval: then the ladder must say so
 if [ "$levels" = "1,2,4" ]; then
@@ -71,7 +79,7 @@ else
 fi
 n_levels=$(awk -F, '{print NF}' <<<"$levels")
 check_true "doubling ended on --max-threads" grep -q "doubling ends: reached --max-threads 4" "$TMPD/auto.err"
-while read -r i _; do
+while read -r i _ _; do
     check_true "auto record $i audits" python3 "$here/calib_audit.py" "$TMPD/auto.jsonl" "$i" 0.1 3
     check_eq "auto record $i options" "$(json_get "$TMPD/auto.jsonl" "$i" 'p["options"]["threads"]')" auto
 done <<<"$counting"
@@ -79,6 +87,38 @@ done <<<"$counting"
 check_eq "sizeup fit on the ladder exit" $? 0
 check_true "fit names a model" grep -Eq "model +(usl|amdahl|piecewise)" "$TMPD/fit.out"
 check_true "fit reads $n_levels points" grep -q "$n_levels points, threads 1-4" "$TMPD/fit.out"
+
+check_true "passes: level records pool the file's replicates" python3 -c '
+import json, math, statistics, sys
+from statistics import mean
+T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+bad = {"interrupted", "partial", "stalled", "reconnects"}
+reps = [p for p in recs if p["extra"]["interval"]["method"] == "within_run"
+        and not p.get("incomplete") and not bad & set(p.get("flags", []))]
+levels = [p for p in recs if p["extra"]["interval"]["method"] == "replicates"]
+ok = len(levels) == len({p["threads"] for p in reps}) > 0
+for p in reps:
+    iv = p["extra"]["interval"]
+    ok &= iv["replicates"] == 1 and iv["pass"] >= 1
+for lv in levels:
+    iv = lv["extra"]["interval"]
+    mine = [p for p in reps if p["threads"] == lv["threads"]]
+    keys = sorted((e["started_at"], e["tps"]) for e in iv["pooled"])
+    ok &= keys == sorted((p["started_at"], p["tps"]) for p in mine)
+    ok &= iv["replicates"] == len(mine) == len(iv["pooled"])
+    ok &= abs(lv["tps"] - mean(p["tps"] for p in mine)) <= 1e-9 * lv["tps"]
+    # the half-width from the recorded parts (models/noise.h): t(0.975, df) mean
+    # sqrt((between_cv^2 + wbar^2) / r), wbar^2 the mean of (se / mean)^2 of the replicates,
+    # se = ci95 / t(0.975, 19); the t quantile bracketed by the table at floor(df), ceil(df)
+    w2 = mean((e.get("ci95_tps", 0) / 2.093 / lv["tps"]) ** 2 for e in iv["pooled"])
+    ratio = lv["ci95_tps"] / (lv["tps"] * math.sqrt((iv["between_cv"] ** 2 + w2) / len(mine)))
+    lo = T975.get(math.ceil(iv["df"]), 1.959) if iv["df"] < 9 else 1.959
+    hi = T975.get(max(1, math.floor(iv["df"])), 2.262) if iv["df"] >= 1 else 13
+    ok &= lo * 0.999 <= ratio <= hi * 1.001
+    ok &= lv["ci95_tps"] > 0 and iv["noise"] == "pooled between runs"
+sys.exit(0 if ok else 1)' "$TMPD/auto.jsonl"
+check_true "passes: the noise floor on progress" grep -q "run-to-run noise on this server" "$TMPD/auto.err"
 
 probe cleanup --tables 1 >/dev/null 2>&1
 finish
