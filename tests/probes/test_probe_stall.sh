@@ -4,7 +4,7 @@
 #   - a time-limited level ends within its limit + one --mysql-timeout (here it ends at the
 #     stall, PROBE_STALL_S after the server stops answering), is flagged `stalled`, keeps the
 #     transactions before the freeze, and is measured again once the server answers: exit 0;
-#   - the auto ladder: a calibrated level that stalls keeps every tick (no warm-up cut that
+#   - the auto ladder (one pass, --replicates 1): a calibrated level that stalls keeps every tick (no warm-up cut that
 #     would keep the stalled ticks and drop the productive ones), is left out of the ladder's
 #     decisions and re-measured; the ladder's levels and `sizeup fit` count each level once;
 #   - a server that stays frozen: exit 4 after --give-up, the level flagged, within its bounds.
@@ -62,6 +62,7 @@ check_true "says it waits for the server" grep -q "flagged (stalled); waiting up
 MYSQL_PWD=sbtest "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 --mysql-port $P3 run \
     --workload oltp_point_select --table-size 1000 --threads auto --max-threads 4 \
     --precision 10% --min-time 1 --max-time 4 --mysql-timeout 5 --target ladder --remeasure 3 \
+    --replicates 1 \
     --out "$TMPD/a.jsonl" >"$TMPD/a.out" 2>"$TMPD/a.err" &
 pid=$!
 check_true "level 1 written" wait_lines "$TMPD/a.jsonl" 1
