@@ -20,13 +20,19 @@
  *     replicate per level more than one calibrated run per level;
  *   - a precision below the noise floor: the limit message, no replicate to --max-time, and the
  *     passes end within the time budget;
- *   - the time goes to the deciding levels: the others keep one replicate.
+ *   - the time goes to the deciding levels: the others keep one replicate;
+ *   - the level record (passes_level_record): its mean, its interval from the closed form of
+ *     the classic replicate interval (nothing known inside the runs: t(0.975, r - 1) s / sqrt(r)),
+ *     a level measured once carrying the other's noise, extra.interval as documented, through the
+ *     writer and the reader, and a curve that takes the records as its levels.
  */
 #include "calib.h"
 #include "check.h"
+#include "curve.h"
 #include "ladder.h"
 #include "passes.h"
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -318,6 +324,129 @@ static void where_time_goes(void)
            dec_reps, other_reps, o.why);
 }
 
+/* Replicates of unknown within-run error: 3 at 4 threads (1000, 1100, 1050), 1 at 8 (1500). */
+static void level_record(void)
+{
+    static const double x4[3] = {1000, 1100, 1050};
+    static const char *const at[4] = {"2026-12-01T10:00:00Z", "2026-12-01T10:01:00Z",
+                                      "2026-12-01T10:02:00Z", "2026-12-01T10:03:00Z"};
+    struct passes p;
+    struct passes_opts o = passes_opts_default();
+    struct point rec[4], out4, out8;
+    const struct point *r4[3] = {&rec[0], &rec[1], &rec[2]}, *r8[1] = {&rec[3]};
+    struct point_list all;
+    struct curve_groups g;
+    double mean = 1050, s_abs = 50, s_rel = s_abs / mean; /* sample sd of 1000, 1100, 1050 */
+    double t2 = gsl_cdf_tdist_Pinv(0.975, 2);
+    json_t *iv, *pooled;
+    char *text = NULL;
+    size_t len = 0;
+    o.all_decide = 1;
+    o.precision = 0.05;
+    CHECK_INT_EQ(passes_init(&p, &o), 0);
+    for (int i = 0; i < 4; i++) {
+        struct passes_rep r;
+        memset(&r, 0, sizeof r);
+        r.threads = i < 3 ? 4 : 8;
+        r.pass = i < 3 ? (unsigned)i + 1 : 1;
+        r.counts = 1;
+        r.tps = i < 3 ? x4[i] : 1500;
+        r.ci95_tps = NAN;
+        r.kept_s = 10;
+        r.cost_s = 11;
+        r.latency_ms = 2 + i;
+        CHECK_INT_EQ(passes_add(&p, &r), 0);
+        point_init(&rec[i]);
+        point_set_str(&rec[i].target, "t");
+        point_set_str(&rec[i].workload, "oltp_read_write");
+        point_set_str(&rec[i].started_at, at[i]);
+        rec[i].threads = r.threads;
+        rec[i].tps = r.tps;
+        rec[i].qps = 20 * r.tps;
+        rec[i].duration_s = 10;
+        rec[i].transactions = (int64_t)(10 * r.tps);
+        point_set_percentile(&rec[i], 95, 2 + i);
+        rec[i].latency_ms.avg = 1 + i;
+        rec[i].source_kind = POINT_SRC_PROBE;
+    }
+    point_init(&out4);
+    point_init(&out8);
+    CHECK_INT_EQ(passes_level_record(&p, 4, r4, 2, &out4), -1); /* not all of the level's */
+    CHECK_INT_EQ(passes_level_record(&p, 4, r4, 3, &out4), 0);
+    CHECK_NEAR_REL(out4.tps, mean, 1e-12);
+    /* nothing known inside the runs: sigma_b = s, df = nu = 2, the classic interval */
+    CHECK_NEAR_REL(out4.ci95_tps, t2 * s_abs / sqrt(3), 1e-9);
+    CHECK_NEAR_REL(out4.qps, 20 * mean, 1e-12);
+    CHECK_NEAR_REL(point_percentile(&out4, 95), 3, 1e-12); /* mean of 2, 3, 4 */
+    CHECK_NEAR_REL(out4.latency_ms.avg, 2, 1e-12);
+    CHECK_NEAR(out4.duration_s, 30, 1e-12);
+    CHECK_INT_EQ(out4.transactions, 31500);
+    CHECK_STR_EQ(out4.started_at, at[0]);
+    CHECK_INT_EQ(out4.steady, 0); /* 4.3 * 50 / sqrt 3 = 124 tps = 11.8 % > 5 % */
+    iv = json_object_get(out4.extra, "interval");
+    CHECK_STR_EQ(json_string_value(json_object_get(iv, "method")), "replicates");
+    CHECK_INT_EQ(json_integer_value(json_object_get(iv, "replicates")), 3);
+    CHECK_NEAR(json_number_value(json_object_get(iv, "df")), 2, 1e-9);
+    CHECK_NEAR_REL(json_number_value(json_object_get(iv, "run_to_run_cv")), s_rel, 1e-9);
+    CHECK_NEAR_REL(json_number_value(json_object_get(iv, "between_cv")), s_rel, 1e-9);
+    pooled = json_object_get(iv, "pooled");
+    CHECK_INT_EQ(json_array_size(pooled), 3);
+    CHECK_STR_EQ(json_string_value(json_object_get(json_array_get(pooled, 1), "started_at")), at[1]);
+    CHECK_INT_EQ(json_integer_value(json_object_get(json_array_get(pooled, 2), "pass")), 3);
+    /* measured once: the noise of the other level, df 2: t(0.975, 2) 1500 s_rel */
+    CHECK_INT_EQ(passes_level_record(&p, 8, r8, 1, &out8), 0);
+    CHECK_NEAR_REL(out8.ci95_tps, t2 * 1500 * s_rel, 1e-9);
+    iv = json_object_get(out8.extra, "interval");
+    CHECK_INT_EQ(json_integer_value(json_object_get(iv, "replicates")), 1);
+    CHECK_NEAR_REL(json_number_value(json_object_get(iv, "rel95")), t2 * s_rel, 1e-9);
+    /* through the writer and the reader, then a curve: the records are its levels */
+    {
+        FILE *f = open_memstream(&text, &len);
+        struct point_error err;
+        for (int i = 0; i < 4; i++)
+            CHECK_INT_EQ(point_write(f, &rec[i], &err), POINT_OK);
+        CHECK_INT_EQ(point_write(f, &out4, &err), POINT_OK);
+        CHECK_INT_EQ(point_write(f, &out8, &err), POINT_OK);
+        fclose(f);
+    }
+    point_list_init(&all);
+    {
+        char *line = text, *nl;
+        long no = 1;
+        while ((nl = strchr(line, '\n')) != NULL) {
+            struct point_error err;
+            struct point *q = point_list_push(&all);
+            CHECK_INT_EQ(point_parse_line(line, (size_t)(nl - line), "mem", no++, q, &err), 1);
+            line = nl + 1;
+        }
+    }
+    CHECK_INT_EQ(all.n, 6);
+    CHECK_INT_EQ(curve_groups_build(&g, &all, NULL), CURVE_OK);
+    CHECK_INT_EQ(g.n, 1);
+    CHECK_INT_EQ(g.g[0].n, 2);
+    CHECK_INT_EQ(g.g[0].n_pooled, 4);
+    {
+        struct curve c;
+        struct curve_spec spec = curve_spec_default();
+        char err[320];
+        spec.lat_pct = CURVE_LAT_NONE;
+        CHECK_INT_EQ(curve_init_points(&c, &all, g.g[0].idx, g.g[0].n, &spec, NULL, err, sizeof err),
+                     CURVE_OK);
+        CHECK_NEAR_REL(c.lv[0].x, mean, 1e-12);
+        CHECK_NEAR_REL(c.lv[0].half95, t2 * s_abs / sqrt(3), 1e-9);
+        CHECK_NEAR_REL(c.lv[1].half95, t2 * 1500 * s_rel, 1e-9);
+        curve_destroy(&c);
+    }
+    curve_groups_destroy(&g);
+    point_list_destroy(&all);
+    free(text);
+    for (int i = 0; i < 4; i++)
+        point_destroy(&rec[i]);
+    point_destroy(&out4);
+    point_destroy(&out8);
+    passes_destroy(&p);
+}
+
 static void options(void)
 {
     struct passes p;
@@ -341,5 +470,6 @@ int main(void)
     stationary();
     impossible();
     where_time_goes();
+    level_record();
     return check_report();
 }
