@@ -34,6 +34,8 @@ static const char css[] =
     "tr.pred td{font-style:italic}tr.tied td:first-child::after{content:'~'}"
     "svg .s-latency-model polyline{fill:none;stroke:#e0701b;stroke-width:2}"
     "svg .s-band polygon{fill:#f4b183;fill-opacity:.35;stroke:none}"
+    "svg .s-errorbars line{stroke:#1f5fbf;stroke-width:1.3}"
+    "svg .s-predicted-errorbars line{stroke:#7b3fb5;stroke-width:1.3}"
     "svg .s-slo circle{fill:#2e7d32;stroke:#fff;stroke-width:2}svg .s-slo text{font-size:11.5px;"
     "fill:#2e7d32;font-weight:600}"
     "svg .s-slo-line line{stroke:#c62828;stroke-dasharray:6 4;stroke-width:1.5}"
@@ -185,12 +187,29 @@ static void curve_plots(FILE *f, const struct rank_set *s, const char *config, c
     for (size_t i = 0; i < c->n_obs; i++)
         if (c->obs_x[i] > ymax)
             ymax = c->obs_x[i];
+    for (size_t i = 0; i < c->m; i++) /* the error bars fit too */
+        if (isfinite(c->lv[i].half95) && c->lv[i].x + c->lv[i].half95 > ymax)
+            ymax = c->lv[i].x + c->lv[i].half95;
     fprintf(f, "<div class=\"card\">\n");
     snprintf(title, sizeof title, "%s — %s: throughput", config, workload);
     svg_plot_begin(&p, f, title, xname(c), "tps", x0, x1, 0, ymax * 1.05);
     svg_band(&p, "band", xs, lo, hi, REPORT_CURVE_SAMPLES);
     /* a predicted curve is drawn dashed, its points hollow: it was not measured */
     svg_line(&p, predicted ? "predicted" : "fit", xs, y, REPORT_CURVE_SAMPLES);
+    /* each level's 95 % interval (its replicates' with the run-to-run noise, or its point's) */
+    {
+        double *bx = malloc(3 * (c->m + 1) * sizeof *bx), *by = bx ? bx + c->m + 1 : NULL,
+               *bh = bx ? by + c->m + 1 : NULL;
+        if (bx) {
+            for (size_t i = 0; i < c->m; i++) {
+                bx[i] = c->lv[i].n;
+                by[i] = c->lv[i].x;
+                bh[i] = c->lv[i].half95;
+            }
+            svg_errorbars(&p, predicted ? "predicted-errorbars" : "errorbars", bx, by, bh, c->m);
+            free(bx);
+        }
+    }
     svg_points(&p, predicted ? "predicted-points" : "measured", c->obs_n, c->obs_x, c->n_obs);
     if (ra->status == RANK_MET) {
         snprintf(label, sizeof label, "%s tps at %.1f", num(xv, sizeof xv, a->x.value), a->n);
@@ -395,7 +414,9 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
     fprintf(f, "<h2>Throughput per cost</h2>\n");
     bars(f, s);
     fprintf(f, "<h2>Curves</h2>\n<p class=\"legend\"><span><i class=\"sw\" style=\"background:"
-               "#1f5fbf\"></i>measured</span><span><i class=\"sw\" style=\"background:#e0701b\">"
+               "#1f5fbf\"></i>measured; the bar through a level: its 95 %% interval (its "
+               "replicates' with the run-to-run noise, or its point's)</span><span><i "
+               "class=\"sw\" style=\"background:#e0701b\">"
                "</i>the curve: the model where it describes the points, else the measured curve"
                "</span><span><i class=\"sw\" style=\"background:#f4b183\"></i>"
                "its 95 %% interval</span><span><i class=\"sw\" style=\"background:"

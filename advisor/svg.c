@@ -203,6 +203,31 @@ void svg_points(struct svg_plot *p, const char *series, const double *x, const d
     fprintf(p->f, "</g>\n");
 }
 
+void svg_errorbars(struct svg_plot *p, const char *series, const double *x, const double *y,
+                   const double *half, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += visible(p, x[i], y[i]) && isfinite(half[i]) && half[i] >= 0;
+    open_series(p->f, series, k);
+    for (size_t i = 0; i < n; i++) {
+        double xp, lo, hi;
+        if (!(visible(p, x[i], y[i]) && isfinite(half[i]) && half[i] >= 0))
+            continue;
+        xp = px(p, x[i]);
+        lo = py(p, fmax(y[i] - half[i], p->y0));
+        hi = py(p, fmin(y[i] + half[i], p->y1));
+        fprintf(p->f,
+                "<line class=\"bar\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"><title>%g: "
+                "%.4g \xc2\xb1 %.3g (95 %%)</title></line>"
+                "<line class=\"cap\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
+                "<line class=\"cap\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+                xp, lo, xp, hi, x[i], y[i], half[i], xp - 3, lo, xp + 3, lo, xp - 3, hi, xp + 3,
+                hi);
+    }
+    fprintf(p->f, "</g>\n");
+}
+
 void svg_band(struct svg_plot *p, const char *series, const double *x, const double *lo,
               const double *hi, size_t n)
 {

@@ -51,6 +51,15 @@ void svg_line(struct svg_plot *p, const char *series, const double *x, const dou
  * edge, its title saying so. */
 void svg_points(struct svg_plot *p, const char *series, const double *x, const double *y, size_t n);
 
+/**
+ * A vertical error bar at each of n points: from y - half to y + half (clipped to the plot's
+ * y range), with 6 px caps; each is a <line class="bar" x1 y1 x2 y2> (y1 the low end, y2 the
+ * high end) followed by two <line class="cap">, titled "x: y ± half (95 %)". Points whose half
+ * or y is not finite, or whose x is outside the plot, get none; data-points counts the bars.
+ */
+void svg_errorbars(struct svg_plot *p, const char *series, const double *x, const double *y,
+                   const double *half, size_t n);
+
 /** A filled band between lo and hi over x (n points, finite ones only). */
 void svg_band(struct svg_plot *p, const char *series, const double *x, const double *lo,
               const double *hi, size_t n);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # sizeup report: the HTML page of the IDC-versus-cloud table parses and carries the expected SVG
-# series and point counts (check_report.py, counts from the CSV); with /usr/bin/chromium present,
+# series and point counts (check_report.py, counts from the CSV), each level's error bar at its
+# coordinates (check_errorbars.py); with /usr/bin/chromium present,
 # a headless screenshot is a non-empty PNG and the page logs no console message.
 set -u
 bin=${SIZEUP_BIN:?}
@@ -42,6 +43,33 @@ for text in ("How sure", "Break-even:", "Probe next:", "stroke-dasharray:7 4"):
 print("ok   report --predict: %d plots, predicted ones dashed" % len(plots) if not bad else "")
 sys.exit(bad)
 PY
+
+# error bars: each level's 95 % interval drawn at its coordinates (check_errorbars.py computes
+# them from the plot's own axes); level records of the probe's passes, taken as recorded; a linear
+# x axis (1..16 threads) and a log2 one (1..64, the last interval clipped at 0 tps)
+for top in 16 64; do
+    python3 - "$tmp/eb$top.jsonl" "$top" <<'PY'
+import json, sys
+levels = [(1, 1000, 40), (2, 1900, 95), (4, 3500, 200), (8, 5200, 260), (16, 5600, 700),
+          (32, 5400, 900), (64, 4000, 4500)]
+with open(sys.argv[1], "w") as f:
+    for th, tps, h in levels:
+        if th > int(sys.argv[2]):
+            break
+        f.write(json.dumps({"schema": "sizeup.point/1", "target": "lab", "config": "local-mariadb",
+                            "workload": "oltp_read_write", "threads": th, "tps": tps, "ci95_tps": h,
+                            "latency_ms": {"avg": th * 1e3 / tps, "p95": 2 * th * 1e3 / tps},
+                            "extra": {"interval": {"method": "replicates", "replicates": 3, "df": 4,
+                                                   "pooled": []}},
+                            "source": {"kind": "probe"}}) + "\n")
+PY
+    "$bin" report --points "$tmp/eb$top.jsonl" --catalog "$src/data/catalogs/local.json" \
+        --slo p95:20ms -o "$tmp/eb$top.html" || { echo "FAIL: report of eb$top exited $?"; fail=1; }
+    python3 "$src/tests/advisor/check_errorbars.py" "$tmp/eb$top.html" "$tmp/eb$top.jsonl" \
+        local-mariadb || fail=1
+done
+grep -q "log2 x axis" <(python3 "$src/tests/advisor/check_errorbars.py" "$tmp/eb64.html" \
+    "$tmp/eb64.jsonl" local-mariadb) || { echo "FAIL: the 64-thread plot is not log2"; fail=1; }
 
 # Markdown summary
 "$bin" report --markdown --points "$csv" --slo avg:100ms >"$tmp/report.md" || fail=1
