@@ -28,11 +28,16 @@ study() { # study FILE LADDER OUTPUT [extra candidate json]
   "output": "$3" }
 JSON
 }
-complete_levels() { # complete points of target lab, as "threads" lines, sorted
+complete_levels() { # complete first-pass points of target lab, as "threads" lines, sorted
+    # (a calibrated curve is measured in passes, advisor/passes.h: later passes measure levels
+    # again on purpose, and the level records pool them; the first pass measures each once)
     python3 - "$1" <<'PY'
 import json, sys
 for line in open(sys.argv[1]):
     p = json.loads(line)
+    iv = (p.get("extra") or {}).get("interval") or {}
+    if iv.get("method") == "replicates" or iv.get("pass", 1) != 1:
+        continue
     if p["target"] == "lab" and not p.get("incomplete") and not set(p.get("flags", [])) & {"interrupted", "partial", "stalled", "reconnects"}:
         print(p["threads"])
 PY
