@@ -417,6 +417,10 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
         }
         conns = client_share(threads, cfg->client_index, cfg->client_count);
         lc.rate = cfg->rate * conns / threads;
+        /* Clients started together (the same --rand-seed, or the same second of time(NULL))
+         * would otherwise draw the same rows in the same order: each gets its own stream,
+         * seed + I x 2^32 / phi (Knuth's multiplicative constant, TAOCP 6.4). */
+        seed += cfg->client_index * 2654435769u;
     }
     r->threads = conns;
     workers = cfg->workers ? cfg->workers : (ncpu > 0 ? (unsigned)ncpu : 1);

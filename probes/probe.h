@@ -36,9 +36,10 @@
  *
  * Several clients, one point: with client_count K > 0 this process runs share client_index of
  * the level (connections split evenly: client I gets floor((I + 1) N / K) - floor(I N / K), and
- * the same share of --rate), waits with its connections open until start_at_unix_ns (wall
- * clock) when set, and its point is a part: flag `partial`, a `client` object and the lossless
- * latency histogram (records/merge.h combines the parts).
+ * the same share of --rate, and its own random stream: seed + client_index x 2654435769), waits
+ * with its connections open until start_at_unix_ns (wall clock) when set, and its point is a
+ * part: flag `partial`, a `client` object and the lossless latency histogram (records/merge.h
+ * combines the parts).
  *
  * Aggregation (CONVENTIONS.md "Threads"): each worker owns a 64-byte aligned slot with its
  * counters and latency histogram, updated under the slot's own mutex once per turn of its loop;

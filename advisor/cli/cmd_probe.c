@@ -10,6 +10,7 @@
 #include "curve.h"
 #include "import.h"
 #include "ladder.h"
+#include "launcher.h"
 #include "limit.h"
 #include "passes.h"
 #include "point.h"
@@ -108,7 +109,10 @@ enum {
     O_GIVE_UP,
     O_REMEASURE,
     O_REPLICATES,
-    O_BUDGET
+    O_BUDGET,
+    O_WORKERS,
+    O_CLIENT,
+    O_START_AT
 };
 
 static const struct cli_option probe_options[] = {
@@ -210,6 +214,16 @@ static const struct cli_option probe_options[] = {
     {"remeasure", required_argument, O_REMEASURE, "N",
      "a level flagged stalled, reconnects or partial is measured again, up to N times, once the "
      "server answers (every record is kept; flagged ones do not count) [1]"},
+    {"workers", required_argument, O_WORKERS, "N",
+     "OS threads driving the --threads connections (each drives many; docs/load-generator.md) "
+     "[online CPUs, at most one per connection]"},
+    {"client", required_argument, O_CLIENT, "I/K",
+     "run share I (0-based) of a level measured by K load generators and write a part for "
+     "sizeup merge; 'none' ignores the launcher's environment [from mpirun, srun or a Kubernetes "
+     "Indexed Job when present, else one client]"},
+    {"start-at", required_argument, O_START_AT, "TIME",
+     "connect, then start measuring at this wall-clock time (RFC 3339, e.g. "
+     "2026-12-01T10:00:00Z), the same on every client"},
     {"help", no_argument, 'h', NULL, "this text"},
     {NULL, 0, 0, NULL, NULL}};
 
@@ -234,6 +248,11 @@ struct probe_cli {
     unsigned remeasure;     /* --remeasure */
     unsigned replicates;    /* --replicates */
     double budget_s;        /* --budget; 0 = levels x --max-time */
+
+    /* several load generators (launcher.h) */
+    const char *client;          /* --client; NULL when not given */
+    const char *start_at;        /* --start-at */
+    struct launch_client launch; /* this process's share, resolved for `run` */
 };
 
 static int parse_bool(const char *s, int *out)
@@ -401,6 +420,38 @@ static int parse_slo(const char *s, double *pct, double *ms)
     if (!strpbrk(colon + 1, "smh"))
         return 0; /* already milliseconds */
     *ms *= 1e3;
+    return 0;
+}
+
+/* `run` as one of several load generators (launcher.h): this process's share from --client or
+ * the launcher's environment, and what a part needs (one level of a fixed --time, so that the
+ * clients' windows agree, at least one connection each, and a file for sizeup merge). */
+static int client_share_check(struct probe_cli *pc)
+{
+    char err[300];
+    struct probe_config *cfg = &pc->cfg;
+    if (launch_client_resolve(pc->client, NULL, NULL, &pc->launch, err, sizeof err))
+        return cli_usage_error("probe", "%s", err);
+    cfg->client_index = pc->launch.index;
+    cfg->client_count = pc->launch.count;
+    if (!cfg->client_count)
+        return 0;
+    if (pc->auto_threads || pc->n_threads != 1)
+        return cli_usage_error("probe",
+                               "%s: a part is one level: give --threads N (the level's "
+                               "connections over all %u clients)",
+                               pc->launch.what, cfg->client_count);
+    if ((unsigned)pc->threads[0] < cfg->client_count)
+        return cli_usage_error("probe", "%s: --threads %lld cannot be split over %u clients",
+                               pc->launch.what, pc->threads[0], cfg->client_count);
+    if (!pc->time_given || cfg->time_s <= 0 || cfg->events)
+        return cli_usage_error("probe",
+                               "%s: a part needs --time SECONDS (not --events or a "
+                               "calibrated level), so the clients' windows agree",
+                               pc->launch.what);
+    if (!pc->out)
+        return cli_usage_error("probe", "%s: a part is for sizeup merge: give --out FILE",
+                               pc->launch.what);
     return 0;
 }
 
@@ -647,6 +698,20 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
         case O_OUT:
             pc->out = a;
             break;
+        case O_WORKERS:
+            bad = parse_limited(a, LIMIT_THREADS, &cfg->workers);
+            break;
+        case O_CLIENT:
+            pc->client = a;
+            break;
+        case O_START_AT:
+            if (launch_parse_rfc3339(a, &cfg->start_at_unix_ns))
+                return cli_usage_error("probe",
+                                       "--start-at takes an RFC 3339 time, e.g. "
+                                       "2026-12-01T10:00:00Z, not '%s'",
+                                       a);
+            pc->start_at = a;
+            break;
         default:
             return cli_getopt_error("probe", c, argv);
         }
@@ -662,6 +727,7 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
                            {O_MIN_TIME, LIMIT_MIN_TIME},
                            {O_MAX_TIME, LIMIT_MAX_TIME},
                            {O_MAX_THREADS, LIMIT_THREADS},
+                           {O_WORKERS, LIMIT_THREADS},
                            {O_MAX_POINTS, LIMIT_MAX_POINTS},
                            {O_TIMEOUT, LIMIT_TIMEOUT},
                            {O_GIVE_UP, LIMIT_GIVE_UP}};
@@ -714,6 +780,8 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
     if (cfg->time_s == 0 && cfg->events == 0 && cfg->precision == 0 && strcmp(*command, "run") == 0)
         return cli_usage_error("probe", "--time 0 needs --events N (an endless run measures "
                                         "nothing)");
+    if (strcmp(*command, "run") == 0)
+        return client_share_check(pc);
     return 0;
 }
 
@@ -731,6 +799,15 @@ static json_t *options_json(const struct probe_cli *pc)
             json_array_append_new(th, json_integer(pc->threads[i]));
     }
     json_object_set_new(j, "threads", th);
+    if (pc->cfg.workers)
+        json_object_set_new(j, "workers", json_integer(pc->cfg.workers));
+    if (pc->cfg.client_count) {
+        char share[32];
+        snprintf(share, sizeof share, "%u/%u", pc->cfg.client_index, pc->cfg.client_count);
+        json_object_set_new(j, "client", json_string(share));
+    }
+    if (pc->start_at)
+        json_object_set_new(j, "start_at", json_string(pc->start_at));
     if (pc->auto_threads) {
         json_object_set_new(j, "max_threads", json_integer(pc->ladder.max_threads));
         json_object_set_new(j, "max_points", json_integer((json_int_t)pc->ladder.max_points));
@@ -862,6 +939,9 @@ int cmd_probe(int argc, char **argv)
         fprintf(stderr, "sizeup: cannot initialise the MySQL client library\n");
         rc = SIZEUP_EXIT_FAIL;
     } else if (strcmp(command, "run") == 0) {
+        if (pc.cfg.client_count)
+            fprintf(stderr, "sizeup probe: client %u of %u: %s\n", pc.cfg.client_index + 1,
+                    pc.cfg.client_count, pc.launch.what);
         rc = run_levels(&pc);
     } else {
         int r;
