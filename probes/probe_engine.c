@@ -558,12 +558,16 @@ static int map_events(uint32_t ev)
 /* Wait for sockets, the eventfd or the next timer, at most CHECK_NS. Returns the events. */
 static int wait_events(struct loop *L, struct epoll_event *evs, int max, double *idle_s)
 {
-    uint64_t until = L->now + CHECK_NS, t1;
+    uint64_t until, t0, t1;
     int n;
-    if (L->n_heap && L->heap[0].t < until)
-        until = L->heap[0].t;
     if (L->fl_n)
         flush(L); /* before sleeping, the slot gets what was measured */
+    /* the time now, not the end of the last wait: the turn's work since was not idle, and the
+     * timeout counts from here */
+    t0 = L->now = clock_now_ns();
+    until = L->now + CHECK_NS;
+    if (L->n_heap && L->heap[0].t < until)
+        until = L->heap[0].t;
     if (until <= L->now) {
         n = epoll_wait(L->epfd, evs, max, 0);
     } else if (L->have_pwait2) {
@@ -582,7 +586,7 @@ static int wait_events(struct loop *L, struct epoll_event *evs, int max, double 
     }
     t1 = clock_now_ns();
     if (idle_s)
-        *idle_s += (double)(t1 - L->now) / 1e9;
+        *idle_s += (double)(t1 - t0) / 1e9;
     L->now = t1;
     return n < 0 ? 0 : n;
 }
