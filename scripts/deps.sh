@@ -4,7 +4,8 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config clang libclang-rt-14-dev clang-format git binutils
       libmariadb-dev libgsl-dev libjansson-dev libcurl4-openssl-dev
-      mariadb-server mariadb-client sysbench fio python3 openssl chromium postgresql)
+      mariadb-server mariadb-client sysbench fio python3 openssl chromium postgresql
+      openmpi-bin python3-yaml)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
