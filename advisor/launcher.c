@@ -201,6 +201,8 @@ int launch_parse_rfc3339(const char *s, int64_t *out)
         return -1;
     t = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + sec;
     t -= sign * (oh * 3600 + om * 60);
+    if (t < 0 || t > INT64_MAX / 1000000000 - 1) /* before 1970, or past 2262 in int64 ns */
+        return -1;
     *out = t * 1000000000 + ns;
     return 0;
 }

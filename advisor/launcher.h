@@ -72,7 +72,8 @@ int launch_client_resolve(const char *cli, launch_getenv_fn getenv_fn, void *ctx
  * digits are dropped.
  * @param s    the text
  * @param out  nanoseconds since the Unix epoch (UTC)
- * @return 0, or -1 (not RFC 3339, or a field out of range: month 13, 25:00, Feb 30).
+ * @return 0, or -1 (not RFC 3339, a field out of range: month 13, 25:00, Feb 30, or a time
+ *         before 1970 or after 2262, which nanoseconds in an int64_t cannot hold).
  */
 int launch_parse_rfc3339(const char *s, int64_t *out);
 

@@ -163,7 +163,7 @@ static void test_rfc3339(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CHECK_INT_EQ(launch_parse_rfc3339(bad[i], &t), -1);
     /* against libc's timegm over a spread of dates, leap years included */
-    for (int y = 1970; y <= 2400; y += 7)
+    for (int y = 1970; y <= 2261; y += 7)
         for (int m = 1; m <= 12; m += 1) {
             struct tm tm;
             char s[40];
