@@ -292,7 +292,7 @@ static int pool_levels(struct curve *c, const struct curve_obs *v, size_t m)
         if (!v[i].pooled)
             loose[nl++] = no[i];
     }
-    if (noise_pool(loose, nl, &pool) != NOISE_OK) {
+    if (noise_pool(nl ? loose : NULL, nl, &pool) != NOISE_OK) {
         free(no);
         return CURVE_EINVAL;
     }
@@ -588,16 +588,12 @@ static double auto_pct(const struct point_list *pts, const size_t *idx, size_t m
     return CURVE_LAT_NONE;
 }
 
-int curve_init_points(struct curve *c, const struct point_list *pts, const size_t *idx, size_t m,
-                      const struct curve_spec *spec, struct usl_workspace *ws, char *err,
-                      size_t cap)
+/* Resolve s (CURVE_X_AUTO, CURVE_LAT_AUTO) for points idx[0..m-1] and turn them into
+ * observations (obs: m entries). CURVE_OK, CURVE_EINVAL (err names the point), CURVE_ENOMEM. */
+static int points_obs(const struct point_list *pts, const size_t *idx, size_t m,
+                      struct curve_spec *s, struct curve_obs *obs, char *err, size_t cap)
 {
-    struct curve_spec s = *spec;
-    struct curve_obs *obs;
-    int rc;
-
-    memset(c, 0, sizeof *c);
-    if (s.x == CURVE_X_AUTO) {
+    if (s->x == CURVE_X_AUTO) {
         size_t with_nodes = 0;
         double *nn = malloc((m + 1) * sizeof *nn);
         if (!nn) {
@@ -607,49 +603,99 @@ int curve_init_points(struct curve *c, const struct point_list *pts, const size_
         for (size_t i = 0; i < m; i++)
             if (pts->items[idx[i]].nodes > 0)
                 nn[with_nodes++] = (double)pts->items[idx[i]].nodes;
-        s.x = with_nodes == m && model_count_distinct(nn, m) >= 2 ? CURVE_X_NODES : CURVE_X_THREADS;
+        s->x =
+            with_nodes == m && model_count_distinct(nn, m) >= 2 ? CURVE_X_NODES : CURVE_X_THREADS;
         free(nn);
     }
-    if (s.lat_pct == CURVE_LAT_AUTO)
-        s.lat_pct = auto_pct(pts, idx, m);
-    obs = malloc((m + 1) * sizeof *obs);
-    if (!obs) {
-        snprintf(err, cap, "out of memory");
-        return CURVE_ENOMEM;
-    }
+    if (s->lat_pct == CURVE_LAT_AUTO)
+        s->lat_pct = auto_pct(pts, idx, m);
     for (size_t i = 0; i < m; i++) {
         const struct point *p = &pts->items[idx[i]];
-        int64_t xv = s.x == CURVE_X_NODES ? p->nodes : p->threads;
-        double yv = s.qps ? p->qps : p->tps;
+        int64_t xv = s->x == CURVE_X_NODES ? p->nodes : p->threads;
+        double yv = s->qps ? p->qps : p->tps;
         /* with qps the mean latency is per query: Little's law on the curve, not the points'
          * per-transaction mean */
-        double lat_ms = s.lat_pct > 0              ? point_percentile(p, s.lat_pct)
-                        : s.lat_pct == 0 && !s.qps ? p->latency_ms.avg
-                                                   : NAN;
+        double lat_ms = s->lat_pct > 0               ? point_percentile(p, s->lat_pct)
+                        : s->lat_pct == 0 && !s->qps ? p->latency_ms.avg
+                                                     : NAN;
         if (xv <= 0) {
             errtext_set(err, cap, p->source_file ? p->source_file : "-", p->source_line, 0,
                         "%s / %s: point has no %s count", p->target, p->workload,
-                        s.x == CURVE_X_NODES ? "nodes" : "threads");
-            free(obs);
+                        s->x == CURVE_X_NODES ? "nodes" : "threads");
             return CURVE_EINVAL;
         }
         if (isnan(yv) || !(yv > 0)) {
             errtext_set(err, cap, p->source_file ? p->source_file : "-", p->source_line, 0,
                         "%s / %s: point at %s %lld has no positive %s", p->target, p->workload,
-                        s.x == CURVE_X_NODES ? "nodes" : "threads", (long long)xv,
-                        s.qps ? "qps" : "tps");
-            free(obs);
+                        s->x == CURVE_X_NODES ? "nodes" : "threads", (long long)xv,
+                        s->qps ? "qps" : "tps");
             return CURVE_EINVAL;
         }
         obs[i].n = (double)xv;
         obs[i].x = yv;
         obs[i].ci95_x = p->ci95_tps;
-        if (s.qps && isfinite(p->ci95_tps) && p->tps > 0)
+        if (s->qps && isfinite(p->ci95_tps) && p->tps > 0)
             obs[i].ci95_x = p->ci95_tps * p->qps / p->tps;
         obs[i].lat_s = isfinite(lat_ms) ? lat_ms * 1e-3 : NAN;
         obs[i].ci95_df = interval_df(p, &obs[i].pooled);
     }
-    rc = curve_init(c, obs, m, &s, ws, err, cap);
+    return CURVE_OK;
+}
+
+int curve_init_points(struct curve *c, const struct point_list *pts, const size_t *idx, size_t m,
+                      const struct curve_spec *spec, struct usl_workspace *ws, char *err,
+                      size_t cap)
+{
+    struct curve_spec s = *spec;
+    struct curve_obs *obs;
+    int rc;
+
+    memset(c, 0, sizeof *c);
+    obs = malloc((m + 1) * sizeof *obs);
+    if (!obs) {
+        snprintf(err, cap, "out of memory");
+        return CURVE_ENOMEM;
+    }
+    rc = points_obs(pts, idx, m, &s, obs, err, cap);
+    if (rc == CURVE_OK)
+        rc = curve_init(c, obs, m, &s, ws, err, cap);
+    free(obs);
+    return rc;
+}
+
+int curve_levels_points(const struct point_list *pts, const size_t *idx, size_t m,
+                        const struct curve_spec *spec, struct curve_level *out, size_t *n_out,
+                        char *err, size_t cap)
+{
+    struct curve_spec s = *spec;
+    struct curve_obs *obs;
+    struct curve tmp;
+    int rc;
+
+    *n_out = 0;
+    if (m < 1) {
+        snprintf(err, cap, "no points: a level needs at least one");
+        return CURVE_EINVAL;
+    }
+    obs = malloc(m * sizeof *obs);
+    if (!obs) {
+        snprintf(err, cap, "out of memory");
+        return CURVE_ENOMEM;
+    }
+    rc = points_obs(pts, idx, m, &s, obs, err, cap);
+    if (rc == CURVE_OK) {
+        if (s.lat_pct == CURVE_LAT_NONE)
+            for (size_t i = 0; i < m; i++)
+                obs[i].lat_s = NAN;
+        qsort(obs, m, sizeof *obs, cmp_obs);
+        memset(&tmp, 0, sizeof tmp);
+        tmp.lv = out;
+        rc = pool_levels(&tmp, obs, m);
+        if (rc != CURVE_OK)
+            snprintf(err, cap, rc == CURVE_ENOMEM ? "out of memory" : "bad level interval");
+        else
+            *n_out = tmp.m;
+    }
     free(obs);
     return rc;
 }

@@ -249,6 +249,23 @@ int curve_init_points(struct curve *c, const struct point_list *pts, const size_
                       const struct curve_spec *spec, struct usl_workspace *ws, char *err,
                       size_t cap);
 
+/**
+ * Only the levels of points idx[0..m-1] (a curve_group's counting points): pooled exactly as
+ * curve_init_points pools them ("Levels" at the top of this file), without shape, fit or
+ * latency curve. For a caller that models the levels itself (advisor/predict.c: a family's
+ * sizes) and for a single point (m = 1), which curve_init refuses.
+ * @param spec   as curve_init_points (CURVE_X_AUTO and CURVE_LAT_AUTO are resolved); its
+ *               lat_pct chooses the statistic of out[].lat_s (seconds, NAN where no point of
+ *               the level has it)
+ * @param out    room for m levels (caller's); filled in ascending x
+ * @param n_out  levels written
+ * @return CURVE_OK, CURVE_EINVAL (m = 0; a point without a positive x or throughput: err names
+ *         it as curve_init_points does), CURVE_ENOMEM. *n_out is 0 on error.
+ */
+int curve_levels_points(const struct point_list *pts, const size_t *idx, size_t m,
+                        const struct curve_spec *spec, struct curve_level *out, size_t *n_out,
+                        char *err, size_t cap);
+
 /** Free what a curve owns. NULL-safe; leaves it empty. */
 void curve_destroy(struct curve *c);
 

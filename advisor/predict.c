@@ -126,81 +126,56 @@ static int stat_index(const struct predict_group *G, double pct)
     return -1;
 }
 
-/* A point's value of statistic pct, ms (NAN when absent). */
-static double point_stat(const struct point *p, double pct)
-{
-    return pct == 0 ? p->latency_ms.avg : point_percentile(p, pct);
-}
-
-/* Build a member's curve from the points joined to it (pc[i] == key). */
+/* A member's levels from its points (cg: its curve group), pooled by curve.h's rule: the
+ * throughput and its interval once, the latency of each of the group's statistics. 0, -1 out of
+ * memory, -2 a point curve.h refuses (err says which). */
 static int member_curve(struct predict_member *M, const struct predict_group *G,
-                        const struct point_list *pts, const long *pc, long key)
+                        const struct point_list *pts, const struct curve_group *cg, char *err,
+                        size_t cap)
 {
-    size_t n = 0, m = 0;
-    double *lv;
-    for (size_t i = 0; i < pts->n; i++)
-        if (pc[i] == key && strcmp(pts->items[i].workload, G->workload) == 0)
-            n++;
-    if (!(lv = malloc((n ? n : 1) * sizeof *lv)))
+    struct curve_spec spec = curve_spec_default();
+    struct curve_level *lv = malloc((cg->n ? cg->n : 1) * sizeof *lv);
+    size_t n = 0;
+    int rc = 0;
+    if (!lv)
         return -1;
-    for (size_t i = 0; i < pts->n; i++)
-        if (pc[i] == key && strcmp(pts->items[i].workload, G->workload) == 0)
-            lv[m++] = (double)pts->items[i].threads;
-    qsort(lv, m, sizeof *lv, cmp_double);
-    n = 0;
-    for (size_t i = 0; i < m; i++)
-        if (i == 0 || lv[i] != lv[n - 1])
-            lv[n++] = lv[i];
-    M->m = n;
-    M->threads = lv;
-    M->tps = calloc(n ? n : 1, sizeof *M->tps);
-    M->rel_ci = calloc(n ? n : 1, sizeof *M->rel_ci);
-    if (!M->tps || !M->rel_ci)
-        return -1;
-    for (size_t k = 0; k < G->n_lat; k++)
-        if (!(M->lat_ratio[k] = calloc(n ? n : 1, sizeof *M->lat_ratio[k])))
-            return -1;
-    for (size_t l = 0; l < n; l++) {
-        double sum = 0, ss = 0, ci2 = 0, lat[HWSCALE_MAX_LAT] = {0}, half = NAN;
-        size_t k = 0, n_ci = 0, n_lat[HWSCALE_MAX_LAT] = {0};
-        for (size_t i = 0; i < pts->n; i++) {
-            const struct point *p = &pts->items[i];
-            if (pc[i] != key || strcmp(p->workload, G->workload) != 0 ||
-                (double)p->threads != lv[l])
-                continue;
-            sum += p->tps;
-            k++;
-            if (isfinite(p->ci95_tps) && p->ci95_tps >= 0) {
-                ci2 += p->ci95_tps * p->ci95_tps;
-                n_ci++;
+    spec.x = CURVE_X_THREADS;
+    for (size_t k = 0; k < G->n_lat && rc == 0; k++) {
+        size_t nk = 0;
+        int crc;
+        spec.lat_pct = G->lat_pct[k]; /* 0 = the mean (G->lat_pct[0]) */
+        crc = curve_levels_points(pts, cg->idx, cg->n, &spec, lv, &nk, err, cap);
+        if (crc != CURVE_OK) {
+            rc = crc == CURVE_ENOMEM ? -1 : -2;
+            break;
+        }
+        if (k == 0) {
+            n = nk;
+            M->m = n;
+            M->threads = malloc((n ? n : 1) * sizeof *M->threads);
+            M->tps = malloc((n ? n : 1) * sizeof *M->tps);
+            M->rel_ci = malloc((n ? n : 1) * sizeof *M->rel_ci);
+            if (!M->threads || !M->tps || !M->rel_ci) {
+                rc = -1;
+                break;
             }
-            for (size_t s = 0; s < G->n_lat; s++) {
-                double v = point_stat(p, G->lat_pct[s]);
-                if (isfinite(v)) {
-                    lat[s] += v;
-                    n_lat[s]++;
-                }
+            for (size_t l = 0; l < n; l++) {
+                M->threads[l] = lv[l].n;
+                M->tps[l] = lv[l].x;
+                M->rel_ci[l] = lv[l].half95 / lv[l].x; /* NAN when unknown */
+                M->n_points += lv[l].reps;
             }
         }
-        M->n_points += k;
-        M->tps[l] = sum / (double)k;
-        /* the 95 % half-width of the level's mean, as curve.h pools replicates: the larger of
-           t(0.975, k-1) s / sqrt(k) and sqrt(sum ci95^2) / k */
-        for (size_t i = 0; k >= 2 && i < pts->n; i++)
-            if (pc[i] == key && strcmp(pts->items[i].workload, G->workload) == 0 &&
-                (double)pts->items[i].threads == lv[l])
-                ss += (pts->items[i].tps - M->tps[l]) * (pts->items[i].tps - M->tps[l]);
-        if (k >= 2)
-            half = gsl_cdf_tdist_Pinv(0.975, (double)(k - 1)) * sqrt(ss / (double)(k - 1)) /
-                   sqrt((double)k);
-        if (n_ci == k && !(half >= sqrt(ci2) / (double)k))
-            half = sqrt(ci2) / (double)k;
-        M->rel_ci[l] = half / M->tps[l];
-        for (size_t s = 0; s < G->n_lat; s++)
-            M->lat_ratio[s][l] =
-                n_lat[s] ? lat[s] / (double)n_lat[s] * 1e-3 / (lv[l] / M->tps[l]) : NAN;
+        if (!(M->lat_ratio[k] = malloc((n ? n : 1) * sizeof *M->lat_ratio[k]))) {
+            rc = -1;
+            break;
+        }
+        /* the same points at the same levels: nk == n */
+        for (size_t l = 0; l < n; l++)
+            M->lat_ratio[k][l] = isfinite(lv[l].lat_s) ? lv[l].lat_s / (lv[l].n / lv[l].x) : NAN;
     }
-    return 0;
+    free(lv);
+    return rc;
 }
 
 static int cmp_member(const void *a, const void *b)
@@ -238,28 +213,30 @@ static struct predict_group *group_of(struct predict_set *s, const char *family,
 
 /* Statistics, sizes, levels and leave-one-out of a group whose members are set. */
 static int group_finish(struct predict_set *s, struct predict_group *G,
-                        const struct point_list *pts, const long *pc, const long *member_key,
-                        FILE *errf)
+                        const struct point_list *pts, const struct curve_groups *groups, FILE *errf)
 {
-    char err[256];
+    char err[320];
     size_t n_lv = 0;
-    /* statistics: the mean, then every percentile some point of the group carries */
+    /* statistics: the mean, then every percentile some counting point of the group carries */
     G->n_lat = 1;
     G->lat_pct[0] = 0;
-    for (size_t i = 0; i < pts->n; i++) {
-        const struct point *p = &pts->items[i];
-        int in = 0;
-        for (size_t j = 0; j < G->n_members && !in; j++)
-            in = pc[i] == member_key[j];
-        if (!in || strcmp(p->workload, G->workload) != 0)
-            continue;
-        for (size_t k = 0; k < p->latency_ms.n_pct && G->n_lat < HWSCALE_MAX_LAT; k++)
-            if (stat_index(G, p->latency_ms.pct[k]) < 0)
-                G->lat_pct[G->n_lat++] = p->latency_ms.pct[k];
+    for (size_t j = 0; j < G->n_members; j++) {
+        const struct curve_group *cg = curve_groups_find(groups, G->members[j].config, G->workload);
+        for (size_t a = 0; cg && a < cg->n; a++) {
+            const struct point *p = &pts->items[cg->idx[a]];
+            for (size_t k = 0; k < p->latency_ms.n_pct && G->n_lat < HWSCALE_MAX_LAT; k++)
+                if (stat_index(G, p->latency_ms.pct[k]) < 0)
+                    G->lat_pct[G->n_lat++] = p->latency_ms.pct[k];
+        }
     }
-    for (size_t j = 0; j < G->n_members; j++)
-        if (member_curve(&G->members[j], G, pts, pc, member_key[j]) != 0)
-            return -1;
+    for (size_t j = 0; j < G->n_members; j++) {
+        const struct curve_group *cg = curve_groups_find(groups, G->members[j].config, G->workload);
+        int mrc = cg ? member_curve(&G->members[j], G, pts, cg, err, sizeof err) : -1;
+        if (mrc == -2 && errf)
+            fprintf(errf, "sizeup: %s\n", err);
+        if (mrc != 0)
+            return mrc;
+    }
     G->sizes = calloc(G->n_members, sizeof *G->sizes);
     G->size_member = calloc(G->n_members, sizeof *G->size_member);
     G->loo = calloc(G->n_members, sizeof *G->loo);
@@ -311,8 +288,9 @@ static int group_finish(struct predict_set *s, struct predict_group *G,
     return 0;
 }
 
-/* The workload names to predict: opt's, or every workload of the joined points. */
-static size_t workloads(const struct predict_set *s, const struct point_list *pts, const long *pc,
+/* The workload names to predict: opt's, or every workload of the measured curves (in the order
+ * of their first point). */
+static size_t workloads(const struct predict_set *s, const struct curve_groups *groups,
                         const char **out, size_t cap)
 {
     size_t n = 0;
@@ -320,14 +298,14 @@ static size_t workloads(const struct predict_set *s, const struct point_list *pt
         out[0] = s->opt.workload;
         return 1;
     }
-    for (size_t i = 0; i < pts->n && n < cap; i++) {
+    for (size_t i = 0; i < groups->n && n < cap; i++) {
         int seen = 0;
-        if (pc[i] < 0)
+        if (groups->g[i].n == 0)
             continue;
         for (size_t j = 0; j < n && !seen; j++)
-            seen = strcmp(out[j], pts->items[i].workload) == 0;
+            seen = strcmp(out[j], groups->g[i].workload) == 0;
         if (!seen)
-            out[n++] = pts->items[i].workload;
+            out[n++] = groups->g[i].workload;
     }
     return n;
 }
@@ -411,27 +389,29 @@ static double group_clock(const struct predict_group *G)
 int predict_set_build(struct predict_set *s, const struct point_list *pts,
                       const struct cat_catalog *cat, const struct predict_options *opt, FILE *errf)
 {
-    long *pc = NULL, *member_key = NULL, **curve_of = NULL;
-    const char **bad = NULL, *wl[64];
+    long **curve_of = NULL;
+    const char **keys = NULL, **bad = NULL, *wl[64];
     unsigned char *measured = NULL; /* [config][workload] */
     size_t n_bad = 0, n_wl, n_maps = 0;
+    struct curve_groups groups;
     int problems = 0, rc = -1;
     char fam[64];
 
     predict_set_init(s);
+    memset(&groups, 0, sizeof groups);
     s->opt = *opt;
     s->cat = cat;
-    pc = malloc((pts->n + 1) * sizeof *pc);
+    keys = malloc((pts->n + 1) * sizeof *keys);
     bad = malloc((pts->n + 1) * sizeof *bad);
-    member_key = malloc((cat->n_configs + 1) * sizeof *member_key);
-    if (!pc || !bad || !member_key)
+    if (!keys || !bad)
         goto nomem;
-    /* join: pc[i] = index of the point's configuration in cat->configs, -1 none */
+    /* join: keys[i] = the id of the point's configuration, NULL when it joins none; the curves
+       (and which points count, the pooled level records) are curve.h's */
     for (size_t i = 0; i < pts->n; i++) {
         const struct point *p = &pts->items[i];
         const char *id = point_config(p, opt);
         const struct cat_config *cf;
-        pc[i] = -1;
+        keys[i] = NULL;
         if (!curve_point_counts(p) || p->threads <= 0 || !(p->tps > 0) ||
             (opt->workload && strcmp(p->workload, opt->workload) != 0))
             continue;
@@ -452,19 +432,23 @@ int predict_set_build(struct predict_set *s, const struct point_list *pts,
             }
             continue;
         }
-        pc[i] = (long)(cf - cat->configs);
+        keys[i] = cf->id;
         if (!s->source_file)
             s->source_file = p->source_file;
-        s->n_points++;
     }
-    n_wl = workloads(s, pts, pc, wl, 64);
+    if (curve_groups_build(&groups, pts, keys) != CURVE_OK)
+        goto nomem;
+    for (size_t i = 0; i < groups.n; i++)
+        s->n_points += groups.g[i].n + groups.g[i].n_pooled;
+    n_wl = workloads(s, &groups, wl, 64);
     measured = calloc(cat->n_configs * (n_wl ? n_wl : 1) + 1, 1);
     if (!measured)
         goto nomem;
-    for (size_t i = 0; i < pts->n; i++)
-        for (size_t w = 0; pc[i] >= 0 && w < n_wl; w++)
-            if (strcmp(pts->items[i].workload, wl[w]) == 0)
-                measured[(size_t)pc[i] * n_wl + w] = 1;
+    for (size_t i = 0; i < groups.n; i++)
+        for (size_t w = 0; groups.g[i].n > 0 && w < n_wl; w++)
+            if (strcmp(groups.g[i].workload, wl[w]) == 0)
+                measured[(size_t)(cat_find_config(cat, groups.g[i].key) - cat->configs) * n_wl +
+                         w] = 1;
     /* groups: one per (family, workload, nodes) with measured members */
     for (size_t w = 0; w < n_wl; w++)
         for (size_t k = 0; k < cat->n_configs; k++) {
@@ -507,9 +491,7 @@ int predict_set_build(struct predict_set *s, const struct point_list *pts,
         struct predict_group *G = &s->groups[g];
         int frc;
         qsort(G->members, G->n_members, sizeof *G->members, cmp_member);
-        for (size_t j = 0; j < G->n_members; j++)
-            member_key[j] = (long)(cat_find_config(cat, G->members[j].config) - cat->configs);
-        frc = group_finish(s, G, pts, pc, member_key, errf);
+        frc = group_finish(s, G, pts, &groups, errf);
         if (frc == -1)
             goto nomem;
         if (frc == -2)
@@ -610,9 +592,9 @@ done:
         for (size_t g = 0; g < n_maps; g++)
             free(curve_of[g]);
     free(curve_of);
-    free(pc);
+    curve_groups_destroy(&groups);
+    free(keys);
     free(bad);
-    free(member_key);
     free(measured);
     if (rc < 0)
         predict_set_destroy(s);

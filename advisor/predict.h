@@ -10,18 +10,19 @@
  *     predict_set_destroy(&s);
  *
  * Join: a point belongs to the configuration named by its `config`, else by --map, else to the
- * configuration whose id is its target (as sizeup rank joins). Points that do not count by the
- * rule of advisor/curve.h (incomplete, interrupted, partial, stalled, reconnects) are left out.
+ * configuration whose id is its target (as sizeup rank joins). The points of a configuration and
+ * workload form its curve by advisor/curve.h's rules (curve_groups_build: which points count,
+ * a level record's pooled replicates left out), pooled into levels as curve.h pools them
+ * (curve_levels_points: the mean tps, a 95 % half-width with the run-to-run noise of the whole
+ * curve, the mean latency of each statistic).
  *
  * Families: a measured configuration on a catalog instance with a vCPU count and a family
  * (cat_instance_family: the catalog's `family`, else the name up to its first '.') is a member
- * of the group (family, workload, node count). Each member's curve is its distinct thread
- * levels with the mean tps over the replicates there, a relative 95 % half-width of that mean
- * (as curve.h pools replicates: the larger of t(0.975, k-1) s / sqrt(k) and sqrt(sum ci95^2) /
- * k, divided by the mean), and
- * per latency statistic (avg and every percentile the group measured) the mean over the
- * replicates divided by Little's law threads / tps. Two members with the same vCPU count: the
- * first by configuration id is used, the other is named in a note.
+ * of the group (family, workload, node count). Each member's curve is its levels: thread
+ * count, mean tps, relative 95 % half-width (half95 / mean, NAN when unknown), and per latency
+ * statistic (avg and every percentile the group measured) the level's mean latency divided by
+ * Little's law threads / tps. Two members with the same vCPU count: the first by
+ * configuration id is used, the other is named in a note.
  *
  * Prediction: every configuration of the catalogs (and every workload of the points) without
  * points of its own is predicted from its group, at opt->threads or else at every level the

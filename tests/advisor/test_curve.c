@@ -203,6 +203,34 @@ static void test_level_records(void)
         CHECK_NEAR_REL(c.lv[0].half95, 140, 1e-9);
         curve_destroy(&c);
     }
+    /* curve_levels_points: the same levels without a fit, and one point alone */
+    {
+        struct curve_level lv[3];
+        size_t n = 9;
+        CHECK_INT_EQ(curve_init_points(&c, &l, g.g[0].idx, 3, &spec, NULL, err, sizeof err),
+                     CURVE_OK);
+        CHECK_INT_EQ(curve_levels_points(&l, g.g[0].idx, 3, &spec, lv, &n, err, sizeof err),
+                     CURVE_OK);
+        CHECK_INT_EQ(n, c.m);
+        CHECK_INT_EQ(n, 2);
+        for (size_t i = 0; i < n && i < c.m; i++) {
+            CHECK_NEAR(lv[i].n, c.lv[i].n, 0);
+            CHECK_NEAR(lv[i].x, c.lv[i].x, 0);
+            CHECK(lv[i].half95 == c.lv[i].half95 || (isnan(lv[i].half95) && isnan(c.lv[i].half95)));
+            CHECK_INT_EQ(lv[i].reps, c.lv[i].reps);
+        }
+        CHECK_NEAR_REL(lv[0].x, (1050 + 990) / 2.0, 1e-12); /* the record and the later run */
+        CHECK_INT_EQ(lv[0].reps, 2);
+        curve_destroy(&c);
+        CHECK_INT_EQ(curve_levels_points(&l, g.g[0].idx, 1, &spec, lv, &n, err, sizeof err),
+                     CURVE_OK);
+        CHECK_INT_EQ(n, 1);
+        CHECK_NEAR(lv[0].x, 1500, 0);
+        CHECK(isnan(lv[0].half95)); /* one run, no interval of its own */
+        CHECK_INT_EQ(curve_levels_points(&l, g.g[0].idx, 0, &spec, lv, &n, err, sizeof err),
+                     CURVE_EINVAL);
+        CHECK_INT_EQ(n, 0);
+    }
     curve_groups_destroy(&g);
     point_list_destroy(&l);
 }
