@@ -392,6 +392,7 @@ int predict_set_build(struct predict_set *s, const struct point_list *pts,
     long **curve_of = NULL;
     const char **keys = NULL, **bad = NULL, *wl[64];
     unsigned char *measured = NULL; /* [config][workload] */
+    unsigned char *told = NULL;     /* [instance]: its missing vcpu was reported */
     size_t n_bad = 0, n_wl, n_maps = 0;
     struct curve_groups groups;
     int problems = 0, rc = -1;
@@ -442,7 +443,8 @@ int predict_set_build(struct predict_set *s, const struct point_list *pts,
         s->n_points += groups.g[i].n + groups.g[i].n_pooled;
     n_wl = workloads(s, &groups, wl, 64);
     measured = calloc(cat->n_configs * (n_wl ? n_wl : 1) + 1, 1);
-    if (!measured)
+    told = calloc(cat->n_instances + 1, 1);
+    if (!measured || !told)
         goto nomem;
     for (size_t i = 0; i < groups.n; i++)
         for (size_t w = 0; groups.g[i].n > 0 && w < n_wl; w++)
@@ -463,7 +465,12 @@ int predict_set_build(struct predict_set *s, const struct point_list *pts,
             in = cf->instance ? cat_find_instance(cat, cf->instance) : NULL;
             f = in ? cat_instance_family(in, fam, sizeof fam) : NULL;
             if (!in || !f || in->vcpu <= 0) {
-                if (errf)
+                if (errf && in && f && in->where)
+                    fprintf(errf,
+                            "sizeup: note: %s: instance '%s' has no vcpu: %s is measured but "
+                            "predicts nothing\n",
+                            in->where, in->id, cf->id);
+                else if (errf)
                     fprintf(errf, "sizeup: note: %s is measured but predicts nothing: %s\n", cf->id,
                             !in  ? "it is not a cloud instance"
                             : !f ? "its instance has no family"
@@ -524,9 +531,22 @@ int predict_set_build(struct predict_set *s, const struct point_list *pts,
                 r.status = PREDICT_MEASURED;
             else if (!f)
                 r.status = PREDICT_NO_FAMILY;
-            else if (in->vcpu <= 0)
+            else if (in->vcpu <= 0) {
+                /* bad input when its family was measured: named once per instance (exit 3) */
+                size_t ii = (size_t)(in - cat->instances);
                 r.status = PREDICT_NO_VCPU;
-            else {
+                for (size_t g = 0; g < s->n_groups && !told[ii]; g++)
+                    if (strcmp(s->groups[g].family, f) == 0 &&
+                        strcmp(s->groups[g].workload, wl[w]) == 0) {
+                        told[ii] = 1;
+                        problems++;
+                        if (errf)
+                            fprintf(errf,
+                                    "sizeup: %s%sinstance '%s' (family %s, measured) has no vcpu: "
+                                    "its configurations are not predicted; give its vcpu count\n",
+                                    in->where ? in->where : "", in->where ? ": " : "", in->id, f);
+                    }
+            } else {
                 for (size_t g = 0; g < s->n_groups && gi < 0; g++)
                     if (strcmp(s->groups[g].family, f) == 0 &&
                         strcmp(s->groups[g].workload, wl[w]) == 0 &&
@@ -596,6 +616,7 @@ done:
     free(keys);
     free(bad);
     free(measured);
+    free(told);
     if (rc < 0)
         predict_set_destroy(s);
     return rc;

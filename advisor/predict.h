@@ -162,7 +162,8 @@ void predict_set_destroy(struct predict_set *s);
  * @param cat   loaded catalogs (borrowed; must outlive s)
  * @param errf  problems, one line each ("sizeup: FILE:LINE: target 'x': configuration 'x' is
  *              not in the catalogs ..."), or NULL
- * @return the number of problems reported (points joining no configuration) >= 0, or -1 when
+ * @return the number of problems reported (points joining no configuration; an instance of a
+ *         measured family without vcpu, at its cat_instance.where) >= 0, or -1 when
  *         nothing can be predicted from (no point joins a configuration with a family and a
  *         vCPU count; said on errf) or memory ran out.
  */

@@ -63,6 +63,7 @@ static void instance_destroy(struct cat_instance *in)
     free(in->description);
     free(in->family);
     free(in->processor);
+    free(in->where);
     free(in->local_disk);
     for (size_t i = 0; i < in->n_prices; i++)
         price_destroy(&in->prices[i].price);

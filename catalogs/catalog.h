@@ -79,6 +79,10 @@ struct cat_instance_price {
     struct cat_price price;
 };
 
+/* Instances without a vcpu count whose position a loaded file keeps (cat_instance.where): the
+ * position costs a scan of the text up to the instance, so it is bounded per file. */
+#define CAT_WHERE_MAX 64
+
 /* A cloud instance type (or a managed database instance class). */
 struct cat_instance {
     char *id;          /* unique across the catalog, e.g. "aws-c5.2xlarge" */
@@ -91,6 +95,9 @@ struct cat_instance {
     char *processor;   /* e.g. "Intel Xeon Platinum 8124M"; NULL when unknown */
     double clock_ghz;  /* processor clock, GHz (> 0), or 0 when unknown */
     int vcpu;          /* > 0, or 0 when unknown */
+    char *where;       /* "FILE:LINE:COLUMN" of the instance object when its vcpu is not given
+                          (for messages: sizeup predict cannot scale it), for the first
+                          CAT_WHERE_MAX such instances of a file; else NULL */
     double memory_gib; /* > 0, or 0 when unknown */
     char *local_disk;  /* disk id of the instance store, or NULL */
     int local_disk_count;

@@ -1,6 +1,7 @@
 /* load.c - read and validate one sizeup.catalog/1 document (docs/catalog-format.md). */
 #include "load.h"
 #include "disk_perf.h"
+#include "jsonpos.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -294,6 +295,16 @@ static int parse_instance(struct cat_jr *ld, json_t *v)
         (rc = jr_get_num(&ld->jr, v, "block_max_throughput_mb_s", 0, 0, 1e9, 0,
                          &in->block_max_throughput_mb_s)) != CAT_OK)
         return rc;
+    if (in->vcpu == 0 && ld->n_where < CAT_WHERE_MAX && ld->jr.text) {
+        long line = 0, col = 0;
+        char buf[600];
+        jsonpos_find(ld->jr.text, ld->jr.len, ld->jr.path, &line, &col);
+        snprintf(buf, sizeof buf, "%s:%ld:%ld", ld->jr.name,
+                 line + (ld->jr.first_line > 0 ? ld->jr.first_line - 1 : 0), col);
+        if (!(in->where = strdup(buf)))
+            return jr_nomem(&ld->jr);
+        ld->n_where++;
+    }
     if (in->family && !*in->family) {
         size_t m = jr_push_key(&ld->jr, "family");
         rc = jr_fail(&ld->jr, "expected a non-empty family name such as \"c5\"");

@@ -18,6 +18,7 @@ struct cat_jr {
     struct jr jr;                   /* positions, the JSON path, the message */
     const struct cat_catalog *base; /* files already loaded, or NULL */
     struct cat_catalog *cat;        /* this file */
+    size_t n_where;                 /* instances given a position (cat_instance.where) */
 };
 
 /**

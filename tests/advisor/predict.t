@@ -55,6 +55,18 @@ $ predict --points tests/fixtures/predict/unknown-config.csv --catalog tests/fix
 > c5.xlarge (oltp_read_only): not predicted: its instance has no vcpu in the catalog
 > probe one size of family m5 (oltp_read_only): m5.large
 ! unknown-config.csv:11: target 'c5.huge': configuration 'c5.huge' is not in the catalogs
+! tests/fixtures/predict/no-vcpu.json:7:3: instance 'c5xl' (family c5, measured) has no vcpu: its configurations are not predicted
+
+### an instance of a measured family without vCPU alone is bad input (exit 3), named where it is
+$ predict --points tests/fixtures/predict/c5-large.csv --catalog tests/fixtures/predict/no-vcpu.json
+? 3
+> c5.xlarge (oltp_read_only): not predicted: its instance has no vcpu in the catalog
+! tests/fixtures/predict/no-vcpu.json:7:3: instance 'c5xl' (family c5, measured) has no vcpu
+
+### ... and measured, it predicts nothing (a note, where it is)
+$ predict --points tests/fixtures/predict/unknown-config.csv --catalog tests/fixtures/predict/no-vcpu.json --map c5.huge=c5.xlarge
+? 0
+! note: tests/fixtures/predict/no-vcpu.json:7:3: instance 'c5xl' has no vcpu: c5.xlarge is measured but predicts nothing
 
 ### a transfer across families is labelled, with its ratio
 $ predict --points tests/fixtures/predict/unknown-config.csv --catalog tests/fixtures/predict/no-vcpu.json --transfer m5=c5:1.1 --json

@@ -3,7 +3,9 @@
  * catalog of 20,000 configurations over 500 instances in two files loaded together; every id
  * is found at its own entry, absent ids are not, a duplicate across the files is refused, and
  * loading time grows linearly: 4 times the configurations take well under 10 times as long (a
- * linear id check per entry, quadratic in all, would take 16 times as long).
+ * linear id check per entry, quadratic in all, would take 16 times as long). An instance
+ * without vcpu keeps where it is in its file (cat_instance.where, for sizeup predict's message),
+ * for the first CAT_WHERE_MAX of a file: positions from the text built here, one instance a line.
  */
 #include "catalog.h"
 #include "check.h"
@@ -53,6 +55,38 @@ static double load_secs(size_t n)
     return (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 }
 
+static void where_without_vcpu(void)
+{
+    struct cat_catalog *cat = cat_catalog_new();
+    struct cat_error err;
+    size_t n = CAT_WHERE_MAX + 10, cap = 256 + n * 300, used = 0;
+    char *s = malloc(cap), want[64];
+    used += (size_t)snprintf(s + used, cap - used,
+                             "{\"schema\":\"sizeup.catalog/1\",\"currency\":\"USD\","
+                             "\"as_of\":\"2026-12-01\",\"instances\":[\n");
+    /* instance i on line i + 2, at column 3; the odd ones carry a vcpu count */
+    for (size_t i = 0; i < 2 * n; i++)
+        used += (size_t)snprintf(s + used, cap - used,
+                                 "%s {\"id\":\"w%zu\",\"provider\":\"aws\",%s"
+                                 "\"prices\":[{\"pricing\":\"on-demand\",\"unit\":\"hour\","
+                                 "\"amount\":1,\"currency\":\"USD\",\"source\":\"test\","
+                                 "\"as_of\":\"2026-12-01\"}]}\n",
+                                 i ? "," : " ", i, i % 2 ? "\"vcpu\":4," : "");
+    snprintf(s + used, cap - used, "]}");
+    CHECK(cat_catalog_add_buffer(cat, s, strlen(s), "w.json", &err) == CAT_OK);
+    CHECK(cat->n_instances == 2 * n);
+    for (size_t i = 0; i < 2 * n && i < cat->n_instances; i++) {
+        const struct cat_instance *in = &cat->instances[i];
+        snprintf(want, sizeof want, "w.json:%zu:3", i + 2);
+        if (i % 2 || i / 2 >= CAT_WHERE_MAX)
+            CHECK(in->where == NULL);
+        else
+            CHECK_STR_EQ(in->where, want);
+    }
+    free(s);
+    cat_catalog_free(cat);
+}
+
 int main(void)
 {
     struct cat_catalog *cat = cat_catalog_new();
@@ -98,5 +132,6 @@ int main(void)
     free(b);
     free(dup);
     cat_catalog_free(cat);
+    where_without_vcpu();
     return check_report();
 }
