@@ -117,7 +117,19 @@ static int throughput(const struct curve *c, double n, struct curve_value *out)
     return CURVE_OK;
 }
 
+static double latency(const struct curve *c, double n, enum curve_basis *basis);
+
 double curve_latency(const struct curve *c, double n, enum curve_basis *basis)
+{
+    double r = latency(c, n, basis);
+    /* a curve of predicted points: its latencies are predictions too */
+    if (c->spec.source == CURVE_SOURCE_PREDICTED &&
+        (*basis == CURVE_BASIS_MEASURED || *basis == CURVE_BASIS_INTERPOLATED))
+        *basis = CURVE_BASIS_PREDICTED;
+    return r;
+}
+
+static double latency(const struct curve *c, double n, enum curve_basis *basis)
 {
     *basis = CURVE_BASIS_NONE;
     if (!(n > 0) || c->m == 0)

@@ -426,9 +426,15 @@ static json_t *row_json(const struct rank_set *s, size_t i)
         json_object_set_new(x, "latency_ms", real_or_null(a->latency_s * 1e3));
         json_object_set_new(x, "latency_basis", json_string(curve_basis_name(a->lat_basis)));
         json_object_set_new(x, "latency_source",
-                            json_string(a->latency_model ? "littles-law" : "measured"));
+                            json_string(a->latency_model ? "littles-law"
+                                        : cv[w].spec.source == CURVE_SOURCE_PREDICTED
+                                            ? "predicted"
+                                            : "measured"));
         json_object_set_new(x, "tps_source",
-                            json_string(a->x_from_model ? "model" : "measured curve"));
+                            json_string(a->x_from_model ? "model"
+                                        : cv[w].spec.source == CURVE_SOURCE_PREDICTED
+                                            ? "predicted curve"
+                                            : "measured curve"));
         json_object_set_new(x, "binds", json_string(curve_binds_name(a->binds)));
         json_object_set_new(x, "met_at_every_level", json_boolean(a->met_everywhere));
         json_object_set_new(x, "search_to", real_or_null(a->limit_n));

@@ -13,7 +13,8 @@ threads). Checked:
   each with "basis": "predicted", predicted_from naming measured configurations of its family,
   and a ci95_tps of at least the family's leave-one-out error;
 - with two sizes per family (the README example), the held-out sizes' measured mean tps fall
-  inside the predicted 95 % intervals at most levels (at least 85 % of them here).
+  inside the predicted 95 % intervals at most levels (at least 85 % of them here), and
+  `rank --predict --json` labels every figure of a predicted row predicted (its latency too).
 """
 import collections
 import csv
@@ -129,7 +130,19 @@ with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False, newline="") a
             w.writerow(r)
     path = f.name
 rc, out, err = run("predict", "--points", path, "--catalog", CAT, "--json")
+rc2, ranked, err2 = run("rank", "--points", path, "--catalog", CAT, "--slo", "p95:10ms", "--predict",
+                        "--json")
 os.unlink(path)
+check(rc2 == 0, "rank --predict exit %d %s" % (rc2, err2))
+for r in (json.loads(l) for l in ranked.splitlines()):
+    w = r["workloads"][0]
+    if r["config"] in keep:
+        check(r["basis"] != "predicted" and w["latency_basis"] != "predicted", "measured " + r["config"])
+    elif r["status"] == "met":
+        # every figure of a predicted configuration says so, its latency too
+        check(r["basis"] == "predicted" and r["predicted_from"], "predicted " + r["config"])
+        check(w["latency_basis"] in ("predicted", "extrapolated"), "latency basis " + r["config"])
+        check(w["latency_source"] == "predicted", "latency source " + r["config"])
 check(rc == 0, "two sizes: exit %d %s" % (rc, err))
 pred = collections.defaultdict(dict)
 for l in out.splitlines():
