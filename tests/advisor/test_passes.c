@@ -391,7 +391,8 @@ static void level_record(void)
     CHECK_NEAR_REL(json_number_value(json_object_get(iv, "between_cv")), s_rel, 1e-9);
     pooled = json_object_get(iv, "pooled");
     CHECK_INT_EQ(json_array_size(pooled), 3);
-    CHECK_STR_EQ(json_string_value(json_object_get(json_array_get(pooled, 1), "started_at")), at[1]);
+    CHECK_STR_EQ(json_string_value(json_object_get(json_array_get(pooled, 1), "started_at")),
+                 at[1]);
     CHECK_INT_EQ(json_integer_value(json_object_get(json_array_get(pooled, 2), "pass")), 3);
     /* measured once: the noise of the other level, df 2: t(0.975, 2) 1500 s_rel */
     CHECK_INT_EQ(passes_level_record(&p, 8, r8, 1, &out8), 0);
@@ -430,8 +431,9 @@ static void level_record(void)
         struct curve_spec spec = curve_spec_default();
         char err[320];
         spec.lat_pct = CURVE_LAT_NONE;
-        CHECK_INT_EQ(curve_init_points(&c, &all, g.g[0].idx, g.g[0].n, &spec, NULL, err, sizeof err),
-                     CURVE_OK);
+        CHECK_INT_EQ(
+            curve_init_points(&c, &all, g.g[0].idx, g.g[0].n, &spec, NULL, err, sizeof err),
+            CURVE_OK);
         CHECK_NEAR_REL(c.lv[0].x, mean, 1e-12);
         CHECK_NEAR_REL(c.lv[0].half95, t2 * s_abs / sqrt(3), 1e-9);
         CHECK_NEAR_REL(c.lv[1].half95, t2 * 1500 * s_rel, 1e-9);
