@@ -14,7 +14,18 @@
 #include <string.h>
 
 static const char *const pricing_names[CAT_PRICING_COUNT] = {
-    "on-demand", "reserved-1y", "reserved-3y", "spot", "subscription-1m", "subscription-1y"};
+    "on-demand",       "reserved-1y",     "reserved-3y",
+    "spot",            "subscription-1m", "subscription-1y",
+    "reserved-1y-all-upfront", "reserved-3y-all-upfront", "savings-plan-1y",
+    "savings-plan-3y"};
+
+void cat_pricing_term(enum cat_pricing p, int *months, int *upfront)
+{
+    static const int m[CAT_PRICING_COUNT] = {0, 12, 36, 0, 1, 12, 12, 36, 12, 36};
+    static const int u[CAT_PRICING_COUNT] = {0, 0, 0, 0, 1, 1, 1, 1, 0, 0};
+    *months = (unsigned)p < CAT_PRICING_COUNT ? m[p] : 0;
+    *upfront = (unsigned)p < CAT_PRICING_COUNT ? u[p] : 0;
+}
 
 const char *cat_pricing_name(enum cat_pricing p)
 {
@@ -86,10 +97,26 @@ static void server_destroy(struct cat_server *s)
     free(s->id);
     free(s->description);
     free(s->local_disk);
-    price_destroy(&s->capital);
-    price_destroy(&s->energy_per_kwh);
-    price_destroy(&s->rack_per_month);
-    price_destroy(&s->staff_per_month);
+    struct cat_price *all[] = {&s->capital,
+                               &s->amortisation_years,
+                               &s->maintenance_rate,
+                               &s->licence,
+                               &s->power_kw,
+                               &s->power_curve_src,
+                               &s->cpu_load,
+                               &s->pue,
+                               &s->energy_per_kwh,
+                               &s->rack_per_month,
+                               &s->colocation_per_kw_month,
+                               &s->network_per_port_month,
+                               &s->staff_per_month,
+                               &s->admin_cost_per_year,
+                               &s->servers_per_admin,
+                               &s->storage_per_gib,
+                               &s->storage_redundancy,
+                               &s->utilisation};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        price_destroy(all[i]);
 }
 
 static void config_destroy(struct cat_config *c)

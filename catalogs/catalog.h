@@ -47,14 +47,19 @@ struct cat_error {
 };
 
 /* Pricing models. Hourly figures of reserved terms are effective rates (upfront spread over
- * the term), as ec2instances.info publishes them. */
+ * the term), as ec2instances.info publishes them; the model says when the money is paid
+ * (cat_pricing_term: the commitment in months and whether it is paid upfront). */
 enum cat_pricing {
     CAT_PRICING_ON_DEMAND,       /* "on-demand": pay as you go */
-    CAT_PRICING_RESERVED_1Y,     /* "reserved-1y" */
-    CAT_PRICING_RESERVED_3Y,     /* "reserved-3y" */
+    CAT_PRICING_RESERVED_1Y,     /* "reserved-1y": 1-year commitment, no upfront (monthly) */
+    CAT_PRICING_RESERVED_3Y,     /* "reserved-3y": 3-year commitment, no upfront (monthly) */
     CAT_PRICING_SPOT,            /* "spot" */
     CAT_PRICING_SUBSCRIPTION_1M, /* "subscription-1m": monthly subscription (Alibaba, Huawei) */
-    CAT_PRICING_SUBSCRIPTION_1Y, /* "subscription-1y" */
+    CAT_PRICING_SUBSCRIPTION_1Y, /* "subscription-1y": a year prepaid */
+    CAT_PRICING_RESERVED_1Y_ALL, /* "reserved-1y-all-upfront": the whole year paid at its start */
+    CAT_PRICING_RESERVED_3Y_ALL, /* "reserved-3y-all-upfront": three years paid at the start */
+    CAT_PRICING_SAVINGS_1Y,      /* "savings-plan-1y": 1-year commitment, no upfront */
+    CAT_PRICING_SAVINGS_3Y,      /* "savings-plan-3y": 3-year commitment, no upfront */
     CAT_PRICING_COUNT
 };
 
@@ -70,7 +75,23 @@ struct cat_price {
     char *as_of;      /* date of the figure, YYYY-MM-DD */
     int estimate;     /* 1 when derived or second-hand rather than a published list price */
     char *note;       /* how an estimate was made; may be NULL */
+    int has_range;    /* 1 when the catalog states a range: low <= amount <= high */
+    double low, high; /* the range (an estimate's plausible low and high values) */
 };
+
+/*
+ * A figure of the owned-server cost model that is not money (a life in years, a rate, a PUE, a
+ * utilisation): the same record as a price, with amount = the value and currency "" (no unit
+ * conversion). A bare number in the catalog gives a figure without provenance (source NULL,
+ * not an estimate); an object {value, source, as_of, estimate, note, low, high} gives one with.
+ */
+typedef struct cat_price cat_figure;
+
+/* Most points of a power curve. */
+#define CAT_POWER_POINTS 12
+
+/* Licences are counted per server or per physical core. */
+enum cat_licence_per { CAT_LICENCE_SERVER, CAT_LICENCE_CORE };
 
 /* A price of an instance under one pricing model. */
 struct cat_instance_price {
@@ -140,7 +161,11 @@ struct cat_disk {
     char *source; /* where the performance rule comes from */
 };
 
-/* An on-premises server and the figures of its hourly cost (catalogs.md section 5). */
+/*
+ * An on-premises server and the figures of its cost (docs/catalog-format.md "Servers"; the
+ * formulas are in cost.h). Optional prices have present == 0 when absent; figures always
+ * hold a value (the default when absent).
+ */
 struct cat_server {
     char *id;
     char *description;
@@ -149,16 +174,38 @@ struct cat_server {
     char *local_disk;  /* disk id or NULL */
     int local_disk_count;
     double local_disk_gib;
-    struct cat_price capital;  /* purchase price of the whole server */
-    double amortisation_years; /* > 0; default 5 */
-    double maintenance_rate;   /* fraction of capital per year, >= 0; default 0.15 */
-    double power_kw;           /* average electrical draw, kW, >= 0 */
-    double pue;                /* power usage effectiveness, >= 1; default 1.5 */
+    struct cat_price capital;       /* purchase price of the whole server, bought again at the
+                                       end of each life */
+    cat_figure amortisation_years;  /* life before the refresh, years, > 0; default 5 */
+    cat_figure maintenance_rate;    /* support and maintenance, fraction of capital per year,
+                                       >= 0; default 0.15 */
+    struct cat_price licence;       /* software licence per unit per year; optional */
+    enum cat_licence_per licence_per; /* unit of licence: the server or a physical core */
+    int cores;                        /* physical cores (licence per core), > 0; default vcpu/2 */
+    /* power: a constant average draw (power_kw) or a curve of watts against CPU load */
+    int has_power_curve;
+    cat_figure power_kw; /* constant average draw, kW (without a curve) */
+    size_t n_power;      /* points of the curve, >= 2, load ascending from 0 to 1 */
+    double power_load[CAT_POWER_POINTS], power_w[CAT_POWER_POINTS];
+    struct cat_price power_curve_src; /* provenance of the curve (amount unused) */
+    cat_figure cpu_load;              /* average CPU load the curve is read at, [0, 1];
+                                         default 0.5 */
+    cat_figure pue;                   /* power usage effectiveness, >= 1; default 1.5 */
     struct cat_price energy_per_kwh;
-    struct cat_price rack_per_month;  /* colocation cost of one whole rack per month */
-    double rack_units;                /* U the server occupies, > 0 */
-    double rack_units_per_rack;       /* U of a rack, > 0; default 42 */
-    struct cat_price staff_per_month; /* share of operations staff for this server; optional */
+    /* space: a share of a rack by U, or colocation per kW of the server's peak power */
+    struct cat_price rack_per_month;          /* one whole rack per month; or absent */
+    double rack_units;                        /* U the server occupies, > 0 */
+    double rack_units_per_rack;               /* U of a rack, > 0; default 42 */
+    struct cat_price colocation_per_kw_month; /* per kW of peak draw per month; or absent */
+    struct cat_price network_per_port_month;  /* optional */
+    int network_ports;                        /* ports, >= 1; default 1 */
+    /* staff: a share per server per month, or an administrator's cost and servers each */
+    struct cat_price staff_per_month;
+    struct cat_price admin_cost_per_year; /* one administrator (FTE), fully loaded */
+    cat_figure servers_per_admin;         /* servers one administrator runs, > 0 */
+    struct cat_price storage_per_gib;     /* capital per raw GiB of storage; optional */
+    cat_figure storage_redundancy;        /* raw GiB per usable GiB (RAID 1: 2), >= 1; default 1 */
+    cat_figure utilisation; /* packing: share of the server its slices use, (0, 1]; default 1 */
 };
 
 /* A configuration: what a ranked candidate runs on. Exactly one of instance/server is set. */
@@ -174,6 +221,9 @@ struct cat_config {
     double provisioned_iops;            /* extra IOPS per node, >= 0 */
     double provisioned_throughput_mb_s; /* extra MB/s per node, >= 0 */
     int nodes;                          /* >= 1 */
+    int ha;      /* 1: highly available (an instance: the price includes a standby; a server:
+                    standby copies are priced) */
+    int standby; /* server configurations with ha: standby copies priced, >= 1; default 1 */
 };
 
 /* A currency conversion rate declared by the catalog: 1 unit of code = rate catalog units. */
@@ -320,6 +370,12 @@ const char *cat_pricing_name(enum cat_pricing p);
 
 /** Parse a pricing model name. @return 0 and *out set, or -1 for an unknown name. */
 int cat_pricing_parse(const char *s, enum cat_pricing *out);
+
+/**
+ * When a pricing model is paid: the commitment in months (0: none, pay as you go) and whether
+ * the whole commitment is paid at its start (1) or monthly (0).
+ */
+void cat_pricing_term(enum cat_pricing p, int *months, int *upfront);
 
 /** Name of a unit: "hour", "month", "year". */
 const char *cat_unit_name(enum cat_unit u);

@@ -186,7 +186,13 @@ int cat_convert_ec2instances(json_t *catalog, json_t *doc, const char *source,
             if (p == CAT_PRICING_RESERVED_1Y || p == CAT_PRICING_RESERVED_3Y)
                 snprintf(key, sizeof key, "effective hourly rate of yrTerm%d%s.%s",
                          p == CAT_PRICING_RESERVED_1Y ? 1 : 3, offering, purchase);
-            if (add_price(prices, (enum cat_pricing)p, amount, "USD", src, as_of,
+            /* reserved-1y/3y are paid monthly; an all-upfront purchase is its own model */
+            if (add_price(prices,
+                          strcmp(purchase, "allUpfront") != 0 ? (enum cat_pricing)p
+                          : p == CAT_PRICING_RESERVED_1Y      ? CAT_PRICING_RESERVED_1Y_ALL
+                          : p == CAT_PRICING_RESERVED_3Y      ? CAT_PRICING_RESERVED_3Y_ALL
+                                                              : (enum cat_pricing)p,
+                          amount, "USD", src, as_of,
                           p == CAT_PRICING_RESERVED_1Y || p == CAT_PRICING_RESERVED_3Y
                               ? key
                               : NULL) != 0) {

@@ -41,64 +41,240 @@ static double unit_hours(enum cat_unit u)
                                  : CAT_HOURS_PER_YEAR;
 }
 
-static int server_terms(const struct cat_catalog *cat, const struct cat_server *s, double share,
-                        int nodes, struct cat_cost *c, struct cat_error *err)
+/* The value of figure f: an override's, else the catalog's. */
+static double val(const struct cat_cost_opts *o, const struct cat_price *f)
+{
+    for (size_t i = 0; o && i < o->n_ov; i++)
+        if (o->ov[i].fig == f)
+            return o->ov[i].value;
+    return f->amount;
+}
+
+/* "USD/month" from a currency and a suffix (into buf). */
+static const char *cu(char *buf, size_t cap, const char *currency, const char *suffix)
+{
+    snprintf(buf, cap, "%s%s", currency, suffix);
+    return buf;
+}
+
+/* Record an input (first use only); domain [min, max]. */
+static void add_input(struct cat_cost *c, const char *name, const struct cat_price *f, double v,
+                      const char *unit, double min, double max)
+{
+    struct cat_cost_input *in;
+    for (size_t i = 0; i < c->n_inputs; i++)
+        if (c->inputs[i].fig == f)
+            return;
+    if (c->n_inputs >= CAT_MAX_INPUTS)
+        return;
+    in = &c->inputs[c->n_inputs++];
+    memset(in, 0, sizeof *in);
+    snprintf(in->name, sizeof in->name, "%s", name);
+    snprintf(in->unit, sizeof in->unit, "%s", unit);
+    in->fig = f;
+    in->value = v;
+    in->min = min;
+    in->max = max;
+    if (f->estimate)
+        c->estimate = 1;
+}
+
+/* An override outside [min, max] of its input. */
+static int check_overrides(const struct cat_cost *c, const struct cat_cost_opts *o,
+                           struct cat_error *err)
+{
+    for (size_t i = 0; o && i < o->n_ov; i++)
+        for (size_t k = 0; k < c->n_inputs; k++)
+            if (c->inputs[k].fig == o->ov[i].fig &&
+                !(o->ov[i].value >= c->inputs[k].min && o->ov[i].value <= c->inputs[k].max))
+                return cat_error_set(err, CAT_EINVAL, "%s %g is outside [%g, %g]",
+                                     c->inputs[k].name, o->ov[i].value, c->inputs[k].min,
+                                     c->inputs[k].max);
+    return CAT_OK;
+}
+
+double cat_server_power_kw(const struct cat_server *s, double load)
+{
+    if (!s->has_power_curve)
+        return s->power_kw.amount;
+    load = fmin(fmax(load, 0), 1);
+    for (size_t i = 1; i < s->n_power; i++)
+        if (load <= s->power_load[i]) {
+            double f = (load - s->power_load[i - 1]) / (s->power_load[i] - s->power_load[i - 1]);
+            return (s->power_w[i - 1] + f * (s->power_w[i] - s->power_w[i - 1])) / 1000.0;
+        }
+    return s->power_w[s->n_power - 1] / 1000.0;
+}
+
+/* Power in kW at load with the curve read from o (power_kw may be overridden). */
+static double power_kw(const struct cat_server *s, const struct cat_cost_opts *o, double load)
+{
+    return s->has_power_curve ? cat_server_power_kw(s, load) : val(o, &s->power_kw);
+}
+
+/* A price term: amount (override applied) converted; fills x (catalog currency) and conv. */
+#define PRICE(f, x)                                                                                \
+    do {                                                                                           \
+        if ((rc = convert(cat, (f), val(o, (f)), &(x), &rate, conv, sizeof conv, err)) != CAT_OK) \
+            return rc;                                                                             \
+    } while (0)
+
+/*
+ * The server terms for copies x e of server s (e: the share paid); size_gib > 0 prices that
+ * much storage per copy when the server has storage_per_gib.
+ */
+static int server_terms(const struct cat_catalog *cat, const struct cat_server *s, double e,
+                        int copies, double size_gib, const struct cat_cost_opts *o,
+                        struct cat_cost *c, struct cat_error *err)
 {
     struct cat_cost_term *t;
-    char conv[64];
-    double capex, x;
+    char conv[64], cur[32];
+    double capex, x, life = val(o, &s->amortisation_years), maint = val(o, &s->maintenance_rate);
+    double pue = val(o, &s->pue), load = val(o, &s->cpu_load), kw;
     const struct cat_rate *rate;
     int rc;
 
-    if (!(share > 0 && share <= 1))
-        return cat_error_set(err, CAT_EINVAL, "server share %g is outside (0, 1]", share);
-    if ((rc = convert(cat, &s->capital, s->capital.amount, &capex, &rate, conv, sizeof conv,
-                      err)) != CAT_OK)
-        return rc;
+    if (!(e > 0 && e <= 1))
+        return cat_error_set(err, CAT_EINVAL, "server share %g is outside (0, 1]", e);
+    PRICE(&s->capital, capex);
+    snprintf(cur, sizeof cur, "%s", s->capital.currency);
+    add_input(c, "capital", &s->capital, val(o, &s->capital), cur, 0, 1e12);
+    add_input(c, "amortisation_years", &s->amortisation_years, life, "y", 0.1, 50);
+    c->owned = 1;
+    c->life_years = life;
+    c->capex += copies * capex * e;
+    c->capex_per_hour += copies * capex * e / (life * CAT_HOURS_PER_YEAR);
     t = add_term(c, "capital", &s->capital);
     t->rate = rate;
-    t->per_hour = nodes * capex * share / (s->amortisation_years * CAT_HOURS_PER_YEAR);
-    snprintf(t->formula, sizeof t->formula, "%d x %g %s%s x %.6g / (%g y x 8760 h)", nodes,
-             s->capital.amount, s->capital.currency, conv, share, s->amortisation_years);
+    t->per_hour = copies * capex * e / (life * CAT_HOURS_PER_YEAR);
+    snprintf(t->formula, sizeof t->formula, "%d x %g %s%s x %.6g / (%g y x 8760 h)", copies,
+             val(o, &s->capital), s->capital.currency, conv, e, life);
 
+    add_input(c, "maintenance_rate", &s->maintenance_rate, maint, "/y", 0, 10);
     t = add_term(c, "maintenance", &s->capital);
     t->rate = rate;
-    t->per_hour = nodes * s->maintenance_rate * capex * share / CAT_HOURS_PER_YEAR;
-    snprintf(t->formula, sizeof t->formula, "%d x %g/y x %g %s%s x %.6g / 8760 h", nodes,
-             s->maintenance_rate, s->capital.amount, s->capital.currency, conv, share);
+    t->per_hour = copies * maint * capex * e / CAT_HOURS_PER_YEAR;
+    snprintf(t->formula, sizeof t->formula, "%d x %g/y x %g %s%s x %.6g / 8760 h", copies, maint,
+             val(o, &s->capital), s->capital.currency, conv, e);
 
-    if ((rc = convert(cat, &s->energy_per_kwh, s->energy_per_kwh.amount, &x, &rate, conv,
-                      sizeof conv, err)) != CAT_OK)
-        return rc;
+    if (s->licence.present) {
+        int units = s->licence_per == CAT_LICENCE_CORE ? s->cores : 1;
+        PRICE(&s->licence, x);
+        add_input(c, "licence", &s->licence, val(o, &s->licence), cu(cur, sizeof cur, s->licence.currency, "/y"), 0, 1e12);
+        t = add_term(c, "licence", &s->licence);
+        t->rate = rate;
+        t->per_hour = copies * units * x * e / CAT_HOURS_PER_YEAR;
+        snprintf(t->formula, sizeof t->formula, "%d x %d %s x %g %s/y%s x %.6g / 8760 h", copies,
+                 units, s->licence_per == CAT_LICENCE_CORE ? "cores" : "server",
+                 val(o, &s->licence), cu(cur, sizeof cur, s->licence.currency, "/y"), conv, e);
+    }
+
+    PRICE(&s->energy_per_kwh, x);
+    kw = power_kw(s, o, load);
+    if (s->has_power_curve)
+        add_input(c, "cpu_load", &s->cpu_load, load, "", 0, 1);
+    else
+        add_input(c, "power_kw", &s->power_kw, kw, "kW", 0, 1000);
+    add_input(c, "pue", &s->pue, pue, "", 1, 5);
+    snprintf(cur, sizeof cur, "%s/kWh", s->energy_per_kwh.currency);
+    add_input(c, "energy_per_kwh", &s->energy_per_kwh, val(o, &s->energy_per_kwh), cur, 0, 1e12);
     t = add_term(c, "power", &s->energy_per_kwh);
     t->rate = rate;
-    t->per_hour = nodes * s->power_kw * share * s->pue * x;
-    snprintf(t->formula, sizeof t->formula, "%d x %g kW x %.6g x PUE %g x %g %s/kWh%s", nodes,
-             s->power_kw, share, s->pue, s->energy_per_kwh.amount, s->energy_per_kwh.currency,
-             conv);
+    t->per_hour = copies * kw * e * pue * x;
+    if (s->has_power_curve)
+        snprintf(t->formula, sizeof t->formula,
+                 "%d x %.4g kW (curve at load %g) x %.6g x PUE %g x %g %s/kWh%s", copies, kw, load,
+                 e, pue, val(o, &s->energy_per_kwh), s->energy_per_kwh.currency, conv);
+    else
+        snprintf(t->formula, sizeof t->formula, "%d x %g kW x %.6g x PUE %g x %g %s/kWh%s",
+                 copies, kw, e, pue, val(o, &s->energy_per_kwh), s->energy_per_kwh.currency,
+                 conv);
 
-    if ((rc = convert(cat, &s->rack_per_month, s->rack_per_month.amount, &x, &rate, conv,
-                      sizeof conv, err)) != CAT_OK)
-        return rc;
-    t = add_term(c, "rack", &s->rack_per_month);
-    t->rate = rate;
-    t->per_hour =
-        nodes * x * (s->rack_units / s->rack_units_per_rack) * share / CAT_HOURS_PER_MONTH;
-    snprintf(t->formula, sizeof t->formula, "%d x %g %s/month%s x (%g U / %g U) x %.6g / 730 h",
-             nodes, s->rack_per_month.amount, s->rack_per_month.currency, conv, s->rack_units,
-             s->rack_units_per_rack, share);
+    if (s->rack_per_month.present) {
+        PRICE(&s->rack_per_month, x);
+        add_input(c, "rack_per_month", &s->rack_per_month, val(o, &s->rack_per_month),
+                  cu(cur, sizeof cur, s->rack_per_month.currency, "/month"), 0, 1e12);
+        t = add_term(c, "rack", &s->rack_per_month);
+        t->rate = rate;
+        t->per_hour =
+            copies * x * (s->rack_units / s->rack_units_per_rack) * e / CAT_HOURS_PER_MONTH;
+        snprintf(t->formula, sizeof t->formula,
+                 "%d x %g %s/month%s x (%g U / %g U) x %.6g / 730 h", copies,
+                 val(o, &s->rack_per_month), s->rack_per_month.currency, conv, s->rack_units,
+                 s->rack_units_per_rack, e);
+    } else {
+        double peak = power_kw(s, o, 1.0);
+        PRICE(&s->colocation_per_kw_month, x);
+        add_input(c, "colocation_per_kw_month", &s->colocation_per_kw_month,
+                  val(o, &s->colocation_per_kw_month),
+                  cu(cur, sizeof cur, s->colocation_per_kw_month.currency, "/kW-month"), 0,
+                  1e12);
+        t = add_term(c, "colocation", &s->colocation_per_kw_month);
+        t->rate = rate;
+        t->per_hour = copies * peak * x * e / CAT_HOURS_PER_MONTH;
+        snprintf(t->formula, sizeof t->formula,
+                 "%d x %.4g kW peak x %g %s/kW-month%s x %.6g / 730 h", copies, peak,
+                 val(o, &s->colocation_per_kw_month), s->colocation_per_kw_month.currency, conv,
+                 e);
+    }
+
+    if (s->network_per_port_month.present) {
+        PRICE(&s->network_per_port_month, x);
+        add_input(c, "network_per_port_month", &s->network_per_port_month,
+                  val(o, &s->network_per_port_month),
+                  cu(cur, sizeof cur, s->network_per_port_month.currency, "/port-month"), 0, 1e12);
+        t = add_term(c, "network", &s->network_per_port_month);
+        t->rate = rate;
+        t->per_hour = copies * s->network_ports * x * e / CAT_HOURS_PER_MONTH;
+        snprintf(t->formula, sizeof t->formula, "%d x %d ports x %g %s/port-month%s x %.6g / 730 h",
+                 copies, s->network_ports, val(o, &s->network_per_port_month),
+                 s->network_per_port_month.currency, conv, e);
+    }
 
     if (s->staff_per_month.present) {
-        if ((rc = convert(cat, &s->staff_per_month, s->staff_per_month.amount, &x, &rate, conv,
-                          sizeof conv, err)) != CAT_OK)
-            return rc;
+        PRICE(&s->staff_per_month, x);
+        add_input(c, "staff_per_month", &s->staff_per_month, val(o, &s->staff_per_month),
+                  cu(cur, sizeof cur, s->staff_per_month.currency, "/month"), 0, 1e12);
         t = add_term(c, "staff", &s->staff_per_month);
         t->rate = rate;
-        t->per_hour = nodes * x * share / CAT_HOURS_PER_MONTH;
-        snprintf(t->formula, sizeof t->formula, "%d x %g %s/month%s x %.6g / 730 h", nodes,
-                 s->staff_per_month.amount, s->staff_per_month.currency, conv, share);
+        t->per_hour = copies * x * e / CAT_HOURS_PER_MONTH;
+        snprintf(t->formula, sizeof t->formula, "%d x %g %s/month%s x %.6g / 730 h", copies,
+                 val(o, &s->staff_per_month), s->staff_per_month.currency, conv, e);
+    } else if (s->admin_cost_per_year.present) {
+        double spa = val(o, &s->servers_per_admin);
+        PRICE(&s->admin_cost_per_year, x);
+        add_input(c, "admin_cost_per_year", &s->admin_cost_per_year,
+                  val(o, &s->admin_cost_per_year),
+                  cu(cur, sizeof cur, s->admin_cost_per_year.currency, "/y"), 0, 1e12);
+        add_input(c, "servers_per_admin", &s->servers_per_admin, spa, "servers", 1e-6, 1e6);
+        if (!(spa > 0))
+            return cat_error_set(err, CAT_EINVAL, "servers_per_admin %g is not above 0", spa);
+        t = add_term(c, "staff", &s->admin_cost_per_year);
+        t->rate = rate;
+        t->per_hour = copies * x / spa * e / CAT_HOURS_PER_YEAR;
+        snprintf(t->formula, sizeof t->formula,
+                 "%d x %g %s/y%s / %g servers per admin x %.6g / 8760 h", copies,
+                 val(o, &s->admin_cost_per_year), s->admin_cost_per_year.currency, conv, spa, e);
     }
-    return CAT_OK;
+
+    if (size_gib > 0 && s->storage_per_gib.present) {
+        double red = val(o, &s->storage_redundancy), sc;
+        PRICE(&s->storage_per_gib, x);
+        add_input(c, "storage_per_gib", &s->storage_per_gib, val(o, &s->storage_per_gib),
+                  cu(cur, sizeof cur, s->storage_per_gib.currency, "/GiB"), 0, 1e12);
+        add_input(c, "storage_redundancy", &s->storage_redundancy, red, "x", 1, 100);
+        sc = copies * size_gib * red * x;
+        c->capex += sc;
+        c->capex_per_hour += sc / (life * CAT_HOURS_PER_YEAR);
+        t = add_term(c, "storage", &s->storage_per_gib);
+        t->rate = rate;
+        t->per_hour = sc * (1.0 / life + maint) / CAT_HOURS_PER_YEAR;
+        snprintf(t->formula, sizeof t->formula,
+                 "%d x %g GiB x redundancy %g x %g %s/GiB%s x (1/%g y + %g/y) / 8760 h", copies,
+                 size_gib, red, val(o, &s->storage_per_gib), s->storage_per_gib.currency, conv,
+                 life, maint);
+    }
+    return check_overrides(c, o, err);
 }
 
 static void total(struct cat_cost *c)
@@ -116,7 +292,7 @@ int cat_server_cost(const struct cat_catalog *cat, const struct cat_server *s, d
     memset(out, 0, sizeof *out);
     memcpy(out->currency, cat->currency, sizeof out->currency);
     out->nodes = 1;
-    if ((rc = server_terms(cat, s, share, 1, out, err)) != CAT_OK)
+    if ((rc = server_terms(cat, s, share, 1, 0, NULL, out, err)) != CAT_OK)
         return rc;
     total(out);
     return CAT_OK;
@@ -144,11 +320,11 @@ unsigned cat_config_pricings(const struct cat_catalog *cat, const struct cat_con
 }
 
 static int disk_terms(const struct cat_catalog *cat, const struct cat_config *cf,
-                      const struct cat_disk *d, int nodes, struct cat_cost *c,
-                      struct cat_error *err)
+                      const struct cat_disk *d, int nodes, const struct cat_cost_opts *o,
+                      struct cat_cost *c, struct cat_error *err)
 {
     struct cat_cost_term *t;
-    char conv[64];
+    char conv[64], unit[32];
     double x;
     const struct cat_rate *rate;
     int rc;
@@ -157,36 +333,45 @@ static int disk_terms(const struct cat_catalog *cat, const struct cat_config *cf
         return CAT_OK;
     if (!d->per_gib_month.present)
         return cat_error_set(err, CAT_ENOTFOUND, "%s: disk type %s has no prices", cf->id, d->id);
-    if ((rc = convert(cat, &d->per_gib_month, d->per_gib_month.amount, &x, &rate, conv, sizeof conv,
+    if ((rc = convert(cat, &d->per_gib_month, val(o, &d->per_gib_month), &x, &rate, conv, sizeof conv,
                       err)) != CAT_OK)
         return rc;
+    add_input(c, "disk per_gib_month", &d->per_gib_month, val(o, &d->per_gib_month),
+              cu(unit, sizeof unit, d->per_gib_month.currency, "/GiB-month"), 0, 1e12);
     t = add_term(c, "disk capacity", &d->per_gib_month);
     t->rate = rate;
     t->per_hour = nodes * cf->size_gib * x / CAT_HOURS_PER_MONTH;
     snprintf(t->formula, sizeof t->formula, "%d x %g GiB x %g %s/GiB-month%s / 730 h (%s)", nodes,
-             cf->size_gib, d->per_gib_month.amount, d->per_gib_month.currency, conv, d->id);
+             cf->size_gib, val(o, &d->per_gib_month), d->per_gib_month.currency, conv, d->id);
     if (cf->provisioned_iops > 0) {
-        if ((rc = convert(cat, &d->per_prov_iops_month, d->per_prov_iops_month.amount, &x, &rate,
+        if ((rc = convert(cat, &d->per_prov_iops_month, val(o, &d->per_prov_iops_month), &x, &rate,
                           conv, sizeof conv, err)) != CAT_OK)
             return rc;
+        add_input(c, "disk per_provisioned_iops_month", &d->per_prov_iops_month,
+                  val(o, &d->per_prov_iops_month),
+                  cu(unit, sizeof unit, d->per_prov_iops_month.currency, "/IOPS-month"), 0, 1e12);
         t = add_term(c, "disk IOPS", &d->per_prov_iops_month);
         t->rate = rate;
         t->per_hour = nodes * cf->provisioned_iops * x / CAT_HOURS_PER_MONTH;
         snprintf(t->formula, sizeof t->formula,
                  "%d x %g provisioned IOPS x %g %s/IOPS-month%s / 730 h", nodes,
-                 cf->provisioned_iops, d->per_prov_iops_month.amount,
+                 cf->provisioned_iops, val(o, &d->per_prov_iops_month),
                  d->per_prov_iops_month.currency, conv);
     }
     if (cf->provisioned_throughput_mb_s > 0) {
-        if ((rc = convert(cat, &d->per_prov_mb_s_month, d->per_prov_mb_s_month.amount, &x, &rate,
+        if ((rc = convert(cat, &d->per_prov_mb_s_month, val(o, &d->per_prov_mb_s_month), &x, &rate,
                           conv, sizeof conv, err)) != CAT_OK)
             return rc;
+        add_input(c, "disk per_provisioned_mb_s_month", &d->per_prov_mb_s_month,
+                  val(o, &d->per_prov_mb_s_month),
+                  cu(unit, sizeof unit, d->per_prov_mb_s_month.currency, "/(MB/s)-month"), 0,
+                  1e12);
         t = add_term(c, "disk throughput", &d->per_prov_mb_s_month);
         t->rate = rate;
         t->per_hour = nodes * cf->provisioned_throughput_mb_s * x / CAT_HOURS_PER_MONTH;
         snprintf(t->formula, sizeof t->formula,
                  "%d x %g provisioned MB/s x %g %s/(MB/s)-month%s / 730 h", nodes,
-                 cf->provisioned_throughput_mb_s, d->per_prov_mb_s_month.amount,
+                 cf->provisioned_throughput_mb_s, val(o, &d->per_prov_mb_s_month),
                  d->per_prov_mb_s_month.currency, conv);
     }
     return CAT_OK;
@@ -195,7 +380,15 @@ static int disk_terms(const struct cat_catalog *cat, const struct cat_config *cf
 int cat_config_cost(const struct cat_catalog *cat, const char *config_id, enum cat_pricing pricing,
                     int nodes, struct cat_cost *out, struct cat_error *err)
 {
+    return cat_config_cost_x(cat, config_id, pricing, nodes, NULL, out, err);
+}
+
+int cat_config_cost_x(const struct cat_catalog *cat, const char *config_id,
+                      enum cat_pricing pricing, int nodes, const struct cat_cost_opts *o,
+                      struct cat_cost *out, struct cat_error *err)
+{
     const struct cat_config *cf = cat_find_config(cat, config_id);
+    int copies;
     const struct cat_disk *d = NULL;
     int rc;
 
@@ -209,6 +402,13 @@ int cat_config_cost(const struct cat_catalog *cat, const char *config_id, enum c
     out->pricing = pricing;
     out->nodes = nodes ? nodes : cf->nodes;
     memcpy(out->currency, cat->currency, sizeof out->currency);
+    out->ha = cf->ha;
+    out->standby = cf->standby;
+    if (!cf->ha && o && o->add_standby > 0) {
+        out->standby = o->add_standby;
+        out->ha = 1;
+    }
+    copies = out->nodes * (1 + out->standby);
 
     if (cf->instance) {
         const struct cat_instance *in = cat_find_instance(cat, cf->instance);
@@ -229,28 +429,46 @@ int cat_config_cost(const struct cat_catalog *cat, const char *config_id, enum c
             return cat_error_set(err, CAT_ENOTFOUND, "%s: instance %s has no %s price (it has: %s)",
                                  cf->id, in->id, cat_pricing_name(pricing), have);
         }
-        if ((rc = convert(cat, &ip->price, ip->price.amount, &x, &rate, conv, sizeof conv, err)) !=
-            CAT_OK)
+        if ((rc = convert(cat, &ip->price, val(o, &ip->price), &x, &rate, conv, sizeof conv,
+                          err)) != CAT_OK)
             return rc;
+        {
+            char unit[32];
+            snprintf(unit, sizeof unit, "%s/%s", ip->price.currency,
+                     ip->unit == CAT_UNIT_HOUR    ? "h"
+                     : ip->unit == CAT_UNIT_MONTH ? "month"
+                                                  : "y");
+            add_input(out, "instance", &ip->price, val(o, &ip->price), unit, 0, 1e12);
+        }
         t = add_term(out, "instance", &ip->price);
         t->rate = rate;
-        t->per_hour = out->nodes * x / unit_hours(ip->unit);
+        t->per_hour = copies * x / unit_hours(ip->unit);
+        out->commit_per_hour = t->per_hour;
         if (ip->unit == CAT_UNIT_HOUR)
-            snprintf(t->formula, sizeof t->formula, "%d x %g %s/h%s (%s %s)", out->nodes,
-                     ip->price.amount, ip->price.currency, conv, in->id, cat_pricing_name(pricing));
+            snprintf(t->formula, sizeof t->formula, "%d x %g %s/h%s (%s %s)", copies,
+                     val(o, &ip->price), ip->price.currency, conv, in->id,
+                     cat_pricing_name(pricing));
         else
-            snprintf(t->formula, sizeof t->formula, "%d x %g %s/%s%s / %g h (%s %s)", out->nodes,
-                     ip->price.amount, ip->price.currency, cat_unit_name(ip->unit), conv,
+            snprintf(t->formula, sizeof t->formula, "%d x %g %s/%s%s / %g h (%s %s)", copies,
+                     val(o, &ip->price), ip->price.currency, cat_unit_name(ip->unit), conv,
                      unit_hours(ip->unit), in->id, cat_pricing_name(pricing));
     } else {
         const struct cat_server *s = cat_find_server(cat, cf->server);
-        double share = 1.0;
+        double share = 1.0, gib = 0;
         if (!s)
             return cat_error_set(err, CAT_ENOTFOUND, "%s: unknown server \"%s\"", cf->id,
                                  cf->server);
-        if (cf->slice_vcpu > 0)
+        if (cf->slice_vcpu > 0) {
+            double u = val(o, &s->utilisation);
+            add_input(out, "utilisation", &s->utilisation, u, "", 1e-9, 1);
+            if (!(u > 0 && u <= 1))
+                return cat_error_set(err, CAT_EINVAL, "utilisation %g is outside (0, 1]", u);
             share = fmax((double)cf->slice_vcpu / s->vcpu, cf->slice_memory_gib / s->memory_gib);
-        if ((rc = server_terms(cat, s, share, out->nodes, out, err)) != CAT_OK)
+            share = fmin(1.0, share / u);
+        }
+        if (cf->disk && s->local_disk && strcmp(cf->disk, s->local_disk) == 0)
+            gib = cf->size_gib;
+        if ((rc = server_terms(cat, s, share, copies, gib, o, out, err)) != CAT_OK)
             return rc;
     }
 
@@ -274,19 +492,79 @@ int cat_config_cost(const struct cat_catalog *cat, const char *config_id, enum c
             if (in->block_max_throughput_mb_s > 0)
                 out->throughput_mb_s = fmin(out->throughput_mb_s, in->block_max_throughput_mb_s);
         }
-        if ((rc = disk_terms(cat, cf, d, out->nodes, out, err)) != CAT_OK)
+        if ((rc = disk_terms(cat, cf, d, copies, o, out, err)) != CAT_OK)
             return rc;
     }
+    if ((rc = check_overrides(out, o, err)) != CAT_OK)
+        return rc;
     total(out);
+    return CAT_OK;
+}
+
+int cat_cost_npv(const struct cat_cost *c, int months, double rate, struct cat_npv *out)
+{
+    double rm, monthly;
+    memset(out, 0, sizeof *out);
+    if (months < 1 || !(rate >= 0 && rate < 10))
+        return CAT_EINVAL;
+    out->months = months;
+    out->rate = rate;
+    rm = pow(1 + rate, 1.0 / 12); /* d(t) = rm^-t */
+    for (int t = 1; t <= months; t++)
+        out->discounted_hours += CAT_HOURS_PER_MONTH * pow(rm, -t);
+    if (c->owned) {
+        int life_m = (int)lround(c->life_years * 12);
+        int last = 0;
+        if (life_m < 1)
+            return CAT_EINVAL;
+        for (int t = 0; t < months; t += life_m) {
+            out->capital += c->capex * pow(rm, -t);
+            out->purchases++;
+            last = t;
+        }
+        if (months - last < life_m)
+            out->residual =
+                c->capex * (1.0 - (double)(months - last) / life_m) * pow(rm, -months);
+        monthly = (c->per_hour - c->capex_per_hour) * CAT_HOURS_PER_MONTH;
+        for (int t = 1; t <= months; t++)
+            out->running += monthly * pow(rm, -t);
+    } else {
+        int term, upfront;
+        double commit = c->commit_per_hour * CAT_HOURS_PER_MONTH;
+        double rest = (c->per_hour - c->commit_per_hour) * CAT_HOURS_PER_MONTH;
+        cat_pricing_term(c->pricing, &term, &upfront);
+        for (int t = 1; t <= months; t++)
+            out->running += rest * pow(rm, -t);
+        if (term == 0) {
+            for (int t = 1; t <= months; t++)
+                out->running += commit * pow(rm, -t);
+        } else {
+            for (int t0 = 0; t0 < months; t0 += term) {
+                out->purchases++;
+                if (upfront)
+                    out->capital += commit * term * pow(rm, -t0);
+                else
+                    for (int t = t0 + 1; t <= t0 + term; t++)
+                        out->running += commit * pow(rm, -t);
+            }
+        }
+    }
+    out->total = out->capital + out->running - out->residual;
     return CAT_OK;
 }
 
 void cat_cost_print(FILE *f, const struct cat_cost *c)
 {
     const char *id = c->config ? c->config->id : "(server)";
-    fprintf(f, "%s  (%s, %d node%s, %s)\n", id,
+    char standby[64] = "";
+    if (c->standby)
+        snprintf(standby, sizeof standby, " + %d standby cop%s", c->standby,
+                 c->standby == 1 ? "y" : "ies");
+    else if (c->ha)
+        snprintf(standby, sizeof standby, ", highly available (standby in the price)");
+    fprintf(f, "%s  (%s, %d node%s%s, %s)\n", id,
             c->config && c->config->server ? "owned server" : cat_pricing_name(c->pricing),
-            c->nodes, c->nodes == 1 ? "" : "s", c->currency);
+            c->nodes, c->nodes == 1 ? "" : "s", standby, c->currency);
     for (size_t i = 0; i < c->n_terms; i++)
         fprintf(f, "  %-16s %12.6f %s/h  = %s%s\n", c->terms[i].name, c->terms[i].per_hour,
                 c->currency, c->terms[i].formula,
@@ -303,24 +581,39 @@ void cat_cost_print(FILE *f, const struct cat_cost *c)
             fprintf(f, "; instance cap: %.0f IOPS, %.1f MB/s", c->iops, c->throughput_mb_s);
         fputc('\n', f);
     }
+    fprintf(f, "  inputs:\n");
+    for (size_t i = 0; i < c->n_inputs; i++) {
+        const struct cat_cost_input *in = &c->inputs[i];
+        char range[96] = "";
+        if (in->fig->has_range)
+            snprintf(range, sizeof range, "range %g to %g", in->fig->low, in->fig->high);
+        fprintf(f, "    %-24s %g%s%s", in->name, in->value, *in->unit ? " " : "", in->unit);
+        if (in->fig->estimate)
+            fprintf(f, "  [estimate, %s]", *range ? range : "no range given");
+        else if (*range)
+            fprintf(f, "  (%s)", range);
+        fputc('\n', f);
+    }
     fprintf(f, "  sources:\n");
+    for (size_t i = 0; i < c->n_inputs; i++) {
+        const struct cat_price *p = c->inputs[i].fig;
+        if (!p->source)
+            continue;
+        fprintf(f, "    %s: %s (as of %s)%s%s\n", c->inputs[i].name, p->source, p->as_of,
+                p->estimate ? "; estimate: " : "", p->estimate && p->note ? p->note : "");
+    }
     for (size_t i = 0; i < c->n_terms; i++) {
-        const struct cat_price *p = c->terms[i].price;
+        const struct cat_rate *r = c->terms[i].rate;
         int dup = 0;
-        if (!p)
+        if (!r)
             continue;
         for (size_t j = 0; j < i; j++)
-            if (c->terms[j].price == p)
+            if (c->terms[j].rate == r)
                 dup = 1;
-        if (dup)
-            continue;
-        fprintf(f, "    %s: %s (as of %s)%s%s\n", c->terms[i].name, p->source, p->as_of,
-                p->estimate ? "; estimate: " : "", p->estimate && p->note ? p->note : "");
-        if (c->terms[i].rate)
-            fprintf(f, "    rate %s: %g %s per %s, %s (as of %s)%s\n", c->terms[i].rate->code,
-                    c->terms[i].rate->rate.amount, c->currency, c->terms[i].rate->code,
-                    c->terms[i].rate->rate.source, c->terms[i].rate->rate.as_of,
-                    c->terms[i].rate->rate.estimate ? "; estimate" : "");
+        if (!dup)
+            fprintf(f, "    rate %s: %g %s per %s, %s (as of %s)%s\n", r->code, r->rate.amount,
+                    c->currency, r->code, r->rate.source, r->rate.as_of,
+                    r->rate.estimate ? "; estimate" : "");
     }
 }
 
@@ -339,6 +632,32 @@ json_t *cat_cost_to_json(const struct cat_cost *c)
     json_object_set_new(o, "per_hour", json_real(c->per_hour));
     json_object_set_new(o, "per_month", json_real(c->per_month));
     json_object_set_new(o, "estimate", json_boolean(c->estimate));
+    json_object_set_new(o, "ha", json_boolean(c->ha));
+    json_object_set_new(o, "standby", json_integer(c->standby));
+    {
+        json_t *ins = json_array();
+        for (size_t i = 0; ins && i < c->n_inputs; i++) {
+            const struct cat_cost_input *in = &c->inputs[i];
+            json_t *ji = json_object();
+            if (!ji)
+                break;
+            json_object_set_new(ji, "name", json_string(in->name));
+            json_object_set_new(ji, "value", json_real(in->value));
+            json_object_set_new(ji, "unit", json_string(in->unit));
+            json_object_set_new(ji, "estimate", json_boolean(in->fig->estimate));
+            if (in->fig->has_range) {
+                json_object_set_new(ji, "low", json_real(in->fig->low));
+                json_object_set_new(ji, "high", json_real(in->fig->high));
+            }
+            if (in->fig->source) {
+                json_object_set_new(ji, "source", json_string(in->fig->source));
+                json_object_set_new(ji, "as_of", json_string(in->fig->as_of));
+            }
+            json_array_append_new(ins, ji);
+        }
+        if (ins)
+            json_object_set_new(o, "inputs", ins);
+    }
     for (size_t i = 0; i < c->n_terms; i++) {
         const struct cat_cost_term *t = &c->terms[i];
         json_t *jt = json_object();

@@ -77,8 +77,10 @@ static int get_provenance(struct cat_jr *ld, json_t *obj, struct cat_price *p, i
     return CAT_OK;
 }
 
-static const char *const price_keys[] = {"amount",   "currency", "source", "as_of",
-                                         "estimate", "note",     NULL};
+static const char *const price_keys[] = {"amount", "currency", "source", "as_of", "estimate",
+                                         "note",   "low",      "high",   NULL};
+
+static int get_range(struct cat_jr *ld, json_t *v, struct cat_price *p, double min, double max);
 
 /* A price object under key (optional unless required). */
 static int get_price(struct cat_jr *ld, json_t *obj, const char *key, int required,
@@ -98,9 +100,72 @@ static int get_price(struct cat_jr *ld, json_t *obj, const char *key, int requir
         rc = jr_fail(&ld->jr, "expected a price object {amount, currency, source, as_of}, got %s",
                      jr_type_name(v));
     } else if ((rc = jr_check_keys(&ld->jr, v, price_keys)) == CAT_OK &&
-               (rc = jr_get_num(&ld->jr, v, "amount", 1, 0, 1e12, 0, &p->amount)) == CAT_OK) {
-        rc = get_provenance(ld, v, p, 1);
+               (rc = jr_get_num(&ld->jr, v, "amount", 1, 0, 1e12, 0, &p->amount)) == CAT_OK &&
+               (rc = get_provenance(ld, v, p, 1)) == CAT_OK) {
+        rc = get_range(ld, v, p, 0, 1e12);
     }
+    jr_pop(&ld->jr, n);
+    return rc;
+}
+
+/*
+ * The optional range {low, high} of a price or figure object v whose amount is p->amount:
+ * both or neither, low <= amount <= high, within [min, max].
+ */
+static int get_range(struct cat_jr *ld, json_t *v, struct cat_price *p, double min, double max)
+{
+    json_t *lo = json_object_get(v, "low"), *hi = json_object_get(v, "high");
+    int rc;
+    if (!lo && !hi)
+        return CAT_OK;
+    if (!lo || !hi)
+        return jr_fail_key(&ld->jr, lo ? "low" : "high",
+                           "a range needs both 'low' and 'high'");
+    if ((rc = jr_get_num(&ld->jr, v, "low", 1, min, max, 0, &p->low)) != CAT_OK ||
+        (rc = jr_get_num(&ld->jr, v, "high", 1, min, max, 0, &p->high)) != CAT_OK)
+        return rc;
+    if (p->low > p->amount)
+        return jr_fail_key(&ld->jr, "low", "low %g is above the value %g", p->low, p->amount);
+    if (p->high < p->amount)
+        return jr_fail_key(&ld->jr, "high", "high %g is below the value %g", p->high, p->amount);
+    p->has_range = 1;
+    return CAT_OK;
+}
+
+/*
+ * A figure under key: a number in [min, max], or an object {value, source, as_of, estimate,
+ * note, low, high}; absent: dflt (or an error when required). present is 1 when given.
+ */
+static int get_figure(struct cat_jr *ld, json_t *obj, const char *key, double min, double max,
+                      int required, double dflt, cat_figure *f)
+{
+    static const char *const keys[] = {"value", "source", "as_of", "estimate",
+                                       "note",  "low",    "high",  NULL};
+    json_t *v = json_object_get(obj, key);
+    size_t n;
+    int rc;
+    memset(f, 0, sizeof *f);
+    f->amount = dflt;
+    if (!v || json_is_null(v)) {
+        if (required)
+            return jr_fail(&ld->jr, "missing required key '%s'", key);
+        return CAT_OK;
+    }
+    if (json_is_number(v)) {
+        rc = jr_get_num(&ld->jr, obj, key, 1, min, max, dflt, &f->amount);
+        f->present = rc == CAT_OK;
+        return rc;
+    }
+    n = jr_push_key(&ld->jr, key);
+    if (!json_is_object(v))
+        rc = jr_fail(&ld->jr,
+                     "expected a number or an object {value, source, as_of, estimate, note, low, "
+                     "high}, got %s",
+                     jr_type_name(v));
+    else if ((rc = jr_check_keys(&ld->jr, v, keys)) == CAT_OK &&
+             (rc = jr_get_num(&ld->jr, v, "value", 1, min, max, 0, &f->amount)) == CAT_OK &&
+             (rc = get_provenance(ld, v, f, 0)) == CAT_OK)
+        rc = get_range(ld, v, f, min, max);
     jr_pop(&ld->jr, n);
     return rc;
 }
@@ -196,7 +261,8 @@ static int get_local_disk(struct cat_jr *ld, json_t *obj, char **disk, int *coun
 static int parse_instance_price(struct cat_jr *ld, json_t *v, struct cat_instance *in)
 {
     static const char *const keys[] = {"pricing", "unit",     "amount", "currency", "source",
-                                       "as_of",   "estimate", "note",   NULL};
+                                       "as_of",   "estimate", "note",   "low",      "high",
+                                       NULL};
     struct cat_instance_price *ip;
     char *s = NULL;
     int rc;
@@ -216,7 +282,8 @@ static int parse_instance_price(struct cat_jr *ld, json_t *v, struct cat_instanc
     if (cat_pricing_parse(s, &ip->pricing) != 0)
         rc = jr_fail(&ld->jr,
                      "unknown pricing model \"%s\" (expected on-demand, reserved-1y, reserved-3y, "
-                     "spot, subscription-1m or subscription-1y)",
+                     "reserved-1y-all-upfront, reserved-3y-all-upfront, savings-plan-1y, "
+                     "savings-plan-3y, spot, subscription-1m or subscription-1y)",
                      s);
     for (size_t i = 0; rc == CAT_OK && i + 1 < in->n_prices; i++)
         if (in->prices[i].pricing == ip->pricing)
@@ -242,9 +309,10 @@ static int parse_instance_price(struct cat_jr *ld, json_t *v, struct cat_instanc
     free(s);
     if (rc != CAT_OK)
         return rc;
-    if ((rc = jr_get_num(&ld->jr, v, "amount", 1, 0, 1e12, 0, &ip->price.amount)) != CAT_OK)
+    if ((rc = jr_get_num(&ld->jr, v, "amount", 1, 0, 1e12, 0, &ip->price.amount)) != CAT_OK ||
+        (rc = get_provenance(ld, v, &ip->price, 1)) != CAT_OK)
         return rc;
-    return get_provenance(ld, v, &ip->price, 1);
+    return get_range(ld, v, &ip->price, 0, 1e12);
 }
 
 static int parse_instance(struct cat_jr *ld, json_t *v)
@@ -478,6 +546,68 @@ static int parse_disk(struct cat_jr *ld, json_t *v)
     return rc;
 }
 
+/* The power curve {points: [[load, watts], ...], source, as_of, estimate, note}. */
+static int get_power_curve(struct cat_jr *ld, json_t *obj, struct cat_server *s)
+{
+    static const char *const keys[] = {"points", "source", "as_of", "estimate", "note", NULL};
+    json_t *v = json_object_get(obj, "power_curve"), *pts;
+    size_t n, m;
+    int rc;
+    if (!v || json_is_null(v))
+        return CAT_OK;
+    n = jr_push_key(&ld->jr, "power_curve");
+    if (!json_is_object(v)) {
+        rc = jr_fail(&ld->jr, "expected an object {points: [[load, watts], ...], source, as_of}, "
+                              "got %s",
+                     jr_type_name(v));
+        goto out;
+    }
+    if ((rc = jr_check_keys(&ld->jr, v, keys)) != CAT_OK ||
+        (rc = get_provenance(ld, v, &s->power_curve_src, 0)) != CAT_OK)
+        goto out;
+    pts = json_object_get(v, "points");
+    if (!pts) {
+        rc = jr_fail(&ld->jr, "missing required key 'points' (an array of [load, watts])");
+        goto out;
+    }
+    m = jr_push_key(&ld->jr, "points");
+    if (!json_is_array(pts) || json_array_size(pts) < 2 ||
+        json_array_size(pts) > CAT_POWER_POINTS)
+        rc = jr_fail(&ld->jr, "expected 2 to %d points [load, watts], got %s", CAT_POWER_POINTS,
+                     json_is_array(pts) ? "fewer or more" : jr_type_name(pts));
+    for (size_t i = 0; rc == CAT_OK && i < json_array_size(pts); i++) {
+        json_t *pt = json_array_get(pts, i);
+        size_t k = jr_push_index(&ld->jr, i);
+        json_t *a = json_array_get(pt, 0), *b = json_array_get(pt, 1);
+        if (!json_is_array(pt) || json_array_size(pt) != 2 || !json_is_number(a) ||
+            !json_is_number(b))
+            rc = jr_fail(&ld->jr, "expected [load, watts] (two numbers)");
+        else {
+            double load = json_number_value(a), w = json_number_value(b);
+            if (!(load >= 0 && load <= 1))
+                rc = jr_fail(&ld->jr, "load %g is outside [0, 1]", load);
+            else if (!(w >= 0 && w <= 1e6))
+                rc = jr_fail(&ld->jr, "watts %g are outside [0, 1e6]", w);
+            else if (i > 0 && !(load > s->power_load[i - 1]))
+                rc = jr_fail(&ld->jr, "loads must rise from point to point (%g after %g)", load,
+                             s->power_load[i - 1]);
+            else {
+                s->power_load[i] = load;
+                s->power_w[i] = w;
+                s->n_power = i + 1;
+            }
+        }
+        jr_pop(&ld->jr, k);
+    }
+    if (rc == CAT_OK && (s->power_load[0] != 0 || s->power_load[s->n_power - 1] != 1))
+        rc = jr_fail(&ld->jr, "the curve must run from load 0 (idle) to load 1 (full)");
+    jr_pop(&ld->jr, m);
+    s->has_power_curve = rc == CAT_OK;
+out:
+    jr_pop(&ld->jr, n);
+    return rc;
+}
+
 static int parse_server(struct cat_jr *ld, json_t *v)
 {
     static const char *const keys[] = {"id",
@@ -488,16 +618,30 @@ static int parse_server(struct cat_jr *ld, json_t *v)
                                        "capital",
                                        "amortisation_years",
                                        "maintenance_rate",
+                                       "licence",
+                                       "licence_per",
+                                       "cores",
                                        "power_kw",
+                                       "power_curve",
+                                       "cpu_load",
                                        "pue",
                                        "energy_per_kwh",
                                        "rack_per_month",
                                        "rack_units",
                                        "rack_units_per_rack",
+                                       "colocation_per_kw_month",
+                                       "network_per_port_month",
+                                       "network_ports",
                                        "staff_per_month",
+                                       "admin_cost_per_year",
+                                       "servers_per_admin",
+                                       "storage_per_gib",
+                                       "storage_redundancy",
+                                       "utilisation",
                                        NULL};
     struct cat_catalog *c = ld->cat;
     struct cat_server *s;
+    char *per = NULL;
     int rc;
     if (!json_is_object(v))
         return jr_fail(&ld->jr, "expected a server object, got %s", jr_type_name(v));
@@ -516,22 +660,110 @@ static int parse_server(struct cat_jr *ld, json_t *v)
         (rc = get_local_disk(ld, v, &s->local_disk, &s->local_disk_count, &s->local_disk_gib)) !=
             CAT_OK ||
         (rc = get_price(ld, v, "capital", 1, &s->capital)) != CAT_OK ||
-        (rc = jr_get_num(&ld->jr, v, "amortisation_years", 0, 0.1, 50, 5,
-                         &s->amortisation_years)) != CAT_OK ||
-        (rc = jr_get_num(&ld->jr, v, "maintenance_rate", 0, 0, 10, 0.15, &s->maintenance_rate)) !=
+        (rc = get_figure(ld, v, "amortisation_years", 0.1, 50, 0, 5, &s->amortisation_years)) !=
             CAT_OK ||
-        (rc = jr_get_num(&ld->jr, v, "power_kw", 1, 0, 1000, 0, &s->power_kw)) != CAT_OK ||
-        (rc = jr_get_num(&ld->jr, v, "pue", 0, 1, 5, 1.5, &s->pue)) != CAT_OK ||
-        (rc = get_price(ld, v, "energy_per_kwh", 1, &s->energy_per_kwh)) != CAT_OK ||
-        (rc = get_price(ld, v, "rack_per_month", 1, &s->rack_per_month)) != CAT_OK ||
-        (rc = jr_get_num(&ld->jr, v, "rack_units", 1, 0.1, 100, 0, &s->rack_units)) != CAT_OK ||
-        (rc = jr_get_num(&ld->jr, v, "rack_units_per_rack", 0, 1, 100, 42,
-                         &s->rack_units_per_rack)) != CAT_OK ||
-        (rc = get_price(ld, v, "staff_per_month", 0, &s->staff_per_month)) != CAT_OK)
+        (rc = get_figure(ld, v, "maintenance_rate", 0, 10, 0, 0.15, &s->maintenance_rate)) !=
+            CAT_OK ||
+        (rc = get_price(ld, v, "licence", 0, &s->licence)) != CAT_OK ||
+        (rc = jr_get_str(&ld->jr, v, "licence_per", 0, &per)) != CAT_OK)
         return rc;
-    if (s->rack_units > s->rack_units_per_rack)
-        return jr_fail(&ld->jr, "rack_units %g exceed rack_units_per_rack %g", s->rack_units,
-                       s->rack_units_per_rack);
+    s->licence_per = CAT_LICENCE_SERVER;
+    if (per) {
+        size_t n = jr_push_key(&ld->jr, "licence_per");
+        if (strcmp(per, "core") == 0)
+            s->licence_per = CAT_LICENCE_CORE;
+        else if (strcmp(per, "server") != 0)
+            rc = jr_fail(&ld->jr, "expected \"server\" or \"core\", got \"%s\"", per);
+        jr_pop(&ld->jr, n);
+        free(per);
+        if (rc != CAT_OK)
+            return rc;
+        if (!s->licence.present)
+            return jr_fail_key(&ld->jr, "licence_per", "'licence_per' needs a 'licence' price");
+    }
+    if ((rc = get_int(ld, v, "cores", 0, 1, 100000, s->vcpu > 1 ? s->vcpu / 2 : 1, &s->cores)) !=
+            CAT_OK ||
+        (rc = get_power_curve(ld, v, s)) != CAT_OK)
+        return rc;
+    if (s->has_power_curve && json_object_get(v, "power_kw"))
+        return jr_fail_key(&ld->jr, "power_kw", "give 'power_kw' or 'power_curve', not both");
+    if (!s->has_power_curve &&
+        (rc = get_figure(ld, v, "power_kw", 0, 1000, 1, 0, &s->power_kw)) != CAT_OK) {
+        if (!json_object_get(v, "power_kw"))
+            return jr_fail(&ld->jr, "missing required key 'power_kw' or 'power_curve' (the "
+                                    "server's electrical draw)");
+        return rc;
+    }
+    if (!s->has_power_curve && json_object_get(v, "cpu_load"))
+        return jr_fail_key(&ld->jr, "cpu_load", "'cpu_load' reads a 'power_curve'");
+    if ((rc = get_figure(ld, v, "cpu_load", 0, 1, 0, 0.5, &s->cpu_load)) != CAT_OK ||
+        (rc = get_figure(ld, v, "pue", 1, 5, 0, 1.5, &s->pue)) != CAT_OK ||
+        (rc = get_price(ld, v, "energy_per_kwh", 1, &s->energy_per_kwh)) != CAT_OK ||
+        (rc = get_price(ld, v, "rack_per_month", 0, &s->rack_per_month)) != CAT_OK ||
+        (rc = get_price(ld, v, "colocation_per_kw_month", 0, &s->colocation_per_kw_month)) !=
+            CAT_OK)
+        return rc;
+    if (s->rack_per_month.present == s->colocation_per_kw_month.present)
+        return jr_fail(&ld->jr, s->rack_per_month.present
+                                    ? "give 'rack_per_month' or 'colocation_per_kw_month', not "
+                                      "both"
+                                    : "missing required key 'rack_per_month' or "
+                                      "'colocation_per_kw_month' (the space the server takes)");
+    if (s->rack_per_month.present) {
+        if ((rc = jr_get_num(&ld->jr, v, "rack_units", 1, 0.1, 100, 0, &s->rack_units)) !=
+                CAT_OK ||
+            (rc = jr_get_num(&ld->jr, v, "rack_units_per_rack", 0, 1, 100, 42,
+                             &s->rack_units_per_rack)) != CAT_OK)
+            return rc;
+        if (s->rack_units > s->rack_units_per_rack)
+            return jr_fail(&ld->jr, "rack_units %g exceed rack_units_per_rack %g", s->rack_units,
+                           s->rack_units_per_rack);
+    } else if (json_object_get(v, "rack_units") || json_object_get(v, "rack_units_per_rack")) {
+        return jr_fail_key(&ld->jr, json_object_get(v, "rack_units") ? "rack_units"
+                                                                     : "rack_units_per_rack",
+                           "rack units price space by 'rack_per_month'; colocation per kW "
+                           "needs none");
+    }
+    if ((rc = get_price(ld, v, "network_per_port_month", 0, &s->network_per_port_month)) !=
+            CAT_OK ||
+        (rc = get_int(ld, v, "network_ports", 0, 1, 1000, 1, &s->network_ports)) != CAT_OK ||
+        (rc = get_price(ld, v, "staff_per_month", 0, &s->staff_per_month)) != CAT_OK ||
+        (rc = get_price(ld, v, "admin_cost_per_year", 0, &s->admin_cost_per_year)) != CAT_OK ||
+        (rc = get_figure(ld, v, "servers_per_admin", 0, 1e6, 0, 0, &s->servers_per_admin)) !=
+            CAT_OK ||
+        (rc = get_price(ld, v, "storage_per_gib", 0, &s->storage_per_gib)) != CAT_OK ||
+        (rc = get_figure(ld, v, "storage_redundancy", 1, 100, 0, 1, &s->storage_redundancy)) !=
+            CAT_OK ||
+        (rc = get_figure(ld, v, "utilisation", -1e12, 1e12, 0, 1, &s->utilisation)) != CAT_OK)
+        return rc;
+    if (json_object_get(v, "network_ports") && !s->network_per_port_month.present)
+        return jr_fail_key(&ld->jr, "network_ports",
+                           "'network_ports' needs a 'network_per_port_month' price");
+    if (s->admin_cost_per_year.present != (json_object_get(v, "servers_per_admin") != NULL))
+        return jr_fail(&ld->jr, "'admin_cost_per_year' and 'servers_per_admin' go together (staff "
+                                "cost = admin cost / servers per admin)");
+    if (s->admin_cost_per_year.present && s->staff_per_month.present)
+        return jr_fail_key(&ld->jr, "staff_per_month",
+                           "give 'staff_per_month' or 'admin_cost_per_year' with "
+                           "'servers_per_admin', not both");
+    if (s->servers_per_admin.present && !(s->servers_per_admin.amount > 0))
+        return jr_fail_key(&ld->jr, "servers_per_admin",
+                           "servers per administrator must be above 0, got %g",
+                           s->servers_per_admin.amount);
+    if (!(s->utilisation.amount > 0 && s->utilisation.amount <= 1))
+        return jr_fail_key(&ld->jr, "utilisation",
+                           "a utilisation (packing factor: the share of the server its slices "
+                           "use) must be in (0, 1], got %g",
+                           s->utilisation.amount);
+    if (s->utilisation.has_range && !(s->utilisation.low > 0 && s->utilisation.high <= 1))
+        return jr_fail_key(&ld->jr, "utilisation",
+                           "the range of a utilisation must lie in (0, 1], got %g to %g",
+                           s->utilisation.low, s->utilisation.high);
+    if (json_object_get(v, "storage_redundancy") && !s->local_disk)
+        return jr_fail_key(&ld->jr, "storage_redundancy",
+                           "'storage_redundancy' needs a 'local_disk'");
+    if (s->storage_per_gib.present && !s->local_disk)
+        return jr_fail_key(&ld->jr, "storage_per_gib", "'storage_per_gib' needs a 'local_disk'");
     return CAT_OK;
 }
 
@@ -547,6 +779,8 @@ static int parse_config(struct cat_jr *ld, json_t *v)
                                        "provisioned_iops",
                                        "provisioned_throughput_mb_s",
                                        "nodes",
+                                       "ha",
+                                       "standby",
                                        NULL};
     static const char *const slice_keys[] = {"vcpu", "memory_gib", NULL};
     struct cat_catalog *c = ld->cat;
@@ -574,7 +808,9 @@ static int parse_config(struct cat_jr *ld, json_t *v)
             CAT_OK ||
         (rc = jr_get_num(&ld->jr, v, "provisioned_throughput_mb_s", 0, 0, 1e9, 0,
                          &cf->provisioned_throughput_mb_s)) != CAT_OK ||
-        (rc = get_int(ld, v, "nodes", 0, 1, 100000, 1, &cf->nodes)) != CAT_OK)
+        (rc = get_int(ld, v, "nodes", 0, 1, 100000, 1, &cf->nodes)) != CAT_OK ||
+        (rc = jr_get_bool(&ld->jr, v, "ha", 0, 0, &cf->ha)) != CAT_OK ||
+        (rc = get_int(ld, v, "standby", 0, 1, 100, 1, &cf->standby)) != CAT_OK)
         return rc;
     if (!cf->instance == !cf->server)
         return jr_fail(&ld->jr, "a config names exactly one of 'instance' and 'server'");
@@ -614,6 +850,15 @@ static int parse_config(struct cat_jr *ld, json_t *v)
     }
     if (cf->instance && json_object_get(v, "slice"))
         return jr_fail(&ld->jr, "'slice' applies to a server, not to an instance");
+    if (json_object_get(v, "standby") && !(cf->server && cf->ha))
+        return jr_fail_key(&ld->jr, "standby",
+                           "'standby' counts the standby servers of an HA server configuration "
+                           "(\"ha\": true with \"server\"); an HA instance's price includes its "
+                           "standby");
+    if (!cf->ha)
+        cf->standby = 0;
+    else if (cf->instance)
+        cf->standby = 0; /* in the price */
     if (cf->disk) {
         const struct cat_disk *d = lookup_disk(ld, cf->disk);
         n = jr_push_key(&ld->jr, "disk");
@@ -650,7 +895,7 @@ static int parse_config(struct cat_jr *ld, json_t *v)
         if (d->local) {
             /* a local disk must be the machine's own, and fit in it */
             const char *host_disk = NULL, *host = cf->instance ? cf->instance : cf->server;
-            double host_gib = 0;
+            double host_gib = 0, raw = 1;
             if (cf->instance) {
                 const struct cat_instance *in = cat_find_instance(c, cf->instance);
                 if (!in && ld->base)
@@ -663,6 +908,7 @@ static int parse_config(struct cat_jr *ld, json_t *v)
                     sv = cat_find_server(ld->base, cf->server);
                 host_disk = sv->local_disk;
                 host_gib = sv->local_disk_count * sv->local_disk_gib;
+                raw = sv->storage_redundancy.amount;
             }
             n = jr_push_key(&ld->jr, "disk");
             if (!host_disk || strcmp(host_disk, d->id) != 0)
@@ -671,10 +917,16 @@ static int parse_config(struct cat_jr *ld, json_t *v)
             jr_pop(&ld->jr, n);
             if (rc != CAT_OK)
                 return rc;
-            if (cf->size_gib > host_gib) {
+            if (cf->size_gib * raw > host_gib) {
                 n = jr_push_key(&ld->jr, "size_gib");
-                rc = jr_fail(&ld->jr, "%g GiB exceed the %g GiB of local disk %s has", cf->size_gib,
-                             host_gib, host);
+                if (raw > 1)
+                    rc = jr_fail(&ld->jr,
+                                 "%g GiB x storage redundancy %g = %g raw GiB exceed the %g GiB "
+                                 "of local disk %s has",
+                                 cf->size_gib, raw, cf->size_gib * raw, host_gib, host);
+                else
+                    rc = jr_fail(&ld->jr, "%g GiB exceed the %g GiB of local disk %s has",
+                                 cf->size_gib, host_gib, host);
                 jr_pop(&ld->jr, n);
                 return rc;
             }

@@ -273,6 +273,170 @@ static void test_onprem(void)
     cat_catalog_free(c);
 }
 
+
+/* The whole owned-server model (cost.h, docs/catalog-format.md "Servers"), every term given. */
+static const char full[] =
+    "{\"schema\": \"sizeup.catalog/1\", \"currency\": \"USD\", \"as_of\": \"2026-12-01\",\n"
+    " \"disks\": [{\"id\": \"nv\", \"local\": true, \"size_gib\": {\"min\": 1, \"max\": 8192},\n"
+    "   \"iops\": {\"per_gib\": 100}, \"throughput_mb_s\": {\"base\": 200}, \"source\": \"t\"}],\n"
+    " \"instances\": [{\"id\": \"vm\", \"provider\": \"aws\", \"prices\": [\n"
+    "   {\"pricing\": \"on-demand\", \"unit\": \"hour\", \"amount\": 0.5, \"currency\": \"USD\",\n"
+    "    \"source\": \"t\", \"as_of\": \"2026-12-01\"},\n"
+    "   {\"pricing\": \"reserved-1y-all-upfront\", \"unit\": \"hour\", \"amount\": 0.3,\n"
+    "    \"currency\": \"USD\", \"source\": \"t\", \"as_of\": \"2026-12-01\"},\n"
+    "   {\"pricing\": \"reserved-3y\", \"unit\": \"hour\", \"amount\": 0.2, \"currency\": \"USD\",\n"
+    "    \"source\": \"t\", \"as_of\": \"2026-12-01\"}]}],\n"
+    " \"servers\": [{\"id\": \"full\", \"vcpu\": 64, \"memory_gib\": 256,\n"
+    "   \"local_disk\": {\"disk\": \"nv\", \"count\": 2, \"size_gib\": 1000},\n"
+    "   \"capital\": {\"amount\": 20000, \"currency\": \"USD\", \"source\": \"t\", \"as_of\": "
+    "\"2026-12-01\", \"estimate\": true, \"note\": \"n\", \"low\": 15000, \"high\": 30000},\n"
+    "   \"amortisation_years\": {\"value\": 4, \"source\": \"t\", \"as_of\": \"2026-12-01\"},\n"
+    "   \"maintenance_rate\": 0.1,\n"
+    "   \"licence\": {\"amount\": 300, \"currency\": \"USD\", \"source\": \"t\", \"as_of\": "
+    "\"2026-12-01\"}, \"licence_per\": \"core\", \"cores\": 32,\n"
+    "   \"power_curve\": {\"points\": [[0, 100], [0.5, 300], [1, 500]], \"source\": \"t\", "
+    "\"as_of\": \"2026-12-01\"},\n"
+    "   \"cpu_load\": 0.25, \"pue\": 1.4,\n"
+    "   \"energy_per_kwh\": {\"amount\": 0.15, \"currency\": \"USD\", \"source\": \"t\", "
+    "\"as_of\": \"2026-12-01\"},\n"
+    "   \"colocation_per_kw_month\": {\"amount\": 180, \"currency\": \"USD\", \"source\": \"t\", "
+    "\"as_of\": \"2026-12-01\"},\n"
+    "   \"network_per_port_month\": {\"amount\": 20, \"currency\": \"USD\", \"source\": \"t\", "
+    "\"as_of\": \"2026-12-01\"}, \"network_ports\": 2,\n"
+    "   \"admin_cost_per_year\": {\"amount\": 120000, \"currency\": \"USD\", \"source\": \"t\", "
+    "\"as_of\": \"2026-12-01\"},\n"
+    "   \"servers_per_admin\": {\"value\": 40, \"source\": \"t\", \"as_of\": \"2026-12-01\", "
+    "\"estimate\": true, \"note\": \"n\", \"low\": 20, \"high\": 80},\n"
+    "   \"storage_per_gib\": {\"amount\": 0.1, \"currency\": \"USD\", \"source\": \"t\", "
+    "\"as_of\": \"2026-12-01\"}, \"storage_redundancy\": 2,\n"
+    "   \"utilisation\": 0.5}],\n"
+    " \"configs\": [{\"id\": \"fslice\", \"server\": \"full\", \"slice\": {\"vcpu\": 8, "
+    "\"memory_gib\": 32}, \"disk\": \"nv\", \"size_gib\": 400, \"ha\": true},\n"
+    "  {\"id\": \"fwhole\", \"server\": \"full\"},\n"
+    "  {\"id\": \"cloud\", \"instance\": \"vm\", \"ha\": true}]}\n";
+
+/* sum of d(t) = (1 + r)^(-t/12) over t = a..b (months) */
+static double disc(double r, int a, int b)
+{
+    double s = 0;
+    for (int t = a; t <= b; t++)
+        s += pow(1 + r, -t / 12.0);
+    return s;
+}
+
+static void test_full_model(void)
+{
+    struct cat_catalog *c = cat_catalog_new();
+    struct cat_cost k;
+    struct cat_error err;
+    struct cat_npv v;
+    double e = 0.125 / 0.5, cap, run, want;
+    int rc = cat_catalog_add_buffer(c, full, strlen(full), "full", &err);
+    if (rc != CAT_OK)
+        fprintf(stderr, "%s\n", err.msg);
+    CHECK_INT_EQ(rc, CAT_OK);
+    /* share s = max(8/64, 32/256) = 0.125, packed into a server used to 0.5: e = 0.25;
+     * "ha": true on a server prices 1 standby copy: 2 copies */
+    CHECK_INT_EQ(cat_config_cost(c, "fslice", CAT_PRICING_ON_DEMAND, 0, &k, &err), CAT_OK);
+    CHECK_INT_EQ(k.standby, 1);
+    CHECK(k.ha && k.owned);
+    CHECK_NEAR(term(&k, "capital"), 2 * 20000 * e / (4 * 8760.0), 1e-12);
+    CHECK_NEAR(term(&k, "maintenance"), 2 * 0.1 * 20000 * e / 8760, 1e-12);
+    CHECK_NEAR(term(&k, "licence"), 2 * 32 * 300 * e / 8760, 1e-12); /* per core, 32 cores */
+    /* the curve at load 0.25: 100 + (300 - 100) x 0.25 / 0.5 = 200 W */
+    CHECK_NEAR(term(&k, "power"), 2 * 0.2 * e * 1.4 * 0.15, 1e-12);
+    /* colocation per kW of the peak (the curve at load 1: 500 W) */
+    CHECK_NEAR(term(&k, "colocation"), 2 * 0.5 * 180 * e / 730, 1e-12);
+    CHECK_NEAR(term(&k, "network"), 2 * 2 * 20 * e / 730, 1e-12);
+    CHECK_NEAR(term(&k, "staff"), 2 * 120000.0 / 40 * e / 8760, 1e-12);
+    /* storage: 400 GiB x 2 (redundancy) x 0.1 USD/GiB, amortised over 4 y plus 10 %/y */
+    CHECK_NEAR(term(&k, "storage"), 2 * 400 * 2 * 0.1 * (1.0 / 4 + 0.1) / 8760, 1e-12);
+    CHECK_INT_EQ(k.n_terms, 8);
+    want = 2 * 20000 * e / (4 * 8760.0) + 2 * 0.1 * 20000 * e / 8760 + 2 * 32 * 300 * e / 8760 +
+           2 * 0.2 * e * 1.4 * 0.15 + 2 * 0.5 * 180 * e / 730 + 2 * 2 * 20 * e / 730 +
+           2 * 120000.0 / 40 * e / 8760 + 2 * 400 * 2 * 0.1 * (1.0 / 4 + 0.1) / 8760;
+    CHECK_NEAR(k.per_hour, want, 1e-12);
+    CHECK(k.estimate);
+    /* capex per purchase: the capital share and the storage */
+    cap = 2 * 20000 * e + 2 * 400 * 2 * 0.1;
+    CHECK_NEAR(k.capex, cap, 1e-9);
+
+    /* NPV over 36 months at 6 %/y: one purchase at t = 0, running costs monthly, the book value
+     * at 36 months of a 48-month life (1 - 36/48 of capex) credited at t = 36 */
+    run = (want - cap / (4 * 8760.0)) * 730;
+    CHECK_INT_EQ(cat_cost_npv(&k, 36, 0.06, &v), CAT_OK);
+    CHECK_INT_EQ(v.purchases, 1);
+    CHECK_NEAR(v.capital, cap, 1e-9);
+    CHECK_NEAR(v.residual, cap * 0.25 * pow(1.06, -3.0), 1e-9);
+    CHECK_NEAR(v.running, run * disc(0.06, 1, 36), 1e-9);
+    CHECK_NEAR(v.total, cap + run * disc(0.06, 1, 36) - cap * 0.25 * pow(1.06, -3.0), 1e-9);
+    /* 60 months: bought again at 48 (the refresh), 12 of 48 months used at the end */
+    CHECK_INT_EQ(cat_cost_npv(&k, 60, 0.06, &v), CAT_OK);
+    CHECK_INT_EQ(v.purchases, 2);
+    CHECK_NEAR(v.total,
+               cap + cap * pow(1.06, -4.0) + run * disc(0.06, 1, 60) -
+                   cap * 0.75 * pow(1.06, -5.0),
+               1e-9);
+    /* at rate 0 over exactly one life the NPV is the hourly cost x hours */
+    CHECK_INT_EQ(cat_cost_npv(&k, 48, 0, &v), CAT_OK);
+    CHECK_NEAR(v.total, want * 730 * 48, 1e-6);
+    CHECK_INT_EQ(cat_cost_npv(&k, 0, 0.06, &v), CAT_EINVAL); /* shorter than a month */
+
+    /* a whole server ignores the packing factor: e = 1, no standby, no storage term */
+    CHECK_INT_EQ(cat_config_cost(c, "fwhole", CAT_PRICING_ON_DEMAND, 0, &k, &err), CAT_OK);
+    CHECK_NEAR(term(&k, "capital"), 20000 / (4 * 8760.0), 1e-12);
+    CHECK_NEAR(term(&k, "storage"), -1, 0);
+    CHECK_INT_EQ(k.standby, 0);
+    /* add_standby: a configuration that is not HA gets the copies; an HA one keeps its own */
+    {
+        struct cat_cost_opts o = {NULL, 0, 1};
+        CHECK_INT_EQ(cat_config_cost_x(c, "fwhole", CAT_PRICING_ON_DEMAND, 0, &o, &k, &err),
+                     CAT_OK);
+        CHECK_NEAR(term(&k, "capital"), 2 * 20000 / (4 * 8760.0), 1e-12);
+        CHECK(k.ha);
+        o.add_standby = 2;
+        CHECK_INT_EQ(cat_config_cost_x(c, "fslice", CAT_PRICING_ON_DEMAND, 0, &o, &k, &err),
+                     CAT_OK);
+        CHECK_INT_EQ(k.standby, 1);
+        CHECK_INT_EQ(cat_config_cost_x(c, "cloud", CAT_PRICING_ON_DEMAND, 0, &o, &k, &err),
+                     CAT_OK);
+        CHECK_INT_EQ(k.standby, 0); /* an HA instance's price includes its standby */
+        CHECK_NEAR(k.per_hour, 0.5, 1e-12);
+    }
+    /* overrides: servers per admin 20 doubles the staff term; out of its domain is refused */
+    {
+        const struct cat_server *sv = cat_find_server(c, "full");
+        struct cat_override ov = {&sv->servers_per_admin, 20};
+        struct cat_cost_opts o = {&ov, 1, 0};
+        CHECK_INT_EQ(cat_config_cost_x(c, "fslice", CAT_PRICING_ON_DEMAND, 0, &o, &k, &err),
+                     CAT_OK);
+        CHECK_NEAR(term(&k, "staff"), 2 * 120000.0 / 20 * e / 8760, 1e-12);
+        ov.fig = &sv->utilisation;
+        ov.value = 0;
+        CHECK_INT_EQ(cat_config_cost_x(c, "fslice", CAT_PRICING_ON_DEMAND, 0, &o, &k, &err),
+                     CAT_EINVAL);
+        ov.value = 0.125; /* a slice never pays more than the whole server */
+        CHECK_INT_EQ(cat_config_cost_x(c, "fslice", CAT_PRICING_ON_DEMAND, 0, &o, &k, &err),
+                     CAT_OK);
+        CHECK_NEAR(term(&k, "capital"), 2 * 20000 / (4 * 8760.0), 1e-12);
+    }
+
+    /* cloud: on-demand monthly in arrears; reserved 1 y all upfront bought at 0, 12, 24 and
+     * paid whole; reserved 3 y no upfront over 20 months still owes its 36 months */
+    CHECK_INT_EQ(cat_config_cost(c, "cloud", CAT_PRICING_ON_DEMAND, 0, &k, &err), CAT_OK);
+    CHECK_INT_EQ(cat_cost_npv(&k, 36, 0.06, &v), CAT_OK);
+    CHECK_NEAR(v.total, 0.5 * 730 * disc(0.06, 1, 36), 1e-9);
+    CHECK_INT_EQ(cat_config_cost(c, "cloud", CAT_PRICING_RESERVED_1Y_ALL, 0, &k, &err), CAT_OK);
+    CHECK_INT_EQ(cat_cost_npv(&k, 36, 0.06, &v), CAT_OK);
+    CHECK_INT_EQ(v.purchases, 3);
+    CHECK_NEAR(v.total, 0.3 * 730 * 12 * (1 + pow(1.06, -1.0) + pow(1.06, -2.0)), 1e-9);
+    CHECK_INT_EQ(cat_config_cost(c, "cloud", CAT_PRICING_RESERVED_3Y, 0, &k, &err), CAT_OK);
+    CHECK_INT_EQ(cat_cost_npv(&k, 20, 0.06, &v), CAT_OK);
+    CHECK_NEAR(v.total, 0.2 * 730 * disc(0.06, 1, 36), 1e-9);
+    CHECK_NEAR(v.discounted_hours, 730 * disc(0.06, 1, 20), 1e-9);
+    cat_catalog_free(c);
+}
+
 static void test_every_bundled_config(void)
 {
     /* every configuration of the bundled catalogs has an on-demand or subscription cost > 0 */
@@ -309,6 +473,7 @@ int main(void)
     test_disk_rules();
     test_cloud_costs();
     test_onprem();
+    test_full_model();
     test_every_bundled_config();
     return check_report();
 }
