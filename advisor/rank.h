@@ -93,6 +93,11 @@ struct rank_options {
     struct rank_mix_item mix[RANK_MAX_MIX];
     double extrapolate; /* F >= 1: search up to F x the largest measured level (curve.h);
                            0 or 1: not past it */
+    int ha_standby;     /* >= 0: standby copies priced for every configuration that is not
+                           highly available (cat_cost_opts.add_standby; like for like) */
+    int horizon_months; /* > 0: the horizon of the NPV (advisor/tco.h); 0: the amortisation
+                           period of the owned servers ranked, and none without one */
+    double discount_rate; /* annual, [0, 1]: of the NPV */
 };
 
 /* One configuration in a ranking. */
@@ -116,6 +121,9 @@ struct rank_row {
     enum curve_basis nodes_basis;    /* required: scale-out curve or linear */
     double cost_per_month;           /* required: currency per month at nodes_needed */
     long rank;                       /* 1-based position after rank_sort; 0 when not met */
+    int ha;                          /* 1: priced highly available (its own, or a standby added) */
+    int standby_added;               /* standby copies added by rank_options.ha_standby */
+    int owned;                       /* 1: an on-premises server */
 };
 
 /**

@@ -2,6 +2,7 @@
 #include "rankset.h"
 
 #include "confidence.h"
+#include "tco.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -210,17 +211,18 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
             char hr[16] = "-";
             if (isfinite(r->headroom))
                 snprintf(hr, sizeof hr, "%.0f%%", 100 * r->headroom);
-            fprintf(f, "%4s %-*.*s %8s %-17s %7s %7.4g %10s %8.3g %6s %s\n", rk, w, w, r->config,
-                    num(c, sizeof c, r->x.value), g,
+            fprintf(f, "%4s %-*.*s %8s %-17s %7s %7.4g %10s %8.3g %6s %s%s\n", rk, w, w,
+                    r->config, num(c, sizeof c, r->x.value), g,
                     isfinite(r->n) ? (snprintf(d, sizeof d, "%.1f", r->n), d) : "-",
                     r->cost_per_hour, num(e, sizeof e, r->tps_per_cost), r->cost_per_mtx, hr,
-                    basis_short(r->basis));
+                    basis_short(r->basis), r->standby_added ? " +sb" : "");
         } else {
-            fprintf(f, "%4s %-*.*s %8s %7s %8.4g %6ld %6ld %-8s %12.2f\n", rk, w, w, r->config,
-                    num(c, sizeof c, r->x.value),
+            fprintf(f, "%4s %-*.*s %8s %7s %8.4g %6ld %6ld %-8s %12.2f%s\n", rk, w, w,
+                    r->config, num(c, sizeof c, r->x.value),
                     isfinite(r->n) ? (snprintf(d, sizeof d, "%.1f", r->n), d) : "-",
                     r->cost_per_hour, r->units, r->nodes_needed,
-                    r->nodes_basis == CURVE_BASIS_LINEAR ? "linear" : "curve", r->cost_per_month);
+                    r->nodes_basis == CURVE_BASIS_LINEAR ? "linear" : "curve", r->cost_per_month,
+                    r->standby_added ? " +sb" : "");
         }
     }
     /* notes, the same text for several configurations on one line */
@@ -367,6 +369,8 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
         if (conf_write_text(f, s, s->conf) != 0)
             return -1;
     }
+    if (s->tco && tco_write_text(f, s, s->tco) != 0)
+        return -1;
     if (s->trailer)
         fputs(s->trailer, f);
     return ferror(f) ? -1 : 0;
@@ -468,6 +472,8 @@ static json_t *row_json(const struct rank_set *s, size_t i)
     }
     if (s->conf)
         conf_row_json(s->conf, i, o);
+    if (s->tco)
+        tco_row_json(s->tco, s, i, o);
     json_object_set_new(o, "basis_from",
                         r->status == RANK_MET ? json_string(s->opt.mix[r->basis_from].workload)
                                               : json_null());

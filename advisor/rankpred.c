@@ -12,6 +12,8 @@ struct cost_ctx {
     const char *config;
     enum cat_pricing pricing;
     int estimate;
+    int ha_standby;
+    int ha, standby_added, owned;
 };
 
 static double cost_at(void *vctx, long nodes)
@@ -19,10 +21,14 @@ static double cost_at(void *vctx, long nodes)
     struct cost_ctx *c = vctx;
     struct cat_cost cost;
     struct cat_error err;
+    struct cat_cost_opts o = {NULL, 0, c->ha_standby};
     if (nodes > 1000000 ||
-        cat_config_cost(c->cat, c->config, c->pricing, (int)nodes, &cost, &err) != CAT_OK)
+        cat_config_cost_x(c->cat, c->config, c->pricing, (int)nodes, &o, &cost, &err) != CAT_OK)
         return NAN;
     c->estimate |= cost.estimate;
+    c->ha = cost.ha;
+    c->owned = cost.owned;
+    c->standby_added = cost.config && !cost.config->ha ? cost.standby : 0;
     return cost.per_hour;
 }
 
@@ -253,7 +259,7 @@ int rankpred_add(struct rank_set *s, const struct predict_set *ps, struct rankpr
         const struct cat_config *cf = &cat->configs[k];
         struct pset *P = &sets[cfg_set[k]];
         const struct curve *cv[RANK_MAX_MIX];
-        struct cost_ctx cc = {cat, NULL, s->opt.pricing, 0};
+        struct cost_ctx cc = {cat, NULL, s->opt.pricing, 0, s->opt.ha_standby, 0, 0, 0};
         if (!(s->config[i] = strdup(cf->id)))
             goto nomem;
         s->from[i] = NULL;
@@ -275,6 +281,9 @@ int rankpred_add(struct rank_set *s, const struct predict_set *ps, struct rankpr
         cc.config = s->config[i];
         rank_row_price(&s->rows[i], cv, &s->opt, cost_at, &cc);
         s->rows[i].cost_estimate = cc.estimate;
+        s->rows[i].ha = cc.ha;
+        s->rows[i].owned = cc.owned;
+        s->rows[i].standby_added = cc.standby_added;
     }
     st->added = n_new;
     st->sets = n_sets;

@@ -40,6 +40,8 @@ void rank_set_destroy(struct rank_set *s)
     free(s->trailer);
     if (s->conf && s->conf_free)
         s->conf_free(s->conf);
+    if (s->tco && s->tco_free)
+        s->tco_free(s->tco);
     free(s->config_set);
     free(s->curves);
     free(s->rows);
@@ -133,7 +135,9 @@ struct cost_ctx {
     const struct cat_catalog *cat;
     const char *config;
     enum cat_pricing pricing;
+    int ha_standby;
     int estimate;
+    int ha, standby_added, owned;
 };
 
 static double cost_at(void *vctx, long nodes)
@@ -141,10 +145,14 @@ static double cost_at(void *vctx, long nodes)
     struct cost_ctx *c = vctx;
     struct cat_cost cost;
     struct cat_error err;
+    struct cat_cost_opts o = {NULL, 0, c->ha_standby};
     if (nodes > 1000000 ||
-        cat_config_cost(c->cat, c->config, c->pricing, (int)nodes, &cost, &err) != CAT_OK)
+        cat_config_cost_x(c->cat, c->config, c->pricing, (int)nodes, &o, &cost, &err) != CAT_OK)
         return NAN;
     c->estimate |= cost.estimate;
+    c->ha = cost.ha;
+    c->owned = cost.owned;
+    c->standby_added = cost.config && !cost.config->ha ? cost.standby : 0;
     return cost.per_hour;
 }
 
@@ -301,9 +309,16 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
         cc.cat = cat;
         cc.config = s->config[k];
         cc.pricing = s->opt.pricing;
+        cc.ha_standby = s->opt.ha_standby;
         cc.estimate = 0;
+        cc.ha = cf->ha;
+        cc.owned = cf->server != NULL;
+        cc.standby_added = 0;
         rank_row_price(&s->rows[k], cv, &s->opt, cost_at, &cc);
         s->rows[k].cost_estimate = cc.estimate;
+        s->rows[k].ha = cc.ha;
+        s->rows[k].owned = cc.owned;
+        s->rows[k].standby_added = cc.standby_added;
         if (!isfinite(s->rows[k].cost_per_hour)) {
             struct cat_cost cost;
             struct cat_error cerr;

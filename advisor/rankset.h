@@ -60,11 +60,15 @@ struct rank_set {
                                       the caller after the build, with its destructor: */
     void (*conf_free)(struct rank_confidence *); /* called by rank_set_destroy when conf is
                                                     set (conf_free of confidence.h) */
+    struct rank_tco *tco; /* horizon, like for like, where the decision flips (tco.h), or NULL;
+                             set by the caller after conf, with its destructor: */
+    void (*tco_free)(struct rank_tco *);
     char *trailer; /* text printed at the end of the text table ("note: ..." lines), or NULL
                       (owned) */
 };
 
 struct rank_confidence;
+struct rank_tco;
 
 /** Set an embedded set empty. */
 void rank_set_init(struct rank_set *s);

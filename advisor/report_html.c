@@ -4,6 +4,7 @@
 #include "confidence.h"
 #include "cost.h"
 #include "svg.h"
+#include "tco.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -376,6 +377,89 @@ static void confidence(FILE *f, const struct rank_set *s)
     }
 }
 
+/* IDC against cloud: like for like, the horizon NPV, where the decision flips (tco.h). */
+static void decision(FILE *f, const struct rank_set *s)
+{
+    const struct rank_tco *t = s->tco;
+    const struct tco_input *v[TCO_MAX_INPUTS];
+    const char *labels[TCO_MAX_INPUTS];
+    char lab[TCO_MAX_INPUTS][80];
+    double lo[TCO_MAX_INPUTS], hi[TCO_MAX_INPUTS];
+    size_t n, k = 0;
+    int any = 0;
+    for (size_t i = 0; i < t->n; i++)
+        any |= t->rows[i].n > 0;
+    if (!any && t->n_inputs == 0 && t->like_for_like)
+        return;
+    fprintf(f, "<h2>Cost over time and where the decision flips</h2>\n");
+    if (!t->like_for_like)
+        fprintf(f, "<p><strong>Not like for like:</strong> highly available configurations (a "
+                   "standby in the price) are ranked with single machines; <code>--ha-standby "
+                   "1</code> prices a standby copy for each single machine.</p>\n");
+    if (any) {
+        fprintf(f,
+                "<p>Net present value over %d months at %g %% a year: owned servers bought at "
+                "the start and at each end of life, running costs monthly, the book value at the "
+                "end credited; cloud commitments paid upfront or monthly to their end.</p>\n"
+                "<table class=\"conf\"><thead><tr><th class=\"l\">config</th><th class=\"l\">"
+                "pricing</th><th>NPV %s</th><th>%s per million transactions</th></tr></thead>"
+                "<tbody>\n",
+                t->months, 100 * t->rate, s->cat->currency, s->cat->currency);
+        for (size_t i = 0; i < t->n; i++)
+            for (size_t p = 0; p < t->rows[i].n; p++) {
+                const struct tco_pricing *tp = &t->rows[i].pr[p];
+                fprintf(f, "<tr><td class=\"l\">");
+                esc(f, s->rows[i].config);
+                fprintf(f, "</td><td class=\"l\">%s%s</td><td>%.2f</td><td>%.4g</td></tr>\n",
+                        s->rows[i].owned ? "owned" : cat_pricing_name(tp->pricing),
+                        t->rows[i].n > 1 && (long)p == t->rows[i].cheapest ? " (lowest)" : "",
+                        tp->npv.total, tp->per_mtx);
+            }
+        fprintf(f, "</tbody></table>\n");
+    }
+    if (t->best < 0 || t->runner_up < 0 || !isfinite(t->advantage) || t->n_inputs == 0)
+        return;
+    fprintf(f, "<p><strong>Where it flips:</strong> ");
+    esc(f, s->rows[t->best].config);
+    fprintf(f, " leads ");
+    esc(f, s->rows[t->runner_up].config);
+    fprintf(f, " %.3g times at the catalog's figures. It stays ahead unless (one estimate at a "
+               "time):</p>\n<ul>\n",
+            t->advantage);
+    n = tco_sorted_inputs(t, v, 0);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "<li>");
+        esc(f, v[i]->config);
+        fprintf(f, " ");
+        esc(f, v[i]->in.name);
+        if (isfinite(v[i]->break_even))
+            fprintf(f, " %s %.4g %s (now %.4g)",
+                    v[i]->break_even > v[i]->in.value ? "exceeds" : "falls below",
+                    v[i]->break_even, v[i]->in.unit, v[i]->in.value);
+        else
+            fprintf(f, ": no value a catalog accepts flips it alone");
+        fprintf(f, "</li>\n");
+    }
+    fprintf(f, "</ul>\n");
+    n = tco_sorted_inputs(t, v, 1);
+    for (size_t i = 0; i < n; i++)
+        if (tco_swing(v[i]) >= 0) {
+            snprintf(lab[k], sizeof lab[k], "%s %s (%.6g to %.6g)", v[i]->config, v[i]->in.name,
+                     v[i]->in.fig->low, v[i]->in.fig->high);
+            labels[k] = lab[k];
+            lo[k] = v[i]->adv_low;
+            hi[k] = v[i]->adv_high;
+            k++;
+        }
+    if (k) {
+        char title[256];
+        snprintf(title, sizeof title, "Lead of %s over %s, each estimate at its low (blue) and "
+                                      "high (orange)",
+                 s->rows[t->best].config, s->rows[t->runner_up].config);
+        svg_tornado(f, title, labels, lo, hi, k, t->advantage);
+    }
+}
+
 int report_write_html(FILE *f, const struct rank_set *s, const struct report_inputs *in)
 {
     char slo[64], wl[256], a[32];
@@ -411,6 +495,8 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
     ranking_table(f, s);
     if (s->conf)
         confidence(f, s);
+    if (s->tco)
+        decision(f, s);
     fprintf(f, "<h2>Throughput per cost</h2>\n");
     bars(f, s);
     fprintf(f, "<h2>Curves</h2>\n<p class=\"legend\"><span><i class=\"sw\" style=\"background:"

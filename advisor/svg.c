@@ -312,3 +312,75 @@ void svg_bars(FILE *f, const char *title, const char *unit, const char *const *l
     }
     fprintf(f, "</g>\n</svg>\n");
 }
+
+void svg_tornado(FILE *f, const char *title, const char *const *labels, const double *lo,
+                 const double *hi, size_t n, double base)
+{
+    double w = 900, lw = 340, rw = 90, bh = 24, top = 34, h, vmin = base, vmax = base;
+    double pw = w - lw - rw;
+    char buf[48];
+    for (size_t i = 0; i < n; i++) {
+        if (isfinite(lo[i]) && lo[i] > 0) {
+            vmin = fmin(vmin, lo[i]);
+            vmax = fmax(vmax, lo[i]);
+        }
+        if (isfinite(hi[i]) && hi[i] > 0) {
+            vmin = fmin(vmin, hi[i]);
+            vmax = fmax(vmax, hi[i]);
+        }
+    }
+    vmin = fmin(vmin, 1.0) / 1.25; /* the flip (1) is always on the axis */
+    vmax = fmax(vmax, 1.0) * 1.25;
+    if (!(vmin > 0) || !(vmax > vmin)) {
+        vmin = 0.5;
+        vmax = 2;
+    }
+#define TX(v) (lw + pw * (log(v) - log(vmin)) / (log(vmax) - log(vmin)))
+    h = top + bh * (double)n + 30;
+    fprintf(f,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"tornado\" viewBox=\"0 0 %g %g\" "
+            "width=\"%g\" height=\"%g\" role=\"img\">\n<title>",
+            w, h, w, h);
+    svg_escape(f, title);
+    fprintf(f, "</title>\n<text class=\"ptitle\" x=\"%g\" y=\"18\">", lw);
+    svg_escape(f, title);
+    fprintf(f, "</text>\n");
+    open_series(f, "tornado", n);
+    for (size_t i = 0; i < n; i++) {
+        double y = top + bh * (double)i;
+        fprintf(f, "<text class=\"blabel\" x=\"%g\" y=\"%.1f\" text-anchor=\"end\">", lw - 8,
+                y + bh * 0.65);
+        svg_escape(f, labels[i]);
+        fprintf(f, "</text>");
+        if (isfinite(lo[i]) && isfinite(hi[i]) && lo[i] > 0 && hi[i] > 0) {
+            double b = TX(fmax(fmax(lo[i], hi[i]), base));
+            fprintf(f,
+                    "<rect class=\"lowbar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                    "height=\"%.1f\" fill=\"%s\"/>",
+                    fmin(TX(lo[i]), TX(base)), y + 3, fabs(TX(lo[i]) - TX(base)), bh - 6,
+                    "#1f5fbf");
+            fprintf(f,
+                    "<rect class=\"highbar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                    "height=\"%.1f\" fill=\"%s\"/>",
+                    fmin(TX(hi[i]), TX(base)), y + 3, fabs(TX(hi[i]) - TX(base)), bh - 6,
+                    "#e0701b");
+            snprintf(buf, sizeof buf, "%.3gx / %.3gx", lo[i], hi[i]);
+            fprintf(f, "<text class=\"bvalue\" x=\"%.1f\" y=\"%.1f\">%s</text>", b + 6,
+                    y + bh * 0.65, buf);
+        }
+        fputc('\n', f);
+    }
+    fprintf(f, "</g>\n");
+    fprintf(f,
+            "<line class=\"base\" x1=\"%.1f\" y1=\"%g\" x2=\"%.1f\" y2=\"%g\" "
+            "stroke=\"#333\"/>\n<text class=\"tick\" x=\"%.1f\" y=\"%g\" "
+            "text-anchor=\"middle\">now %.3gx</text>\n",
+            TX(base), top - 4, TX(base), top + bh * (double)n, TX(base), top + bh * (double)n + 14,
+            base);
+    fprintf(f,
+            "<line class=\"flip\" x1=\"%.1f\" y1=\"%g\" x2=\"%.1f\" y2=\"%g\" "
+            "stroke=\"#c62828\" stroke-dasharray=\"4 3\"/>\n<text class=\"tick\" x=\"%.1f\" "
+            "y=\"%g\" text-anchor=\"middle\">1x: the decision flips</text>\n</svg>\n",
+            TX(1.0), top - 4, TX(1.0), top + bh * (double)n, TX(1.0), top + bh * (double)n + 26);
+#undef TX
+}

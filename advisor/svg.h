@@ -77,4 +77,13 @@ void svg_marker(struct svg_plot *p, const char *series, double x, double y, cons
 void svg_bars(FILE *f, const char *title, const char *unit, const char *const *labels,
               const double *values, size_t n);
 
+/**
+ * A tornado chart: for n inputs, a bar from the base value to the value with the input at its
+ * low (blue) and at its high (orange), on a log axis, with a line at base ("now") and a dashed
+ * line at 1 (where the decision flips); one series "tornado" with n data points. Values are
+ * ratios > 0; a non-finite pair draws no bar.
+ */
+void svg_tornado(FILE *f, const char *title, const char *const *labels, const double *lo,
+                 const double *hi, size_t n, double base);
+
 #endif

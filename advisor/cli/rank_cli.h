@@ -45,6 +45,9 @@ int rank_cli_parse_map(const char *arg, void *rank_cli, char *err, size_t cap);
  *  error names "FILE:LINE: "; a file that cannot be read: "cannot read FILE: reason". */
 int rank_cli_parse_map_file(const char *arg, void *rank_cli, char *err, size_t cap);
 
+/** --horizon 3y or 36m into an int of months (whole months, 1 to 1200). */
+int rank_cli_parse_horizon(const char *arg, void *months, char *err, size_t cap);
+
 /* Rows of the shared options for the cli_opt table of a command whose option struct T holds a
  * struct rank_cli as member m (the same rows, text and defaults in rank and report). */
 #define RANK_CLI_OPTIONS(T, m)                                                                     \
@@ -113,6 +116,35 @@ int rank_cli_parse_map_file(const char *arg, void *rank_cli, char *err, size_t c
          .arg_name = "FILE",                                                                       \
          .parse = rank_cli_parse_map_file,                                                         \
          .help = "lines TARGET=ID ('#' comments) as --map"},                                       \
+        {"horizon",                                                                                \
+         0,                                                                                        \
+         CLI_CUSTOM,                                                                               \
+         CLI_AT(T, m.opt.horizon_months),                                                          \
+         .arg_name = "H",                                                                          \
+         .parse = rank_cli_parse_horizon,                                                          \
+         .dflt_doc = "the owned servers' amortisation period",                                     \
+         .help = "net present value of each configuration over H (3y, 36m) under every pricing "   \
+                 "model"},                                                                         \
+        {"discount-rate",                                                                          \
+         0,                                                                                        \
+         CLI_REAL,                                                                                 \
+         CLI_AT(T, m.opt.discount_rate),                                                           \
+         .arg_name = "R",                                                                          \
+         .min = 0,                                                                                 \
+         .max = 1,                                                                                 \
+         .takes = "an annual rate from 0 to 1",                                                    \
+         .example = "0.07",                                                                        \
+         .dflt = "0.05",                                                                           \
+         .help = "annual discount rate of the net present value (your cost of capital)"},          \
+        {"ha-standby",                                                                             \
+         0,                                                                                        \
+         CLI_INT,                                                                                  \
+         CLI_AT(T, m.opt.ha_standby),                                                              \
+         .arg_name = "N",                                                                          \
+         .min = 0,                                                                                 \
+         .max = 100,                                                                               \
+         .help = "price N standby copies of every configuration that is not highly available "     \
+                 "(like for like with HA ones)"},                                                  \
         {"predict", 0, CLI_FLAG, CLI_AT(T, m.predict),                                             \
          .help = "also rank every configuration of the catalogs predicted from its family's "      \
                  "measured sizes (sizeup predict), labelled pred"},                                \

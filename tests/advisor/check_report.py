@@ -11,6 +11,7 @@ with an avg_latency_ms value, and both a "slo" marker; the bar chart has one bar
 configuration.
 """
 import csv
+import json
 import sys
 from html.parser import HTMLParser
 
@@ -54,6 +55,8 @@ class Checker(HTMLParser):
             self.cur["counted"][self.cur["open"]] += 1
         if tag == "rect" and self.cur is not None and self.cur.get("open") == "bars":
             self.cur["counted"]["bars"] += 1
+        if tag == "rect" and self.cur is not None and self.cur.get("open") == "tornado":
+            self.cur["counted"]["tornado"] += 1
         if tag not in VOID and tag not in SVG_EMPTY:
             self.stack.append(tag)
 
@@ -83,6 +86,14 @@ class Checker(HTMLParser):
 
 def main():
     html_path, csv_path = sys.argv[1], sys.argv[2]
+    # optional: the ranking's sizeup.ranking/1 records (rank --json): the tornado chart draws
+    # each estimate of the decision that has a range, two bars (low, high) each
+    ranged = None
+    if len(sys.argv) > 3:
+        for line in open(sys.argv[3]):
+            rec = json.loads(line)
+            if "decision" in rec:
+                ranged = sum(1 for i in rec["decision"]["inputs"] if "low" in i)
     rows = [r for r in csv.DictReader(l for l in open(csv_path) if not l.startswith("#"))]
     by_target = {}
     for r in rows:
@@ -126,8 +137,16 @@ def main():
     bars = [s for s in c.svgs if "bars" in s["series"]]
     if len(bars) != 1 or bars[0]["series"]["bars"] != len(by_target) or bars[0]["counted"]["bars"] != len(by_target):
         fails.append("bar chart: expected one with %d bars" % len(by_target))
-    if len(c.svgs) != 2 * len(by_target) + 1:
-        fails.append("%d SVGs, expected %d" % (len(c.svgs), 2 * len(by_target) + 1))
+    tornado = [s for s in c.svgs if "tornado" in s["series"]]
+    want_svgs = 2 * len(by_target) + 1 + (1 if ranged else 0)
+    if ranged is not None:
+        if ranged and (len(tornado) != 1 or tornado[0]["series"]["tornado"] != ranged
+                       or tornado[0]["counted"]["tornado"] != 2 * ranged):
+            fails.append("tornado chart: expected one with %d inputs (%d bars)" % (ranged, 2 * ranged))
+    else:
+        want_svgs += len(tornado)
+    if len(c.svgs) != want_svgs:
+        fails.append("%d SVGs, expected %d" % (len(c.svgs), want_svgs))
     for f in fails:
         print("FAIL:", f)
     print("%d configurations checked, %d SVGs, %d failures" % (checks, len(c.svgs), len(fails)))

@@ -15,11 +15,13 @@ $ rank --help
 $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --catalog data/catalogs/published.json --slo avg:20ms
 ? 0
 > target avg <= 20 ms; workload oltp_legacy; on-demand prices in USD
->    1 idc-nvme            1437 [1365, 1509]         16.0
-> 0.02636
+>    1 idc-nvme            1437 [1365, 1509]         16.0   0.095
 >    4 cloud-ssd
 > note: idc-nvme: throughput peaks at 16 threads (measured)
-= 22
+> over 60 months (the owned servers' amortisation period) at 5 %/y, net present value:
+> where it flips: idc-nvme leads cloud-local-ssd 6.21x at the catalog's figures; it stays
+> idc-nvme servers_per_admin falls below 1.891 servers (now 20): 0.529 FTE per server
+= 50
 
 ### cloud-ssd never meets 10 ms: its latency at 1 thread is 13.33 ms; it ranks last
 $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:10ms
@@ -87,11 +89,22 @@ $ rank --points data/published/seekdb-4c8g-1c2g.csv
 ! the points hold several workloads
 
 ### a pricing model the cloud instances lack: the on-premises server is still ranked
-$ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:20ms --pricing reserved-1y
+$ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:20ms --pricing reserved-3y
 ? 3
 >    1 idc-nvme
 > no price for the pricing model
-! has no reserved-1y price
+! has no reserved-3y price
+
+### the horizon: whole months, at least one
+$ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:20ms --horizon 0.5m
+? 2
+! a horizon of 0.5 months: expected whole months from 1 to 1200 (100 y)
+
+### the horizon and the discount rate: 3 years at 7 %
+$ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:20ms --horizon 3y --discount-rate 0.07
+? 0
+> over 36 months (--horizon) at 7 %/y, net present value:
+>                        reserved-1y
 
 ### no points
 $ rank --slo avg:20ms
@@ -161,7 +174,7 @@ $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --catalog data/catalog
 ? 0
 > how sure: P(best at avg <= 20 ms), 10000 draws within each 95 % interval (seed 42);
 >      1 idc-nvme               100 %         -  first
-> break-even: cloud-local-ssd overtakes idc-nvme at 0.008581 USD/h or less (now 0.192),
+> break-even: cloud-local-ssd overtakes idc-nvme at 0.03093 USD/h or less (now 0.192),
 
 ### --predict: two sizes per family of the published AWS table rank with the predicted sizes of the whole catalog
 $$ grep -E '^(#|target,|c5\.xlarge,|c5\.12xlarge,|c5a\.xlarge,|c5a\.12xlarge,|c6g\.xlarge,|c6g\.12xlarge,)' data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv > "$TRANSCRIPT_TMP/two.csv"

@@ -13,7 +13,9 @@ csv="$src/data/published/rds-idc-vs-cloud-4c16g.csv"
 
 "$bin" report --points "$csv" --catalog "$src/data/catalogs/published.json" --slo avg:20ms \
     -o "$tmp/report.html" || { echo "FAIL: sizeup report exited $?"; exit 1; }
-python3 "$src/tests/advisor/check_report.py" "$tmp/report.html" "$csv" || fail=1
+"$bin" rank --points "$csv" --catalog "$src/data/catalogs/published.json" --slo avg:20ms \
+    --json > "$tmp/ranking.jsonl" || { echo "FAIL: sizeup rank --json exited $?"; exit 1; }
+python3 "$src/tests/advisor/check_report.py" "$tmp/report.html" "$csv" "$tmp/ranking.jsonl" || fail=1
 
 # --predict: predicted configurations are drawn dashed (series "predicted", hollow
 # "predicted-points"), measured ones as before; the page says how sure the ranking is

@@ -256,19 +256,32 @@ static void test_onprem(void)
     CHECK_NEAR(k.per_hour, 0.5 * 0.9354011741, 1e-9);
     cat_catalog_free(c);
 
-    /* the bundled idc-nvme: share = max(4/80, 16/384) = 0.05 of a $10,000 server,
-     * 5 y, 15 %, 0.4 kW, PUE 1.56, $0.10/kWh, $1,000/rack-month, 2 U of 42:
-     *   500/43800 + 75/8760 + 0.4 x 0.05 x 1.56 x 0.1 + 1000 x 2/42 x 0.05 / 730 */
+    /* the bundled idc-nvme: share max(4/80, 16/384) = 0.05 of the server, packed to
+     * utilisation 0.7: e = 0.05 / 0.7; $10,000, 5 y, 15 %; SPECpower curve 53.65 / 228 / 463 W
+     * read at load 0.5 (228 W), PUE 1.56, $0.10/kWh; CBRE 184.06 USD/kW-month on the 463 W
+     * peak; 2 ports x $20/month; 126,728 USD/y per administrator of 20 servers */
     c = load("data/catalogs/published.json");
     CHECK_INT_EQ(cat_config_cost(c, "idc-nvme", CAT_PRICING_ON_DEMAND, 0, &k, &err), CAT_OK);
-    CHECK_NEAR(k.per_hour,
-               500.0 / 43800 + 75.0 / 8760 + 0.4 * 0.05 * 1.56 * 0.1 + 1000.0 * 2 / 42 * 0.05 / 730,
-               1e-12);
+    {
+        double e = 0.05 / 0.7;
+        CHECK_NEAR(term(&k, "capital"), 10000 * e / 43800, 1e-12);
+        CHECK_NEAR(term(&k, "maintenance"), 0.15 * 10000 * e / 8760, 1e-12);
+        CHECK_NEAR(term(&k, "power"), 0.228 * e * 1.56 * 0.1, 1e-12);
+        CHECK_NEAR(term(&k, "colocation"), 0.463 * 184.06 * e / 730, 1e-12);
+        CHECK_NEAR(term(&k, "network"), 2 * 20 * e / 730, 1e-12);
+        CHECK_NEAR(term(&k, "staff"), 126728.0 / 20 * e / 8760, 1e-12);
+        CHECK_NEAR(k.per_hour,
+                   10000 * e / 43800 + 0.15 * 10000 * e / 8760 + 0.228 * e * 1.56 * 0.1 +
+                       0.463 * 184.06 * e / 730 + 2 * 20 * e / 730 + 126728.0 / 20 * e / 8760,
+                   1e-12);
+    }
     CHECK(k.estimate);
-    /* klustron-3x32c: 3 whole servers of $10,000, 0.35 kW, 1 U */
+    /* klustron-3x32c: 3 whole servers (no packing) of $10,000, R640 curve 232 W at 50 %,
+     * 469 W peak */
     CHECK_INT_EQ(cat_config_cost(c, "klustron-3x32c", CAT_PRICING_ON_DEMAND, 0, &k, &err), CAT_OK);
     CHECK_NEAR(k.per_hour,
-               3 * (10000.0 / 43800 + 1500.0 / 8760 + 0.35 * 1.56 * 0.1 + 1000.0 / 42 / 730),
+               3 * (10000.0 / 43800 + 1500.0 / 8760 + 0.232 * 1.56 * 0.1 + 0.469 * 184.06 / 730 +
+                    40.0 / 730 + 126728.0 / 20 / 8760),
                1e-12);
     cat_catalog_free(c);
 }
