@@ -91,12 +91,12 @@ struct rank_options {
     double required_tps; /* 0: none */
     size_t n_mix;        /* >= 1 */
     struct rank_mix_item mix[RANK_MAX_MIX];
-    double extrapolate; /* F >= 1: search up to F x the largest measured level (curve.h);
-                           0 or 1: not past it */
-    int ha_standby;     /* >= 0: standby copies priced for every configuration that is not
-                           highly available (cat_cost_opts.add_standby; like for like) */
-    int horizon_months; /* > 0: the horizon of the NPV (advisor/tco.h); 0: the amortisation
-                           period of the owned servers ranked, and none without one */
+    double extrapolate;   /* F >= 1: search up to F x the largest measured level (curve.h);
+                             0 or 1: not past it */
+    int ha_standby;       /* >= 0: standby copies priced for every configuration that is not
+                             highly available (cat_cost_opts.add_standby; like for like) */
+    int horizon_months;   /* > 0: the horizon of the NPV (advisor/tco.h); 0: the amortisation
+                             period of the owned servers ranked, and none without one */
     double discount_rate; /* annual, [0, 1]: of the NPV */
 };
 

@@ -211,14 +211,14 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
             char hr[16] = "-";
             if (isfinite(r->headroom))
                 snprintf(hr, sizeof hr, "%.0f%%", 100 * r->headroom);
-            fprintf(f, "%4s %-*.*s %8s %-17s %7s %7.4g %10s %8.3g %6s %s%s\n", rk, w, w,
-                    r->config, num(c, sizeof c, r->x.value), g,
+            fprintf(f, "%4s %-*.*s %8s %-17s %7s %7.4g %10s %8.3g %6s %s%s\n", rk, w, w, r->config,
+                    num(c, sizeof c, r->x.value), g,
                     isfinite(r->n) ? (snprintf(d, sizeof d, "%.1f", r->n), d) : "-",
                     r->cost_per_hour, num(e, sizeof e, r->tps_per_cost), r->cost_per_mtx, hr,
                     basis_short(r->basis), r->standby_added ? " +sb" : "");
         } else {
-            fprintf(f, "%4s %-*.*s %8s %7s %8.4g %6ld %6ld %-8s %12.2f%s\n", rk, w, w,
-                    r->config, num(c, sizeof c, r->x.value),
+            fprintf(f, "%4s %-*.*s %8s %7s %8.4g %6ld %6ld %-8s %12.2f%s\n", rk, w, w, r->config,
+                    num(c, sizeof c, r->x.value),
                     isfinite(r->n) ? (snprintf(d, sizeof d, "%.1f", r->n), d) : "-",
                     r->cost_per_hour, r->units, r->nodes_needed,
                     r->nodes_basis == CURVE_BASIS_LINEAR ? "linear" : "curve", r->cost_per_month,

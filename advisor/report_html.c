@@ -423,8 +423,9 @@ static void decision(FILE *f, const struct rank_set *s)
     esc(f, s->rows[t->best].config);
     fprintf(f, " leads ");
     esc(f, s->rows[t->runner_up].config);
-    fprintf(f, " %.3g times at the catalog's figures. It stays ahead unless (one estimate at a "
-               "time):</p>\n<ul>\n",
+    fprintf(f,
+            " %.3g times at the catalog's figures. It stays ahead unless (one estimate at a "
+            "time):</p>\n<ul>\n",
             t->advantage);
     n = tco_sorted_inputs(t, v, 0);
     for (size_t i = 0; i < n; i++) {
@@ -434,8 +435,8 @@ static void decision(FILE *f, const struct rank_set *s)
         esc(f, v[i]->in.name);
         if (isfinite(v[i]->break_even))
             fprintf(f, " %s %.4g %s (now %.4g)",
-                    v[i]->break_even > v[i]->in.value ? "exceeds" : "falls below",
-                    v[i]->break_even, v[i]->in.unit, v[i]->in.value);
+                    v[i]->break_even > v[i]->in.value ? "exceeds" : "falls below", v[i]->break_even,
+                    v[i]->in.unit, v[i]->in.value);
         else
             fprintf(f, ": no value a catalog accepts flips it alone");
         fprintf(f, "</li>\n");
@@ -453,8 +454,9 @@ static void decision(FILE *f, const struct rank_set *s)
         }
     if (k) {
         char title[256];
-        snprintf(title, sizeof title, "Lead of %s over %s, each estimate at its low (blue) and "
-                                      "high (orange)",
+        snprintf(title, sizeof title,
+                 "Lead of %s over %s, each estimate at its low (blue) and "
+                 "high (orange)",
                  s->rows[t->best].config, s->rows[t->runner_up].config);
         svg_tornado(f, title, labels, lo, hi, k, t->advantage);
     }

@@ -282,8 +282,9 @@ int tco_write_text(FILE *f, const struct rank_set *s, const struct rank_tco *t)
             }
         fprintf(f, "\n  (--ha-standby 1 prices a standby copy for each single machine)\n");
     } else if (t->n_standby_added) {
-        fprintf(f, "like for like: a standby copy priced for each configuration that is not "
-                   "highly available\n  (--ha-standby %d)\n",
+        fprintf(f,
+                "like for like: a standby copy priced for each configuration that is not "
+                "highly available\n  (--ha-standby %d)\n",
                 s->opt.ha_standby);
     }
     if (t->months > 0) {
@@ -323,10 +324,9 @@ int tco_write_text(FILE *f, const struct rank_set *s, const struct rank_tco *t)
             if (!isfinite(k->break_even))
                 continue;
             up = k->break_even > k->in.value; /* the flip lies above the value */
-            fprintf(f, "%s\n    %s %s %s %s%s%s (now %s)", shown ? "," : "", k->config,
-                    k->in.name, up ? "exceeds" : "falls below",
-                    fnum(n1, sizeof n1, k->break_even), *k->in.unit ? " " : "", k->in.unit,
-                    fnum(n2, sizeof n2, k->in.value));
+            fprintf(f, "%s\n    %s %s %s %s%s%s (now %s)", shown ? "," : "", k->config, k->in.name,
+                    up ? "exceeds" : "falls below", fnum(n1, sizeof n1, k->break_even),
+                    *k->in.unit ? " " : "", k->in.unit, fnum(n2, sizeof n2, k->in.value));
             if (strcmp(k->in.name, "servers_per_admin") == 0)
                 fprintf(f, ": %.3g FTE per server", 1 / k->break_even);
             shown++;
@@ -363,8 +363,9 @@ int tco_write_text(FILE *f, const struct rank_set *s, const struct rank_tco *t)
                     break;
                 }
                 if (!shown)
-                    fprintf(f, "sensitivity: %s's lead with each ranged estimate at its low / "
-                               "high\n",
+                    fprintf(f,
+                            "sensitivity: %s's lead with each ranged estimate at its low / "
+                            "high\n",
                             w->config);
                 fprintf(f, "  %-20.20s %-24.24s %9s / %-9s %6.3gx / %.3gx\n", v[i]->config,
                         v[i]->in.name, fnum(n1, sizeof n1, v[i]->in.fig->low),
@@ -420,8 +421,8 @@ int tco_row_json(const struct rank_tco *t, const struct rank_set *s, size_t i, j
             return -1;
         }
         json_object_set_new(d, "like_for_like", json_boolean(t->like_for_like));
-        json_object_set_new(d, "against", t->runner_up >= 0
-                                              ? json_string(s->rows[t->runner_up].config)
+        json_object_set_new(d, "against",
+                            t->runner_up >= 0 ? json_string(s->rows[t->runner_up].config)
                                               : json_null());
         json_object_set_new(d, "advantage",
                             isfinite(t->advantage) ? json_real(t->advantage) : json_null());
@@ -441,8 +442,7 @@ int tco_row_json(const struct rank_tco *t, const struct rank_set *s, size_t i, j
                 json_object_set_new(e, "advantage_high", json_real(in->adv_high));
             }
             json_object_set_new(e, "break_even",
-                                isfinite(in->break_even) ? json_real(in->break_even)
-                                                         : json_null());
+                                isfinite(in->break_even) ? json_real(in->break_even) : json_null());
             if (in->in.fig->source)
                 json_object_set_new(e, "source", json_string(in->in.fig->source));
             json_array_append_new(arr, e);

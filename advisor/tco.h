@@ -50,9 +50,9 @@ struct tco_pricing {
 
 /* One ranked row over the horizon. */
 struct tco_row {
-    size_t n;                                   /* pricing models priced */
-    struct tco_pricing pr[CAT_PRICING_COUNT];   /* owned: one (the server has one cost) */
-    long cheapest;                              /* index into pr of the lowest NPV, or -1 */
+    size_t n;                                 /* pricing models priced */
+    struct tco_pricing pr[CAT_PRICING_COUNT]; /* owned: one (the server has one cost) */
+    long cheapest;                            /* index into pr of the lowest NPV, or -1 */
 };
 
 /* One estimated input of the winner's or the runner-up's cost. */

@@ -13,11 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const pricing_names[CAT_PRICING_COUNT] = {
-    "on-demand",       "reserved-1y",     "reserved-3y",
-    "spot",            "subscription-1m", "subscription-1y",
-    "reserved-1y-all-upfront", "reserved-3y-all-upfront", "savings-plan-1y",
-    "savings-plan-3y"};
+static const char *const pricing_names[CAT_PRICING_COUNT] = {"on-demand",
+                                                             "reserved-1y",
+                                                             "reserved-3y",
+                                                             "spot",
+                                                             "subscription-1m",
+                                                             "subscription-1y",
+                                                             "reserved-1y-all-upfront",
+                                                             "reserved-3y-all-upfront",
+                                                             "savings-plan-1y",
+                                                             "savings-plan-3y"};
 
 void cat_pricing_term(enum cat_pricing p, int *months, int *upfront)
 {

@@ -174,12 +174,12 @@ struct cat_server {
     char *local_disk;  /* disk id or NULL */
     int local_disk_count;
     double local_disk_gib;
-    struct cat_price capital;       /* purchase price of the whole server, bought again at the
-                                       end of each life */
-    cat_figure amortisation_years;  /* life before the refresh, years, > 0; default 5 */
-    cat_figure maintenance_rate;    /* support and maintenance, fraction of capital per year,
-                                       >= 0; default 0.15 */
-    struct cat_price licence;       /* software licence per unit per year; optional */
+    struct cat_price capital;         /* purchase price of the whole server, bought again at the
+                                         end of each life */
+    cat_figure amortisation_years;    /* life before the refresh, years, > 0; default 5 */
+    cat_figure maintenance_rate;      /* support and maintenance, fraction of capital per year,
+                                         >= 0; default 0.15 */
+    struct cat_price licence;         /* software licence per unit per year; optional */
     enum cat_licence_per licence_per; /* unit of licence: the server or a physical core */
     int cores;                        /* physical cores (licence per core), > 0; default vcpu/2 */
     /* power: a constant average draw (power_kw) or a curve of watts against CPU load */

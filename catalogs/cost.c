@@ -115,7 +115,7 @@ static double power_kw(const struct cat_server *s, const struct cat_cost_opts *o
 /* A price term: amount (override applied) converted; fills x (catalog currency) and conv. */
 #define PRICE(f, x)                                                                                \
     do {                                                                                           \
-        if ((rc = convert(cat, (f), val(o, (f)), &(x), &rate, conv, sizeof conv, err)) != CAT_OK) \
+        if ((rc = convert(cat, (f), val(o, (f)), &(x), &rate, conv, sizeof conv, err)) != CAT_OK)  \
             return rc;                                                                             \
     } while (0)
 
@@ -160,7 +160,8 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
     if (s->licence.present) {
         int units = s->licence_per == CAT_LICENCE_CORE ? s->cores : 1;
         PRICE(&s->licence, x);
-        add_input(c, "licence", &s->licence, val(o, &s->licence), cu(cur, sizeof cur, s->licence.currency, "/y"), 0, 1e12);
+        add_input(c, "licence", &s->licence, val(o, &s->licence),
+                  cu(cur, sizeof cur, s->licence.currency, "/y"), 0, 1e12);
         t = add_term(c, "licence", &s->licence);
         t->rate = rate;
         t->per_hour = copies * units * x * e / CAT_HOURS_PER_YEAR;
@@ -186,9 +187,8 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
                  "%d x %.4g kW (curve at load %g) x %.6g x PUE %g x %g %s/kWh%s", copies, kw, load,
                  e, pue, val(o, &s->energy_per_kwh), s->energy_per_kwh.currency, conv);
     else
-        snprintf(t->formula, sizeof t->formula, "%d x %g kW x %.6g x PUE %g x %g %s/kWh%s",
-                 copies, kw, e, pue, val(o, &s->energy_per_kwh), s->energy_per_kwh.currency,
-                 conv);
+        snprintf(t->formula, sizeof t->formula, "%d x %g kW x %.6g x PUE %g x %g %s/kWh%s", copies,
+                 kw, e, pue, val(o, &s->energy_per_kwh), s->energy_per_kwh.currency, conv);
 
     if (s->rack_per_month.present) {
         PRICE(&s->rack_per_month, x);
@@ -198,24 +198,21 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
         t->rate = rate;
         t->per_hour =
             copies * x * (s->rack_units / s->rack_units_per_rack) * e / CAT_HOURS_PER_MONTH;
-        snprintf(t->formula, sizeof t->formula,
-                 "%d x %g %s/month%s x (%g U / %g U) x %.6g / 730 h", copies,
-                 val(o, &s->rack_per_month), s->rack_per_month.currency, conv, s->rack_units,
-                 s->rack_units_per_rack, e);
+        snprintf(t->formula, sizeof t->formula, "%d x %g %s/month%s x (%g U / %g U) x %.6g / 730 h",
+                 copies, val(o, &s->rack_per_month), s->rack_per_month.currency, conv,
+                 s->rack_units, s->rack_units_per_rack, e);
     } else {
         double peak = power_kw(s, o, 1.0);
         PRICE(&s->colocation_per_kw_month, x);
         add_input(c, "colocation_per_kw_month", &s->colocation_per_kw_month,
                   val(o, &s->colocation_per_kw_month),
-                  cu(cur, sizeof cur, s->colocation_per_kw_month.currency, "/kW-month"), 0,
-                  1e12);
+                  cu(cur, sizeof cur, s->colocation_per_kw_month.currency, "/kW-month"), 0, 1e12);
         t = add_term(c, "colocation", &s->colocation_per_kw_month);
         t->rate = rate;
         t->per_hour = copies * peak * x * e / CAT_HOURS_PER_MONTH;
         snprintf(t->formula, sizeof t->formula,
                  "%d x %.4g kW peak x %g %s/kW-month%s x %.6g / 730 h", copies, peak,
-                 val(o, &s->colocation_per_kw_month), s->colocation_per_kw_month.currency, conv,
-                 e);
+                 val(o, &s->colocation_per_kw_month), s->colocation_per_kw_month.currency, conv, e);
     }
 
     if (s->network_per_port_month.present) {
@@ -333,8 +330,8 @@ static int disk_terms(const struct cat_catalog *cat, const struct cat_config *cf
         return CAT_OK;
     if (!d->per_gib_month.present)
         return cat_error_set(err, CAT_ENOTFOUND, "%s: disk type %s has no prices", cf->id, d->id);
-    if ((rc = convert(cat, &d->per_gib_month, val(o, &d->per_gib_month), &x, &rate, conv, sizeof conv,
-                      err)) != CAT_OK)
+    if ((rc = convert(cat, &d->per_gib_month, val(o, &d->per_gib_month), &x, &rate, conv,
+                      sizeof conv, err)) != CAT_OK)
         return rc;
     add_input(c, "disk per_gib_month", &d->per_gib_month, val(o, &d->per_gib_month),
               cu(unit, sizeof unit, d->per_gib_month.currency, "/GiB-month"), 0, 1e12);
@@ -364,8 +361,7 @@ static int disk_terms(const struct cat_catalog *cat, const struct cat_config *cf
             return rc;
         add_input(c, "disk per_provisioned_mb_s_month", &d->per_prov_mb_s_month,
                   val(o, &d->per_prov_mb_s_month),
-                  cu(unit, sizeof unit, d->per_prov_mb_s_month.currency, "/(MB/s)-month"), 0,
-                  1e12);
+                  cu(unit, sizeof unit, d->per_prov_mb_s_month.currency, "/(MB/s)-month"), 0, 1e12);
         t = add_term(c, "disk throughput", &d->per_prov_mb_s_month);
         t->rate = rate;
         t->per_hour = nodes * cf->provisioned_throughput_mb_s * x / CAT_HOURS_PER_MONTH;
@@ -523,8 +519,7 @@ int cat_cost_npv(const struct cat_cost *c, int months, double rate, struct cat_n
             last = t;
         }
         if (months - last < life_m)
-            out->residual =
-                c->capex * (1.0 - (double)(months - last) / life_m) * pow(rm, -months);
+            out->residual = c->capex * (1.0 - (double)(months - last) / life_m) * pow(rm, -months);
         monthly = (c->per_hour - c->capex_per_hour) * CAT_HOURS_PER_MONTH;
         for (int t = 1; t <= months; t++)
             out->running += monthly * pow(rm, -t);

@@ -99,19 +99,19 @@ struct cat_cost {
     enum cat_pricing pricing;
     char currency[8];
     int nodes;
-    int standby;      /* standby copies priced (an HA server's own, or added), >= 0 */
-    int ha;           /* 1: highly available as priced (the configuration's own or a standby
-                         added) */
-    int owned;        /* 1: an on-premises server */
-    double capex;     /* owned: catalog currency paid at each purchase, all copies (capital
-                         share and storage capital) */
-    double capex_per_hour; /* owned: its straight-line share per hour (capex / life) */
-    double life_years;     /* owned: years between purchases */
+    int standby;            /* standby copies priced (an HA server's own, or added), >= 0 */
+    int ha;                 /* 1: highly available as priced (the configuration's own or a standby
+                               added) */
+    int owned;              /* 1: an on-premises server */
+    double capex;           /* owned: catalog currency paid at each purchase, all copies (capital
+                               share and storage capital) */
+    double capex_per_hour;  /* owned: its straight-line share per hour (capex / life) */
+    double life_years;      /* owned: years between purchases */
     double commit_per_hour; /* cloud: the part of per_hour bought under the pricing model's
                                commitment (the instance); disks are paid monthly */
-    double per_hour;  /* sum of the terms, catalog currency per hour */
-    double per_month; /* per_hour x 730 */
-    int estimate;     /* 1 when any term rests on an estimate */
+    double per_hour;        /* sum of the terms, catalog currency per hour */
+    double per_month;       /* per_hour x 730 */
+    int estimate;           /* 1 when any term rests on an estimate */
     size_t n_terms;
     struct cat_cost_term terms[CAT_MAX_TERMS];
     int has_disk;
@@ -133,13 +133,13 @@ struct cat_cost {
  * is owed); disks are paid monthly.
  */
 struct cat_npv {
-    int months;        /* H */
-    double rate;       /* annual discount rate */
-    double total;      /* capital + running - residual, catalog currency */
-    double capital;    /* owned: present value of the purchases; cloud: of the upfront part */
-    double running;    /* the rest, paid monthly */
-    double residual;   /* owned: present value of the book value at H (a credit), else 0 */
-    int purchases;     /* owned: purchases in the horizon; cloud: commitments bought */
+    int months;              /* H */
+    double rate;             /* annual discount rate */
+    double total;            /* capital + running - residual, catalog currency */
+    double capital;          /* owned: present value of the purchases; cloud: of the upfront part */
+    double running;          /* the rest, paid monthly */
+    double residual;         /* owned: present value of the book value at H (a credit), else 0 */
+    int purchases;           /* owned: purchases in the horizon; cloud: commitments bought */
     double discounted_hours; /* 730 x sum of d(t) over t = 1..H: hours weighted as money is,
                                 for a levelised cost per unit of work */
 };

@@ -119,8 +119,7 @@ static int get_range(struct cat_jr *ld, json_t *v, struct cat_price *p, double m
     if (!lo && !hi)
         return CAT_OK;
     if (!lo || !hi)
-        return jr_fail_key(&ld->jr, lo ? "low" : "high",
-                           "a range needs both 'low' and 'high'");
+        return jr_fail_key(&ld->jr, lo ? "low" : "high", "a range needs both 'low' and 'high'");
     if ((rc = jr_get_num(&ld->jr, v, "low", 1, min, max, 0, &p->low)) != CAT_OK ||
         (rc = jr_get_num(&ld->jr, v, "high", 1, min, max, 0, &p->high)) != CAT_OK)
         return rc;
@@ -260,9 +259,8 @@ static int get_local_disk(struct cat_jr *ld, json_t *obj, char **disk, int *coun
 
 static int parse_instance_price(struct cat_jr *ld, json_t *v, struct cat_instance *in)
 {
-    static const char *const keys[] = {"pricing", "unit",     "amount", "currency", "source",
-                                       "as_of",   "estimate", "note",   "low",      "high",
-                                       NULL};
+    static const char *const keys[] = {"pricing",  "unit", "amount", "currency", "source", "as_of",
+                                       "estimate", "note", "low",    "high",     NULL};
     struct cat_instance_price *ip;
     char *s = NULL;
     int rc;
@@ -557,8 +555,9 @@ static int get_power_curve(struct cat_jr *ld, json_t *obj, struct cat_server *s)
         return CAT_OK;
     n = jr_push_key(&ld->jr, "power_curve");
     if (!json_is_object(v)) {
-        rc = jr_fail(&ld->jr, "expected an object {points: [[load, watts], ...], source, as_of}, "
-                              "got %s",
+        rc = jr_fail(&ld->jr,
+                     "expected an object {points: [[load, watts], ...], source, as_of}, "
+                     "got %s",
                      jr_type_name(v));
         goto out;
     }
@@ -571,8 +570,7 @@ static int get_power_curve(struct cat_jr *ld, json_t *obj, struct cat_server *s)
         goto out;
     }
     m = jr_push_key(&ld->jr, "points");
-    if (!json_is_array(pts) || json_array_size(pts) < 2 ||
-        json_array_size(pts) > CAT_POWER_POINTS)
+    if (!json_is_array(pts) || json_array_size(pts) < 2 || json_array_size(pts) > CAT_POWER_POINTS)
         rc = jr_fail(&ld->jr, "expected 2 to %d points [load, watts], got %s", CAT_POWER_POINTS,
                      json_is_array(pts) ? "fewer or more" : jr_type_name(pts));
     for (size_t i = 0; rc == CAT_OK && i < json_array_size(pts); i++) {
@@ -710,8 +708,7 @@ static int parse_server(struct cat_jr *ld, json_t *v)
                                     : "missing required key 'rack_per_month' or "
                                       "'colocation_per_kw_month' (the space the server takes)");
     if (s->rack_per_month.present) {
-        if ((rc = jr_get_num(&ld->jr, v, "rack_units", 1, 0.1, 100, 0, &s->rack_units)) !=
-                CAT_OK ||
+        if ((rc = jr_get_num(&ld->jr, v, "rack_units", 1, 0.1, 100, 0, &s->rack_units)) != CAT_OK ||
             (rc = jr_get_num(&ld->jr, v, "rack_units_per_rack", 0, 1, 100, 42,
                              &s->rack_units_per_rack)) != CAT_OK)
             return rc;
@@ -719,8 +716,8 @@ static int parse_server(struct cat_jr *ld, json_t *v)
             return jr_fail(&ld->jr, "rack_units %g exceed rack_units_per_rack %g", s->rack_units,
                            s->rack_units_per_rack);
     } else if (json_object_get(v, "rack_units") || json_object_get(v, "rack_units_per_rack")) {
-        return jr_fail_key(&ld->jr, json_object_get(v, "rack_units") ? "rack_units"
-                                                                     : "rack_units_per_rack",
+        return jr_fail_key(&ld->jr,
+                           json_object_get(v, "rack_units") ? "rack_units" : "rack_units_per_rack",
                            "rack units price space by 'rack_per_month'; colocation per kW "
                            "needs none");
     }

@@ -2,8 +2,8 @@
 #include "rank_cli.h"
 
 #include "confidence.h"
-#include "tco.h"
 #include "rankpred.h"
+#include "tco.h"
 
 #include "cmd_catalog.h"
 #include "import.h"
@@ -251,8 +251,10 @@ int rank_cli_parse_horizon(const char *arg, void *dest, char *err, size_t cap)
     double v = strtod(arg, &end), m;
     if (end == arg || !(v > 0) ||
         (strcmp(end, "y") != 0 && strcmp(end, "m") != 0 && strcmp(end, "mo") != 0)) {
-        snprintf(err, cap, "'%s' is not a horizon: expected a number of years or months, e.g. 3y "
-                           "or 36m", arg);
+        snprintf(err, cap,
+                 "'%s' is not a horizon: expected a number of years or months, e.g. 3y "
+                 "or 36m",
+                 arg);
         return -1;
     }
     m = *end == 'y' ? v * 12 : v;

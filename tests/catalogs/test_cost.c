@@ -286,7 +286,6 @@ static void test_onprem(void)
     cat_catalog_free(c);
 }
 
-
 /* The whole owned-server model (cost.h, docs/catalog-format.md "Servers"), every term given. */
 static const char full[] =
     "{\"schema\": \"sizeup.catalog/1\", \"currency\": \"USD\", \"as_of\": \"2026-12-01\",\n"
@@ -297,7 +296,8 @@ static const char full[] =
     "    \"source\": \"t\", \"as_of\": \"2026-12-01\"},\n"
     "   {\"pricing\": \"reserved-1y-all-upfront\", \"unit\": \"hour\", \"amount\": 0.3,\n"
     "    \"currency\": \"USD\", \"source\": \"t\", \"as_of\": \"2026-12-01\"},\n"
-    "   {\"pricing\": \"reserved-3y\", \"unit\": \"hour\", \"amount\": 0.2, \"currency\": \"USD\",\n"
+    "   {\"pricing\": \"reserved-3y\", \"unit\": \"hour\", \"amount\": 0.2, \"currency\": "
+    "\"USD\",\n"
     "    \"source\": \"t\", \"as_of\": \"2026-12-01\"}]}],\n"
     " \"servers\": [{\"id\": \"full\", \"vcpu\": 64, \"memory_gib\": 256,\n"
     "   \"local_disk\": {\"disk\": \"nv\", \"count\": 2, \"size_gib\": 1000},\n"
@@ -387,8 +387,7 @@ static void test_full_model(void)
     CHECK_INT_EQ(cat_cost_npv(&k, 60, 0.06, &v), CAT_OK);
     CHECK_INT_EQ(v.purchases, 2);
     CHECK_NEAR(v.total,
-               cap + cap * pow(1.06, -4.0) + run * disc(0.06, 1, 60) -
-                   cap * 0.75 * pow(1.06, -5.0),
+               cap + cap * pow(1.06, -4.0) + run * disc(0.06, 1, 60) - cap * 0.75 * pow(1.06, -5.0),
                1e-9);
     /* at rate 0 over exactly one life the NPV is the hourly cost x hours */
     CHECK_INT_EQ(cat_cost_npv(&k, 48, 0, &v), CAT_OK);
@@ -411,8 +410,7 @@ static void test_full_model(void)
         CHECK_INT_EQ(cat_config_cost_x(c, "fslice", CAT_PRICING_ON_DEMAND, 0, &o, &k, &err),
                      CAT_OK);
         CHECK_INT_EQ(k.standby, 1);
-        CHECK_INT_EQ(cat_config_cost_x(c, "cloud", CAT_PRICING_ON_DEMAND, 0, &o, &k, &err),
-                     CAT_OK);
+        CHECK_INT_EQ(cat_config_cost_x(c, "cloud", CAT_PRICING_ON_DEMAND, 0, &o, &k, &err), CAT_OK);
         CHECK_INT_EQ(k.standby, 0); /* an HA instance's price includes its standby */
         CHECK_NEAR(k.per_hour, 0.5, 1e-12);
     }
