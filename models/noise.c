@@ -108,9 +108,11 @@ static void combine(const struct noise_pool *p, double wbar2, double nu_w, size_
     double sb2 = pooled ? p->between_cv * p->between_cv : 0;
     double total = sb2 + wbar2, den = 0;
     *rel_sd = sqrt(total / (double)r);
-    if (pooled) { /* the between part is s^2 - w^2: it varies as both do */
-        double s2 = p->cv * p->cv, w2 = p->within_cv * p->within_cv;
-        den += s2 * s2 / p->nu;
+    if (pooled) { /* the between part is s^2 - w^2: it varies as both do; s^2 is judged at
+                   * no less than w^2 (noise.h: a between part estimated near 0 is as unsure as
+                   * the within part it must be told apart from) */
+        double s2 = p->cv * p->cv, w2 = p->within_cv * p->within_cv, s2e = fmax(s2, w2);
+        den += s2e * s2e / p->nu;
         if (w2 > 0 && p->within_df > 0)
             den += w2 * w2 / p->within_df;
     }

@@ -61,8 +61,8 @@ void probe_drive_passes(struct probe_drive_opts *o, const struct probe_config *c
     o->popts.min_time_s = cfg->min_time_s;
     o->popts.max_time_s = cfg->max_time_s;
     o->popts.first_max_s = fmin(o->popts.first_max_s, cfg->max_time_s);
-    if (o->popts.first_max_s <= cfg->min_time_s)
-        o->popts.first_max_s = cfg->max_time_s;
+    if (o->popts.first_max_s <= cfg->min_time_s || replicates <= 1)
+        o->popts.first_max_s = cfg->max_time_s; /* one pass: each level as long as before */
     o->popts.budget_s = budget_s > 0 ? budget_s : (double)levels * cfg->max_time_s;
     o->popts.all_decide = !o->auto_threads;
     o->popts.seed = cfg->rand_seed ? cfg->rand_seed : (unsigned)time(NULL);

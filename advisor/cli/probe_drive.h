@@ -71,9 +71,9 @@ struct probe_drive_result {
 /**
  * Set o->passes and o->popts for calibrated levels (cfg->precision > 0; else o->passes = 0):
  * precision, min and max time from cfg, first-pass replicates at most 10 s (or --max-time when
- * that is not above --min-time), replicates most per level (1..PASSES_MAX_REPS), budget_s (0:
- * levels x max time, today's longest), every level deciding for a list, the latency target
- * (slo_ms 0: none), the shuffle seeded from cfg->rand_seed or the time.
+ * that is not above --min-time, or with one pass), replicates most per level (1..PASSES_MAX_REPS),
+ * budget_s (0: levels x max time, today's longest), every level deciding for a list, the latency
+ * target (slo_ms 0: none), the shuffle seeded from cfg->rand_seed or the time.
  */
 void probe_drive_passes(struct probe_drive_opts *o, const struct probe_config *cfg, size_t levels,
                         unsigned replicates, double budget_s, double slo_pct, double slo_ms);

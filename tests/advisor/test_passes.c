@@ -21,6 +21,14 @@
  *   - a precision below the noise floor: the limit message, no replicate to --max-time, and the
  *     passes end within the time budget;
  *   - the time goes to the deciding levels: the others keep one replicate;
+ *   - real series of this host (tests/fixtures/host-series/coverage.jsonl, bench/calib_fixture.py:
+ *     calibrated replicates of point_select and read_write at 2, 4, 16 threads recorded with the
+ *     probe against a MariaDB on the loaded 2-core build host, interleaved with fixed 60 s runs):
+ *     each configuration's recorded replicates, taken in the order they were measured from every
+ *     starting replicate, replayed as one level measured in passes (as `probe run --threads N`
+ *     does): its intervals contain the mean of the fixed runs >= 90 % of the time, where one
+ *     run's within-run interval (the first replicate's, what a calibrated point said before)
+ *     contains it far less often;
  *   - the level record (passes_level_record): its mean, its interval from the closed form of
  *     the classic replicate interval (nothing known inside the runs: t(0.975, r - 1) s / sqrt(r)),
  *     a level measured once carrying the other's noise, extra.interval as documented, through the
@@ -35,6 +43,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,6 +333,113 @@ static void where_time_goes(void)
            dec_reps, other_reps, o.why);
 }
 
+/* One recorded replicate of the fixture as the within-run rule would have stopped it at max_s. */
+static void recorded_run(json_t *ticks, double precision, double min_s, double max_s,
+                         double overhead_s, struct passes_rep *r, unsigned threads)
+{
+    static double x[MAX_TICKS];
+    size_t n = json_array_size(ticks), k = 0;
+    struct calib_decision dec;
+    memset(&dec, 0, sizeof dec);
+    while (k < n && k < MAX_TICKS) {
+        x[k] = json_number_value(json_array_get(ticks, k));
+        k++;
+        calib_decide(x, k, TICK_S, 5, precision, min_s, max_s, &dec);
+        if (dec.stop)
+            break;
+    }
+    memset(r, 0, sizeof *r);
+    r->threads = threads;
+    r->counts = k > dec.cut;
+    {
+        double sum = 0;
+        for (size_t i = dec.cut; i < k; i++)
+            sum += x[i];
+        r->tps = k > dec.cut ? sum / (double)(k - dec.cut) : 0;
+    }
+    r->ci95_tps = dec.have_est ? dec.est.half95 : NAN;
+    r->se_df = dec.have_est ? (double)dec.est.batches - 1 : 0;
+    r->kept_s = (double)(k - dec.cut) * TICK_S;
+    r->cost_s = (double)k * TICK_S + overhead_s;
+    r->latency_ms = NAN;
+}
+
+static void real_series(void)
+{
+    const char *path = "tests/fixtures/host-series/coverage.jsonl";
+    FILE *f = fopen(path, "r");
+    char *line = NULL;
+    size_t cap = 0;
+    int hit = 0, n = 0, hit_one = 0, n_one = 0, configs = 0;
+    double t_sum = 0;
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    while (getline(&line, &cap, f) > 0) {
+        json_error_t e;
+        json_t *c = json_loads(line, 0, &e), *fixed, *runs;
+        double ref = 0;
+        size_t nf, nr;
+        unsigned threads;
+        CHECK(c != NULL);
+        if (!c)
+            continue;
+        fixed = json_object_get(c, "fixed_tps");
+        runs = json_object_get(c, "runs");
+        nf = json_array_size(fixed);
+        nr = json_array_size(runs);
+        threads = (unsigned)json_integer_value(json_object_get(c, "threads"));
+        for (size_t i = 0; i < nf; i++)
+            ref += json_number_value(json_array_get(fixed, i)) / (double)nf;
+        CHECK(nf >= 2 && nr >= 10);
+        configs++;
+        for (size_t start = 0; start < nr; start++) {
+            struct passes p;
+            struct passes_opts o = passes_opts_default();
+            struct passes_rep r;
+            struct noise_level lv;
+            size_t next = start, used = 0;
+            double max_s;
+            o.precision = 0.05;
+            o.all_decide = 1;
+            o.seed = (unsigned)start + 1;
+            passes_init(&p, &o);
+            recorded_run(json_object_get(json_array_get(runs, next % nr), "ticks"), o.precision,
+                         o.min_time_s, passes_first_max_s(&p), 1.0, &r, threads);
+            next++;
+            used++;
+            passes_add(&p, &r);
+            if (isfinite(r.ci95_tps)) { /* what one calibrated run said */
+                hit_one += fabs(r.tps - ref) <= r.ci95_tps;
+                n_one++;
+            }
+            while (passes_next(&p, NULL, &max_s) != 0 && used < nr) {
+                recorded_run(json_object_get(json_array_get(runs, next % nr), "ticks"), o.precision,
+                             o.min_time_s, max_s, 1.0, &r, threads);
+                next++;
+                used++;
+                passes_add(&p, &r);
+            }
+            if (passes_level(&p, threads, &lv) == 0 && isfinite(lv.half95)) {
+                hit += fabs(lv.mean - ref) <= lv.half95;
+                n++;
+            }
+            t_sum += p.spent_s;
+            passes_destroy(&p);
+        }
+        json_decref(c);
+    }
+    free(line);
+    fclose(f);
+    printf("real series: %d configurations, coverage %.3f of %d replays (one run's within-run "
+           "interval: %.3f of %d); %.1f s per replay\n",
+           configs, n ? (double)hit / n : 0, n, n_one ? (double)hit_one / n_one : 0, n_one,
+           n ? t_sum / n : 0);
+    CHECK_INT_EQ(configs, 6);
+    CHECK(n > 0 && (double)hit / n >= 0.90);
+    CHECK(n_one > 0 && (double)hit_one / n_one < 0.6);
+}
+
 /* Replicates of unknown within-run error: 3 at 4 threads (1000, 1100, 1050), 1 at 8 (1500). */
 static void level_record(void)
 {
@@ -473,5 +589,6 @@ int main(void)
     impossible();
     where_time_goes();
     level_record();
+    real_series();
     return check_report();
 }

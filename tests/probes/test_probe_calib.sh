@@ -12,6 +12,7 @@
 #     its pass; each level record (method replicates) pools exactly the file's replicates of its
 #     level, its tps is their mean, its half-width at least the t(0.975, df) standard error of
 #     their spread, and the fit reads one point per level.
+#   - a precision below the noise floor (0.1 %): the limit message, and the time budget holds.
 # The single calibrated points above run one pass (--replicates 1): they test the within-run rule.
 . "$(dirname "$0")/probe_lib.sh"
 here=$(dirname "$0")
@@ -119,6 +120,26 @@ for lv in levels:
     ok &= lv["ci95_tps"] > 0 and iv["noise"] == "pooled between runs"
 sys.exit(0 if ok else 1)' "$TMPD/auto.jsonl"
 check_true "passes: the noise floor on progress" grep -q "run-to-run noise on this server" "$TMPD/auto.err"
+
+# ---- a precision below the noise floor: said plainly, and the time budget holds ----------------
+start=$(date +%s.%N)
+probe run --workload oltp_point_select --tables 1 --table-size 1000 --threads 1,2 \
+    --precision 0.1% --replicates 3 --min-time 1 --max-time 3 --budget 30 --target floor \
+    --out "$TMPD/floor.jsonl" >"$TMPD/floor.out" 2>"$TMPD/floor.err"
+check_eq "below the noise floor: exit 0" $? 0
+took=$(python3 -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$start" "$(date +%s.%N)")
+check_true "below the noise floor: the limit said" grep -Eq \
+    "asked 0.1 %; run-to-run noise on this server is about [0-9.]+ %: the best attainable is about [0-9.]+ %" \
+    "$TMPD/floor.err"
+# the budget: no replicate starts that would pass it (one may overrun its estimate by its
+# connecting and winding down: 10 s of slack on the loaded machine)
+check_true "below the noise floor: within --budget 30 s ($took s)" \
+    python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= 40 else 1)" "$took"
+check_true "below the noise floor: no replicate to --max-time after the first pass" python3 -c '
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+later = [p for p in recs if p["extra"]["interval"].get("pass", 1) > 1]
+sys.exit(0 if all(p["extra"]["calibration"]["max_time_s"] <= 3 for p in later) else 1)' "$TMPD/floor.jsonl"
 
 probe cleanup --tables 1 >/dev/null 2>&1
 finish
