@@ -7,9 +7,22 @@
 
 static double t975(double df)
 {
+    double lo = 0, hi = 1e15;
     if (!(df > 0) || df >= NOISE_DF_LARGE)
         return gsl_cdf_ugaussian_Pinv(0.975);
-    return gsl_cdf_tdist_Pinv(0.975, df);
+    if (df >= 1)
+        return gsl_cdf_tdist_Pinv(0.975, df);
+    /* below 1 df (Satterthwaite's df can be) GSL's inverse does not converge (it aborts):
+     * bisection on the upper tail, Q(t) = 0.025, in log space (t grows fast as df -> 0) */
+    lo = 1;
+    for (int i = 0; i < 200 && hi / lo > 1 + 1e-12; i++) {
+        double mid = sqrt(lo * hi);
+        if (gsl_cdf_tdist_Q(mid, df) > 0.025)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return sqrt(lo * hi);
 }
 
 static double obs_df(const struct noise_obs *o)
