@@ -169,6 +169,14 @@ static double level_pct_ms(const struct probe_result *r, double pct)
     return (double)v / 1e6;
 }
 
+static double level_avg_ms(const struct probe_result *r)
+{
+    const struct hist *h = r->calibrated ? r->kept_hist : r->hist;
+    if (!h || h->count == 0)
+        return NAN;
+    return hist_mean_ns(h) / 1e6;
+}
+
 /* Fill in the session's target, config, tool and options. POINT_OK or POINT_ENOMEM. */
 static int session_fields(const struct probe_session *s, struct point *p)
 {
@@ -421,7 +429,9 @@ enum probe_level_status probe_session_level_with(struct probe_session *s, unsign
         lv->kept_s = r.calibrated ? r.kept_s : r.elapsed_s;
         lv->cost_s = now_s() - t0;
         lv->steady = r.calibrated && r.steady;
-        lv->latency_ms = level_pct_ms(&r, s->o.latency_pct > 0 ? s->o.latency_pct : 95);
+        lv->latency_ms = s->o.latency_avg
+                             ? level_avg_ms(&r)
+                             : level_pct_ms(&r, s->o.latency_pct > 0 ? s->o.latency_pct : 95);
         flags = fault_flags(s, &r);
         lv->counts =
             !flags[0] && r.end == PROBE_END_OK && (r.calibrated ? r.kept.events : r.tot.events) > 0;

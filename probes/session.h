@@ -39,6 +39,7 @@ struct probe_session_opts {
     double give_up_s;               /* how long to wait for the server after a fault, s */
     unsigned remeasure;             /* times a flagged level is measured again (0..10) */
     double latency_pct;             /* the percentile a level reports for the ladder, e.g. 95 */
+    int latency_avg;                /* 1: a level reports its mean latency instead */
 };
 
 /* How a level (all its attempts) ended. */
@@ -59,7 +60,8 @@ struct probe_level {
     unsigned attempts; /* levels run (1 + re-measures) */
     int counts;        /* 1: the last record counts (no fault flag, transactions > 0) */
     double tps;        /* of the last attempt (kept ticks when calibrated); NAN when none */
-    double latency_ms; /* its latency_pct percentile, ms; NAN when no event */
+    double latency_ms; /* its latency_pct percentile (latency_avg: its mean), ms; NAN when
+                        * no event */
     const char *flags; /* the last record's fault flags, e.g. "stalled,reconnects"; "" */
     /* the last attempt's figures, for a curve measured in passes (advisor/passes.h) */
     double ci95_tps; /* its within-run 95 % half-width (batch means), tps; NAN when none */

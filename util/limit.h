@@ -25,6 +25,33 @@
 
 #include <stddef.h>
 
+/* The ranges as constants, for tables built at compile time (the option tables of
+ * advisor/cli, cli.h); limit.c's table is made of them. */
+#define LIMIT_THREADS_MIN 1
+#define LIMIT_THREADS_MAX 4096
+#define LIMIT_TABLES_MIN 1
+#define LIMIT_TABLES_MAX 1000
+#define LIMIT_TABLE_SIZE_MIN 0
+#define LIMIT_TABLE_SIZE_MAX 2147483647
+#define LIMIT_LEVELS_MIN 1
+#define LIMIT_LEVELS_MAX 64
+#define LIMIT_MAX_POINTS_MIN 2
+#define LIMIT_MAX_POINTS_MAX 64
+#define LIMIT_MAX_TIME_MIN 1
+#define LIMIT_MAX_TIME_MAX 86400
+#define LIMIT_MIN_TIME_MIN 0
+#define LIMIT_MIN_TIME_MAX 86400
+#define LIMIT_TIME_MIN 0
+#define LIMIT_TIME_MAX 31536000
+#define LIMIT_PRECISION_MIN 0.001
+#define LIMIT_PRECISION_MAX 1
+#define LIMIT_PORT_MIN 1
+#define LIMIT_PORT_MAX 65535
+#define LIMIT_TIMEOUT_MIN 1
+#define LIMIT_TIMEOUT_MAX 3600
+#define LIMIT_GIVE_UP_MIN 0
+#define LIMIT_GIVE_UP_MAX 86400
+
 enum limit_id {
     LIMIT_THREADS,
     LIMIT_TABLES,

@@ -36,8 +36,6 @@
 #define SIZEUP_VERSION "0.0.0"
 #endif
 
-#define MAX_LEVELS 64 /* limit.h: LIMIT_LEVELS */
-
 /* The stop flag set by SIGINT/SIGTERM: the one global the conventions allow. */
 static atomic_int probe_stop_flag;
 
@@ -47,207 +45,30 @@ static void on_signal(int sig)
     atomic_store(&probe_stop_flag, 1);
 }
 
-enum {
-    O_HOST = 256,
-    O_PORT,
-    O_SOCKET,
-    O_USER,
-    O_DB,
-    O_PWFILE,
-    O_DEFAULTS,
-    O_SSL_MODE,
-    O_SSL_CA,
-    O_SSL_CERT,
-    O_SSL_KEY,
-    O_TABLES,
-    O_TABLE_SIZE,
-    O_THREADS,
-    O_TIME,
-    O_EVENTS,
-    O_RATE,
-    O_REPORT,
-    O_PCT,
-    O_RAND_TYPE,
-    O_RAND_SEED,
-    O_SPEC_ITER,
-    O_SPEC_PCT,
-    O_SPEC_RES,
-    O_PARETO_H,
-    O_RANGE_SIZE,
-    O_POINT,
-    O_SIMPLE,
-    O_SUM,
-    O_ORDER,
-    O_DISTINCT,
-    O_IDX,
-    O_NONIDX,
-    O_DELINS,
-    O_RANGE_SELECTS,
-    O_RANDOM_POINTS,
-    O_NRANGES,
-    O_DELTA,
-    O_SKIP_TRX,
-    O_AUTO_INC,
-    O_SECONDARY,
-    O_CREATE_SECONDARY,
-    O_ENGINE,
-    O_IGNORE,
-    O_PS_MODE,
-    O_WORKLOAD,
-    O_TARGET,
-    O_CONFIG,
-    O_OUT,
-    O_PRECISION,
-    O_MIN_TIME,
-    O_MAX_TIME,
-    O_MAX_THREADS,
-    O_MAX_POINTS,
-    O_MAX_LATENCY,
-    O_SLO,
-    O_RESUME,
-    O_TIMEOUT,
-    O_GIVE_UP,
-    O_REMEASURE,
-    O_REPLICATES,
-    O_BUDGET,
-    O_WORKERS,
-    O_CLIENT,
-    O_START_AT
+/* --threads: a list of levels, or "auto" (the ladder). */
+struct probe_threads {
+    int auto_threads;
+    long long v[LIMIT_LEVELS_MAX];
+    size_t n;
 };
-
-static const struct cli_option probe_options[] = {
-    {"workload", required_argument, O_WORKLOAD, "NAME",
-     "oltp_read_write (default), oltp_read_only, oltp_write_only, oltp_point_select, "
-     "oltp_insert, oltp_update_index, oltp_update_non_index, oltp_delete, "
-     "select_random_points, select_random_ranges, oltp_legacy"},
-    {"mysql-host", required_argument, O_HOST, "HOST", "server host [localhost]"},
-    {"mysql-port", required_argument, O_PORT, "N", "server TCP port [3306]"},
-    {"mysql-socket", required_argument, O_SOCKET, "PATH", "Unix socket (then host is localhost)"},
-    {"mysql-user", required_argument, O_USER, "NAME", "user [sbtest]"},
-    {"mysql-db", required_argument, O_DB, "NAME", "database [sbtest]"},
-    {"mysql-password-file", required_argument, O_PWFILE, "FILE",
-     "read the password from the first line of FILE (else the [client] section of "
-     "--defaults-file, else MYSQL_PWD, else ~/.my.cnf); never printed or stored"},
-    {"defaults-file", required_argument, O_DEFAULTS, "FILE", "option file [~/.my.cnf]"},
-    {"mysql-ssl-mode", required_argument, O_SSL_MODE, "MODE",
-     "DISABLED (default), PREFERRED, REQUIRED, VERIFY_CA, VERIFY_IDENTITY"},
-    {"mysql-ssl-ca", required_argument, O_SSL_CA, "FILE", "CA certificate (PEM)"},
-    {"mysql-ssl-cert", required_argument, O_SSL_CERT, "FILE", "client certificate (PEM)"},
-    {"mysql-ssl-key", required_argument, O_SSL_KEY, "FILE", "client key (PEM)"},
-    {"tables", required_argument, O_TABLES, "N", "number of tables sbtest1..N [1]"},
-    {"table-size", required_argument, O_TABLE_SIZE, "N", "rows per table [10000]"},
-    {"threads", required_argument, O_THREADS, "LIST",
-     "client threads, or a list 1,2,4,8: one level (and one point) each, or 'auto': double "
-     "from 1 until the throughput stops growing, then add levels near the knee [1]"},
-    {"time", required_argument, O_TIME, "SECONDS",
-     "fixed run time per level, 0 = no limit (without --time, --events or --precision a level "
-     "is calibrated)"},
-    {"precision", required_argument, O_PRECISION, "PCT",
-     "calibrated level: cut the warm-up (MSER-5) and stop once the 95 % interval of tps "
-     "(20 batch means) is within PCT of the mean [2%]"},
-    {"min-time", required_argument, O_MIN_TIME, "SECONDS", "calibrated: never stop before [5]"},
-    {"max-time", required_argument, O_MAX_TIME, "SECONDS",
-     "calibrated: stop at the latest after, not steady then [60]"},
-    {"replicates", required_argument, O_REPLICATES, "N",
-     "calibrated: the levels that decide the answer are measured again in shuffled passes, up "
-     "to N replicates each, until their intervals (run-to-run noise included) reach --precision "
-     "or the noise makes it unreachable; 1 = one pass (run-to-run noise unknown) [5]"},
-    {"budget", required_argument, O_BUDGET, "SECONDS",
-     "calibrated: most time of all the curve's measurements [levels x --max-time]"},
-    {"max-threads", required_argument, O_MAX_THREADS, "N",
-     "--threads auto: largest level, capped by the server's max_connections - 1 [64]"},
-    {"max-points", required_argument, O_MAX_POINTS, "N", "--threads auto: most levels [10]"},
-    {"max-latency", required_argument, O_MAX_LATENCY, "MS",
-     "--threads auto: stop doubling once the --percentile latency passes MS milliseconds"},
-    {"slo", required_argument, O_SLO, "pP:MS",
-     "--threads auto: latency target, e.g. p95:50ms; doubling stops at 4x it"},
-    {"events", required_argument, O_EVENTS, "N", "stop after N events, 0 = no limit [0]"},
-    {"rate", required_argument, O_RATE, "TPS",
-     "open loop at this average rate (Poisson arrivals), latency from the intended start [0]"},
-    {"report-interval", required_argument, O_REPORT, "SECONDS", "intermediate lines every N s [0]"},
-    {"percentile", required_argument, O_PCT, "P", "latency percentile, 0 disables [95]"},
-    {"rand-type", required_argument, O_RAND_TYPE, "NAME",
-     "special (default, as 1.0.20), uniform, gaussian, pareto"},
-    {"rand-seed", required_argument, O_RAND_SEED, "N", "RNG seed, 0 = current time [0]"},
-    {"rand-spec-iter", required_argument, O_SPEC_ITER, "N", "special/gaussian iterations [12]"},
-    {"rand-spec-pct", required_argument, O_SPEC_PCT, "N", "special: hot range, % of ids [1]"},
-    {"rand-spec-res", required_argument, O_SPEC_RES, "N", "special: % of draws in it [75]"},
-    {"rand-pareto-h", required_argument, O_PARETO_H, "H", "pareto shape [0.2]"},
-    {"range-size", required_argument, O_RANGE_SIZE, "N", "rows per range SELECT [100]"},
-    {"point-selects", required_argument, O_POINT, "N", "point SELECTs per transaction [10]"},
-    {"simple-ranges", required_argument, O_SIMPLE, "N", "simple ranges per transaction [1]"},
-    {"sum-ranges", required_argument, O_SUM, "N", "SUM() ranges per transaction [1]"},
-    {"order-ranges", required_argument, O_ORDER, "N", "ORDER BY ranges per transaction [1]"},
-    {"distinct-ranges", required_argument, O_DISTINCT, "N", "DISTINCT ranges per transaction [1]"},
-    {"index-updates", required_argument, O_IDX, "N", "index UPDATEs per transaction [1]"},
-    {"non-index-updates", required_argument, O_NONIDX, "N",
-     "non-index UPDATEs per transaction [1]"},
-    {"delete-inserts", required_argument, O_DELINS, "N", "DELETE+INSERT pairs per transaction [1]"},
-    {"range-selects", required_argument, O_RANGE_SELECTS, "on|off", "range SELECTs [on]"},
-    {"random-points", required_argument, O_RANDOM_POINTS, "N",
-     "select_random_points: values in IN() [10]"},
-    {"number-of-ranges", required_argument, O_NRANGES, "N",
-     "select_random_ranges: BETWEEN ranges [10]"},
-    {"delta", required_argument, O_DELTA, "N", "select_random_ranges: range size [5]"},
-    {"skip-trx", required_argument, O_SKIP_TRX, "on|off", "no BEGIN/COMMIT (autocommit) [off]"},
-    {"auto-inc", required_argument, O_AUTO_INC, "on|off", "AUTO_INCREMENT id [on]"},
-    {"secondary", required_argument, O_SECONDARY, "on|off", "KEY xid instead of PRIMARY KEY [off]"},
-    {"create-secondary", required_argument, O_CREATE_SECONDARY, "on|off",
-     "create index k_N after the load [on]"},
-    {"mysql-storage-engine", required_argument, O_ENGINE, "NAME", "storage engine [innodb]"},
-    {"mysql-ignore-errors", required_argument, O_IGNORE, "LIST",
-     "errnos that restart the transaction, or 'all' [1213,1020,1205]"},
-    {"db-ps-mode", required_argument, O_PS_MODE, "auto|disable",
-     "server-side prepared statements [auto]"},
-    {"target", required_argument, O_TARGET, "NAME", "what is measured, in the records [host]"},
-    {"config", required_argument, O_CONFIG, "ID", "catalog configuration id, in the records"},
-    {"out", required_argument, O_OUT, "FILE", "append one sizeup.point/1 record per level"},
-    {"resume", no_argument, O_RESUME, NULL,
-     "levels of this target and workload already in --out (complete ones) are taken from it, "
-     "not measured again; the auto ladder goes on from them"},
-    {"mysql-timeout", required_argument, O_TIMEOUT, "SECONDS",
-     "read/write timeout of every statement: a server that does not answer for this long "
-     "loses the connection [10]"},
-    {"give-up", required_argument, O_GIVE_UP, "SECONDS",
-     "after a level that stalled, reconnected or lost the server: how long to wait for the "
-     "server to answer again before giving up (exit 4) [30]"},
-    {"remeasure", required_argument, O_REMEASURE, "N",
-     "a level flagged stalled, reconnects or partial is measured again, up to N times, once the "
-     "server answers (every record is kept; flagged ones do not count) [1]"},
-    {"workers", required_argument, O_WORKERS, "N",
-     "OS threads driving the --threads connections (each drives many; docs/load-generator.md) "
-     "[online CPUs, at most one per connection]"},
-    {"client", required_argument, O_CLIENT, "I/K",
-     "run share I (0-based) of a level measured by K load generators and write a part for "
-     "sizeup merge; 'none' ignores the launcher's environment [from mpirun, srun or a Kubernetes "
-     "Indexed Job when present, else one client]"},
-    {"start-at", required_argument, O_START_AT, "TIME",
-     "connect, then start measuring at this wall-clock time (RFC 3339, e.g. "
-     "2026-12-01T10:00:00Z), the same on every client"},
-    {"help", no_argument, 'h', NULL, "this text"},
-    {NULL, 0, 0, NULL, NULL}};
-
-static const char usage[] = "Usage: sizeup probe prepare|run|cleanup [OPTIONS]";
-static const char description[] =
-    "sysbench 1.0.20-compatible OLTP probes over the MySQL protocol: same schema, statements,\n"
-    "transaction shapes and random distributions; report in sysbench's layout on stdout.";
 
 struct probe_cli {
     struct probe_config cfg;
-    long long threads[MAX_LEVELS];
-    size_t n_threads;
-    const char *pwfile, *defaults_file, *target, *config, *out, *ignore_text;
-    char *password;   /* owned, wiped and freed at the end */
-    int auto_threads; /* --threads auto */
-    int time_given;   /* --time on the command line */
-    int precision_given;
+    struct probe_threads threads;
+    const char *pwfile, *defaults_file, *target, *config, *out;
+    char *password; /* owned, wiped and freed at the end */
+    enum sbrand_dist dist;
+    unsigned spec_iter, spec_pct, spec_res;
+    double pareto_h;
+    double report_interval_s; /* --report-interval, whole seconds */
+    double mysql_timeout_s;   /* --mysql-timeout, whole seconds */
     struct ladder_opts ladder;
-    double slo_pct, slo_ms; /* --slo; 0 when absent */
-    int resume;             /* --resume */
-    double give_up_s;       /* --give-up */
-    unsigned remeasure;     /* --remeasure */
-    unsigned replicates;    /* --replicates */
-    double budget_s;        /* --budget; 0 = levels x --max-time */
+    struct slo slo;      /* --slo; target_s 0 when absent */
+    int resume;          /* --resume */
+    double give_up_s;    /* --give-up */
+    unsigned remeasure;  /* --remeasure */
+    unsigned replicates; /* --replicates */
+    double budget_s;     /* --budget; 0 = levels x --max-time */
 
     /* several load generators (launcher.h) */
     const char *client;          /* --client; NULL when not given */
@@ -255,46 +76,243 @@ struct probe_cli {
     struct launch_client launch; /* this process's share, resolved for `run` */
 };
 
-static int parse_bool(const char *s, int *out)
-{
-    if (!s || !strcasecmp(s, "on") || !strcasecmp(s, "true") || !strcmp(s, "1") ||
-        !strcasecmp(s, "yes")) {
-        *out = 1;
-        return 0;
-    }
-    if (!strcasecmp(s, "off") || !strcasecmp(s, "false") || !strcmp(s, "0") ||
-        !strcasecmp(s, "no")) {
-        *out = 0;
-        return 0;
-    }
-    return -1;
-}
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
-static int parse_uint(const char *s, long long min, long long max, unsigned *out)
+static int parse_threads(const char *s, void *dest, char *err, size_t cap)
 {
-    long long v;
-    if (units_parse_int(s, min, max, &v))
+    struct probe_threads *t = dest, v;
+    (void)err;
+    (void)cap;
+    memset(&v, 0, sizeof v);
+    if (strcmp(s, "auto") == 0)
+        v.auto_threads = 1;
+    else if (units_parse_int_list(s, LIMIT_THREADS_MAX, v.v, LIMIT_LEVELS_MAX, &v.n) != 0)
         return -1;
-    *out = (unsigned)v;
+    *t = v;
     return 0;
 }
 
-/* An unsigned within a limit of limit.h (the study reads the same table). */
-static int parse_limited(const char *s, enum limit_id id, unsigned *out)
+static int parse_ignore(const char *s, void *dest, char *err, size_t cap)
 {
-    const struct limit *l = limit_get(id);
-    return parse_uint(s, (long long)l->min, (long long)l->max, out);
+    (void)err;
+    (void)cap;
+    return myconn_ignore_parse(s, dest);
 }
 
-/* A duration within a limit of limit.h. */
-static int parse_limited_s(const char *s, enum limit_id id, double *out)
-{
-    double v;
-    if (units_parse_duration(s, &v) || !limit_ok(id, v))
-        return -1;
-    *out = v;
-    return 0;
-}
+static const struct cli_choice workloads[] = {{"oltp_read_write", OLTP_READ_WRITE},
+                                              {"oltp_read_only", OLTP_READ_ONLY},
+                                              {"oltp_write_only", OLTP_WRITE_ONLY},
+                                              {"oltp_point_select", OLTP_POINT_SELECT},
+                                              {"oltp_insert", OLTP_INSERT},
+                                              {"oltp_update_index", OLTP_UPDATE_INDEX},
+                                              {"oltp_update_non_index", OLTP_UPDATE_NON_INDEX},
+                                              {"oltp_delete", OLTP_DELETE},
+                                              {"select_random_points", OLTP_SELECT_RANDOM_POINTS},
+                                              {"select_random_ranges", OLTP_SELECT_RANDOM_RANGES},
+                                              {"oltp_legacy", OLTP_LEGACY},
+                                              {NULL, 0}};
+
+static const struct cli_choice ssl_modes[] = {{"DISABLED", MYCONN_SSL_DISABLED},
+                                              {"PREFERRED", MYCONN_SSL_PREFERRED},
+                                              {"REQUIRED", MYCONN_SSL_REQUIRED},
+                                              {"VERIFY_CA", MYCONN_SSL_VERIFY_CA},
+                                              {"VERIFY_IDENTITY", MYCONN_SSL_VERIFY_IDENTITY},
+                                              {NULL, 0}};
+
+static const struct cli_choice rand_types[] = {{"special", SBRAND_SPECIAL},
+                                               {"uniform", SBRAND_UNIFORM},
+                                               {"gaussian", SBRAND_GAUSSIAN},
+                                               {"pareto", SBRAND_PARETO},
+                                               {NULL, 0}};
+
+static const struct cli_choice ps_modes[] = {
+    {"auto", MYCONN_PS_AUTO}, {"disable", MYCONN_PS_DISABLE}, {NULL, 0}};
+
+#define A(field) CLI_AT(struct probe_cli, field)
+/* a count per transaction (sysbench's --point-selects and the like) */
+#define PER_TRX(name, field, dfl, text)                                                            \
+    {                                                                                              \
+        name, 0, CLI_INT, A(cfg.oltp.field), .min = 0, .max = 1000000, .dflt = dfl, .help = text   \
+    }
+static const struct cli_opt probe_options[] = {
+    {"workload", 0, CLI_CHOICE, A(cfg.oltp.workload), .choices = workloads,
+     .dflt = "oltp_read_write", .help = "the sysbench 1.0.20 script to run"},
+    {"mysql-host", 0, CLI_STRING, A(cfg.conn.host), .arg_name = "HOST", .dflt = "localhost",
+     .help = "server host"},
+    {"mysql-port", 0, CLI_INT, A(cfg.conn.port), .min = LIMIT_PORT_MIN, .max = LIMIT_PORT_MAX,
+     .dflt = "3306", .help = "server TCP port"},
+    {"mysql-socket", 0, CLI_PATH, A(cfg.conn.socket), .arg_name = "PATH",
+     .help = "Unix socket (then the host is localhost)"},
+    {"mysql-user", 0, CLI_STRING, A(cfg.conn.user), .dflt = "sbtest", .help = "user"},
+    {"mysql-db", 0, CLI_STRING, A(cfg.conn.db), .dflt = "sbtest", .help = "database"},
+    {"mysql-password-file", 0, CLI_PATH, A(pwfile),
+     .help = "read the password from the first line of FILE (the order of the password's "
+             "sources is above); never printed or stored"},
+    {"defaults-file", 0, CLI_PATH, A(defaults_file),
+     .help = "option file: the password= line of its [client] section, instead of ~/.my.cnf's"},
+    {"mysql-ssl-mode", 0, CLI_CHOICE, A(cfg.conn.ssl_mode), .arg_name = "MODE",
+     .choices = ssl_modes, .dflt = "DISABLED", .help = "TLS"},
+    {"mysql-ssl-ca", 0, CLI_PATH, A(cfg.conn.ssl_ca), .help = "CA certificate (PEM)"},
+    {"mysql-ssl-cert", 0, CLI_PATH, A(cfg.conn.ssl_cert), .help = "client certificate (PEM)"},
+    {"mysql-ssl-key", 0, CLI_PATH, A(cfg.conn.ssl_key), .help = "client key (PEM)"},
+    {"tables", 0, CLI_INT, A(cfg.oltp.tables), .min = LIMIT_TABLES_MIN, .max = LIMIT_TABLES_MAX,
+     .dflt = "1", .help = "number of tables sbtest1..N"},
+    {"table-size", 0, CLI_INT, A(cfg.oltp.table_size), .min = LIMIT_TABLE_SIZE_MIN,
+     .max = LIMIT_TABLE_SIZE_MAX, .dflt = "10000", .help = "rows per table"},
+    {"threads", 0, CLI_CUSTOM, A(threads), .arg_name = "LIST", .parse = parse_threads, .dflt = "1",
+     .takes = "a list of up to " STR(LIMIT_LEVELS_MAX) " positive integers up to " STR(
+         LIMIT_THREADS_MAX),
+     .example = "1,2,4,8, or auto",
+     .help = "client threads, or a list 1,2,4,8: one level (and one point) each, or 'auto': "
+             "double from 1 until the throughput stops growing, then add levels near the knee"},
+    {"time", 0, CLI_SECONDS, A(cfg.time_s), .min = LIMIT_TIME_MIN, .max = LIMIT_TIME_MAX,
+     .dflt = "10s",
+     .help = "fixed run time per level, 0 = no limit; without --time and --events a level is "
+             "calibrated (--precision)"},
+    {"precision", 0, CLI_FRACTION, A(cfg.precision), .arg_name = "PCT", .min = LIMIT_PRECISION_MIN,
+     .max = LIMIT_PRECISION_MAX, .dflt = "2%",
+     .help = "calibrated level: cut the warm-up (MSER-5) and stop once the 95 % interval of tps "
+             "(20 batch means) is within PCT of the mean"},
+    {"min-time", 0, CLI_SECONDS, A(cfg.min_time_s), .min = LIMIT_MIN_TIME_MIN,
+     .max = LIMIT_MIN_TIME_MAX, .dflt = "5s", .help = "calibrated: never stop before"},
+    {"max-time", 0, CLI_SECONDS, A(cfg.max_time_s), .min = LIMIT_MAX_TIME_MIN,
+     .max = LIMIT_MAX_TIME_MAX, .dflt = "60s",
+     .help = "calibrated: stop at the latest after, steady or not"},
+    {"replicates", 0, CLI_INT, A(replicates), .min = 1, .max = PASSES_MAX_REPS, .dflt = "5",
+     .help = "calibrated: the levels that decide the answer are measured again in shuffled "
+             "passes, up to N replicates each, until their intervals (run-to-run noise "
+             "included) reach the precision or the noise makes it unreachable; 1 = one pass "
+             "(run-to-run noise unknown)"},
+    {"budget", 0, CLI_SECONDS, A(budget_s), .min = 0.001, .max = 31536000,
+     .dflt_doc = "levels x the max-time",
+     .help = "calibrated: most time of all the curve's "
+             "measurements"},
+    {"max-threads", 0, CLI_INT, A(ladder.max_threads), .min = LIMIT_THREADS_MIN,
+     .max = LIMIT_THREADS_MAX, .dflt = "64",
+     .help = "--threads auto: largest level, capped by the server's max_connections - 1"},
+    {"max-points", 0, CLI_INT, A(ladder.max_points), .min = LIMIT_MAX_POINTS_MIN,
+     .max = LIMIT_MAX_POINTS_MAX, .dflt = "10", .help = "--threads auto: most levels"},
+    {"max-latency", 0, CLI_MS, A(ladder.max_latency_ms), .min = 0.001, .max = 1e7,
+     .dflt_doc = "4 times the --slo latency, else none",
+     .help = "--threads auto: stop doubling once a level's latency (the --slo statistic, else "
+             "the --percentile) passes it"},
+    {"slo", 0, CLI_SLO, A(slo),
+     .help = "--threads auto: latency target, e.g. p95:50ms or avg:20ms; doubling stops at 4 "
+             "times it"},
+    {"events", 0, CLI_INT, A(cfg.events), .min = 0, .max = 4.6e18, .dflt = "0",
+     .help = "stop after N events, 0 = no limit"},
+    {"rate", 0, CLI_REAL, A(cfg.rate), .arg_name = "TPS", .min = 0, .max = 1e9, .dflt = "0",
+     .help = "open loop at this average rate (Poisson arrivals), latency from the intended "
+             "start; 0 = closed loop"},
+    {"report-interval", 0, CLI_SECONDS, A(report_interval_s), .min = 0, .max = 86400, .dflt = "0",
+     .help = "intermediate lines every so many whole seconds, 0 = none"},
+    {"percentile", 0, CLI_REAL, A(cfg.percentile), .arg_name = "P", .min = 0, .max = 100,
+     .dflt = "95", .help = "latency percentile of the report, 0 disables"},
+    {"rand-type", 0, CLI_CHOICE, A(dist), .choices = rand_types, .dflt = "special",
+     .help = "random distribution of the ids, as sysbench 1.0.20 draws them"},
+    {"rand-seed", 0, CLI_INT, A(cfg.rand_seed), .min = 0, .max = 4294967295.0, .dflt = "0",
+     .help = "RNG seed, 0 = the current time"},
+    {"rand-spec-iter", 0, CLI_INT, A(spec_iter), .min = 1, .max = 1000, .dflt = "12",
+     .help = "special/gaussian iterations"},
+    {"rand-spec-pct", 0, CLI_INT, A(spec_pct), .min = 1, .max = 100, .dflt = "1",
+     .help = "special: hot range, % of ids"},
+    {"rand-spec-res", 0, CLI_INT, A(spec_res), .min = 0, .max = 99, .dflt = "75",
+     .help = "special: % of draws in it"},
+    {"rand-pareto-h", 0, CLI_REAL, A(pareto_h), .arg_name = "H", .min = 1e-9, .max = 1 - 1e-9,
+     .dflt = "0.2", .help = "pareto shape"},
+    {"range-size", 0, CLI_INT, A(cfg.oltp.range_size), .min = 1, .max = 1000000000, .dflt = "100",
+     .help = "rows per range SELECT"},
+    PER_TRX("point-selects", point_selects, "10", "point SELECTs per transaction"),
+    PER_TRX("simple-ranges", simple_ranges, "1", "simple ranges per transaction"),
+    PER_TRX("sum-ranges", sum_ranges, "1", "SUM() ranges per transaction"),
+    PER_TRX("order-ranges", order_ranges, "1", "ORDER BY ranges per transaction"),
+    PER_TRX("distinct-ranges", distinct_ranges, "1", "DISTINCT ranges per transaction"),
+    PER_TRX("index-updates", index_updates, "1", "index UPDATEs per transaction"),
+    PER_TRX("non-index-updates", non_index_updates, "1", "non-index UPDATEs per transaction"),
+    PER_TRX("delete-inserts", delete_inserts, "1", "DELETE+INSERT pairs per transaction"),
+    {"range-selects", 0, CLI_BOOL, A(cfg.oltp.range_selects), .dflt = "on",
+     .help = "range SELECTs"},
+    {"random-points", 0, CLI_INT, A(cfg.oltp.random_points), .min = 1, .max = 1000, .dflt = "10",
+     .help = "select_random_points: values in IN()"},
+    {"number-of-ranges", 0, CLI_INT, A(cfg.oltp.number_of_ranges), .min = 1, .max = 1000,
+     .dflt = "10", .help = "select_random_ranges: BETWEEN ranges"},
+    {"delta", 0, CLI_INT, A(cfg.oltp.delta), .min = 0, .max = 1000000000, .dflt = "5",
+     .help = "select_random_ranges: range size"},
+    {"skip-trx", 0, CLI_BOOL, A(cfg.oltp.skip_trx), .dflt = "off",
+     .help = "no BEGIN/COMMIT (autocommit)"},
+    {"auto-inc", 0, CLI_BOOL, A(cfg.oltp.auto_inc), .dflt = "on", .help = "AUTO_INCREMENT id"},
+    {"secondary", 0, CLI_BOOL, A(cfg.oltp.secondary), .dflt = "off",
+     .help = "KEY xid instead of PRIMARY KEY"},
+    {"create-secondary", 0, CLI_BOOL, A(cfg.oltp.create_secondary), .dflt = "on",
+     .help = "create index k_N after the load"},
+    {"mysql-storage-engine", 0, CLI_STRING, A(cfg.oltp.storage_engine), .dflt = "innodb",
+     .help = "storage engine"},
+    {"mysql-ignore-errors", 0, CLI_CUSTOM, A(cfg.conn.ignore), .arg_name = "LIST",
+     .parse = parse_ignore, .dflt = "1213,1020,1205",
+     .takes = "'all' or a comma-separated list of error numbers",
+     .help = "errnos that restart the transaction, or 'all'"},
+    {"db-ps-mode", 0, CLI_CHOICE, A(cfg.conn.ps_mode), .arg_name = "MODE", .choices = ps_modes,
+     .dflt = "auto", .help = "server-side prepared statements"},
+    {"target", 0, CLI_STRING, A(target),
+     .dflt_doc = "--mysql-host, or localhost with --mysql-socket",
+     .help = "what is measured, in the records"},
+    {"config", 0, CLI_STRING, A(config), .arg_name = "ID",
+     .help = "catalog configuration id, in the records"},
+    {"out", 'o', CLI_PATH, A(out), .help = "append one sizeup.point/1 record per level"},
+    {"resume", 0, CLI_FLAG, A(resume),
+     .help = "levels of this target and workload already in --out (complete ones) are taken "
+             "from it, not measured again; the auto ladder goes on from them"},
+    {"mysql-timeout", 0, CLI_SECONDS, A(mysql_timeout_s), .min = LIMIT_TIMEOUT_MIN,
+     .max = LIMIT_TIMEOUT_MAX, .dflt = "10s",
+     .help = "read/write timeout of every statement, whole seconds: a server that does not "
+             "answer for this long loses the connection"},
+    {"give-up", 0, CLI_SECONDS, A(give_up_s), .min = LIMIT_GIVE_UP_MIN, .max = LIMIT_GIVE_UP_MAX,
+     .dflt = "30s",
+     .help = "after a level that stalled, reconnected or lost the server: how long to wait for "
+             "the server to answer again before giving up (exit 4)"},
+    {"remeasure", 0, CLI_INT, A(remeasure), .min = 0, .max = 10, .dflt = "1",
+     .help = "a level flagged stalled, reconnects or partial is measured again, up to N times, "
+             "once the server answers (every record is kept; flagged ones do not count)"},
+    {"workers", 0, CLI_INT, A(cfg.workers), .min = LIMIT_THREADS_MIN, .max = LIMIT_THREADS_MAX,
+     .dflt_doc = "online CPUs, at most one per connection",
+     .help = "OS threads driving the --threads connections (each drives many; "
+             "docs/load-generator.md)"},
+    {"client", 0, CLI_STRING, A(client), .arg_name = "I/K",
+     .dflt_doc = "from mpirun, srun or a Kubernetes Indexed Job when present, else one client",
+     .help = "run share I (0-based) of a level measured by K load generators and write a part "
+             "for sizeup merge; 'none' ignores the launcher's environment"},
+    {"start-at", 0, CLI_STRING, A(start_at), .arg_name = "TIME",
+     .help = "connect, then start measuring at this wall-clock time (RFC 3339, e.g. "
+             "2026-12-01T10:00:00Z), the same on every client"},
+    {0}};
+#undef PER_TRX
+#undef A
+
+const struct cli_cmd cmd_probe_cli = {
+    .name = "probe",
+    .usage = "Usage: sizeup probe prepare|run|cleanup [OPTIONS]",
+    .description =
+        "sysbench 1.0.20-compatible OLTP probes over the MySQL protocol: same schema, statements,\n"
+        "transaction shapes and random distributions; report in sysbench's layout on stdout.\n"
+        "\n"
+        "  prepare  create and load sbtest1..N (--tables, --table-size, over --threads\n"
+        "           connections); each table is marked as sizeup's\n"
+        "  run      measure each --threads level (or the auto ladder) and append its point to\n"
+        "           --out\n"
+        "  cleanup  drop the tables sizeup created\n"
+        "\n"
+        "The password, first found: --mysql-password-file, the [client] section of\n"
+        "--defaults-file, MYSQL_PWD, the [client] section of ~/.my.cnf. It is never printed or\n"
+        "recorded.",
+    .options = probe_options,
+    .min_operands = 1,
+    .max_operands = 1,
+    .operands_hint = "a command is required: prepare, run or cleanup",
+    .epilog = "Exit status: 0 done; 1 a server error, a refused connection or a record that could\n"
+              "not be written; 2 bad command line; 3 --resume could not read --out; 4 the server\n"
+              "could not be reached, or did not answer again within --give-up; 130 interrupted\n"
+              "(SIGINT), 143 terminated (SIGTERM): what was measured is kept."};
 
 static void strip_eol(char *s)
 {
@@ -319,6 +337,15 @@ static int read_password_file(const char *path, char **out)
     *out = strdup(buf);
     memset(buf, 0, sizeof buf);
     return *out ? 0 : -1;
+}
+
+static void free_password(struct probe_cli *pc)
+{
+    if (pc->password) {
+        memset(pc->password, 0, strlen(pc->password));
+        free(pc->password);
+        pc->password = NULL;
+    }
 }
 
 /* The password= line of the [client] section of a MySQL option file. Missing optional file:
@@ -404,29 +431,19 @@ static int resolve_password(struct probe_cli *pc)
     return 0;
 }
 
-/* --slo pP:MS, e.g. p95:50ms or p99.9:0.2s (a bare number is milliseconds). */
-static int parse_slo(const char *s, double *pct, double *ms)
+/* A whole number of seconds (the client library's and the report's unit). */
+static int whole_seconds(const char *opt, double s, unsigned *out)
 {
-    char buf[64];
-    const char *colon = strchr(s, ':');
-    size_t n;
-    if ((s[0] != 'p' && s[0] != 'P') || !colon || (n = (size_t)(colon - s - 1)) == 0 ||
-        n >= sizeof buf)
-        return -1;
-    memcpy(buf, s + 1, n);
-    buf[n] = '\0';
-    if (units_parse_double(buf, 1e-9, 100, pct) || units_parse_duration(colon + 1, ms) || *ms <= 0)
-        return -1;
-    if (!strpbrk(colon + 1, "smh"))
-        return 0; /* already milliseconds */
-    *ms *= 1e3;
+    if (s != floor(s))
+        return cli_usage_error("probe", "--%s takes whole seconds, not %gs", opt, s);
+    *out = (unsigned)s;
     return 0;
 }
 
 /* `run` as one of several load generators (launcher.h): this process's share from --client or
  * the launcher's environment, and what a part needs (one level of a fixed --time, so that the
  * clients' windows agree, at least one connection each, and a file for sizeup merge). */
-static int client_share_check(struct probe_cli *pc)
+static int client_share_check(struct probe_cli *pc, int time_given)
 {
     char err[300];
     struct probe_config *cfg = &pc->cfg;
@@ -435,16 +452,16 @@ static int client_share_check(struct probe_cli *pc)
     cfg->client_index = pc->launch.index;
     cfg->client_count = pc->launch.count;
     if (!cfg->client_count)
-        return 0;
-    if (pc->auto_threads || pc->n_threads != 1)
+        return CLI_RUN;
+    if (pc->threads.auto_threads || pc->threads.n != 1)
         return cli_usage_error("probe",
                                "%s: a part is one level: give --threads N (the level's "
                                "connections over all %u clients)",
                                pc->launch.what, cfg->client_count);
-    if ((unsigned)pc->threads[0] < cfg->client_count)
+    if ((unsigned)pc->threads.v[0] < cfg->client_count)
         return cli_usage_error("probe", "%s: --threads %lld cannot be split over %u clients",
-                               pc->launch.what, pc->threads[0], cfg->client_count);
-    if (!pc->time_given || cfg->time_s <= 0 || cfg->events)
+                               pc->launch.what, pc->threads.v[0], cfg->client_count);
+    if (!time_given || cfg->time_s <= 0 || cfg->events)
         return cli_usage_error("probe",
                                "%s: a part needs --time SECONDS (not --events or a "
                                "calibrated level), so the clients' windows agree",
@@ -452,337 +469,53 @@ static int client_share_check(struct probe_cli *pc)
     if (!pc->out)
         return cli_usage_error("probe", "%s: a part is for sizeup merge: give --out FILE",
                                pc->launch.what);
-    return 0;
+    return CLI_RUN;
 }
 
+/* Parse the command line into pc; @return CLI_RUN, or the exit status (--help, misuse). */
 static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **command)
 {
-    struct option longs[80];
-    char shorts[16];
     struct probe_config *cfg = &pc->cfg;
-    enum sbrand_dist dist = SBRAND_SPECIAL;
-    unsigned iter = 12, spct = 1, sres = 75;
-    double pareto_h = 0.2;
-    int c;
-    cli_build_getopt(probe_options, longs, sizeof longs / sizeof longs[0], shorts, sizeof shorts);
-    optind = 0; /* full re-initialisation: the dispatcher before stopped at the first operand */
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-        const char *a = optarg;
-        int bad = 0, b;
-        long long ll;
-        double d;
-        switch (c) {
-        case 'h':
-            cli_print_help(usage, description, probe_options);
-            return -1;
-        case O_WORKLOAD:
-            if (oltp_workload_parse(a, &cfg->oltp.workload))
-                return cli_usage_error("probe", "--workload: unknown workload '%s'", a);
-            break;
-        case O_HOST:
-            cfg->conn.host = a;
-            break;
-        case O_PORT:
-            bad = parse_limited(a, LIMIT_PORT, &cfg->conn.port);
-            break;
-        case O_SOCKET:
-            cfg->conn.socket = a;
-            break;
-        case O_USER:
-            cfg->conn.user = a;
-            break;
-        case O_DB:
-            cfg->conn.db = a;
-            break;
-        case O_PWFILE:
-            pc->pwfile = a;
-            break;
-        case O_DEFAULTS:
-            pc->defaults_file = a;
-            break;
-        case O_SSL_MODE:
-            if (myconn_ssl_mode_parse(a, &cfg->conn.ssl_mode))
-                return cli_usage_error("probe", "--mysql-ssl-mode takes DISABLED, PREFERRED, "
-                                                "REQUIRED, VERIFY_CA or VERIFY_IDENTITY");
-            break;
-        case O_SSL_CA:
-            cfg->conn.ssl_ca = a;
-            break;
-        case O_SSL_CERT:
-            cfg->conn.ssl_cert = a;
-            break;
-        case O_SSL_KEY:
-            cfg->conn.ssl_key = a;
-            break;
-        case O_TABLES:
-            bad = parse_limited(a, LIMIT_TABLES, &cfg->oltp.tables);
-            break;
-        case O_TABLE_SIZE:
-            bad = parse_limited(a, LIMIT_TABLE_SIZE, &cfg->oltp.table_size);
-            break;
-        case O_THREADS:
-            pc->auto_threads = strcmp(a, "auto") == 0;
-            if (pc->auto_threads)
-                break;
-            if (units_parse_int_list(a, (long long)limit_get(LIMIT_THREADS)->max, pc->threads,
-                                     MAX_LEVELS, &pc->n_threads))
-                return cli_usage_error("probe",
-                                       "--threads takes a list of up to %d positive integers "
-                                       "up to %g, e.g. 1,2,4,8",
-                                       MAX_LEVELS, limit_get(LIMIT_THREADS)->max);
-            break;
-        case O_TIME:
-            bad = parse_limited_s(a, LIMIT_TIME, &cfg->time_s);
-            pc->time_given = 1;
-            break;
-        case O_PRECISION:
-            bad = units_parse_fraction(a, &cfg->precision) ||
-                  !limit_ok(LIMIT_PRECISION, cfg->precision);
-            pc->precision_given = 1;
-            break;
-        case O_MIN_TIME:
-            bad = parse_limited_s(a, LIMIT_MIN_TIME, &cfg->min_time_s);
-            break;
-        case O_MAX_TIME:
-            bad = parse_limited_s(a, LIMIT_MAX_TIME, &cfg->max_time_s);
-            break;
-        case O_MAX_THREADS:
-            bad = parse_limited(a, LIMIT_THREADS, &pc->ladder.max_threads);
-            break;
-        case O_MAX_POINTS:
-            bad = units_parse_int(a, (long long)limit_get(LIMIT_MAX_POINTS)->min,
-                                  (long long)limit_get(LIMIT_MAX_POINTS)->max, &ll);
-            pc->ladder.max_points = (size_t)ll;
-            break;
-        case O_MAX_LATENCY:
-            bad = units_parse_duration(a, &d) || d <= 0;
-            /* a bare number is milliseconds here: "50" and "50ms" mean the same */
-            pc->ladder.max_latency_ms = strpbrk(a, "smh") ? d * 1e3 : d;
-            break;
-        case O_SLO:
-            bad = parse_slo(a, &pc->slo_pct, &pc->slo_ms);
-            break;
-        case O_RESUME:
-            pc->resume = 1;
-            break;
-        case O_TIMEOUT:
-            bad = parse_limited(a, LIMIT_TIMEOUT, &cfg->conn.timeout_s);
-            break;
-        case O_GIVE_UP:
-            bad = parse_limited_s(a, LIMIT_GIVE_UP, &pc->give_up_s);
-            break;
-        case O_REMEASURE:
-            bad = parse_uint(a, 0, 10, &pc->remeasure);
-            break;
-        case O_REPLICATES:
-            bad = parse_uint(a, 1, PASSES_MAX_REPS, &pc->replicates);
-            break;
-        case O_BUDGET:
-            bad = units_parse_duration(a, &pc->budget_s) || !(pc->budget_s > 0);
-            break;
-        case O_EVENTS:
-            bad = units_parse_int(a, 0, (long long)1 << 62, &ll);
-            cfg->events = (uint64_t)ll;
-            break;
-        case O_RATE:
-            bad = units_parse_double(a, 0, 1e9, &cfg->rate);
-            break;
-        case O_REPORT:
-            bad = parse_uint(a, 0, 86400, &cfg->report_interval_s);
-            break;
-        case O_PCT:
-            bad = units_parse_double(a, 0, 100, &d);
-            cfg->percentile = d;
-            break;
-        case O_RAND_TYPE:
-            if (sbrand_dist_parse(a, &dist))
-                return cli_usage_error("probe", "--rand-type takes special, uniform, gaussian "
-                                                "or pareto");
-            break;
-        case O_RAND_SEED:
-            bad = parse_uint(a, 0, 4294967295LL, &cfg->rand_seed);
-            break;
-        case O_SPEC_ITER:
-            bad = parse_uint(a, 1, 1000, &iter);
-            break;
-        case O_SPEC_PCT:
-            bad = parse_uint(a, 1, 100, &spct);
-            break;
-        case O_SPEC_RES:
-            bad = parse_uint(a, 0, 99, &sres);
-            break;
-        case O_PARETO_H:
-            bad = units_parse_double(a, 1e-9, 1 - 1e-9, &pareto_h);
-            break;
-        case O_RANGE_SIZE:
-            bad = parse_uint(a, 1, 1000000000, &cfg->oltp.range_size);
-            break;
-        case O_POINT:
-            bad = parse_uint(a, 0, 1000000, &cfg->oltp.point_selects);
-            break;
-        case O_SIMPLE:
-            bad = parse_uint(a, 0, 1000000, &cfg->oltp.simple_ranges);
-            break;
-        case O_SUM:
-            bad = parse_uint(a, 0, 1000000, &cfg->oltp.sum_ranges);
-            break;
-        case O_ORDER:
-            bad = parse_uint(a, 0, 1000000, &cfg->oltp.order_ranges);
-            break;
-        case O_DISTINCT:
-            bad = parse_uint(a, 0, 1000000, &cfg->oltp.distinct_ranges);
-            break;
-        case O_IDX:
-            bad = parse_uint(a, 0, 1000000, &cfg->oltp.index_updates);
-            break;
-        case O_NONIDX:
-            bad = parse_uint(a, 0, 1000000, &cfg->oltp.non_index_updates);
-            break;
-        case O_DELINS:
-            bad = parse_uint(a, 0, 1000000, &cfg->oltp.delete_inserts);
-            break;
-        case O_RANDOM_POINTS:
-            bad = parse_uint(a, 1, 1000, &cfg->oltp.random_points);
-            break;
-        case O_NRANGES:
-            bad = parse_uint(a, 1, 1000, &cfg->oltp.number_of_ranges);
-            break;
-        case O_DELTA:
-            bad = parse_uint(a, 0, 1000000000, &cfg->oltp.delta);
-            break;
-        case O_RANGE_SELECTS:
-            bad = parse_bool(a, &b);
-            cfg->oltp.range_selects = b;
-            break;
-        case O_SKIP_TRX:
-            bad = parse_bool(a, &b);
-            cfg->oltp.skip_trx = b;
-            break;
-        case O_AUTO_INC:
-            bad = parse_bool(a, &b);
-            cfg->oltp.auto_inc = b;
-            break;
-        case O_SECONDARY:
-            bad = parse_bool(a, &b);
-            cfg->oltp.secondary = b;
-            break;
-        case O_CREATE_SECONDARY:
-            bad = parse_bool(a, &b);
-            cfg->oltp.create_secondary = b;
-            break;
-        case O_ENGINE:
-            cfg->oltp.storage_engine = a;
-            break;
-        case O_IGNORE:
-            pc->ignore_text = a;
-            if (myconn_ignore_parse(a, &cfg->conn.ignore))
-                return cli_usage_error("probe", "--mysql-ignore-errors takes 'all' or a "
-                                                "comma-separated list of error numbers, e.g. "
-                                                "1213,1020,1205");
-            break;
-        case O_PS_MODE:
-            if (strcmp(a, "auto") == 0)
-                cfg->conn.ps_mode = MYCONN_PS_AUTO;
-            else if (strcmp(a, "disable") == 0)
-                cfg->conn.ps_mode = MYCONN_PS_DISABLE;
-            else
-                return cli_usage_error("probe", "--db-ps-mode takes auto or disable");
-            break;
-        case O_TARGET:
-            pc->target = a;
-            break;
-        case O_CONFIG:
-            pc->config = a;
-            break;
-        case O_OUT:
-            pc->out = a;
-            break;
-        case O_WORKERS:
-            bad = parse_limited(a, LIMIT_THREADS, &cfg->workers);
-            break;
-        case O_CLIENT:
-            pc->client = a;
-            break;
-        case O_START_AT:
-            if (launch_parse_rfc3339(a, &cfg->start_at_unix_ns))
-                return cli_usage_error("probe",
-                                       "--start-at takes an RFC 3339 time, e.g. "
-                                       "2026-12-01T10:00:00Z, not '%s'",
-                                       a);
-            pc->start_at = a;
-            break;
-        default:
-            return cli_getopt_error("probe", c, argv);
-        }
-        if (bad) {
-            static const struct {
-                int opt;
-                enum limit_id id;
-            } limited[] = {{O_PORT, LIMIT_PORT},
-                           {O_TABLES, LIMIT_TABLES},
-                           {O_TABLE_SIZE, LIMIT_TABLE_SIZE},
-                           {O_TIME, LIMIT_TIME},
-                           {O_PRECISION, LIMIT_PRECISION},
-                           {O_MIN_TIME, LIMIT_MIN_TIME},
-                           {O_MAX_TIME, LIMIT_MAX_TIME},
-                           {O_MAX_THREADS, LIMIT_THREADS},
-                           {O_WORKERS, LIMIT_THREADS},
-                           {O_MAX_POINTS, LIMIT_MAX_POINTS},
-                           {O_TIMEOUT, LIMIT_TIMEOUT},
-                           {O_GIVE_UP, LIMIT_GIVE_UP}};
-            const char *name = "?";
-            char range[160] = "";
-            for (const struct cli_option *o = probe_options; o->name; o++)
-                if (o->val == c)
-                    name = o->name;
-            for (size_t k = 0; k < sizeof limited / sizeof limited[0]; k++)
-                if (limited[k].opt == c) {
-                    const struct limit *l = limit_get(limited[k].id);
-                    snprintf(range, sizeof range, " (%g..%g%s%s: %s)", l->min, l->max,
-                             l->unit[0] ? " " : "", l->unit, l->what);
-                }
-            return cli_usage_error("probe", "--%s: invalid value '%s'%s", name, a ? a : "", range);
-        }
-    }
-    if (optind >= argc)
-        return cli_usage_error("probe", "a command is required: prepare, run or cleanup");
-    *command = argv[optind];
+    struct cli_args a;
+    char msg[200];
+    int rc;
+    if ((rc = cli_parse(&cmd_probe_cli, argc, argv, pc, &a)) != CLI_RUN)
+        return rc;
+    *command = a.argv[0];
     if (strcmp(*command, "prepare") && strcmp(*command, "run") && strcmp(*command, "cleanup"))
         return cli_usage_error("probe", "unknown command '%s' (prepare, run or cleanup)", *command);
-    if (optind + 1 < argc)
-        return cli_usage_error("probe", "unexpected argument '%s'", argv[optind + 1]);
-    if (sbrand_params_init(&cfg->rand, dist, iter, spct, sres, pareto_h))
+    if (whole_seconds("mysql-timeout", pc->mysql_timeout_s, &cfg->conn.timeout_s) ||
+        whole_seconds("report-interval", pc->report_interval_s, &cfg->report_interval_s))
+        return SIZEUP_EXIT_USAGE;
+    if (sbrand_params_init(&cfg->rand, pc->dist, pc->spec_iter, pc->spec_pct, pc->spec_res,
+                           pc->pareto_h))
         return cli_usage_error("probe", "invalid --rand-spec-* or --rand-pareto-h value");
-    {
-        char msg[200];
-        if (oltp_opts_check(&cfg->oltp, msg, sizeof msg))
-            return cli_usage_error("probe", "%s", msg);
-    }
-    if (pc->slo_ms > 0 && pc->ladder.max_latency_ms == 0)
-        pc->ladder.max_latency_ms = 4 * pc->slo_ms;
-    if (pc->precision_given && (pc->time_given || cfg->events))
+    if (oltp_opts_check(&cfg->oltp, msg, sizeof msg))
+        return cli_usage_error("probe", "%s", msg);
+    if (pc->slo.target_s > 0 && !cli_given(&cmd_probe_cli, &a, "max-latency"))
+        pc->ladder.max_latency_ms = 4 * pc->slo.target_s * 1e3;
+    if (cli_given(&cmd_probe_cli, &a, "precision") &&
+        (cli_given(&cmd_probe_cli, &a, "time") || cli_given(&cmd_probe_cli, &a, "events")))
         return cli_usage_error("probe", "--precision calibrates the run length; it excludes "
                                         "--time and --events");
-    if (!pc->time_given && !cfg->events) { /* calibrated */
-        if (!pc->precision_given)
-            cfg->precision = 0.02;
+    if (!cli_given(&cmd_probe_cli, &a, "time") && !cfg->events) /* calibrated */
         cfg->time_s = 0;
-    } else {
+    else
         cfg->precision = 0;
-    }
     if (cfg->precision > 0 && !(cfg->min_time_s < cfg->max_time_s))
         return cli_usage_error("probe", "--min-time (%g s) must be below --max-time (%g s)",
                                cfg->min_time_s, cfg->max_time_s);
-    if (cfg->precision > 0 && cfg->report_interval_s &&
-        fmod((double)cfg->report_interval_s, PROBE_TICK_S) != 0)
-        return cli_usage_error("probe", "--report-interval must be whole seconds");
     if (cfg->time_s == 0 && cfg->events == 0 && cfg->precision == 0 && strcmp(*command, "run") == 0)
         return cli_usage_error("probe", "--time 0 needs --events N (an endless run measures "
                                         "nothing)");
+    if (pc->start_at && launch_parse_rfc3339(pc->start_at, &cfg->start_at_unix_ns))
+        return cli_usage_error("probe",
+                               "--start-at takes an RFC 3339 time, e.g. 2026-12-01T10:00:00Z, "
+                               "not '%s'",
+                               pc->start_at);
     if (strcmp(*command, "run") == 0)
-        return client_share_check(pc);
-    return 0;
+        return client_share_check(pc, cli_given(&cmd_probe_cli, &a, "time"));
+    return CLI_RUN;
 }
 
 /* The records' options: the configuration's, the thread list or the ladder's. */
@@ -791,12 +524,12 @@ static json_t *options_json(const struct probe_cli *pc)
     json_t *j = probe_config_json(&pc->cfg), *th;
     if (!j)
         return NULL;
-    if (pc->auto_threads) {
+    if (pc->threads.auto_threads) {
         th = json_string("auto");
     } else {
         th = json_array();
-        for (size_t i = 0; i < pc->n_threads; i++)
-            json_array_append_new(th, json_integer(pc->threads[i]));
+        for (size_t i = 0; i < pc->threads.n; i++)
+            json_array_append_new(th, json_integer(pc->threads.v[i]));
     }
     json_object_set_new(j, "threads", th);
     if (pc->cfg.workers)
@@ -808,15 +541,19 @@ static json_t *options_json(const struct probe_cli *pc)
     }
     if (pc->start_at)
         json_object_set_new(j, "start_at", json_string(pc->start_at));
-    if (pc->auto_threads) {
+    if (pc->threads.auto_threads) {
         json_object_set_new(j, "max_threads", json_integer(pc->ladder.max_threads));
         json_object_set_new(j, "max_points", json_integer((json_int_t)pc->ladder.max_points));
         if (pc->ladder.max_latency_ms > 0)
             json_object_set_new(j, "max_latency_ms", json_real(pc->ladder.max_latency_ms));
-        if (pc->slo_ms > 0)
+        if (pc->slo.target_s > 0 && pc->slo.pct > 0)
+            json_object_set_new(j, "slo",
+                                json_pack("{s:f,s:f}", "percentile", pc->slo.pct, "latency_ms",
+                                          pc->slo.target_s * 1e3));
+        else if (pc->slo.target_s > 0)
             json_object_set_new(
                 j, "slo",
-                json_pack("{s:f,s:f}", "percentile", pc->slo_pct, "latency_ms", pc->slo_ms));
+                json_pack("{s:s,s:f}", "statistic", "avg", "latency_ms", pc->slo.target_s * 1e3));
     }
     return j;
 }
@@ -831,7 +568,11 @@ static int run_levels(struct probe_cli *pc)
     char err[600];
     json_t *opts;
     int rc;
-    double pct = pc->slo_ms > 0 ? pc->slo_pct : pc->cfg.percentile > 0 ? pc->cfg.percentile : 95;
+    /* the latency the ladder bounds: the --slo statistic, else the --percentile (else p95) */
+    int avg = pc->slo.target_s > 0 && pc->slo.pct == 0;
+    double pct = pc->slo.target_s > 0     ? pc->slo.pct
+                 : pc->cfg.percentile > 0 ? pc->cfg.percentile
+                                          : 95;
     point_list_init(&done);
     if (pc->resume && pc->out && stat(pc->out, &st) == 0 && st.st_size > 0) {
         /* (an empty or missing --out: nothing measured yet, a fresh start) */
@@ -857,6 +598,7 @@ static int run_levels(struct probe_cli *pc)
     so.give_up_s = pc->give_up_s;
     so.remeasure = pc->remeasure;
     so.latency_pct = pct;
+    so.latency_avg = avg;
     s = probe_session_new(&so, err, sizeof err);
     if (!s) {
         fprintf(stderr, "sizeup: %s\n", err);
@@ -867,17 +609,19 @@ static int run_levels(struct probe_cli *pc)
     memset(&d, 0, sizeof d);
     d.target = pc->target;
     d.workload = oltp_workload_name(pc->cfg.oltp.workload);
-    d.auto_threads = pc->auto_threads;
-    d.threads = pc->threads;
-    d.n_threads = pc->n_threads;
+    d.auto_threads = pc->threads.auto_threads;
+    d.threads = pc->threads.v;
+    d.n_threads = pc->threads.n;
     d.ladder = pc->ladder;
     d.done = pc->resume ? &done : NULL;
     d.done_name = pc->out;
     d.latency_pct = pct;
+    d.latency_avg = avg;
     d.progress = stderr;
     /* calibrated: in passes (advisor/passes.h) */
-    probe_drive_passes(&d, &pc->cfg, pc->auto_threads ? pc->ladder.max_points : pc->n_threads,
-                       pc->replicates, pc->budget_s, pc->slo_pct, pc->slo_ms);
+    probe_drive_passes(&d, &pc->cfg,
+                       pc->threads.auto_threads ? pc->ladder.max_points : pc->threads.n,
+                       pc->replicates, pc->budget_s, pc->slo.pct, pc->slo.target_s * 1e3);
     rc = probe_drive(s, &d, NULL);
     probe_session_free(s);
     json_decref(opts);
@@ -893,32 +637,15 @@ int cmd_probe(int argc, char **argv)
     char msg[4096];
     int rc;
 
+    /* what the table does not set: sysbench's defaults of the library, the ladder's, the
+     * connection's handshake limit */
     memset(&pc, 0, sizeof pc);
     oltp_opts_default(&pc.cfg.oltp);
-    pc.cfg.conn.host = "localhost";
-    pc.cfg.conn.port = 3306;
-    pc.cfg.conn.user = "sbtest";
-    pc.cfg.conn.db = "sbtest";
-    pc.cfg.conn.ssl_mode = MYCONN_SSL_DISABLED;
-    pc.cfg.conn.connect_timeout_s = 5;
-    pc.cfg.conn.timeout_s = 10;
-    pc.give_up_s = 30;
-    pc.remeasure = 1;
-    pc.replicates = 5;
-    myconn_ignore_parse("1213,1020,1205", &pc.cfg.conn.ignore);
-    pc.cfg.time_s = 10;
-    pc.cfg.min_time_s = 5;
-    pc.cfg.max_time_s = 60;
     pc.ladder = ladder_opts_default();
-    pc.cfg.percentile = 95;
+    pc.cfg.conn.connect_timeout_s = 5;
     pc.cfg.give_up_s = 30;
-    pc.threads[0] = 1;
-    pc.n_threads = 1;
-
     rc = parse_args(argc, argv, &pc, &command);
-    if (rc == -1)
-        return SIZEUP_EXIT_OK; /* --help */
-    if (rc)
+    if (rc != CLI_RUN)
         return rc;
     if (!pc.target)
         pc.target = pc.cfg.conn.socket ? "localhost" : pc.cfg.conn.host;
@@ -946,16 +673,14 @@ int cmd_probe(int argc, char **argv)
     } else {
         int r;
         unsigned threads = 1;
-        for (size_t i = 0; i < pc.n_threads; i++)
-            if ((unsigned)pc.threads[i] > threads)
-                threads = (unsigned)pc.threads[i];
-        if (strcmp(command, "prepare") == 0) {
-            printf("sizeup %s (sysbench 1.0.20-compatible report)\n\n", SIZEUP_VERSION);
+        for (size_t i = 0; i < pc.threads.n; i++)
+            if ((unsigned)pc.threads.v[i] > threads)
+                threads = (unsigned)pc.threads.v[i];
+        printf("sizeup %s (sysbench 1.0.20-compatible report)\n\n", SIZEUP_VERSION);
+        if (strcmp(command, "prepare") == 0)
             r = sbtables_prepare(&pc.cfg, threads, msg, sizeof msg);
-        } else {
-            printf("sizeup %s (sysbench 1.0.20-compatible report)\n\n", SIZEUP_VERSION);
+        else
             r = sbtables_cleanup(&pc.cfg, msg, sizeof msg);
-        }
         fflush(stdout);
         if (r != 0)
             fprintf(stderr, "sizeup: %s: %s\n", command, msg);
@@ -967,10 +692,7 @@ int cmd_probe(int argc, char **argv)
     }
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    if (pc.password) {
-        memset(pc.password, 0, strlen(pc.password));
-        free(pc.password);
-    }
+    free_password(&pc);
     mysql_library_end();
     return rc;
 }

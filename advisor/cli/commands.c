@@ -17,7 +17,7 @@ static const struct cli_sub sizeup_subs[] = {
     {"catalog", cmd_catalog, "check | cost | list | fetch | convert: catalogs and cost",
      &cmd_catalog_cli},
     {"probe", cmd_probe, "prepare | run | cleanup: sysbench-style OLTP probes on a MySQL server",
-     NULL},
+     &cmd_probe_cli},
     {"merge", cmd_merge,
      "parts of a level measured by several load generators (probe --client) -> one point",
      &cmd_merge_cli},

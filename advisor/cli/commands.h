@@ -28,6 +28,7 @@ extern const struct cli_cmd cmd_catalog_cli, cmd_catalog_check_cli, cmd_catalog_
     cmd_catalog_list_cli;
 /** sizeup probe prepare|run|cleanup : sysbench 1.0.20-compatible OLTP probes. */
 int cmd_probe(int argc, char **argv);
+extern const struct cli_cmd cmd_probe_cli;
 /** sizeup merge PARTS... [-o POINTS] : parts measured by several load generators -> points. */
 int cmd_merge(int argc, char **argv);
 extern const struct cli_cmd cmd_merge_cli;

@@ -180,6 +180,12 @@ static int write_levels(struct probe_session *s, const struct probe_drive_opts *
     return 0;
 }
 
+/* The latency of a point that the ladder bounds: its mean or its latency_pct percentile, ms. */
+static double point_latency(const struct point *p, const struct probe_drive_opts *o)
+{
+    return o->latency_avg ? p->latency_ms.avg : point_percentile(p, o->latency_pct);
+}
+
 int probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
                 struct probe_drive_result *res)
 {
@@ -237,11 +243,11 @@ int probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
                 threads, o->done_name ? o->done_name : "the results", before->tps);
             res->taken++;
             if (o->auto_threads)
-                ladder_add(&lad, threads, before->tps, point_percentile(before, o->latency_pct));
+                ladder_add(&lad, threads, before->tps, point_latency(before, o));
             if (in_passes && !is_level_record(before) &&
                 add_rep(&ps, &rp, threads, 1, before, curve_point_counts(before), before->tps,
                         before->ci95_tps, before->duration_s, record_cost(before),
-                        point_percentile(before, o->latency_pct)) != 0) {
+                        point_latency(before, o)) != 0) {
                 say(o, "sizeup: out of memory\n");
                 rc = SIZEUP_EXIT_FAIL;
                 break;

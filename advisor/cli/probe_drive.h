@@ -46,6 +46,7 @@ struct probe_drive_opts {
     const struct point_list *done; /* points already measured (may be NULL) */
     const char *done_name;         /* where they are, for messages */
     double latency_pct;            /* the percentile the ladder bounds (max_latency_ms) */
+    int latency_avg;               /* 1: the ladder bounds the mean latency instead */
     FILE *progress;                /* progress lines; NULL = none */
     int passes;                    /* 1: measure in passes (calibrated levels only) */
     struct passes_opts popts;      /* their options (precision, replicates, budget, lengths) */

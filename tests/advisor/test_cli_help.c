@@ -13,16 +13,17 @@
 #include "commands.h"
 #include "convert.h"
 #include "fetch.h"
+#include "limit.h"
+#include "oltp.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* Commands whose options are still hand-written: probe and study (cli_legacy.c) move to a
- * table in the probe-session work; import, catalog, rank and report in the conversion that
- * follows this one. Each leaves this list when it has a table. */
-static const char *const pending[] = {"probe", "study", NULL};
+/* Commands whose options are still hand-written: study (cli_legacy.c) moves to a table in the
+ * probe-session work. Each leaves this list when it has a table. */
+static const char *const pending[] = {"study", NULL};
 
 static int is_pending(const char *name)
 {
@@ -59,6 +60,14 @@ static char *help_of(char **words, int n, int *rc)
     return text;
 }
 
+/* An option's first line, as cli_help writes it: "  -x, --name" or "      --name" (its
+ * wrapped text is indented past the labels). */
+static int is_option_line(const char *line)
+{
+    return strncmp(line, "      --", 8) == 0 ||
+           (strncmp(line, "  -", 3) == 0 && line[3] != '-' && strncmp(line + 4, ", --", 4) == 0);
+}
+
 /* The lines of help that describe --name, with runs of white space made one space; NULL when
  * no option line names it. */
 static char *option_block(const char *help, const char *name)
@@ -69,6 +78,8 @@ static char *option_block(const char *help, const char *name)
     snprintf(want, sizeof want, "--%s", name);
     for (; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
         const char *q = p;
+        if (!is_option_line(p))
+            continue; /* a wrapped line of help text may start with "--name" too */
         while (*q == ' ')
             q++;
         if (*q == '-' && q[1] != '-' && q[1] && q[2] == ',')
@@ -83,10 +94,7 @@ static char *option_block(const char *help, const char *name)
     /* up to the next option line ("  -x, --" or "      --") or a blank line */
     end = strchr(start, '\n');
     while (end && end[1] && end[1] != '\n') {
-        const char *q = end + 1;
-        while (*q == ' ')
-            q++;
-        if (*q == '-')
+        if (is_option_line(end + 1))
             break;
         end = strchr(end + 1, '\n');
     }
@@ -184,8 +192,47 @@ static void check_library_defaults(void)
     CHECK(strcmp(ccli.purchase, clib.purchase) == 0);
 }
 
+/* probe's table takes the ranges of limit.h (a study is checked against the same table) and
+ * names the workloads as the probes library does. */
+static void check_probe_table(void)
+{
+    static const struct {
+        const char *opt;
+        enum limit_id id;
+    } lim[] = {{"tables", LIMIT_TABLES},       {"table-size", LIMIT_TABLE_SIZE},
+               {"max-threads", LIMIT_THREADS}, {"max-points", LIMIT_MAX_POINTS},
+               {"max-time", LIMIT_MAX_TIME},   {"min-time", LIMIT_MIN_TIME},
+               {"time", LIMIT_TIME},           {"precision", LIMIT_PRECISION},
+               {"mysql-port", LIMIT_PORT},     {"mysql-timeout", LIMIT_TIMEOUT},
+               {"give-up", LIMIT_GIVE_UP}};
+    size_t found = 0;
+    for (const struct cli_opt *o = cmd_probe_cli.options; o->name; o++) {
+        for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++)
+            if (strcmp(o->name, lim[i].opt) == 0) {
+                const struct limit *l = limit_get(lim[i].id);
+                found++;
+                CHECK(o->min == l->min && o->max == l->max);
+                if (o->min != l->min || o->max != l->max)
+                    fprintf(stderr, "  probe --%s: %g..%g, limit.h %s: %g..%g\n", o->name, o->min,
+                            o->max, l->name, l->min, l->max);
+            }
+        if (strcmp(o->name, "workload") == 0) {
+            size_t n = 0;
+            for (const struct cli_choice *c = o->choices; c->name; c++, n++) {
+                enum oltp_workload w;
+                CHECK_INT_EQ(oltp_workload_parse(c->name, &w), 0);
+                CHECK_INT_EQ((int)w, c->value);
+                CHECK(strcmp(oltp_workload_name(w), c->name) == 0);
+            }
+            CHECK_INT_EQ((int)n, OLTP_N_WORKLOADS);
+        }
+    }
+    CHECK_INT_EQ((int)found, (int)(sizeof lim / sizeof lim[0]));
+}
+
 int main(void)
 {
+    check_probe_table();
     check_library_defaults();
     char *words[8];
     check_command(&sizeup_cli, words, 0);
