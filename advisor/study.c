@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Largest study file read. */
 #define STUDY_MAX_FILE_BYTES ((size_t)16 * 1024 * 1024)
@@ -78,8 +79,8 @@ static int load_candidate(struct jr *l, struct study *s, json_t *c, size_t i)
 {
     static const char *const keys[] = {"config",     "target",  "mysql", "tables",
                                        "table_size", "results", NULL};
-    static const char *const mkeys[] = {"host", "port",          "socket", "user",
-                                        "db",   "password_file", NULL};
+    static const char *const mkeys[] = {"host",          "port",          "socket", "user", "db",
+                                        "password_file", "defaults_file", "group",  NULL};
     struct study_candidate *cd = &s->cand[i];
     char jp[64], mp[80];
     json_t *m, *res;
@@ -113,6 +114,8 @@ static int load_candidate(struct jr *l, struct study *s, json_t *c, size_t i)
             get_str(l, m, "user", mp, 0, &cd->mysql.user) ||
             get_str(l, m, "db", mp, 0, &cd->mysql.db) ||
             get_str(l, m, "password_file", mp, 0, &cd->mysql.password_file) ||
+            get_str(l, m, "defaults_file", mp, 0, &cd->mysql.defaults_file) ||
+            get_str(l, m, "group", mp, 0, &cd->mysql.group) ||
             get_limited(l, m, "port", mp, LIMIT_PORT, &port))
             return -1;
         cd->mysql.port = (int)port;
@@ -120,6 +123,18 @@ static int load_candidate(struct jr *l, struct study *s, json_t *c, size_t i)
             char *r = resolve(s, cd->mysql.password_file);
             free(cd->mysql.password_file);
             cd->mysql.password_file = r;
+        }
+        if (cd->mysql.defaults_file) {
+            /* read by Connector/C as `sizeup probe --defaults-file` reads it: only that file;
+             * a missing one is refused here, before anything is probed */
+            char *r = resolve(s, cd->mysql.defaults_file), dp[96];
+            free(cd->mysql.defaults_file);
+            cd->mysql.defaults_file = r;
+            snprintf(dp, sizeof dp, "%s.defaults_file", mp);
+            if (!r)
+                return jr_fail_at(l, dp, "out of memory");
+            if (access(r, R_OK) != 0)
+                return jr_fail_at(l, dp, "%s: %s", r, strerror(errno));
         }
     } else {
         size_t k;
@@ -342,6 +357,8 @@ void study_destroy(struct study *s)
         free(c->mysql.user);
         free(c->mysql.db);
         free(c->mysql.password_file);
+        free(c->mysql.defaults_file);
+        free(c->mysql.group);
         free_list(c->results, c->n_results);
     }
     free(s->cand);

@@ -9,8 +9,11 @@
  *         "target": "lab-db1",                      optional; default: the config id
  *         "mysql": { "host": "127.0.0.1", "port": 3306, "socket": null,
  *                    "user": "sbtest", "db": "sbtest",
- *                    "password_file": "secret.txt" }  probe this server (password from the
+ *                    "password_file": "secret.txt",   probe this server (password from the
  *                                                     file, else MYSQL_PWD; never in the study)
+ *                    "defaults_file": "my.cnf",     and/or an option file, read alone as by
+ *                    "group": "lab" }               probe --defaults-file (must exist), its
+ *                                                   group besides [client] (default sizeup)
  *         "tables": 4, "table_size": 10000 },       probe data set (defaults 4 x 10000)
  *       { "config": "idc-nvme",
  *         "results": ["data/published/rds-idc-vs-cloud-4c16g.csv"] }  or import results
@@ -41,7 +44,9 @@
 
 struct study_mysql {
     char *host, *socket, *user, *db, *password_file; /* NULL when not given */
-    int port;                                        /* 0: default 3306 */
+    char *defaults_file; /* option file, read alone (probe --defaults-file); resolved, checked */
+    char *group;         /* option-file group besides [client] (probe --defaults-group) */
+    int port;            /* 0: the option files', else 3306 */
 };
 
 struct study_candidate {

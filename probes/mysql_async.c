@@ -75,9 +75,8 @@ int myasync_connect(struct myasync *a, struct myconn *c, const struct myconn_opt
     begin(a, OP_CONNECT, c, NULL);
     if ((rc = myconn_handle_new(c, o, 1)) != 0)
         return done(a, rc);
-    status = mysql_real_connect_start(&ret, c->mysql, host, o->user, o->password ? o->password : "",
-                                      o->db, o->socket ? 0 : o->port, o->socket,
-                                      CLIENT_MULTI_STATEMENTS);
+    status = mysql_real_connect_start(&ret, c->mysql, host, o->user, o->password, o->db,
+                                      o->socket ? 0 : o->port, o->socket, CLIENT_MULTI_STATEMENTS);
     return status ? pending(a, status) : connect_done(a, ret);
 }
 

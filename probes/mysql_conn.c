@@ -4,10 +4,13 @@
 #include "clock.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 /* Client and server errnos that mean the connection is gone. */
 static const unsigned lost_errnos[] = {
@@ -24,6 +27,68 @@ static const unsigned lost_errnos[] = {
 int myconn_library_init(void)
 {
     return mysql_library_init(0, NULL, NULL) == 0 ? 0 : -1;
+}
+
+void myconn_library_end(void)
+{
+    mysql_library_end();
+}
+
+/* --defaults-extra-file's folder and file (myconn_defaults_extra_file), "" when none. */
+static char extra_dir[PATH_MAX], extra_cnf[PATH_MAX + 16];
+
+int myconn_defaults_extra_file(const char *path, char *err, size_t cap)
+{
+    char real[PATH_MAX];
+    const char *tmp = getenv("TMPDIR"), *home = getenv("MARIADB_HOME");
+    FILE *f;
+    int fd;
+    if (!home)
+        home = getenv("MYSQL_HOME"); /* the library reads this one only without MARIADB_HOME */
+    if (access(path, R_OK) != 0 || !realpath(path, real)) {
+        snprintf(err, cap, "%s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (strchr(real, '\n') || (home && strchr(home, '\n'))) {
+        snprintf(err, cap, "%s: a file name with a line break cannot be included", path);
+        return -1;
+    }
+    snprintf(extra_dir, sizeof extra_dir, "%s/sizeup-cnf.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(extra_dir)) {
+        snprintf(err, cap, "cannot make a folder for --defaults-extra-file in %s: %s",
+                 tmp && *tmp ? tmp : "/tmp", strerror(errno));
+        extra_dir[0] = '\0';
+        return -1;
+    }
+    snprintf(extra_cnf, sizeof extra_cnf, "%s/my.cnf", extra_dir);
+    fd = open(extra_cnf, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!f) {
+        snprintf(err, cap, "cannot write %s: %s", extra_cnf, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        myconn_defaults_cleanup();
+        return -1;
+    }
+    /* what the search read in this place before, then the extra file */
+    if (home && *home)
+        fprintf(f, "!includedir %s\n", home);
+    fprintf(f, "!include %s\n", real);
+    if (fclose(f) != 0 || setenv("MARIADB_HOME", extra_dir, 1) != 0) {
+        snprintf(err, cap, "cannot write %s: %s", extra_cnf, strerror(errno));
+        myconn_defaults_cleanup();
+        return -1;
+    }
+    return 0;
+}
+
+void myconn_defaults_cleanup(void)
+{
+    if (extra_cnf[0])
+        unlink(extra_cnf);
+    if (extra_dir[0])
+        rmdir(extra_dir);
+    extra_cnf[0] = extra_dir[0] = '\0';
 }
 
 void myconn_thread_init(void)
@@ -115,6 +180,17 @@ int myconn_handle_new(struct myconn *c, const struct myconn_opts *o, int nonbloc
             mysql_close(m);
         return myconn_fail(c, "mysql_init", 2008, "HY000", "out of memory");
     }
+    /* sizeup's defaults, then the option files over them (read by mysql_real_connect) */
+    mysql_optionsv(m, MARIADB_OPT_HOST, MYCONN_DEFAULT_HOST);
+    mysql_optionsv(m, MARIADB_OPT_PORT, &(unsigned){MYCONN_DEFAULT_PORT});
+    mysql_optionsv(m, MARIADB_OPT_USER, MYCONN_DEFAULT_USER);
+    mysql_optionsv(m, MARIADB_OPT_SCHEMA, MYCONN_DEFAULT_DB);
+    if (!o->no_defaults) {
+        if (o->defaults_file)
+            mysql_optionsv(m, MYSQL_READ_DEFAULT_FILE, o->defaults_file);
+        mysql_optionsv(m, MYSQL_READ_DEFAULT_GROUP,
+                       o->defaults_group ? o->defaults_group : MYCONN_DEFAULT_GROUP);
+    }
     if (o->connect_timeout_s) {
         unsigned t = o->connect_timeout_s;
         mysql_options(m, MYSQL_OPT_CONNECT_TIMEOUT, &t);
@@ -144,8 +220,8 @@ int myconn_connect(struct myconn *c, const struct myconn_opts *o)
     int rc = myconn_handle_new(c, o, 0);
     if (rc)
         return rc;
-    if (!mysql_real_connect(c->mysql, host, o->user, o->password ? o->password : "", o->db,
-                            o->socket ? 0 : o->port, o->socket, CLIENT_MULTI_STATEMENTS)) {
+    if (!mysql_real_connect(c->mysql, host, o->user, o->password, o->db, o->socket ? 0 : o->port,
+                            o->socket, CLIENT_MULTI_STATEMENTS)) {
         conn_error(c, "mysql_real_connect");
         mysql_close(c->mysql);
         c->mysql = NULL;
@@ -154,6 +230,68 @@ int myconn_connect(struct myconn *c, const struct myconn_opts *o)
             c->err.cls = MYCONN_FATAL;
         return (int)c->err.cls;
     }
+    return 0;
+}
+
+/* Copy s (may be NULL: "") into a buffer of cap bytes. */
+static void copy(char *dst, size_t cap, const char *s)
+{
+    snprintf(dst, cap, "%s", s ? s : "");
+}
+
+/* 1 when the handle's value of a TLS file option differs from the one o set. */
+static int replaced(const char *mine, const char *handle)
+{
+    return mine && (!handle || strcmp(mine, handle) != 0);
+}
+
+int myconn_resolve(struct myconn_opts *o, struct myconn_where *w)
+{
+    struct myconn c;
+    const char *host = NULL, *user = NULL, *db = NULL, *socket = NULL;
+    unsigned port = 0;
+    memset(w, 0, sizeof *w);
+    memset(&c, 0, sizeof c);
+    if (!o->no_defaults) {
+        /* the files are read at the start of mysql_real_connect; its outcome does not matter
+         * here (a refusal is reported by the connections that follow), and a failed connect
+         * keeps the handle's options with CLIENT_REMEMBER_OPTIONS */
+        if (myconn_handle_new(&c, o, 0) != 0)
+            return MYCONN_FATAL;
+        mysql_real_connect(c.mysql, o->socket ? "localhost" : o->host, o->user, o->password, o->db,
+                           o->socket ? 0 : o->port, o->socket, CLIENT_REMEMBER_OPTIONS);
+        /* the handle's options after the files (mysql.h's struct st_mysql_options: Connector/C
+         * 3.3 has no mysql_get_optionv for host, user, db, port or socket) */
+        host = c.mysql->options.host;
+        user = c.mysql->options.user;
+        db = c.mysql->options.db;
+        socket = c.mysql->options.unix_socket;
+        port = c.mysql->options.port;
+        if (replaced(o->ssl_ca, c.mysql->options.ssl_ca))
+            w->tls_conflict = "--mysql-ssl-ca";
+        else if (replaced(o->ssl_cert, c.mysql->options.ssl_cert))
+            w->tls_conflict = "--mysql-ssl-cert";
+        else if (replaced(o->ssl_key, c.mysql->options.ssl_key))
+            w->tls_conflict = "--mysql-ssl-key";
+    }
+    copy(w->host, sizeof w->host,
+         o->socket ? "localhost"
+         : o->host ? o->host
+         : host    ? host
+                   : MYCONN_DEFAULT_HOST);
+    copy(w->user, sizeof w->user, o->user ? o->user : user ? user : MYCONN_DEFAULT_USER);
+    copy(w->db, sizeof w->db, o->db ? o->db : db ? db : MYCONN_DEFAULT_DB);
+    w->port = o->port ? o->port : port ? port : MYCONN_DEFAULT_PORT;
+    if (o->socket || (strcmp(w->host, "localhost") == 0 && socket)) {
+        copy(w->socket, sizeof w->socket, o->socket ? o->socket : socket);
+        w->has_socket = 1;
+    }
+    myconn_close(&c);
+    o->host = w->host;
+    o->user = w->user;
+    o->db = w->db;
+    o->port = w->port;
+    o->socket = w->has_socket ? w->socket : NULL;
     return 0;
 }
 

@@ -17,6 +17,22 @@
  *   MYCONN_FATAL      anything else: the run stops.
  * The raw mysql_errno, SQLSTATE and message are kept beside the class.
  *
+ * Option files (MySQL's my.cnf), read by Connector/C itself as each connection is made
+ * (mysql_optionsv MYSQL_READ_DEFAULT_FILE and MYSQL_READ_DEFAULT_GROUP; libmariadb/ma_default.c):
+ *   - groups [client], [client-server], [client-mariadb] and defaults_group ([sizeup]);
+ *   - defaults_file: only that file; else the library's search, /etc/my.cnf, /etc/mysql/my.cnf,
+ *     $MARIADB_HOME/my.cnf (else $MYSQL_HOME/my.cnf), ~/.my.cnf, later files winning;
+ *     myconn_defaults_extra_file() adds one file to the search (before ~/.my.cnf);
+ *   - !include FILE and !includedir DIR (Connector/C reads DIR/my.cnf of a DIR);
+ *   - every key the library knows: host, port, user, password, socket, database, ssl-ca,
+ *     ssl-cert, ssl-key, ssl-verify-server-cert, tls-version, connect-timeout, ...
+ * The values given in struct myconn_opts (the command line) go to mysql_real_connect as its
+ * arguments, which the library takes before the files; the files take precedence over sizeup's
+ * defaults (MYCONN_DEFAULT_*), which are set on the handle before they are read. The password:
+ * myconn_opts.password when set, else the files', else MYSQL_PWD (Connector/C's order).
+ * TLS options set here (ssl_mode, ssl_ca/cert/key) are set on the handle before the files are
+ * read: a file that sets the same key would replace them (myconn_resolve() says so).
+ *
  * Passwords: struct myconn_opts holds the password for mysql_real_connect only; no function
  * here prints or copies it anywhere else.
  *
@@ -54,14 +70,27 @@ struct myconn_ignore {
     unsigned codes[MYCONN_MAX_IGNORE];
 };
 
+/* sizeup's defaults, below the option files (sysbench's user and database). */
+#define MYCONN_DEFAULT_HOST "localhost"
+#define MYCONN_DEFAULT_PORT 3306
+#define MYCONN_DEFAULT_USER "sbtest"
+#define MYCONN_DEFAULT_DB "sbtest"
+/* The group of the option files that only sizeup reads. */
+#define MYCONN_DEFAULT_GROUP "sizeup"
+
 /* Connection options. Strings are borrowed (the caller keeps them alive); NULL = unset. */
 struct myconn_opts {
-    const char *host;     /* --mysql-host, default "localhost" */
-    unsigned port;        /* --mysql-port, default 3306 */
+    const char *host;     /* --mysql-host; NULL: the option files', else MYCONN_DEFAULT_HOST */
+    unsigned port;        /* --mysql-port; 0: the option files', else MYCONN_DEFAULT_PORT */
     const char *socket;   /* --mysql-socket; when set, host "localhost" and this socket are used */
-    const char *user;     /* --mysql-user, default "sbtest" */
-    const char *password; /* from MYSQL_PWD / password file / option file; never printed */
-    const char *db;       /* --mysql-db, default "sbtest" */
+    const char *user;     /* --mysql-user; NULL: the option files', else MYCONN_DEFAULT_USER */
+    const char *password; /* password file / MYSQL_PWD; NULL: the option files', else
+                             MYSQL_PWD; never printed */
+    const char *db;       /* --mysql-db; NULL: the option files', else MYCONN_DEFAULT_DB */
+    const char *defaults_file;  /* --defaults-file: read only this option file */
+    const char *defaults_group; /* the group read besides [client], [client-server] and
+                                   [client-mariadb]; NULL: MYCONN_DEFAULT_GROUP */
+    int no_defaults;            /* --no-defaults: read no option file */
     enum myconn_ssl_mode ssl_mode;
     const char *ssl_ca, *ssl_cert, *ssl_key;
     enum myconn_ps_mode ps_mode;
@@ -119,6 +148,49 @@ struct myconn_result {
 
 /** Initialise the client library once, in the main thread. @return 0 or -1. */
 int myconn_library_init(void);
+
+/** mysql_library_end(): after every connection is closed, in the main thread. */
+void myconn_library_end(void);
+
+/**
+ * --defaults-extra-file: read FILE too, after the system files and before ~/.my.cnf (as the
+ * MySQL clients do). Connector/C has no option for it; its search reads $MARIADB_HOME/my.cnf
+ * there, so this writes a private my.cnf (a new mode-0700 folder under $TMPDIR or /tmp) holding
+ * "!include FILE" (after an !include of the $MARIADB_HOME or $MYSQL_HOME file the caller had)
+ * and points MARIADB_HOME at it. Call once, in the main thread, before myconn_library_init()
+ * (the library takes its search folders then); myconn_defaults_cleanup() removes the folder.
+ * @param path  the file; it must exist and be readable
+ * @param err   why not (cap bytes): "FILE: No such file or directory", ...
+ * @return 0, or -1.
+ */
+int myconn_defaults_extra_file(const char *path, char *err, size_t cap);
+
+/** Remove what myconn_defaults_extra_file() wrote (safe when it wrote nothing). */
+void myconn_defaults_cleanup(void);
+
+/* Where connections of a myconn_opts go once the option files are read (myconn_resolve). */
+struct myconn_where {
+    char host[256], user[256], db[256], socket[4096];
+    unsigned port;
+    int has_socket; /* socket[] is used: the host is localhost */
+    /* a TLS option of o that an option file replaces ("--mysql-ssl-ca"), else NULL: Connector/C
+     * applies the files after what is set on the handle, so the command line would lose */
+    const char *tls_conflict;
+};
+
+/**
+ * Fill the unset host, port, user, db and socket of o from the option files (else sizeup's
+ * defaults), so every connection, record and message says where it went. Connector/C reads
+ * the files only as it connects: this makes one connection attempt with o and reads the
+ * handle's options after it (a failure is not reported here: the connections that follow
+ * report it). With o->no_defaults nothing is read and nothing is sent.
+ * Host and socket follow the library's rule: a socket (o's or the files') is used when the
+ * host is localhost. w->tls_conflict says when a file sets ssl-ca, ssl-cert or ssl-key that o
+ * sets too (the caller refuses it).
+ * @param w  storage for the values; o's pointers point into it (keep w as long as o)
+ * @return 0, or MYCONN_FATAL when out of memory.
+ */
+int myconn_resolve(struct myconn_opts *o, struct myconn_where *w);
 
 /** mysql_thread_init() for a thread that will use connections. */
 void myconn_thread_init(void);

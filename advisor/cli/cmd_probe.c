@@ -55,7 +55,7 @@ struct probe_threads {
 struct probe_cli {
     struct probe_config cfg;
     struct probe_threads threads;
-    const char *pwfile, *defaults_file, *target, *config, *out;
+    const char *pwfile, *extra_file, *target, *config, *out;
     char *password; /* owned, wiped and freed at the end */
     enum sbrand_dist dist;
     unsigned spec_iter, spec_pct, spec_res;
@@ -138,19 +138,29 @@ static const struct cli_choice ps_modes[] = {
 static const struct cli_opt probe_options[] = {
     {"workload", 0, CLI_CHOICE, A(cfg.oltp.workload), .choices = workloads,
      .dflt = "oltp_read_write", .help = "the sysbench 1.0.20 script to run"},
-    {"mysql-host", 0, CLI_STRING, A(cfg.conn.host), .arg_name = "HOST", .dflt = "localhost",
-     .help = "server host"},
+    {"mysql-host", 0, CLI_STRING, A(cfg.conn.host), .arg_name = "HOST",
+     .dflt_doc = "the option files' host, else " MYCONN_DEFAULT_HOST, .help = "server host"},
     {"mysql-port", 0, CLI_INT, A(cfg.conn.port), .min = LIMIT_PORT_MIN, .max = LIMIT_PORT_MAX,
-     .dflt = "3306", .help = "server TCP port"},
+     .dflt_doc = "the option files' port, else " STR(MYCONN_DEFAULT_PORT),
+     .help = "server TCP port"},
     {"mysql-socket", 0, CLI_PATH, A(cfg.conn.socket), .arg_name = "PATH",
+     .dflt_doc = "the option files' socket when the host is localhost",
      .help = "Unix socket (then the host is localhost)"},
-    {"mysql-user", 0, CLI_STRING, A(cfg.conn.user), .dflt = "sbtest", .help = "user"},
-    {"mysql-db", 0, CLI_STRING, A(cfg.conn.db), .dflt = "sbtest", .help = "database"},
+    {"mysql-user", 0, CLI_STRING, A(cfg.conn.user),
+     .dflt_doc = "the option files' user, else " MYCONN_DEFAULT_USER, .help = "user"},
+    {"mysql-db", 0, CLI_STRING, A(cfg.conn.db),
+     .dflt_doc = "the option files' database, else " MYCONN_DEFAULT_DB, .help = "database"},
     {"mysql-password-file", 0, CLI_PATH, A(pwfile),
      .help = "read the password from the first line of FILE (the order of the password's "
              "sources is above); never printed or stored"},
-    {"defaults-file", 0, CLI_PATH, A(defaults_file),
-     .help = "option file: the password= line of its [client] section, instead of ~/.my.cnf's"},
+    {"defaults-file", 0, CLI_PATH, A(cfg.conn.defaults_file),
+     .help = "read only this option file (with what it includes), not the default search"},
+    {"defaults-extra-file", 0, CLI_PATH, A(extra_file),
+     .help = "read this option file too, after the system ones and before ~/.my.cnf"},
+    {"no-defaults", 0, CLI_FLAG, A(cfg.conn.no_defaults), .help = "read no option file"},
+    {"defaults-group", 0, CLI_STRING, A(cfg.conn.defaults_group), .dflt = MYCONN_DEFAULT_GROUP,
+     .help = "the option files' group read besides [client], [client-server] and "
+             "[client-mariadb]"},
     {"mysql-ssl-mode", 0, CLI_CHOICE, A(cfg.conn.ssl_mode), .arg_name = "MODE",
      .choices = ssl_modes, .dflt = "DISABLED", .help = "TLS"},
     {"mysql-ssl-ca", 0, CLI_PATH, A(cfg.conn.ssl_ca), .help = "CA certificate (PEM)"},
@@ -255,7 +265,7 @@ static const struct cli_opt probe_options[] = {
     {"db-ps-mode", 0, CLI_CHOICE, A(cfg.conn.ps_mode), .arg_name = "MODE", .choices = ps_modes,
      .dflt = "auto", .help = "server-side prepared statements"},
     {"target", 0, CLI_STRING, A(target),
-     .dflt_doc = "--mysql-host, or localhost with --mysql-socket",
+     .dflt_doc = "the host connected to (localhost with a socket)",
      .help = "what is measured, in the records"},
     {"config", 0, CLI_STRING, A(config), .arg_name = "ID",
      .help = "catalog configuration id, in the records"},
@@ -302,17 +312,25 @@ const struct cli_cmd cmd_probe_cli = {
         "           --out\n"
         "  cleanup  drop the tables sizeup created\n"
         "\n"
-        "The password, first found: --mysql-password-file, the [client] section of\n"
-        "--defaults-file, MYSQL_PWD, the [client] section of ~/.my.cnf. It is never printed or\n"
-        "recorded.",
+        "Connection options are read as the MySQL clients read them, by MariaDB Connector/C\n"
+        "itself: the option files (--defaults-file, else /etc/my.cnf, /etc/mysql/my.cnf,\n"
+        "$MARIADB_HOME/my.cnf, --defaults-extra-file, ~/.my.cnf; !include and !includedir\n"
+        "work), groups [client], [client-server], [client-mariadb] and [sizeup], every key the\n"
+        "library knows (host, port, user, password, socket, database, ssl-ca, ssl-cert,\n"
+        "ssl-key, ssl-verify-server-cert, ...). The command line overrides the files, and the\n"
+        "files override sizeup's defaults. The password, first found: --mysql-password-file;\n"
+        "the option files, when --defaults-file or --defaults-extra-file names one; MYSQL_PWD;\n"
+        "the option files of the default search. It is never printed or recorded.",
     .options = probe_options,
     .min_operands = 1,
     .max_operands = 1,
     .operands_hint = "a command is required: prepare, run or cleanup",
-    .epilog = "Exit status: 0 done; 1 a server error, a refused connection or a record that could\n"
-              "not be written; 2 bad command line; 3 --resume could not read --out; 4 the server\n"
-              "could not be reached, or did not answer again within --give-up; 130 interrupted\n"
-              "(SIGINT), 143 terminated (SIGTERM): what was measured is kept."};
+    .epilog =
+        "Exit status: 0 done; 1 a server error, a refused connection or a record that could\n"
+        "not be written; 2 bad command line, or a missing --defaults-file; 3 --resume could\n"
+        "not read --out; 4 the server could not be reached, or did not answer again within\n"
+        "--give-up; 130 interrupted (SIGINT), 143 terminated (SIGTERM): what was measured is\n"
+        "kept."};
 
 static void strip_eol(char *s)
 {
@@ -348,85 +366,17 @@ static void free_password(struct probe_cli *pc)
     }
 }
 
-/* The password= line of the [client] section of a MySQL option file. Missing optional file:
- * 0 with *out NULL. */
-static int read_option_file(const char *path, int required, char **out)
-{
-    char line[1024];
-    int in_client = 0;
-    long lineno = 0;
-    FILE *f = fopen(path, "r");
-    *out = NULL;
-    if (!f) {
-        if (!required && errno == ENOENT)
-            return 0;
-        fprintf(stderr, "sizeup: --defaults-file %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    while (fgets(line, sizeof line, f)) {
-        char *p = line, *eq, *v;
-        size_t n;
-        lineno++;
-        strip_eol(line);
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (*p == '#' || *p == ';' || *p == '\0')
-            continue;
-        if (*p == '[') {
-            char *end = strchr(p, ']');
-            if (!end) {
-                fprintf(stderr, "sizeup: %s:%ld: expected ']' to close the section name\n", path,
-                        lineno);
-                fclose(f);
-                free(*out);
-                *out = NULL;
-                return -1;
-            }
-            *end = '\0';
-            in_client = strcmp(p + 1, "client") == 0;
-            continue;
-        }
-        if (!in_client || strncmp(p, "password", 8) != 0)
-            continue;
-        eq = p + 8;
-        while (*eq == ' ' || *eq == '\t')
-            eq++;
-        if (*eq != '=')
-            continue;
-        v = eq + 1;
-        while (*v == ' ' || *v == '\t')
-            v++;
-        n = strlen(v);
-        while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t'))
-            v[--n] = '\0';
-        if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
-            v[n - 1] = '\0';
-            v++;
-        }
-        free(*out);
-        *out = strdup(v);
-    }
-    memset(line, 0, sizeof line);
-    fclose(f);
-    return 0;
-}
-
+/* The password sizeup passes to the connections (pc->password, NULL: Connector/C's own order,
+ * the option files' then MYSQL_PWD): --mysql-password-file; else MYSQL_PWD when no option file
+ * is named on the command line, so that it comes before ~/.my.cnf and the system files. */
 static int resolve_password(struct probe_cli *pc)
 {
     const char *env = getenv("MYSQL_PWD");
-    /* explicit options first, then the environment, then ~/.my.cnf */
     if (pc->pwfile)
         return read_password_file(pc->pwfile, &pc->password);
-    if (pc->defaults_file)
-        return read_option_file(pc->defaults_file, 1, &pc->password);
-    if (env) {
+    if (env && !pc->cfg.conn.defaults_file && !pc->extra_file) {
         pc->password = strdup(env);
         return pc->password ? 0 : -1;
-    }
-    if (getenv("HOME")) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/.my.cnf", getenv("HOME"));
-        return read_option_file(path, 0, &pc->password);
     }
     return 0;
 }
@@ -484,6 +434,18 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
     *command = a.argv[0];
     if (strcmp(*command, "prepare") && strcmp(*command, "run") && strcmp(*command, "cleanup"))
         return cli_usage_error("probe", "unknown command '%s' (prepare, run or cleanup)", *command);
+    if (cfg->conn.no_defaults && (cfg->conn.defaults_file || pc->extra_file))
+        return cli_usage_error("probe", "--no-defaults reads no option file: it excludes "
+                                        "--defaults-file and --defaults-extra-file");
+    if (cfg->conn.defaults_file && pc->extra_file)
+        return cli_usage_error("probe", "--defaults-file reads only its file: include the other "
+                                        "one in it (!include FILE) instead of "
+                                        "--defaults-extra-file");
+    if (cfg->conn.defaults_file && access(cfg->conn.defaults_file, R_OK) != 0) {
+        fprintf(stderr, "sizeup: --defaults-file %s: %s\n", cfg->conn.defaults_file,
+                strerror(errno));
+        return SIZEUP_EXIT_USAGE;
+    }
     if (whole_seconds("mysql-timeout", pc->mysql_timeout_s, &cfg->conn.timeout_s) ||
         whole_seconds("report-interval", pc->report_interval_s, &cfg->report_interval_s))
         return SIZEUP_EXIT_USAGE;
@@ -632,6 +594,7 @@ static int run_levels(struct probe_cli *pc)
 int cmd_probe(int argc, char **argv)
 {
     struct probe_cli pc;
+    struct myconn_where where;
     struct sigaction sa, old_int, old_term;
     const char *command = NULL;
     char msg[4096];
@@ -647,11 +610,14 @@ int cmd_probe(int argc, char **argv)
     rc = parse_args(argc, argv, &pc, &command);
     if (rc != CLI_RUN)
         return rc;
-    if (!pc.target)
-        pc.target = pc.cfg.conn.socket ? "localhost" : pc.cfg.conn.host;
     if (resolve_password(&pc))
         return SIZEUP_EXIT_USAGE;
     pc.cfg.conn.password = pc.password;
+    if (pc.extra_file && myconn_defaults_extra_file(pc.extra_file, msg, sizeof msg) != 0) {
+        fprintf(stderr, "sizeup: --defaults-extra-file %s\n", msg);
+        free_password(&pc);
+        return SIZEUP_EXIT_USAGE;
+    }
     pc.cfg.out = stdout;
     pc.cfg.progress = stderr;
     pc.cfg.progress_live = isatty(fileno(stderr));
@@ -665,7 +631,19 @@ int cmd_probe(int argc, char **argv)
     if (myconn_library_init()) {
         fprintf(stderr, "sizeup: cannot initialise the MySQL client library\n");
         rc = SIZEUP_EXIT_FAIL;
+    } else if (myconn_resolve(&pc.cfg.conn, &where) != 0) {
+        fprintf(stderr, "sizeup: out of memory\n");
+        rc = SIZEUP_EXIT_FAIL;
+    } else if (where.tls_conflict) {
+        fprintf(stderr,
+                "sizeup: %s: an option file sets it too, and Connector/C applies the files "
+                "after the command line: remove it from the file, or use --no-defaults or a "
+                "--defaults-file without it\n",
+                where.tls_conflict);
+        rc = SIZEUP_EXIT_USAGE;
     } else if (strcmp(command, "run") == 0) {
+        if (!pc.target)
+            pc.target = pc.cfg.conn.host; /* "localhost" with a socket */
         if (pc.cfg.client_count)
             fprintf(stderr, "sizeup probe: client %u of %u: %s\n", pc.cfg.client_index + 1,
                     pc.cfg.client_count, pc.launch.what);
@@ -693,6 +671,7 @@ int cmd_probe(int argc, char **argv)
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     free_password(&pc);
-    mysql_library_end();
+    myconn_library_end();
+    myconn_defaults_cleanup();
     return rc;
 }

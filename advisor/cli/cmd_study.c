@@ -148,6 +148,14 @@ static void conn_args(struct args *a, const struct study_candidate *c)
         add(a, "--mysql-password-file");
         add(a, c->mysql.password_file);
     }
+    if (c->mysql.defaults_file) {
+        add(a, "--defaults-file");
+        add(a, c->mysql.defaults_file);
+    }
+    if (c->mysql.group) {
+        add(a, "--defaults-group");
+        add(a, c->mysql.group);
+    }
     add_num(a, "--tables", c->tables);
     add_num(a, "--table-size", c->table_size);
 }

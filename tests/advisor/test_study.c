@@ -51,6 +51,16 @@ int main(void)
     CHECK(strstr(err, "both.json:4:5: $.candidates[0]") != NULL);
     CHECK_INT_EQ(study_load(FIX "missing.json", &s, err, sizeof err), -1);
     CHECK(strstr(err, "cannot open") != NULL);
+    /* connection options from an option file (issue 19): the file resolved like the others,
+     * a missing one refused at load with its position */
+    CHECK_INT_EQ(study_load(FIX "optfile.json", &s, err, sizeof err), 0);
+    CHECK_STR_EQ(s.cand[0].mysql.defaults_file, FIX "client.cnf");
+    CHECK_STR_EQ(s.cand[0].mysql.group, "lab");
+    CHECK(s.cand[0].mysql.host == NULL && s.cand[0].mysql.port == 0);
+    study_destroy(&s);
+    CHECK_INT_EQ(study_load(FIX "missing-optfile.json", &s, err, sizeof err), -1);
+    CHECK(strstr(err, "missing-optfile.json:5:56: $.candidates[0].mysql.defaults_file") != NULL);
+    CHECK(strstr(err, FIX "no-such.cnf: No such file or directory") != NULL);
     CHECK_INT_EQ(study_load("tests/fixtures/bad/unknown.txt", &s, err, sizeof err), -1);
     CHECK(strstr(err, "unknown.txt:1:9: not valid JSON") != NULL);
     return check_report();

@@ -11,14 +11,16 @@ check() { # check NAME EXPECTED ACTUAL
         fail=$((fail + 1)); echo "FAIL: $1: expected '$2', got '$3'"; fi
 }
 root=$PWD
-printf '%s\n' "$SIZEUP_MYSQL_PASSWORD" >"$dir/pw"
+# the connection from an option file (issue 19): host, port and user in [client], the password
+# in the study's group (test_study_safety.sh uses password_file)
+printf '[client]\nhost=%s\nport=%s\nuser=%s\n[lab]\npassword=%s\n' "$SIZEUP_MYSQL_HOST" \
+    "$SIZEUP_MYSQL_PORT" "$SIZEUP_MYSQL_USER" "$SIZEUP_MYSQL_PASSWORD" >"$dir/client.cnf"
 study() { # study FILE LADDER OUTPUT [extra candidate json]
     cat >"$1" <<JSON
 { "schema": "sizeup.study/1", "name": "resume test",
   "candidates": [
     { "config": "local-mariadb", "target": "lab",
-      "mysql": { "host": "$SIZEUP_MYSQL_HOST", "port": $SIZEUP_MYSQL_PORT,
-                 "user": "$SIZEUP_MYSQL_USER", "db": "$SIZEUP_MYSQL_DB", "password_file": "pw" },
+      "mysql": { "defaults_file": "client.cnf", "group": "lab", "db": "$SIZEUP_MYSQL_DB" },
       "tables": 1, "table_size": 1000 },
     { "config": "seekdb-1c2g", "results": ["$root/data/published/seekdb-4c8g-1c2g.csv"] } ${4:-} ],
   "workloads": { "oltp_point_select": 1 },

@@ -188,6 +188,26 @@ if command -v openssl >/dev/null; then
     p2 --workload oltp_point_select --table-size 200 --time 1 --mysql-ssl-mode VERIFY_CA \
         --mysql-ssl-ca "$c/other.pem" run >/dev/null 2>"$TMPD/tls2.err"
     check_eq "TLS VERIFY_CA with a foreign CA: exit 1" $? 1
+    # TLS from an option file (issue 19), read by Connector/C: with the password there too and
+    # no MYSQL_PWD; the server requires TLS, so a measured level proves it was used
+    printf '[client]\nhost=127.0.0.1\nport=%s\nuser=sbtest\npassword=sbtest\n[sizeup]\nssl-ca=%s\nssl-verify-server-cert=1\n' \
+        $P2 "$c/ca.pem" >"$TMPD/tls.cnf"
+    env -u MYSQL_PWD "$SIZEUP_BIN" probe --defaults-file "$TMPD/tls.cnf" --workload oltp_point_select \
+        --table-size 200 --time 1 --out "$TMPD/tlsf.jsonl" run >/dev/null 2>"$TMPD/tlsf.err"
+    check_eq "TLS from an option file: exit 0" $? 0
+    check_eq "TLS from an option file: measured" "$(rec "$TMPD/tlsf.jsonl" 1 "p['transactions'] > 0")" True
+    # the file's CA is the one used: a foreign one fails the handshake it verifies
+    sed "s|ssl-ca=.*|ssl-ca=$c/other.pem|" "$TMPD/tls.cnf" >"$TMPD/tls-other.cnf"
+    env -u MYSQL_PWD "$SIZEUP_BIN" probe --defaults-file "$TMPD/tls-other.cnf" \
+        --workload oltp_point_select --table-size 200 --time 1 run >/dev/null 2>"$TMPD/tlsf2.err"
+    check_eq "TLS from an option file, a foreign CA: exit 1" $? 1
+    check_true "TLS from an option file, a foreign CA: the library's TLS error" \
+        grep -Eqi "error 2026 .*(certificate|tls|ssl)" "$TMPD/tlsf2.err"
+    # a --mysql-ssl-ca that a file's ssl-ca would replace is refused, not silently lost
+    env -u MYSQL_PWD "$SIZEUP_BIN" probe --defaults-file "$TMPD/tls.cnf" --mysql-ssl-mode VERIFY_CA \
+        --mysql-ssl-ca "$c/other.pem" --time 1 run >/dev/null 2>"$TMPD/tlsf3.err"
+    check_eq "--mysql-ssl-ca under a file's ssl-ca: exit 2" $? 2
+    check_true "--mysql-ssl-ca under a file's ssl-ca: said" grep -q "^sizeup: --mysql-ssl-ca: an option file sets it too" "$TMPD/tlsf3.err"
     p2 cleanup --tables 1 --mysql-ssl-mode REQUIRED >/dev/null 2>&1
     "$SIZEUP_MYSQL_SCRIPT" stop "$D2" >/dev/null
 else
