@@ -49,6 +49,16 @@ sys.exit(0 if ok else 1)
 PY
 }
 threads_of() { python3 -c 'import json,sys; print(",".join(str(json.loads(l)["threads"]) for l in open(sys.argv[1])))' "$1"; }
+# counted FILE: the levels of the records that count (curve.h: complete, no outage flag), in order;
+# on a loaded machine a level may be flagged (stalled) and measured again, so a file can hold
+# more records than levels
+counted() { python3 - "$1" <<'PY'
+import json, sys
+bad = {"interrupted", "partial", "stalled", "reconnects"}
+print(",".join(str(p["threads"]) for p in map(json.loads, open(sys.argv[1]))
+               if not p.get("incomplete") and not set(p.get("flags", [])) & bad))
+PY
+}
 
 drop_sbtest_tables
 probe prepare --tables 1 --table-size 200 >/dev/null 2>&1
@@ -62,7 +72,9 @@ check_eq "full file system: exit 1" $? 1
 check_true "the error is named" grep -q "cannot write the record to $MNT/points.jsonl: .*No space left" "$TMPD/full.err"
 check_true "every line is a whole record" whole "$MNT/points.jsonl"
 n1=$(wc -l <"$MNT/points.jsonl")
-check_true "some levels fitted, not all ($n1 of 4)" test "$n1" -ge 1 -a "$n1" -lt 4
+c1=$(counted "$MNT/points.jsonl")
+k1=$(tr ',' '\n' <<<"$c1" | grep -c .)
+check_true "some levels fitted, not all ($n1 records, levels $c1 count)" test "$n1" -ge 1 -a "$k1" -lt 4
 check_true "nothing of the level that did not fit" \
     test "$(wc -c <"$MNT/points.jsonl")" -eq "$(python3 -c 'import sys; print(sum(len(l) for l in open(sys.argv[1], "rb")))' "$MNT/points.jsonl")"
 before=$(threads_of "$MNT/points.jsonl")
@@ -73,21 +85,22 @@ probe run --workload oltp_point_select --tables 1 --table-size 200 --threads 1,2
     --out "$MNT/points.jsonl" --resume >"$TMPD/resume.out" 2>"$TMPD/resume.err"
 check_eq "resume: exit 0" $? 0
 check_true "resume: every line is a whole record" whole "$MNT/points.jsonl"
-check_eq "resume: the levels kept, then the missing ones, each once" \
-    "$(threads_of "$MNT/points.jsonl")" "1,2,3,4"
+check_eq "resume: the levels kept, then the missing ones, each counted once" \
+    "$(counted "$MNT/points.jsonl")" "1,2,3,4"
 check_true "resume: the first lines are the ones written before ($before)" \
     grep -q "^$before" <<<"$(threads_of "$MNT/points.jsonl")"
-check_eq "resume: levels taken from the file" "$(grep -c 'not measured again' "$TMPD/resume.err")" "$n1"
+check_eq "resume: levels taken from the file" "$(grep -c 'not measured again' "$TMPD/resume.err")" "$k1"
 "$SIZEUP_BIN" import "$MNT/points.jsonl" >"$TMPD/imp.jsonl" 2>"$TMPD/imp.err"
 check_eq "import reads the continued file" $? 0
-check_eq "import keeps all 4 records" "$(wc -l <"$TMPD/imp.jsonl")" 4
+n2=$(wc -l <"$MNT/points.jsonl")
+check_eq "import keeps all $n2 records" "$(wc -l <"$TMPD/imp.jsonl")" "$n2"
 
 # ---- --resume on an empty --out starts fresh ----------------------------------------------------
 : >"$TMPD/empty.jsonl"
 probe run --workload oltp_point_select --tables 1 --table-size 200 --threads 1 --time 1 \
     --out "$TMPD/empty.jsonl" --resume >/dev/null 2>"$TMPD/empty.err"
 check_eq "resume on an empty --out: exit 0" $? 0
-check_eq "resume on an empty --out: one record" "$(wc -l <"$TMPD/empty.jsonl")" 1
+check_eq "resume on an empty --out: level 1 measured, counted once" "$(counted "$TMPD/empty.jsonl")" 1
 
 # ---- disk --out: replaced whole, so a full file system leaves the old file -------------------
 printf 'old contents\n' >"$MNT/disk.jsonl"
@@ -100,4 +113,6 @@ check_eq "disk: the old file is as it was" "$(cat "$MNT/disk.jsonl")" "old conte
 check_eq "disk: no temporary left" "$(ls "$MNT" | grep -vc '^disk.jsonl$\|^filler$\|^points.jsonl$')" 0
 
 probe cleanup --tables 1 >/dev/null 2>&1
+cleanup_mount # before finish removes $TMPD, which holds the mount point
+mounted=
 finish
