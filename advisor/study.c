@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,6 +272,11 @@ static int load(struct jr *l, json_t *root, struct study *s)
     if (get_str(l, root, "slo", "$", 1, &s->slo) ||
         get_str(l, root, "pricing", "$", 0, &s->pricing))
         return -1;
+    {
+        char why[200];
+        if (slo_parse(s->slo, &s->target, why, sizeof why) != 0)
+            return jr_fail_at(l, "$.slo", "%s", why);
+    }
     s->required_tps = NAN;
     v = json_object_get(root, "required_tps");
     if (v) {
@@ -331,10 +337,25 @@ int study_load(const char *path, struct study *out, char *err, size_t cap)
     jr_init(&l, path, text, len, 1, err, cap);
     rc = (!out->path || !out->dir) ? jr_fail_at(&l, "$", "out of memory") : load(&l, root, out);
     json_decref(root);
-    free(text);
+    out->text = text; /* kept for study_fail_at */
+    out->len = len;
     if (rc)
         study_destroy(out);
     return rc;
+}
+
+int study_fail_at(const struct study *s, const char *jpath, char *err, size_t cap, const char *fmt,
+                  ...)
+{
+    struct jr l;
+    char what[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    jr_init(&l, s->path, s->text, s->len, 1, err, cap);
+    jr_fail_at(&l, jpath, "%s", what);
+    return -1;
 }
 
 static void free_list(char **v, size_t n)
@@ -372,5 +393,6 @@ void study_destroy(struct study *s)
     free(s->pricing);
     free_list(s->catalogs, s->n_catalogs);
     free(s->output);
+    free(s->text);
     memset(s, 0, sizeof *s);
 }

@@ -24,7 +24,8 @@
  *     "max_points": 10,                             auto ladder's most levels (default 10)
  *     "precision": "2%",                            calibration precision (default 2%)
  *     "max_time": "20s",                            per point (default 20s)
- *     "slo": "p95:50ms",                            latency target (required)
+ *     "slo": "p95:50ms",                            latency target (required; slo.h:
+ *                                                   avg|pNN:VALUE with us, ms or s)
  *     "required_tps": 5000,                         optional
  *     "pricing": "on-demand",                       optional
  *     "catalogs": ["data/catalogs/published.json"], at least one (file or URL)
@@ -36,6 +37,8 @@
  */
 #ifndef SIZEUP_ADVISOR_STUDY_H
 #define SIZEUP_ADVISOR_STUDY_H
+
+#include "slo.h"
 
 #include <stddef.h>
 
@@ -79,12 +82,15 @@ struct study {
     long max_points;
     double precision; /* relative, e.g. 0.02 */
     double max_time_s;
-    char *slo;           /* as written, e.g. "p95:50ms" (parsed by the ranking) */
+    char *slo;           /* as written, e.g. "p95:50ms" */
+    struct slo target;   /* slo parsed (slo.h), checked at load */
     double required_tps; /* NAN when not given */
     char *pricing;       /* NULL: on-demand */
     char **catalogs;     /* paths resolved, or URLs */
     size_t n_catalogs;
     char *output; /* folder, resolved */
+    char *text;   /* the file's text, for study_fail_at's positions */
+    size_t len;
 };
 
 /**
@@ -95,6 +101,18 @@ struct study {
  * @return 0, or -1 (nothing to free).
  */
 int study_load(const char *path, struct study *out, char *err, size_t cap);
+
+/**
+ * An error about a loaded study at a JSON path of its file, for the checks the caller makes
+ * after study_load and before any work (a workload the probe does not know, a configuration
+ * missing from the catalogs, a password file that cannot be read): "FILE:LINE:COL: $.path:
+ * <formatted text>" (util/jsonread.h), the position of the value at that path.
+ * @param jpath  e.g. "$.candidates[1].config", "$.workloads.oltp_x"
+ * @param err    the message, cap bytes
+ * @return -1, for `return study_fail_at(...)`.
+ */
+int study_fail_at(const struct study *s, const char *jpath, char *err, size_t cap, const char *fmt,
+                  ...) __attribute__((format(printf, 5, 6)));
 
 /** Free what a loaded study owns. NULL-safe. */
 void study_destroy(struct study *s);

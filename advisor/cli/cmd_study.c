@@ -1,325 +1,79 @@
 /*
  * cmd_study.c - `sizeup study STUDY.json`: probe -> fit -> rank -> report, resumable.
  *
- * Each probed candidate is measured by running this same binary as `sizeup probe` in a child
- * process (prepare, run per workload, cleanup), so a probe that crashes or is interrupted
- * cannot take the study with it, and every level is appended and flushed to the study's
- * results file by the probe itself as it is measured. Imported candidates are read with
- * import_file() and appended once. Then the whole results file is ranked (rankset.h) and the
- * ranking and the HTML report are written into the output folder.
+ * Everything the study file says is checked before the first connection (study_load: the
+ * format, the limits of util/limit.h the probe uses too, the latency target of util/slo.h;
+ * study_probes_new: the workloads the probe runs, the password files; here: the pricing and
+ * the catalogs, loaded now, holding every candidate's configuration); an error names the
+ * file's line and column and nothing is measured.
  *
- * Resume (--resume): points already in results.jsonl are not measured again. For a fixed
- * ladder the missing levels are run; for the auto ladder the probe is run with --resume,
- * which takes the levels already in the file instead of measuring them. Incomplete points
- * (interrupted, partial) do not count as measured.
+ * Each probed candidate is measured in this process (study_probe.h: the probe session API
+ * and the level driver `sizeup probe run` uses): every level is appended and flushed to the
+ * study's results file as it is measured. Imported candidates are read with import_file() and
+ * appended once. Then the whole results file is ranked (rankset.h) and the ranking and the
+ * HTML report are written into the output folder.
+ *
+ * Signals: SIGINT and SIGTERM alike (util/stopflag.h) stop the level in flight after its
+ * events in flight (its record marked interrupted), the candidate's tables are dropped, and
+ * the study exits 130 saying how to resume.
+ *
+ * Resume (--resume): points already in results.jsonl are not measured again: a level found
+ * there (one that counts, curve.h) is taken instead of measured, for a list and for the auto
+ * ladder alike, and finished-curves.txt names the curves whose ladder has ended.
  */
 #include "cli.h"
 #include "cmd_catalog.h"
 #include "commands.h"
 #include "curve.h"
 #include "import.h"
+#include "mysql_conn.h"
 #include "outfile.h"
 #include "point.h"
 #include "rankset.h"
 #include "report_html.h"
+#include "stopflag.h"
 #include "study.h"
+#include "study_probe.h"
 
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-enum { OPT_RESUME = 256, OPT_NO_REPORT };
-
-static const struct cli_option study_options[] = {
-    {"resume", no_argument, OPT_RESUME, NULL,
-     "keep the output folder's results and measure only what is missing"},
-    {"help", no_argument, 'h', NULL, "this text"},
-    {NULL, 0, 0, NULL, NULL}};
-
-static const char study_usage[] = "Usage: sizeup study [--resume] STUDY.json";
-static const char study_description[] =
-    "Run a whole sizing study described by a sizeup.study/1 file (docs/study.md): probe each\n"
-    "candidate server with calibrated sysbench-style probes (or import its results), fit the\n"
-    "curves, rank the configurations by throughput per cost at the latency target, and write\n"
-    "OUTPUT/results.jsonl, OUTPUT/ranking.txt, OUTPUT/ranking.jsonl and OUTPUT/report.html\n"
-    "(the probes' sysbench-layout reports go to OUTPUT/probe.log).\n"
-    "Points are appended to results.jsonl as they are measured; after an interruption, run\n"
-    "the same command with --resume and nothing measured is measured again. A candidate\n"
-    "that cannot be reached is reported and the others go on (exit 4 at the end).";
-
-static volatile sig_atomic_t interrupted;
-
-static void on_sigint(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
-
-static int has_level(const struct point_list *l, const char *target, const char *workload,
-                     long threads)
-{
-    return curve_find_point(l, target, workload, threads) != NULL;
-}
-
-/* Run this binary with args (NULL-terminated, args[0] unused), its stdout appended to
- * probe_log (the probes' sysbench-layout reports; stdout stays the ranking's); returns its exit
- * status, 128+sig when killed, or -1 when it could not start. */
-static int run_self(char **args, const char *probe_log)
-{
-    pid_t pid;
-    int st;
-    fflush(stdout);
-    fflush(stderr);
-    pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        FILE *log = probe_log ? fopen(probe_log, "a") : NULL;
-        if (log) {
-            dup2(fileno(log), STDOUT_FILENO);
-            fclose(log);
-        }
-        execv("/proc/self/exe", args);
-        fprintf(stderr, "sizeup: cannot run /proc/self/exe: %s\n", strerror(errno));
-        _exit(127);
-    }
-    while (waitpid(pid, &st, 0) < 0) {
-        if (errno != EINTR)
-            return -1;
-    }
-    if (WIFEXITED(st))
-        return WEXITSTATUS(st);
-    if (WIFSIGNALED(st))
-        return 128 + WTERMSIG(st);
-    return -1;
-}
-
-/* argv builder */
-struct args {
-    char *v[96];
-    int n;
-    char num[24][32];
-    int n_num;
+struct study_cmd {
+    int resume;
 };
 
-static void add(struct args *a, const char *s)
-{
-    if (a->n < 95)
-        a->v[a->n++] = (char *)s;
-    a->v[a->n] = NULL;
-}
+static const struct cli_opt study_options[] = {
+    {"resume", 0, CLI_FLAG, CLI_AT(struct study_cmd, resume),
+     .help = "keep the output folder's results and measure only what is missing"},
+    {0}};
 
-static void add_num(struct args *a, const char *opt, long v)
-{
-    if (a->n_num >= 24)
-        return;
-    snprintf(a->num[a->n_num], sizeof a->num[0], "%ld", v);
-    add(a, opt);
-    add(a, a->num[a->n_num++]);
-}
-
-static void conn_args(struct args *a, const struct study_candidate *c)
-{
-    if (c->mysql.host) {
-        add(a, "--mysql-host");
-        add(a, c->mysql.host);
-    }
-    if (c->mysql.port)
-        add_num(a, "--mysql-port", c->mysql.port);
-    if (c->mysql.socket) {
-        add(a, "--mysql-socket");
-        add(a, c->mysql.socket);
-    }
-    if (c->mysql.user) {
-        add(a, "--mysql-user");
-        add(a, c->mysql.user);
-    }
-    if (c->mysql.db) {
-        add(a, "--mysql-db");
-        add(a, c->mysql.db);
-    }
-    if (c->mysql.password_file) {
-        add(a, "--mysql-password-file");
-        add(a, c->mysql.password_file);
-    }
-    if (c->mysql.defaults_file) {
-        add(a, "--defaults-file");
-        add(a, c->mysql.defaults_file);
-    }
-    if (c->mysql.group) {
-        add(a, "--defaults-group");
-        add(a, c->mysql.group);
-    }
-    add_num(a, "--tables", c->tables);
-    add_num(a, "--table-size", c->table_size);
-}
-
-/* 1 when done_path lists "target<TAB>workload": that curve's auto ladder finished. */
-static int ladder_finished(const char *done_path, const char *target, const char *workload)
-{
-    FILE *f = fopen(done_path, "r");
-    char line[512], want[512];
-    int found = 0;
-    if (!f)
-        return 0;
-    snprintf(want, sizeof want, "%s\t%s\n", target, workload);
-    while (!found && fgets(line, sizeof line, f))
-        found = strcmp(line, want) == 0;
-    fclose(f);
-    return found;
-}
-
-static void mark_finished(const char *done_path, const char *target, const char *workload)
-{
-    FILE *f = fopen(done_path, "a");
-    if (!f)
-        return;
-    fprintf(f, "%s\t%s\n", target, workload);
-    fclose(f);
-}
-
-/* Does workload w of candidate c still need measuring? */
-static int curve_needed(const struct study *s, const struct study_candidate *c, size_t w,
-                        const struct point_list *done, const char *done_path)
-{
-    if (s->ladder_auto)
-        return !ladder_finished(done_path, c->target, s->wl[w].name);
-    for (size_t i = 0; i < s->n_ladder; i++)
-        if (!has_level(done, c->target, s->wl[w].name, s->ladder[i]))
-            return 1;
-    return 0;
-}
-
-/* Probe one candidate. Returns 0, SIZEUP_EXIT_UNREACHABLE (reported, go on),
- * SIZEUP_EXIT_INTERRUPTED, or another non-zero exit code (reported, go on). */
-static int probe_candidate(const struct study *s, const struct study_candidate *c,
-                           const struct point_list *done, const char *results,
-                           const char *done_path, const char *log_path, int resume)
-{
-    char precision[32], max_time[32], min_time[32], ladder[STUDY_MAX_LADDER * 8];
-    int need = 0, rc, prepared = 0;
-    for (size_t w = 0; w < s->n_wl; w++)
-        need |= curve_needed(s, c, w, done, done_path);
-    if (!need) {
-        fprintf(stderr, "study: %s: every point already measured\n", c->target);
-        return 0;
-    }
-    snprintf(precision, sizeof precision, "%g%%", s->precision * 100);
-    snprintf(max_time, sizeof max_time, "%g", s->max_time_s);
-    /* never stop before 5 s, or half the limit for shorter limits */
-    snprintf(min_time, sizeof min_time, "%g", s->max_time_s / 2 < 5 ? s->max_time_s / 2 : 5.0);
-
-    { /* drop tables a previous interrupted run left (only sbtest-shaped ones), then load */
-        struct args a = {{0}, 0, {{0}}, 0};
-        add(&a, "sizeup");
-        add(&a, "probe");
-        add(&a, "cleanup");
-        conn_args(&a, c);
-        fprintf(stderr, "study: %s: preparing %ld table(s) x %ld rows\n", c->target, c->tables,
-                c->table_size);
-        rc = run_self(a.v, log_path);
-        if (rc != 0)
-            goto failed;
-        a.n = 0;
-        a.n_num = 0;
-        add(&a, "sizeup");
-        add(&a, "probe");
-        add(&a, "prepare");
-        conn_args(&a, c);
-        add_num(&a, "--threads", 2);
-        rc = run_self(a.v, log_path);
-        if (rc != 0)
-            goto failed; /* a failed prepare drops what it created */
-        prepared = 1;
-    }
-    for (size_t w = 0; w < s->n_wl && !interrupted; w++) {
-        struct args a = {{0}, 0, {{0}}, 0};
-        size_t len = 0;
-        ladder[0] = '\0';
-        if (!curve_needed(s, c, w, done, done_path))
-            continue;
-        if (!s->ladder_auto) {
-            for (size_t i = 0; i < s->n_ladder; i++)
-                if (!has_level(done, c->target, s->wl[w].name, s->ladder[i]))
-                    len += (size_t)snprintf(ladder + len, sizeof ladder - len, "%s%ld",
-                                            len ? "," : "", s->ladder[i]);
-            if (len == 0)
-                continue;
-        }
-        add(&a, "sizeup");
-        add(&a, "probe");
-        add(&a, "run");
-        conn_args(&a, c);
-        add(&a, "--workload");
-        add(&a, s->wl[w].name);
-        add(&a, "--target");
-        add(&a, c->target);
-        add(&a, "--config");
-        add(&a, c->config);
-        add(&a, "--threads");
-        add(&a, s->ladder_auto ? "auto" : ladder);
-        if (s->ladder_auto) {
-            add_num(&a, "--max-threads", s->max_threads);
-            add_num(&a, "--max-points", s->max_points);
-            add(&a, "--slo");
-            add(&a, s->slo);
-            if (resume && curve_count_points(done, c->target, s->wl[w].name) > 0)
-                add(&a, "--resume");
-        }
-        add(&a, "--precision");
-        add(&a, precision);
-        add(&a, "--min-time");
-        add(&a, min_time);
-        add(&a, "--max-time");
-        add(&a, max_time);
-        add(&a, "--out");
-        add(&a, results);
-        fprintf(stderr, "study: %s: %s, threads %s\n", c->target, s->wl[w].name,
-                s->ladder_auto ? "auto" : ladder);
-        rc = run_self(a.v, log_path);
-        if (rc != 0)
-            goto failed;
-        mark_finished(done_path, c->target, s->wl[w].name);
-    }
-    {
-        struct args a = {{0}, 0, {{0}}, 0};
-        add(&a, "sizeup");
-        add(&a, "probe");
-        add(&a, "cleanup");
-        conn_args(&a, c);
-        prepared = 0;
-        rc = run_self(a.v, log_path);
-        if (rc != 0)
-            goto failed;
-    }
-    return interrupted ? SIZEUP_EXIT_INTERRUPTED : 0;
-failed:
-    if (prepared) { /* every path after a prepare drops the tables again */
-        struct args a = {{0}, 0, {{0}}, 0};
-        int crc;
-        add(&a, "sizeup");
-        add(&a, "probe");
-        add(&a, "cleanup");
-        conn_args(&a, c);
-        crc = run_self(a.v, log_path);
-        if (crc != 0)
-            fprintf(stderr, "study: %s: cleanup after the failure ended with exit status %d\n",
-                    c->target, crc);
-    }
-    if (rc == SIZEUP_EXIT_INTERRUPTED || interrupted || rc == 128 + SIGINT)
-        return SIZEUP_EXIT_INTERRUPTED;
-    fprintf(stderr,
-            "study: %s: the probe ended with exit status %d%s; going on with the "
-            "other candidates\n",
-            c->target, rc, rc == SIZEUP_EXIT_UNREACHABLE ? " (server unreachable)" : "");
-    return rc == SIZEUP_EXIT_UNREACHABLE ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
-}
+const struct cli_cmd cmd_study_cli = {
+    .name = "study",
+    .usage = "Usage: sizeup study [--resume] STUDY.json",
+    .description =
+        "Run a whole sizing study described by a sizeup.study/1 file (docs/study.md): probe each\n"
+        "candidate server with calibrated sysbench-style probes (or import its results), fit the\n"
+        "curves, rank the configurations by throughput per cost at the latency target, and write\n"
+        "OUTPUT/results.jsonl, OUTPUT/ranking.txt, OUTPUT/ranking.jsonl and OUTPUT/report.html\n"
+        "(the probes' sysbench-layout reports go to OUTPUT/probe.log).\n"
+        "The whole file is checked before the first probe (errors name its line and column).\n"
+        "Points are appended to results.jsonl as they are measured; after an interruption\n"
+        "(SIGINT or SIGTERM: the level in flight is marked interrupted, the tables are dropped,\n"
+        "exit 130), run the same command with --resume and nothing measured is measured again.\n"
+        "A candidate that cannot be reached is reported and the others go on (exit 4 at the end).",
+    .options = study_options,
+    .min_operands = 1,
+    .max_operands = 1,
+    .operands_hint = "expected one STUDY.json file",
+    .epilog = "Exit status: 0 done; 1 the work failed; 2 bad command line, or results already\n"
+              "present without --resume; 3 a study file that is not valid, or input rejected; 4 a\n"
+              "candidate server or a catalog URL could not be reached; 130 interrupted (SIGINT or\n"
+              "SIGTERM)."};
 
 /* Import one candidate's result files, keep its points (by target; a file of one target is
  * taken whole), set their config, append the new ones to results. */
@@ -364,7 +118,7 @@ static int import_candidate(const struct study_candidate *c, const struct point_
         struct point *p = &l.items[k];
         if (p->threads == -2)
             continue;
-        if (p->threads > 0 && has_level(done, p->target, p->workload, (long)p->threads)) {
+        if (p->threads > 0 && curve_find_point(done, p->target, p->workload, (long)p->threads)) {
             already++;
             continue;
         }
@@ -420,41 +174,24 @@ static int write_outputs(const struct study *s, const struct rank_set *rs, const
     return rc;
 }
 
-static int rank_study(const struct study *s, const char *results)
+/* Check what the ranking needs before any work: the pricing, and the catalogs (loaded into
+ * *out) holding every candidate's configuration. 0, or an exit status (said). */
+static int load_catalogs(const struct study *s, struct cat_catalog **out)
 {
-    struct point_list all;
-    struct import_report rep;
-    struct cat_catalog *cat = cat_catalog_new();
-    struct rank_set rs;
-    struct rank_options opt;
-    char err[256];
-    int status = 0, rc;
-    double wsum = 0;
-
-    memset(&opt, 0, sizeof opt);
-    point_list_init(&all);
-    rank_set_init(&rs);
-    if (!cat)
+    struct cat_catalog *cat;
+    enum cat_pricing pricing;
+    char err[1200];
+    int rc;
+    *out = NULL;
+    if (s->pricing && cat_pricing_parse(s->pricing, &pricing) != 0) {
+        study_fail_at(s, "$.pricing", err, sizeof err,
+                      "unknown pricing model \"%s\" (on-demand, reserved-1y, ...)", s->pricing);
+        fprintf(stderr, "sizeup: %s\n", err);
+        return SIZEUP_EXIT_INPUT;
+    }
+    if (!(cat = cat_catalog_new())) {
+        fprintf(stderr, "sizeup: out of memory\n");
         return SIZEUP_EXIT_FAIL;
-    if (slo_parse(s->slo, &opt.slo, err, sizeof err) != 0) {
-        fprintf(stderr, "sizeup: %s: $.slo: %s\n", s->path, err);
-        cat_catalog_free(cat);
-        return SIZEUP_EXIT_USAGE;
-    }
-    opt.pricing = CAT_PRICING_ON_DEMAND;
-    if (s->pricing && cat_pricing_parse(s->pricing, &opt.pricing) != 0) {
-        fprintf(stderr, "sizeup: %s: $.pricing: unknown pricing model \"%s\"\n", s->path,
-                s->pricing);
-        cat_catalog_free(cat);
-        return SIZEUP_EXIT_USAGE;
-    }
-    opt.required_tps = isnan(s->required_tps) ? 0 : s->required_tps;
-    for (size_t i = 0; i < s->n_wl && i < RANK_MAX_MIX; i++)
-        wsum += s->wl[i].weight;
-    for (size_t i = 0; i < s->n_wl && i < RANK_MAX_MIX; i++) {
-        snprintf(opt.mix[i].workload, sizeof opt.mix[i].workload, "%s", s->wl[i].name);
-        opt.mix[i].weight = s->wl[i].weight / wsum;
-        opt.n_mix++;
     }
     for (size_t i = 0; i < s->n_catalogs; i++) {
         rc = cmd_catalog_load_one(cat, s->catalogs[i]);
@@ -463,14 +200,57 @@ static int rank_study(const struct study *s, const char *results)
             return rc;
         }
     }
+    for (size_t i = 0; i < s->n_cand; i++) {
+        char jp[64];
+        if (cat_find_config(cat, s->cand[i].config))
+            continue;
+        snprintf(jp, sizeof jp, "$.candidates[%zu].config", i);
+        study_fail_at(s, jp, err, sizeof err,
+                      "configuration \"%s\" is in none of the catalogs (\"catalogs\")",
+                      s->cand[i].config);
+        fprintf(stderr, "sizeup: %s\n", err);
+        cat_catalog_free(cat);
+        return SIZEUP_EXIT_INPUT;
+    }
+    *out = cat;
+    return 0;
+}
+
+static int rank_study(const struct study *s, const struct cat_catalog *cat, const char *results)
+{
+    struct point_list all;
+    struct import_report rep;
+    struct rank_set rs;
+    struct rank_options opt;
+    char slo[SLO_TEXT_MAX];
+    int status = 0, rc;
+    double wsum = 0;
+
+    memset(&opt, 0, sizeof opt);
+    point_list_init(&all);
+    rank_set_init(&rs);
+    opt.slo = s->target;
+    opt.pricing = CAT_PRICING_ON_DEMAND;
+    if (s->pricing)
+        cat_pricing_parse(s->pricing, &opt.pricing); /* checked at load */
+    opt.required_tps = isnan(s->required_tps) ? 0 : s->required_tps;
+    for (size_t i = 0; i < s->n_wl && i < RANK_MAX_MIX; i++)
+        wsum += s->wl[i].weight;
+    for (size_t i = 0; i < s->n_wl && i < RANK_MAX_MIX; i++) {
+        snprintf(opt.mix[i].workload, sizeof opt.mix[i].workload, "%s", s->wl[i].name);
+        opt.mix[i].weight = s->wl[i].weight / wsum;
+        opt.n_mix++;
+    }
     rc = import_file(results, NULL, &all, &rep);
     if (rc < 0) {
         fprintf(stderr, "sizeup: %s\n", rep.msg);
-        cat_catalog_free(cat);
+        point_list_destroy(&all);
+        rank_set_destroy(&rs);
         return SIZEUP_EXIT_FAIL;
     }
     /* rank_set_build leaves out the points that do not count (curve.h) and says so */
-    fprintf(stderr, "study: ranking %zu point(s) at %s\n", all.n, s->slo);
+    fprintf(stderr, "study: ranking %zu point(s) at %s\n", all.n,
+            slo_format(&s->target, slo, sizeof slo));
     rc = rank_set_build(&rs, &all, cat, &opt, NULL, 0, stderr);
     if (rc < 0) {
         status = SIZEUP_EXIT_FAIL;
@@ -487,121 +267,149 @@ static int rank_study(const struct study *s, const char *results)
     }
     rank_set_destroy(&rs);
     point_list_destroy(&all);
+    return status;
+}
 
-    cat_catalog_free(cat);
+/* Measure or import every candidate. 0, or the worst status; *unreachable when a server could
+ * not be reached. */
+static int run_candidates(const struct study *s, struct study_probes *sp,
+                          const struct point_list *done, const struct study_probe_files *f,
+                          int *unreachable)
+{
+    int status = SIZEUP_EXIT_OK;
+    for (size_t i = 0; i < s->n_cand && !stopflag_signal(); i++) {
+        const struct study_candidate *cd = &s->cand[i];
+        int rc;
+        fprintf(stderr, "study: [%zu/%zu] %s (%s)\n", i + 1, s->n_cand, cd->target,
+                cd->probe ? "probe" : "import");
+        if (cd->probe) {
+            rc = study_probes_run(sp, i, done, f);
+        } else {
+            FILE *out = fopen(f->results, "a");
+            if (!out) {
+                fprintf(stderr, "sizeup: cannot write %s: %s\n", f->results, strerror(errno));
+                return SIZEUP_EXIT_FAIL;
+            }
+            rc = import_candidate(cd, done, out);
+            if (fclose(out) != 0)
+                rc = SIZEUP_EXIT_FAIL;
+        }
+        if (rc == SIZEUP_EXIT_INTERRUPTED)
+            break;
+        if (rc == SIZEUP_EXIT_UNREACHABLE)
+            *unreachable = 1;
+        else if (rc != 0 && status == SIZEUP_EXIT_OK)
+            status = rc;
+    }
     return status;
 }
 
 int cmd_study(int argc, char **argv)
 {
-    struct option longs[8];
-    char shorts[16];
+    struct study_cmd o;
+    struct cli_args args;
     struct study s;
-    char err[600], results[4096], done_path[4096], log_path[4096];
-    int c, resume = 0, status = SIZEUP_EXIT_OK, unreachable = 0;
+    struct study_probes *sp = NULL;
+    struct cat_catalog *cat = NULL;
+    struct study_probe_files files;
+    char err[1200], results[4096], done_path[4096], log_path[4096];
+    int rc, status = SIZEUP_EXIT_OK, unreachable = 0, lib = 0;
     struct point_list done;
     struct stat st;
-    struct sigaction sa, old;
-    FILE *out;
+    const char *path;
 
-    cli_build_getopt(study_options, longs, 8, shorts, sizeof shorts);
-    optind = 0; /* full re-initialisation: the dispatcher before stopped at the first operand */
-    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-        switch (c) {
-        case OPT_RESUME:
-            resume = 1;
-            break;
-        case 'h':
-            cli_print_help(study_usage, study_description, study_options);
-            return SIZEUP_EXIT_OK;
-        default:
-            return cli_getopt_error("study", c, argv);
-        }
-    }
-    if (optind != argc - 1)
-        return cli_usage_error("study", "expected one STUDY.json file");
-    if (study_load(argv[optind], &s, err, sizeof err) != 0) {
+    memset(&o, 0, sizeof o);
+    rc = cli_parse(&cmd_study_cli, argc, argv, &o, &args);
+    if (rc != CLI_RUN)
+        return rc;
+    path = args.argv[0];
+    if (study_load(path, &s, err, sizeof err) != 0) {
         fprintf(stderr, "sizeup: %s\n", err);
         return SIZEUP_EXIT_INPUT;
     }
-    if (mkdir(s.output, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "sizeup: cannot create the output folder %s: %s\n", s.output,
-                strerror(errno));
+    if (!(sp = study_probes_new(&s, err, sizeof err))) {
+        fprintf(stderr, "sizeup: %s\n", err);
         study_destroy(&s);
-        return SIZEUP_EXIT_FAIL;
+        return SIZEUP_EXIT_INPUT;
+    }
+    if ((rc = load_catalogs(&s, &cat)) != 0) {
+        study_probes_free(sp);
+        study_destroy(&s);
+        return rc;
     }
     snprintf(results, sizeof results, "%s/results.jsonl", s.output);
     snprintf(done_path, sizeof done_path, "%s/finished-curves.txt", s.output);
     snprintf(log_path, sizeof log_path, "%s/probe.log", s.output);
     point_list_init(&done);
-    if (!resume)
+    if (stat(results, &st) == 0 && st.st_size > 0 && !o.resume) {
+        fprintf(stderr,
+                "sizeup: %s already holds results: run with --resume to go on "
+                "with them, or remove it to start over\n",
+                results);
+        status = SIZEUP_EXIT_USAGE;
+        goto out;
+    }
+    if (mkdir(s.output, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "sizeup: cannot create the output folder %s: %s\n", s.output,
+                strerror(errno));
+        status = SIZEUP_EXIT_FAIL;
+        goto out;
+    }
+    if (!o.resume)
         unlink(done_path); /* a fresh study: no curve is finished */
-    if (stat(results, &st) == 0 && st.st_size > 0) {
+    if (o.resume && stat(results, &st) == 0 && st.st_size > 0) {
         struct import_report rep;
-        if (!resume) {
-            point_list_destroy(&done);
-            fprintf(stderr,
-                    "sizeup: %s already holds results: run with --resume to go on "
-                    "with them, or remove it to start over\n",
-                    results);
-            study_destroy(&s);
-            return SIZEUP_EXIT_USAGE;
-        }
         if (import_file(results, NULL, &done, &rep) < 0) {
             fprintf(stderr, "sizeup: %s\n", rep.msg);
-            point_list_destroy(&done);
-            study_destroy(&s);
-            return SIZEUP_EXIT_INPUT;
+            status = SIZEUP_EXIT_INPUT;
+            goto out;
         }
         fprintf(stderr, "study: resuming with %zu point(s) from %s\n", done.n, results);
     }
-
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old);
-    for (size_t i = 0; i < s.n_cand && !interrupted; i++) {
-        const struct study_candidate *cd = &s.cand[i];
-        int rc;
-        fprintf(stderr, "study: [%zu/%zu] %s (%s)\n", i + 1, s.n_cand, cd->target,
-                cd->probe ? "probe" : "import");
-        if (cd->probe) {
-            rc = probe_candidate(&s, cd, &done, results, done_path, log_path, resume);
-        } else {
-            out = fopen(results, "a");
-            if (!out) {
-                fprintf(stderr, "sizeup: cannot write %s: %s\n", results, strerror(errno));
-                status = SIZEUP_EXIT_FAIL;
-                break;
-            }
-            rc = import_candidate(cd, &done, out);
-            if (fclose(out) != 0)
-                rc = SIZEUP_EXIT_FAIL;
-        }
-        if (rc == SIZEUP_EXIT_INTERRUPTED)
-            interrupted = 1;
-        else if (rc == SIZEUP_EXIT_UNREACHABLE)
-            unreachable = 1;
-        else if (rc != 0 && status == SIZEUP_EXIT_OK)
-            status = rc;
+    files.results = results;
+    files.done_path = done_path;
+    if (!(files.log = fopen(log_path, "a"))) {
+        fprintf(stderr, "sizeup: cannot write %s: %s\n", log_path, strerror(errno));
+        status = SIZEUP_EXIT_FAIL;
+        goto out;
     }
-    sigaction(SIGINT, &old, NULL);
-    point_list_destroy(&done);
-    if (interrupted) {
+    if (stopflag_install() != 0) {
+        fprintf(stderr, "sizeup: cannot handle SIGINT/SIGTERM: %s\n", strerror(errno));
+        fclose(files.log);
+        status = SIZEUP_EXIT_FAIL;
+        goto out;
+    }
+    if (myconn_library_init() != 0) {
+        fprintf(stderr, "sizeup: cannot initialise the MySQL client library\n");
+        status = SIZEUP_EXIT_FAIL;
+    } else {
+        lib = 1;
+        status = run_candidates(&s, sp, &done, &files, &unreachable);
+    }
+    stopflag_restore();
+    if (fclose(files.log) != 0 && status == SIZEUP_EXIT_OK)
+        status = SIZEUP_EXIT_FAIL;
+    if (lib)
+        myconn_library_end();
+    if (stopflag_signal()) {
         fprintf(stderr,
-                "sizeup: interrupted; the points measured so far are in %s. Run "
+                "sizeup: interrupted (%s); the points measured so far are in %s. Run "
                 "'sizeup study --resume %s' to go on.\n",
-                results, argv[optind]);
-        study_destroy(&s);
-        return SIZEUP_EXIT_INTERRUPTED;
+                stopflag_name(stopflag_signal()), results, path);
+        status = SIZEUP_EXIT_INTERRUPTED;
+        goto out;
     }
-    {
-        int rc = rank_study(&s, results);
-        if (rc != 0)
-            status = rc;
-    }
-    study_destroy(&s);
+    if (status == SIZEUP_EXIT_FAIL && !lib)
+        goto out;
+    rc = rank_study(&s, cat, results);
+    if (rc != 0)
+        status = rc;
     if (status == SIZEUP_EXIT_OK && unreachable)
         status = SIZEUP_EXIT_UNREACHABLE;
+out:
+    point_list_destroy(&done);
+    cat_catalog_free(cat);
+    study_probes_free(sp);
+    study_destroy(&s);
     return status;
 }

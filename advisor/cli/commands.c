@@ -30,7 +30,7 @@ static const struct cli_sub sizeup_subs[] = {
      &cmd_rank_cli},
     {"report", cmd_report, "the ranking as one self-contained HTML page with SVG plots",
      &cmd_report_cli},
-    {"study", cmd_study, "STUDY.json: probe -> fit -> rank -> report, resumable", NULL},
+    {"study", cmd_study, "STUDY.json: probe -> fit -> rank -> report, resumable", &cmd_study_cli},
     {"help", cmd_help, "help CMD: the options of one command", NULL},
     {NULL, NULL, NULL, NULL},
 };

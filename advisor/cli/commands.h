@@ -51,5 +51,6 @@ extern const struct cli_cmd cmd_report_cli;
 
 /** sizeup study [--resume] STUDY.json : probe -> fit -> rank -> report, resumable. */
 int cmd_study(int argc, char **argv);
+extern const struct cli_cmd cmd_study_cli;
 
 #endif

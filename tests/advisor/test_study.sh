@@ -97,9 +97,9 @@ check "the other candidate is ranked" 0 $?
 # 3. bad input
 sed 's/"slo": "p99:50ms"/"slo": "p99:fast"/' "$dir/u.json" | sed 's/uout/bout/' >"$dir/b.json"
 "$bin" study "$dir/b.json" >/dev/null 2>"$dir/b.err"
-check "unparseable SLO: exit 2" 2 $?
-grep -q "slo" "$dir/b.err"
-check "unparseable SLO is named" 0 $?
+check "unparseable SLO: refused at load, exit 3" 3 $?
+grep -q "b.json:[0-9]*:[0-9]*: \$.slo: 'p99:fast' is not a latency target" "$dir/b.err"
+check "unparseable SLO is named with its line and column" 0 $?
 sed 's/"seekdb-1c2g"/"no-such-config"/; s/uout/cout/' "$dir/u.json" >"$dir/c.json"
 "$bin" study "$dir/c.json" >/dev/null 2>"$dir/c.err"
 rc=$?

@@ -1,0 +1,443 @@
+/* study_probe.c - a study's probed candidates, in-process (see study_probe.h). */
+#include "study_probe.h"
+
+#include "cli.h"
+#include "curve.h"
+#include "ladder.h"
+#include "oltp.h"
+#include "probe_drive.h"
+#include "sbtables.h"
+#include "session.h"
+#include "stopflag.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef SIZEUP_VERSION
+#define SIZEUP_VERSION "0.0.0"
+#endif
+
+/* What a study's probe does besides its levels: the probe's own defaults (cmd_probe.c). */
+#define STUDY_GIVE_UP_S 30.0 /* wait for a server that stopped answering, s */
+#define STUDY_REMEASURE 1    /* a flagged level is measured again once */
+#define STUDY_PREPARE_CONNECTIONS 2
+#define STUDY_REPLICATES 5 /* passes: most replicates of a deciding level (probe's --replicates)   \
+                            */
+
+struct study_probes {
+    const struct study *s;
+    char **password; /* per candidate: its password (owned), or NULL */
+    enum oltp_workload *wl;
+};
+
+static void wipe(char *p)
+{
+    if (p) {
+        memset(p, 0, strlen(p));
+        free(p);
+    }
+}
+
+void study_probes_free(struct study_probes *sp)
+{
+    if (!sp)
+        return;
+    for (size_t i = 0; sp->password && i < sp->s->n_cand; i++)
+        wipe(sp->password[i]);
+    free(sp->password);
+    free(sp->wl);
+    free(sp);
+}
+
+/* The first line of a password file, without its line end. 0, or -1 with errno's reason. */
+static int read_password(const char *path, char **out, char *why, size_t cap)
+{
+    char buf[1024];
+    size_t n;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(why, cap, "cannot read %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!fgets(buf, sizeof buf, f))
+        buf[0] = '\0';
+    if (ferror(f)) {
+        snprintf(why, cap, "cannot read %s: %s", path, strerror(errno));
+        fclose(f);
+        return -1;
+    }
+    fclose(f);
+    n = strlen(buf);
+    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+        buf[--n] = '\0';
+    *out = strdup(buf);
+    memset(buf, 0, sizeof buf);
+    if (!*out) {
+        snprintf(why, cap, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+struct study_probes *study_probes_new(const struct study *s, char *err, size_t cap)
+{
+    struct study_probes *sp = calloc(1, sizeof *sp);
+    int any = 0;
+    if (!sp || !(sp->password = calloc(s->n_cand ? s->n_cand : 1, sizeof *sp->password)) ||
+        !(sp->wl = calloc(s->n_wl ? s->n_wl : 1, sizeof *sp->wl))) {
+        snprintf(err, cap, "out of memory");
+        study_probes_free(sp);
+        return NULL;
+    }
+    sp->s = s;
+    for (size_t i = 0; i < s->n_cand; i++)
+        any |= s->cand[i].probe;
+    if (!any)
+        return sp;
+    for (size_t w = 0; w < s->n_wl; w++) {
+        char jp[300];
+        snprintf(jp, sizeof jp, "$.workloads.%s", s->wl[w].name);
+        if (oltp_workload_parse(s->wl[w].name, &sp->wl[w]) != 0) {
+            study_fail_at(s, jp, err, cap,
+                          "'%s' is not a workload the probe runs (oltp_read_write, "
+                          "oltp_read_only, oltp_write_only, oltp_point_select, oltp_insert, "
+                          "oltp_update_index, oltp_update_non_index, oltp_delete, "
+                          "select_random_points, select_random_ranges, oltp_legacy)",
+                          s->wl[w].name);
+            study_probes_free(sp);
+            return NULL;
+        }
+        for (size_t i = 0; i < s->n_cand; i++) {
+            struct oltp_opts o;
+            char why[200];
+            if (!s->cand[i].probe)
+                continue;
+            oltp_opts_default(&o);
+            o.workload = sp->wl[w];
+            o.tables = (unsigned)s->cand[i].tables;
+            o.table_size = (unsigned)s->cand[i].table_size;
+            if (oltp_opts_check(&o, why, sizeof why) != 0) {
+                study_fail_at(s, jp, err, cap, "%s (candidate %s)", why, s->cand[i].target);
+                study_probes_free(sp);
+                return NULL;
+            }
+        }
+    }
+    for (size_t i = 0; i < s->n_cand; i++) {
+        const struct study_candidate *c = &s->cand[i];
+        const char *env = getenv("MYSQL_PWD");
+        char why[600], jp[96];
+        if (!c->probe)
+            continue;
+        snprintf(jp, sizeof jp, "$.candidates[%zu].mysql.password_file", i);
+        if (c->mysql.password_file) {
+            if (read_password(c->mysql.password_file, &sp->password[i], why, sizeof why) != 0) {
+                study_fail_at(s, jp, err, cap, "%s", why);
+                study_probes_free(sp);
+                return NULL;
+            }
+        } else if (env && !c->mysql.defaults_file && !(sp->password[i] = strdup(env))) {
+            /* (with an option file named, Connector/C's order: the file's, then MYSQL_PWD) */
+            snprintf(err, cap, "out of memory");
+            study_probes_free(sp);
+            return NULL;
+        }
+    }
+    return sp;
+}
+
+/* ---- one candidate ---------------------------------------------------------------------- */
+
+/* 1 when done_path lists "target<TAB>workload": that curve's auto ladder finished. */
+static int ladder_finished(const char *done_path, const char *target, const char *workload)
+{
+    FILE *f = fopen(done_path, "r");
+    char line[512], want[512];
+    int found = 0;
+    if (!f)
+        return 0;
+    snprintf(want, sizeof want, "%s\t%s\n", target, workload);
+    while (!found && fgets(line, sizeof line, f))
+        found = strcmp(line, want) == 0;
+    fclose(f);
+    return found;
+}
+
+static void mark_finished(const char *done_path, const char *target, const char *workload)
+{
+    FILE *f = fopen(done_path, "a");
+    if (!f) {
+        fprintf(stderr, "study: warning: cannot write %s: %s\n", done_path, strerror(errno));
+        return;
+    }
+    fprintf(f, "%s\t%s\n", target, workload);
+    if (fclose(f) != 0)
+        fprintf(stderr, "study: warning: cannot write %s: %s\n", done_path, strerror(errno));
+}
+
+/* Does workload w of candidate c still need measuring? */
+static int curve_needed(const struct study *s, const struct study_candidate *c, size_t w,
+                        const struct point_list *done, const char *done_path)
+{
+    if (s->ladder_auto)
+        return !ladder_finished(done_path, c->target, s->wl[w].name);
+    for (size_t i = 0; i < s->n_ladder; i++)
+        if (!curve_find_point(done, c->target, s->wl[w].name, s->ladder[i]))
+            return 1;
+    return 0;
+}
+
+/* The configuration of candidate i's probes (workload set per curve). */
+static void candidate_config(const struct study_probes *sp, size_t i, FILE *log,
+                             struct probe_config *cfg)
+{
+    const struct study *s = sp->s;
+    const struct study_candidate *c = &s->cand[i];
+    probe_config_default(cfg);
+    if (c->mysql.host)
+        cfg->conn.host = c->mysql.host;
+    if (c->mysql.port)
+        cfg->conn.port = (unsigned)c->mysql.port;
+    cfg->conn.socket = c->mysql.socket;
+    if (c->mysql.user)
+        cfg->conn.user = c->mysql.user;
+    if (c->mysql.db)
+        cfg->conn.db = c->mysql.db;
+    cfg->conn.defaults_file = c->mysql.defaults_file;
+    if (c->mysql.group)
+        cfg->conn.defaults_group = c->mysql.group;
+    cfg->conn.password = sp->password[i];
+    cfg->oltp.tables = (unsigned)c->tables;
+    cfg->oltp.table_size = (unsigned)c->table_size;
+    /* calibrated levels: never stop before 5 s, or half the limit for shorter limits */
+    cfg->time_s = 0;
+    cfg->precision = s->precision;
+    cfg->max_time_s = s->max_time_s;
+    cfg->min_time_s = s->max_time_s / 2 < 5 ? s->max_time_s / 2 : 5.0;
+    cfg->out = log;
+    cfg->progress = stderr;
+    cfg->progress_live = isatty(fileno(stderr));
+    cfg->stop = stopflag_get();
+}
+
+/* The ladder a study's auto ladder runs with: doubling stops at 4x the latency target. */
+static struct ladder_opts study_ladder(const struct study *s)
+{
+    struct ladder_opts lo = ladder_opts_default();
+    lo.max_threads = (unsigned)s->max_threads;
+    lo.max_points = (size_t)s->max_points;
+    lo.max_latency_ms = 4 * s->target.target_s * 1e3;
+    return lo;
+}
+
+/* The records' options: the configuration's, the study's thread list or its ladder. */
+static json_t *options_json(const struct study *s, const struct probe_config *cfg,
+                            const struct ladder_opts *lo)
+{
+    json_t *j = probe_config_json(cfg), *th;
+    if (!j)
+        return NULL;
+    if (s->ladder_auto) {
+        th = json_string("auto");
+    } else {
+        th = json_array();
+        for (size_t i = 0; th && i < s->n_ladder; i++)
+            json_array_append_new(th, json_integer(s->ladder[i]));
+    }
+    json_object_set_new(j, "threads", th);
+    if (s->ladder_auto) {
+        json_object_set_new(j, "max_threads", json_integer(lo->max_threads));
+        json_object_set_new(j, "max_points", json_integer((json_int_t)lo->max_points));
+        json_object_set_new(j, "max_latency_ms", json_real(lo->max_latency_ms));
+        json_object_set_new(j, "slo",
+                            s->target.pct > 0 ? json_pack("{s:f,s:f}", "percentile", s->target.pct,
+                                                          "latency_ms", s->target.target_s * 1e3)
+                                              : json_pack("{s:s,s:f}", "statistic", "avg",
+                                                          "latency_ms", s->target.target_s * 1e3));
+    }
+    return j;
+}
+
+/* A session for tables or for one curve (out_path NULL: tables only). */
+static struct probe_session *session(const struct study_candidate *c,
+                                     const struct probe_config *cfg, const struct study *s,
+                                     const char *out_path, const json_t *options)
+{
+    struct probe_session_opts so;
+    struct probe_session *ps;
+    char err[600];
+    memset(&so, 0, sizeof so);
+    so.cfg = cfg;
+    so.target = c->target;
+    so.config = c->config;
+    so.tool = "sizeup " SIZEUP_VERSION;
+    so.out_path = out_path;
+    so.options = options;
+    so.give_up_s = STUDY_GIVE_UP_S;
+    so.remeasure = STUDY_REMEASURE;
+    so.latency_pct = s->target.pct > 0 ? s->target.pct : 95;
+    so.latency_avg = s->target.pct == 0;
+    ps = probe_session_new(&so, err, sizeof err);
+    if (!ps)
+        fprintf(stderr, "sizeup: %s\n", err);
+    return ps;
+}
+
+/* A tables step's result as an exit status. */
+static int tables_status(int rc)
+{
+    return rc == 0                   ? SIZEUP_EXIT_OK
+           : rc == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE
+                                     : SIZEUP_EXIT_FAIL;
+}
+
+/* Drop the candidate's tables after they were prepared, whatever happened since: a server that
+ * does not answer is waited for (up to STUDY_GIVE_UP_S, even after a stop was asked: tables
+ * must not be left behind). 0, or -1 (said). */
+static int drop_tables(struct probe_session *ps, const struct probe_config *cfg, const char *target)
+{
+    int rc = probe_session_cleanup(ps);
+    if (rc == -MYCONN_RECONNECT) {
+        struct myconn_error e;
+        fprintf(stderr,
+                "study: %s: the server does not answer; waiting up to %.0f s to drop the "
+                "tables\n",
+                target, STUDY_GIVE_UP_S);
+        memset(&e, 0, sizeof e);
+        if (myconn_wait_answer(&cfg->conn, STUDY_GIVE_UP_S, NULL, &e) == 0)
+            rc = probe_session_cleanup(ps);
+    }
+    if (rc != 0) {
+        fprintf(stderr, "sizeup: cleanup: %s\n", probe_session_msg(ps));
+        fprintf(stderr,
+                "study: %s: the tables sbtest1..%u may be left on the server; run "
+                "'sizeup probe cleanup' against it\n",
+                target, cfg->oltp.tables);
+        return -1;
+    }
+    return 0;
+}
+
+int study_probes_run(struct study_probes *sp, size_t i, const struct point_list *done,
+                     const struct study_probe_files *f)
+{
+    const struct study *s = sp->s;
+    const struct study_candidate *c = &s->cand[i];
+    struct probe_config cfg;
+    struct myconn_where where;
+    struct probe_session *tables;
+    struct ladder_opts lo = study_ladder(s);
+    int need = 0, rc;
+
+    for (size_t w = 0; w < s->n_wl; w++)
+        need |= curve_needed(s, c, w, done, f->done_path);
+    if (!need) {
+        fprintf(stderr, "study: %s: every point already measured\n", c->target);
+        return SIZEUP_EXIT_OK;
+    }
+    candidate_config(sp, i, f->log, &cfg);
+    /* where the connections go once the option files are read (for the records and messages) */
+    if (myconn_resolve(&cfg.conn, &where) != 0) {
+        fprintf(stderr, "sizeup: out of memory\n");
+        return SIZEUP_EXIT_FAIL;
+    }
+    if (where.tls_conflict) {
+        fprintf(stderr, "sizeup: %s: %s is set by an option file too\n", c->target,
+                where.tls_conflict);
+        return SIZEUP_EXIT_FAIL;
+    }
+    if (!(tables = session(c, &cfg, s, NULL, NULL)))
+        return SIZEUP_EXIT_FAIL;
+
+    /* drop tables an earlier interrupted run left (sizeup's only), then load */
+    fprintf(stderr, "study: %s: preparing %ld table(s) x %ld rows\n", c->target, c->tables,
+            c->table_size);
+    fprintf(f->log, "sizeup %s (sysbench 1.0.20-compatible report)\n\n", SIZEUP_VERSION);
+    fflush(f->log);
+    rc = probe_session_cleanup(tables);
+    if (rc != 0) {
+        fprintf(stderr, "sizeup: cleanup: %s\n", probe_session_msg(tables));
+        rc = tables_status(rc);
+        goto out; /* nothing of ours exists: nothing to drop */
+    }
+    rc = probe_session_prepare(tables, STUDY_PREPARE_CONNECTIONS);
+    fflush(f->log);
+    if (rc != 0) {
+        /* a failed or interrupted prepare drops what it created */
+        if (!stopflag_signal())
+            fprintf(stderr, "sizeup: prepare: %s\n", probe_session_msg(tables));
+        rc = stopflag_signal() ? SIZEUP_EXIT_INTERRUPTED : tables_status(rc);
+        goto out;
+    }
+
+    for (size_t w = 0; w < s->n_wl && rc == SIZEUP_EXIT_OK && !stopflag_signal(); w++) {
+        struct probe_drive_opts d;
+        struct probe_session *ps;
+        long long levels[STUDY_MAX_LADDER];
+        json_t *opts;
+        if (!curve_needed(s, c, w, done, f->done_path))
+            continue;
+        cfg.oltp.workload = sp->wl[w];
+        if (!(opts = options_json(s, &cfg, &lo))) {
+            fprintf(stderr, "sizeup: out of memory\n");
+            rc = SIZEUP_EXIT_FAIL;
+            break;
+        }
+        if (!(ps = session(c, &cfg, s, f->results, opts))) {
+            json_decref(opts);
+            rc = SIZEUP_EXIT_FAIL;
+            break;
+        }
+        memset(&d, 0, sizeof d);
+        d.target = c->target;
+        d.workload = s->wl[w].name;
+        d.auto_threads = s->ladder_auto;
+        for (size_t k = 0; k < s->n_ladder; k++)
+            levels[k] = s->ladder[k];
+        d.threads = levels;
+        d.n_threads = s->n_ladder;
+        d.ladder = lo;
+        d.done = done; /* a level already measured is taken, not measured again */
+        d.done_name = f->results;
+        d.latency_pct = s->target.pct > 0 ? s->target.pct : 95;
+        d.latency_avg = s->target.pct == 0;
+        d.progress = stderr;
+        /* calibrated levels measured in passes, as `probe run` does (budget: levels x max_time) */
+        probe_drive_passes(&d, &cfg, s->ladder_auto ? lo.max_points : s->n_ladder, STUDY_REPLICATES,
+                           0, s->target.pct, s->target.target_s * 1e3);
+        {
+            char list[STUDY_MAX_LADDER * 8] = "auto";
+            size_t len = 0;
+            for (size_t k = 0; !s->ladder_auto && k < s->n_ladder; k++)
+                if (!curve_find_point(done, c->target, s->wl[w].name, s->ladder[k]))
+                    len += (size_t)snprintf(list + len, sizeof list - len, "%s%ld", len ? "," : "",
+                                            s->ladder[k]);
+            fprintf(stderr, "study: %s: %s, threads %s\n", c->target, s->wl[w].name, list);
+        }
+        rc = probe_drive(ps, &d, NULL);
+        fflush(f->log);
+        probe_session_free(ps);
+        json_decref(opts);
+        if (rc == SIZEUP_EXIT_OK)
+            mark_finished(f->done_path, c->target, s->wl[w].name);
+    }
+    /* every path after a prepare drops the tables again */
+    if (drop_tables(tables, &cfg, c->target) != 0 && rc == SIZEUP_EXIT_OK)
+        rc = SIZEUP_EXIT_FAIL;
+    fflush(f->log);
+    if (stopflag_signal())
+        rc = SIZEUP_EXIT_INTERRUPTED;
+out:
+    probe_session_free(tables);
+    if (rc != SIZEUP_EXIT_OK && rc != SIZEUP_EXIT_INTERRUPTED)
+        fprintf(stderr,
+                "study: %s: the probe ended with exit status %d%s; going on with the "
+                "other candidates\n",
+                c->target, rc, rc == SIZEUP_EXIT_UNREACHABLE ? " (server unreachable)" : "");
+    return rc;
+}

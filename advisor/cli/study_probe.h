@@ -1,0 +1,61 @@
+/*
+ * study_probe.h - the probed candidates of a study (advisor/study.h), measured in this process
+ * through the probe session API (probes/session.h) and the one level driver `sizeup probe run`
+ * uses (probe_drive.h): no child process, no command line built for one.
+ *
+ *   study_probes_new()   everything a study's probes need, checked at load, before any
+ *                        connection: the workloads are ones the probe runs, every password
+ *                        file can be read (the password is held, never printed); errors name
+ *                        the study file's line and column (study_fail_at)
+ *   study_probes_run()   one candidate: drop the tables an earlier run left (sizeup's only),
+ *                        prepare, one curve per workload still needed (the ladder or the list,
+ *                        levels already in the results taken, not measured again), drop the
+ *                        tables - on every path once they exist: a failed level, a refused
+ *                        one, an interruption, a server that stopped answering (waited for up
+ *                        to the session's give-up time, then dropped)
+ *   study_probes_free()  wipe the passwords
+ *
+ * Signals: the levels stop on the stop flag of util/stopflag.h (the caller installs it); the
+ * level in flight ends after its events in flight and its record is marked interrupted.
+ *
+ * Thread-safety: one thread.
+ */
+#ifndef SIZEUP_ADVISOR_CLI_STUDY_PROBE_H
+#define SIZEUP_ADVISOR_CLI_STUDY_PROBE_H
+
+#include "point.h"
+#include "study.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct study_probes;
+
+/**
+ * Check a loaded study's probe settings and read its password files.
+ * @param s    the study (borrowed for the object's life)
+ * @param err  "FILE:LINE:COL: $.path: what is wrong" (cap bytes)
+ * @return the object (free with study_probes_free), or NULL (err set).
+ */
+struct study_probes *study_probes_new(const struct study *s, char *err, size_t cap);
+
+/** Wipe the passwords and free. NULL-safe. */
+void study_probes_free(struct study_probes *sp);
+
+/* Where a candidate's probes write. */
+struct study_probe_files {
+    const char *results;   /* results.jsonl: one record per level, appended */
+    const char *done_path; /* finished-curves.txt: "target<TAB>workload" per finished ladder */
+    FILE *log;             /* probe.log: the sysbench-layout reports */
+};
+
+/**
+ * Probe candidate i (s->cand[i].probe set). Progress and errors go to stderr.
+ * @param done  points already measured (a level found there is not measured again)
+ * @return 0; SIZEUP_EXIT_UNREACHABLE (said; the study goes on); SIZEUP_EXIT_INTERRUPTED (the
+ *         stop flag); SIZEUP_EXIT_FAIL (a step failed or was refused; said).
+ */
+int study_probes_run(struct study_probes *sp, size_t i, const struct point_list *done,
+                     const struct study_probe_files *f);
+
+#endif
