@@ -27,8 +27,11 @@ static void remove_temps_and_die(int sig)
         if (p)
             unlink(p); /* async-signal-safe */
     }
-    signal(sig, SIG_DFL);
-    raise(sig); /* the default action: the process ends as the signal asked */
+    (void)sig;
+    /* SIGTERM is treated as SIGINT (stopflag.h): the process ends by SIGINT's default action,
+     * status 130 in the shell, whichever of the two came */
+    signal(SIGINT, SIG_DFL);
+    raise(SIGINT);
 }
 
 /* Install the handler for a signal whose action is still the default (a command that handles

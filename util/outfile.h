@@ -9,11 +9,11 @@
  * is written directly.
  *
  * Signals: SIGINT or SIGTERM while a temporary file is open removes it before the process ends
- * (the handler unlinks every open temporary file, then lets the signal's default action end the
- * process). The handler is installed by the first outfile_open, for a signal whose action is
- * still the default; a command that handles the signal itself (a stop flag) keeps its handler
- * and must outfile_abort its open files on the way out. Up to OUTFILE_MAX_OPEN temporary files
- * open at once are covered.
+ * (the handler unlinks every open temporary file, then ends the process by SIGINT's default
+ * action: SIGTERM is treated as SIGINT, so the shell sees 130 for both, stopflag.h). The handler is
+ * installed by the first outfile_open, for a signal whose action is still the default; a command
+ * that handles the signal itself (a stop flag) keeps its handler and must outfile_abort its open
+ * files on the way out. Up to OUTFILE_MAX_OPEN temporary files open at once are covered.
  *
  * Thread-safety: open, commit and abort of different outfiles may run in different threads.
  */

@@ -48,6 +48,32 @@ void stopflag_restore(void)
     installed = 0;
 }
 
+/* SIGTERM outside stopflag_install: act as SIGINT (sigaction, signal and raise are
+ * async-signal-safe, POSIX 2.4.3). */
+static void term_as_int(int sig)
+{
+    struct sigaction cur;
+    (void)sig;
+    if (sigaction(SIGINT, NULL, &cur) == 0 && !(cur.sa_flags & SA_SIGINFO) &&
+        cur.sa_handler == SIG_IGN)
+        signal(SIGINT, SIG_DFL);
+    raise(SIGINT);
+}
+
+int stopflag_term_as_int(void)
+{
+    struct sigaction sa, old;
+    if (sigaction(SIGTERM, NULL, &old) != 0)
+        return -1;
+    if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN)
+        return 0; /* whoever started us asked for SIGTERM to be ignored */
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = term_as_int;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    return sigaction(SIGTERM, &sa, NULL);
+}
+
 const atomic_int *stopflag_get(void)
 {
     return &stop_signal;
@@ -83,6 +109,5 @@ const char *stopflag_name(int sig)
 
 int stopflag_exit_status(void)
 {
-    int sig = atomic_load(&stop_signal);
-    return sig > 0 ? 128 + sig : 0;
+    return atomic_load(&stop_signal) > 0 ? 128 + SIGINT : 0;
 }

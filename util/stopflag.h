@@ -3,8 +3,9 @@
  * next safe point, keeping what was measured. It is the one piece of global mutable state the
  * conventions allow (CONVENTIONS.md), and this module is the only place that holds it.
  *
- * The flag holds the number of the signal that asked to stop (0: none), so a command can say
- * which one it was and exit with the shell's 128 + signal (130 for SIGINT, 143 for SIGTERM).
+ * SIGTERM is treated as SIGINT (issue 12.5): both stop the work the same way and the command
+ * exits 130, the status of an interrupt, whichever came; the flag holds the number of the
+ * signal that asked to stop (0: none) only so a command can say which one it was.
  * It is a lock-free atomic_int: the handler may store it (C11 7.14.1.1), and worker threads
  * may read it without a data race. The handlers are installed without SA_RESTART, so a
  * thread sleeping in nanosleep or blocked in read wakes with EINTR and can look at the flag.
@@ -15,7 +16,7 @@
  *     ... run ...
  *     stopflag_restore();                  // the previous handlers back
  *     if (stopflag_signal())
- *         return stopflag_exit_status();   // 130 or 143
+ *         return stopflag_exit_status();   // 130
  *
  * Thread-safety: install/restore from one thread (the main thread) while no other thread
  * changes signal dispositions; stopflag_signal and the flag itself from any thread.
@@ -31,6 +32,17 @@
  * @return 0, or -1 when sigaction failed (errno set; nothing was changed).
  */
 int stopflag_install(void);
+
+/**
+ * For a whole program (main): SIGTERM from now on acts as SIGINT wherever the program has not
+ * installed a handler of its own for SIGTERM (stopflag_install's handler, while installed, takes
+ * both): its handler raises SIGINT, so SIGINT's action - a handler that removes temporary files
+ * (outfile.h), or the default, ending the process with the shell's status 130 - runs for either.
+ * A SIGINT that is ignored (a background job of a non-interactive shell) is set back to its
+ * default first, so a SIGTERM still ends the process. A SIGTERM that is ignored stays ignored.
+ * @return 0, or -1 when sigaction failed (errno set).
+ */
+int stopflag_term_as_int(void);
 
 /** Put back the actions stopflag_install replaced; the flag keeps its value. No-op when not
  *  installed. */
@@ -54,8 +66,9 @@ void stopflag_clear(void);
 const char *stopflag_name(int sig);
 
 /**
- * Exit status for a run stopped by the flag: 128 + the signal (130 SIGINT, 143 SIGTERM), the
- * shell's convention; 0 when no stop was asked.
+ * Exit status for a run stopped by the flag: 130 (128 + SIGINT, the shell's status of an
+ * interrupt) for SIGINT and SIGTERM alike, and for a stop asked by stopflag_raise; 0 when no
+ * stop was asked.
  */
 int stopflag_exit_status(void);
 

@@ -49,8 +49,8 @@ enum sizeup_exit {
     SIZEUP_EXIT_USAGE = 2,       /* bad command line */
     SIZEUP_EXIT_INPUT = 3,       /* some input was rejected or incomplete; the rest was processed */
     SIZEUP_EXIT_UNREACHABLE = 4, /* a server or URL could not be reached */
-    SIZEUP_EXIT_INTERRUPTED = 130, /* SIGINT: what was measured so far is kept */
-    SIZEUP_EXIT_TERMINATED = 143   /* SIGTERM: the same (128 + the signal, stopflag.h) */
+    SIZEUP_EXIT_INTERRUPTED = 130 /* SIGINT or SIGTERM (treated alike, stopflag.h): what was
+                                     measured so far is kept */
 };
 
 /* cli_parse's "carry on": the command line is good, run the command. Any other return is the

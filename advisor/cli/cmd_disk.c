@@ -130,7 +130,8 @@ const struct cli_cmd cmd_disk_cli = {
         "I/O threads and committing sessions load a disk.\n"
         "\n"
         "sizeup creates DIR/sizeup-disk.<pid>, writes one file of --size random bytes there, and\n"
-        "removes both at the end and on SIGINT or SIGTERM (exit 130 or 143; the records measured\n"
+        "removes both at the end and on SIGINT or SIGTERM (exit 130 for both; the records "
+        "measured\n"
         "so far are written). It refuses to run when that folder exists or the file system has\n"
         "less than --size + 16 MiB free. Each test and depth drops its warm-up, then runs until\n"
         "the 95% confidence interval of IOPS (batch means over --interval) is within\n"
@@ -141,7 +142,7 @@ const struct cli_cmd cmd_disk_cli = {
     .max_operands = 0,
     .epilog = "Exit status: 0 done; 1 the directory cannot be used (missing, not a directory, no\n"
               "permission, not enough space, O_DIRECT refused) or an I/O error; 2 bad command\n"
-              "line; 130 interrupted (SIGINT), 143 terminated (SIGTERM)."};
+              "line; 130 interrupted (SIGINT or SIGTERM)."};
 
 static uint32_t test_block(const struct disk_args *a, enum disk_test t)
 {

@@ -19,11 +19,10 @@
 #include "report.h"
 #include "sbtables.h"
 #include "session.h"
+#include "stopflag.h"
 
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,15 +34,6 @@
 #ifndef SIZEUP_VERSION
 #define SIZEUP_VERSION "0.0.0"
 #endif
-
-/* The stop flag set by SIGINT/SIGTERM: the one global the conventions allow. */
-static atomic_int probe_stop_flag;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    atomic_store(&probe_stop_flag, 1);
-}
 
 /* --threads: a list of levels, or "auto" (the ladder). */
 struct probe_threads {
@@ -595,7 +585,6 @@ int cmd_probe(int argc, char **argv)
 {
     struct probe_cli pc;
     struct myconn_where where;
-    struct sigaction sa, old_int, old_term;
     const char *command = NULL;
     char msg[4096];
     int rc;
@@ -621,14 +610,12 @@ int cmd_probe(int argc, char **argv)
     pc.cfg.out = stdout;
     pc.cfg.progress = stderr;
     pc.cfg.progress_live = isatty(fileno(stderr));
-    atomic_store(&probe_stop_flag, 0);
-    pc.cfg.stop = &probe_stop_flag;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    if (myconn_library_init()) {
+    /* SIGINT and SIGTERM alike stop the level after the events in flight (stopflag.h) */
+    pc.cfg.stop = stopflag_get();
+    if (stopflag_install() != 0) {
+        fprintf(stderr, "sizeup: cannot handle SIGINT/SIGTERM: %s\n", strerror(errno));
+        rc = SIZEUP_EXIT_FAIL;
+    } else if (myconn_library_init()) {
         fprintf(stderr, "sizeup: cannot initialise the MySQL client library\n");
         rc = SIZEUP_EXIT_FAIL;
     } else if (myconn_resolve(&pc.cfg.conn, &where) != 0) {
@@ -665,11 +652,10 @@ int cmd_probe(int argc, char **argv)
         rc = r == 0                   ? SIZEUP_EXIT_OK
              : r == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE
                                       : SIZEUP_EXIT_FAIL;
-        if (atomic_load(&probe_stop_flag))
+        if (stopflag_signal())
             rc = SIZEUP_EXIT_INTERRUPTED;
     }
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    stopflag_restore();
     free_password(&pc);
     myconn_library_end();
     myconn_defaults_cleanup();

@@ -59,8 +59,8 @@ const struct cli_cmd sizeup_cli = {
               "  2    bad command line\n"
               "  3    some input was rejected or incomplete; the rest was processed\n"
               "  4    a server or URL could not be reached\n"
-              "  130  interrupted (SIGINT); what was measured so far is kept\n"
-              "  143  terminated (SIGTERM); the same"};
+              "  130  interrupted (SIGINT or SIGTERM, treated alike); what was measured so far\n"
+              "       is kept, the tables and temporary files are removed"};
 
 /* sizeup help [CMD]: CMD's --help. */
 static int cmd_help(int argc, char **argv)

@@ -1,6 +1,7 @@
 /* main.c - the sizeup command: dispatches to a subcommand (commands.c), nothing else. */
 #include "cli.h"
 #include "commands.h"
+#include "stopflag.h"
 
 #include <gsl/gsl_errno.h>
 #include <stdio.h>
@@ -9,5 +10,8 @@
 int main(int argc, char **argv)
 {
     gsl_set_error_handler_off();
+    /* SIGTERM is treated as SIGINT by every command (issue 12.5): exit 130, temporaries
+     * removed; a command with a stop flag (stopflag_install) handles both itself */
+    stopflag_term_as_int();
     return cmd_sizeup(argc, argv);
 }
