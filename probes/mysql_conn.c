@@ -3,6 +3,8 @@
 
 #include "clock.h"
 
+#include <mysql.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -41,7 +41,6 @@
 #ifndef SIZEUP_PROBES_MYSQL_CONN_H
 #define SIZEUP_PROBES_MYSQL_CONN_H
 
-#include <mysql.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -108,8 +107,14 @@ struct myconn_error {
     char func[32];    /* the failing call, e.g. "mysql_stmt_execute" */
 };
 
+/* Connector/C's handles, by their struct tags (MYSQL, MYSQL_STMT, MYSQL_BIND in <mysql.h>):
+ * only the .c files of probes/ include <mysql.h>, so no caller of the probes sees it. */
+struct st_mysql;
+struct st_mysql_stmt;
+struct st_mysql_bind;
+
 struct myconn {
-    MYSQL *mysql; /* NULL while disconnected */
+    struct st_mysql *mysql; /* MYSQL *; NULL while disconnected */
     const struct myconn_opts *opts;
     struct myconn_error err;
 };
@@ -134,9 +139,9 @@ struct myconn_stmt {
     char *sql;
     size_t n_params;
     struct myconn_param *params;
-    MYSQL_BIND *binds;
-    MYSQL_STMT *stmt; /* NULL when emulated */
-    char *text;       /* emulation buffer */
+    struct st_mysql_bind *binds; /* MYSQL_BIND[n_params] */
+    struct st_mysql_stmt *stmt;  /* MYSQL_STMT *; NULL when emulated */
+    char *text;                  /* emulation buffer */
     size_t text_cap;
 };
 

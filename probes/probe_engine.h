@@ -21,7 +21,7 @@
 #ifndef SIZEUP_PROBES_PROBE_ENGINE_H
 #define SIZEUP_PROBES_PROBE_ENGINE_H
 
-#include "probe.h"
+#include "probe_types.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -9,7 +9,7 @@
 #define SIZEUP_PROBES_PROBE_TICKS_H
 
 #include "calib.h"
-#include "probe.h"
+#include "probe_types.h"
 
 #include <stdio.h>
 

@@ -16,7 +16,7 @@
 #ifndef SIZEUP_PROBES_REPORT_H
 #define SIZEUP_PROBES_REPORT_H
 
-#include "probe.h"
+#include "probe_types.h"
 
 #include <stdio.h>
 

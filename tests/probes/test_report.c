@@ -8,6 +8,7 @@
  * (10478.31 there); here both use total time: 53975 / 5.1499 = 10480.79.
  */
 #include "check.h"
+#include "probe.h"
 #include "report.h"
 
 #include <stdio.h>
