@@ -32,12 +32,15 @@ JSON
 }
 tables() { sql "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA='$SIZEUP_MYSQL_DB' AND TABLE_NAME LIKE 'sbtest%'"; }
 connections() { sql "SHOW GLOBAL STATUS LIKE 'Connections'" | cut -f2; }
-records() { # records FILE: one line per record of target lab: "threads complete|interrupted|other"
+records() { # records FILE: one line per first-pass record of target lab: "threads complete|interrupted|other"
+    # (a calibrated curve is measured in passes, advisor/passes.h: later passes measure levels
+    # again on purpose and the level records pool them; the first pass measures each level once)
     python3 - "$1" <<'PY'
 import json, sys
 for line in open(sys.argv[1]):
     p = json.loads(line)
-    if p["target"] != "lab":
+    iv = (p.get("extra") or {}).get("interval") or {}
+    if p["target"] != "lab" or iv.get("method") == "replicates" or iv.get("pass", 1) != 1:
         continue
     flags = set(p.get("flags", []))
     kind = ("interrupted" if "interrupted" in flags else
