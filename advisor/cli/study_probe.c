@@ -26,8 +26,8 @@
 #define STUDY_GIVE_UP_S 30.0 /* wait for a server that stopped answering, s */
 #define STUDY_REMEASURE 1    /* a flagged level is measured again once */
 #define STUDY_PREPARE_CONNECTIONS 2
-#define STUDY_REPLICATES 5 /* passes: most replicates of a deciding level (probe's --replicates)   \
-                            */
+/* passes: most replicates of a deciding level (probe's --replicates default) */
+#define STUDY_REPLICATES 5
 
 struct study_probes {
     const struct study *s;
