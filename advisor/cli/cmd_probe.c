@@ -319,7 +319,7 @@ const struct cli_cmd cmd_probe_cli = {
         "Exit status: 0 done; 1 a server error, a refused connection or a record that could\n"
         "not be written; 2 bad command line, or a missing --defaults-file; 3 --resume could\n"
         "not read --out; 4 the server could not be reached, or did not answer again within\n"
-        "--give-up; 130 interrupted (SIGINT), 143 terminated (SIGTERM): what was measured is\n"
+        "--give-up; 130 interrupted (SIGINT or SIGTERM, treated alike): what was measured is\n"
         "kept."};
 
 static void strip_eol(char *s)
