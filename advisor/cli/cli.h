@@ -226,31 +226,4 @@ const char *cli_default_text(const struct cli_opt *o);
  */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* ---- the hand-written tables of `probe` and `study` (until they move to cli_opt) -------- */
-
-/* One option of a subcommand. A table ends with an entry whose name is NULL. */
-struct cli_option {
-    const char *name;     /* long name without "--" */
-    int has_arg;          /* no_argument, required_argument, optional_argument */
-    int val;              /* getopt_long's return value (a short letter or a code >= 256) */
-    const char *arg_name; /* e.g. "N", "FILE"; NULL when has_arg is no_argument */
-    const char *help;     /* one-line description; defaults are written into it */
-};
-
-/**
- * Build the getopt_long tables for an option table.
- * @return 0, or -1 when a buffer is too small.
- */
-int cli_build_getopt(const struct cli_option *opts, struct option *longs, size_t n_longs,
-                     char *shorts, size_t n_shorts);
-
-/** Print a subcommand's help to stdout from a cli_option table. */
-void cli_print_help(const char *usage, const char *description, const struct cli_option *opts);
-
-/**
- * Report an option getopt_long rejected (unknown, missing argument), using optopt/optind.
- * @return SIZEUP_EXIT_USAGE.
- */
-int cli_getopt_error(const char *cmd, int c, char **argv);
-
 #endif
