@@ -152,18 +152,7 @@ struct cost_ctx {
 };
 
 static const struct cli_choice cost_pricings[] = {
-    {"on-demand", CAT_PRICING_ON_DEMAND},
-    {"reserved-1y", CAT_PRICING_RESERVED_1Y},
-    {"reserved-3y", CAT_PRICING_RESERVED_3Y},
-    {"spot", CAT_PRICING_SPOT},
-    {"subscription-1m", CAT_PRICING_SUBSCRIPTION_1M},
-    {"subscription-1y", CAT_PRICING_SUBSCRIPTION_1Y},
-    {"reserved-1y-all-upfront", CAT_PRICING_RESERVED_1Y_ALL},
-    {"reserved-3y-all-upfront", CAT_PRICING_RESERVED_3Y_ALL},
-    {"savings-plan-1y", CAT_PRICING_SAVINGS_1Y},
-    {"savings-plan-3y", CAT_PRICING_SAVINGS_3Y},
-    {"all", PRICING_ALL},
-    {NULL, 0}};
+    CLI_PRICING_CHOICES, {"all", PRICING_ALL}, {NULL, 0}};
 
 #define CATALOG_OPTION                                                                             \
     {                                                                                              \
