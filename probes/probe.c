@@ -332,6 +332,9 @@ static void aggregate(struct agg *A, unsigned threads)
     uint64_t interval_ns, next_tick, last_tick;
     uint64_t over_ns = A->cal ? 0 : e->end_ns; /* when the level's end was due (0: not yet) */
     uint64_t grace_ns = (uint64_t)(PROBE_STALL_S * 1e9), longest_silence = 0;
+    /* a calibrated level's wall-clock limit: max_time_s after its start, whatever the ticks
+     * (a tick the loaded machine delayed is skipped, so counting ticks would overrun it) */
+    uint64_t deadline_ns = A->cal ? e->start_ns + (uint64_t)llround(cfg->max_time_s * 1e9) : 0;
     int cut_done = 0;
 
     if (A->cal) {
@@ -347,6 +350,8 @@ static void aggregate(struct agg *A, unsigned threads)
     for (;;) {
         int all_done, finished = 0;
         uint64_t wake = next_tick, now;
+        if (deadline_ns && deadline_ns < wake)
+            wake = deadline_ns;
         if (over_ns && !cut_done && over_ns + grace_ns < wake)
             wake = over_ns + grace_ns;
         all_done = wait_done(e, e->workers, wake);
@@ -363,6 +368,13 @@ static void aggregate(struct agg *A, unsigned threads)
         if (now < next_tick) {
             if (all_done) /* a full interval is reported even when the workers just finished */
                 break;
+            if (deadline_ns && now >= deadline_ns) {
+                /* the limit fell inside a tick: that tick is cut short and left out of the
+                 * series and the kept figures (its events count in the run's totals) */
+                atomic_store(&e->finish, 1);
+                engine_wake(e);
+                break;
+            }
             continue;
         }
         {
@@ -381,6 +393,8 @@ static void aggregate(struct agg *A, unsigned threads)
             }
         }
         finished |= tick(A, next_tick, last_tick, threads);
+        if (deadline_ns && now >= deadline_ns)
+            finished = 1; /* the wall-clock limit: this was the last tick */
         last_tick = clock_now_ns();
         next_tick += interval_ns;
         while (next_tick <= clock_now_ns()) /* missed ticks are skipped, as sysbench */

@@ -26,7 +26,10 @@
  *     lost connection), a connection attempt during the level never waits past the level's end
  *     plus PROBE_STALL_S, and the level has a deadline: its end (time limit, the stopping rule,
  *     a stall, SIGINT) plus PROBE_STALL_S for the events in flight; waits still open then are
- *     cut (the workers shut those sockets down). A level therefore ends by its limit
+ *     cut (the workers shut those sockets down). A calibrated level's limit (max_time_s) is
+ *     wall-clock time from its start, not a count of ticks: a tick the aggregator missed (a
+ *     loaded machine) is skipped, not caught up, and the limit may fall inside a tick, which is
+ *     then cut short and left out of the series. A level therefore ends by its limit
  *     + PROBE_STALL_S (+ at most one connect timeout). A level is `stalled` when the server
  *     answered no connection for PROBE_STALL_S while one waited (a freeze, a restart), or when
  *     its waits had to be cut; a stall ends the level at once, since its point cannot count;

@@ -38,7 +38,7 @@ struct probe_config {
      * stops the level when it says so (at the latest after max_time_s). */
     double precision;  /* relative half-width asked of the 95 % interval of tps */
     double min_time_s; /* never stop before, s */
-    double max_time_s; /* always stop at, s (> min_time_s) */
+    double max_time_s; /* always stop at, s of wall clock from the start (> min_time_s) */
     double tick_s;     /* fine tick, s; 0 = PROBE_TICK_S; must divide 1 s evenly */
     int progress_live; /* 1: progress is a terminal: a live line rewritten per tick */
     unsigned workers;  /* --workers: OS threads driving the connections; 0 = online CPUs, at
