@@ -402,7 +402,10 @@ int cmd_study(int argc, char **argv)
     if (status == SIZEUP_EXIT_FAIL && !lib)
         goto out;
     rc = rank_study(&s, cat, results);
-    if (rc != 0)
+    /* a candidate whose server stopped answering may have no point that counts (its levels
+     * flagged), which the ranking reports as a problem: the cause is the server (4), not the
+     * input (3) */
+    if (rc != 0 && !(unreachable && rc == SIZEUP_EXIT_INPUT && status == SIZEUP_EXIT_OK))
         status = rc;
     if (status == SIZEUP_EXIT_OK && unreachable)
         status = SIZEUP_EXIT_UNREACHABLE;
