@@ -107,7 +107,7 @@ void rank_row_eval(struct rank_row *row, const char *config, int config_nodes,
     row->config_nodes = config_nodes > 0 ? config_nodes : 1;
     row->n_at = opt->n_mix;
     row->x.value = row->x.lo = row->x.hi = NAN;
-    row->n = row->headroom = NAN;
+    row->n = row->headroom = row->load = row->power_load = NAN;
     row->cost_per_hour = row->tps_per_cost = row->cost_per_mtx = row->cost_per_month = NAN;
     row->status = RANK_MET;
     for (size_t i = 0; i < opt->n_mix; i++) {
@@ -169,6 +169,8 @@ void rank_row_eval(struct rank_row *row, const char *config, int config_nodes,
     }
     if (row->headroom < 0)
         row->headroom = 0; /* the answer is at or above the peak figure: nothing left to gain */
+    if (isfinite(row->headroom))
+        row->load = 1 / (1 + row->headroom); /* rho = X / X_peak, the utilisation law */
 }
 
 int rank_row_price(struct rank_row *row, const struct curve *const *curves,

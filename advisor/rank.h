@@ -16,6 +16,15 @@
  * 1e6 x cost per hour / (3600 X), headroom to the peak X_peak / X - 1 (the ceiling
  * lambda/sigma or X_max when there is no peak).
  *
+ * Utilisation at the operating point (rank_row.load): rho = X / X_peak = 1 / (1 + headroom).
+ * By the utilisation law U = X x D (Denning and Buzen, "The operational analysis of queueing
+ * network models", ACM Computing Surveys 10(3), 1978) the bottleneck's demand D_max bounds the
+ * throughput, X <= 1 / D_max (the asymptotic bound; Lazowska et al., "Quantitative System
+ * Performance", 1984, ch. 5), so the bottleneck's utilisation at throughput X is X / X_max,
+ * with the curve's peak as X_max. For a CPU-bound database that is its CPU utilisation; the
+ * owned servers' power curve is read at it (catalogs/cost.h cat_cost_opts.measured_load)
+ * instead of the catalog's cpu_load. Unknown (NAN) when the curve gives no peak.
+ *
  * Required throughput R (rank_options.required_tps): nodes from the scale-out curve where one
  * is measured (the smallest node count whose X meets R and whose latency meets the target),
  * otherwise linear scale-out, flagged: units = ceil(R / X_t) copies of the configuration.
@@ -124,6 +133,10 @@ struct rank_row {
     int ha;                          /* 1: priced highly available (its own, or a standby added) */
     int standby_added;               /* standby copies added by rank_options.ha_standby */
     int owned;                       /* 1: an on-premises server */
+    double load;                     /* rho = X / X_peak at the target, (0, 1]; NAN unknown */
+    double power_load;               /* owned with a power curve: the load its power was read
+                                        at (catalogs/cost.h cat_cost.power_load), else NAN */
+    int power_load_measured;         /* 1: power_load from load (x the packing), 0: cpu_load */
 };
 
 /**

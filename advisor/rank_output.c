@@ -143,6 +143,46 @@ static const char *x_name(const struct rank_set *s, size_t i)
     return s->opt.n_mix == 1 && c[0].by_nodes ? "nodes" : "threads";
 }
 
+/* The server row r runs on (NULL: not an owned server with a power curve). */
+static const struct cat_server *curve_server(const struct rank_set *s, const struct rank_row *r,
+                                             const struct cat_config **cf)
+{
+    const struct cat_server *sv;
+    *cf = cat_find_config(s->cat, r->config);
+    sv = *cf && (*cf)->server ? cat_find_server(s->cat, (*cf)->server) : NULL;
+    return sv && sv->has_power_curve && isfinite(r->power_load) ? sv : NULL;
+}
+
+/* Which load an owned row's power was read at, and why, into buf; 0 when not owned. */
+static int power_load_text(const struct rank_set *s, const struct rank_row *r, char *buf,
+                           size_t cap)
+{
+    const struct cat_config *cf;
+    const struct cat_server *sv = curve_server(s, r, &cf);
+    char a[32], b[32];
+    if (!sv || r->status != RANK_MET)
+        return 0;
+    if (r->power_load_measured && cf->slice_vcpu > 0)
+        snprintf(buf, cap,
+                 "power read on the server's curve at load %.3g = X / X_peak (%s / %s tps at the "
+                 "target, the utilisation law) x packing %.3g, not the catalog's cpu_load %g",
+                 r->power_load, num(a, sizeof a, r->x.value),
+                 num(b, sizeof b, r->x.value / r->load), r->power_load / r->load,
+                 sv->cpu_load.amount);
+    else if (r->power_load_measured)
+        snprintf(buf, cap,
+                 "power read on the server's curve at load %.3g = X / X_peak (%s / %s tps at the "
+                 "target, the utilisation law), not the catalog's cpu_load %g",
+                 r->power_load, num(a, sizeof a, r->x.value),
+                 num(b, sizeof b, r->x.value / r->load), sv->cpu_load.amount);
+    else
+        snprintf(buf, cap,
+                 "power read on the server's curve at the catalog's cpu_load %g (the curve gives "
+                 "no peak to measure the utilisation against)",
+                 r->power_load);
+    return 1;
+}
+
 static void header_lines(FILE *f, const struct rank_set *s)
 {
     char slo[64], wl[256];
@@ -324,6 +364,11 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
             notes_add(&nl, r->config, line);
         }
     }
+    for (size_t i = 0; i < s->n; i++) {
+        char line[400];
+        if (power_load_text(s, &s->rows[i], line, sizeof line))
+            notes_add(&nl, s->rows[i].config, line);
+    }
     for (size_t i = 0; s->from && i < s->n; i++) {
         const char *from = s->from[s->row_curve[i]];
         char line[600];
@@ -483,6 +528,14 @@ static json_t *row_json(const struct rank_set *s, size_t i)
     json_object_set_new(o, "tps_per_cost", real_or_null(r->tps_per_cost));
     json_object_set_new(o, "cost_per_million_tx", real_or_null(r->cost_per_mtx));
     json_object_set_new(o, "headroom", real_or_null(r->headroom));
+    json_object_set_new(o, "utilisation_at_target", real_or_null(r->load));
+    {
+        const struct cat_config *cf;
+        if (curve_server(s, r, &cf))
+            json_object_set_new(o, "power_load",
+                                json_pack("{s:f,s:s}", "value", r->power_load, "basis",
+                                          r->power_load_measured ? "measured" : "catalog"));
+    }
     if (s->opt.required_tps > 0) {
         json_t *q = json_object();
         json_object_set_new(q, "tps", json_real(s->opt.required_tps));

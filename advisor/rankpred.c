@@ -7,31 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct cost_ctx {
-    const struct cat_catalog *cat;
-    const char *config;
-    enum cat_pricing pricing;
-    int estimate;
-    int ha_standby;
-    int ha, standby_added, owned;
-};
-
-static double cost_at(void *vctx, long nodes)
-{
-    struct cost_ctx *c = vctx;
-    struct cat_cost cost;
-    struct cat_error err;
-    struct cat_cost_opts o = {NULL, 0, c->ha_standby};
-    if (nodes > 1000000 ||
-        cat_config_cost_x(c->cat, c->config, c->pricing, (int)nodes, &o, &cost, &err) != CAT_OK)
-        return NAN;
-    c->estimate |= cost.estimate;
-    c->ha = cost.ha;
-    c->owned = cost.owned;
-    c->standby_added = cost.config && !cost.config->ha ? cost.standby : 0;
-    return cost.per_hour;
-}
-
 /* Relative 95 % half-width of a curve's levels at x = n: linear in log n between levels. */
 static double rel_at(const struct curve *c, double n)
 {
@@ -259,7 +234,6 @@ int rankpred_add(struct rank_set *s, const struct predict_set *ps, struct rankpr
         const struct cat_config *cf = &cat->configs[k];
         struct pset *P = &sets[cfg_set[k]];
         const struct curve *cv[RANK_MAX_MIX];
-        struct cost_ctx cc = {cat, NULL, s->opt.pricing, 0, s->opt.ha_standby, 0, 0, 0};
         if (!(s->config[i] = strdup(cf->id)))
             goto nomem;
         s->from[i] = NULL;
@@ -278,12 +252,7 @@ int rankpred_add(struct rank_set *s, const struct predict_set *ps, struct rankpr
         s->rows[i] = P->tmpl;
         s->rows[i].config = s->config[i];
         s->rows[i].config_nodes = cf->nodes > 0 ? cf->nodes : 1;
-        cc.config = s->config[i];
-        rank_row_price(&s->rows[i], cv, &s->opt, cost_at, &cc);
-        s->rows[i].cost_estimate = cc.estimate;
-        s->rows[i].ha = cc.ha;
-        s->rows[i].owned = cc.owned;
-        s->rows[i].standby_added = cc.standby_added;
+        rank_set_price_row(s, &s->rows[i], cv);
     }
     st->added = n_new;
     st->sets = n_sets;

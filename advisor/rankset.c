@@ -131,13 +131,22 @@ static long mix_index(const struct rank_options *o, const char *workload)
     return -1;
 }
 
+int rank_set_row_cost(const struct rank_set *s, const struct rank_row *r, int pricing, int nodes,
+                      const struct cat_override *ov, size_t n_ov, struct cat_cost *out,
+                      struct cat_error *err)
+{
+    struct cat_cost_opts o = {ov, n_ov, s->opt.ha_standby, 0};
+    if (isfinite(r->load) && r->load > 0)
+        o.measured_load = fmin(1.0, r->load);
+    return cat_config_cost_x(s->cat, r->config,
+                             pricing >= 0 ? (enum cat_pricing)pricing : s->opt.pricing,
+                             nodes > 0 ? nodes : r->config_nodes, &o, out, err);
+}
+
 struct cost_ctx {
-    const struct cat_catalog *cat;
-    const char *config;
-    enum cat_pricing pricing;
-    int ha_standby;
+    const struct rank_set *s;
+    struct rank_row *row;
     int estimate;
-    int ha, standby_added, owned;
 };
 
 static double cost_at(void *vctx, long nodes)
@@ -145,15 +154,32 @@ static double cost_at(void *vctx, long nodes)
     struct cost_ctx *c = vctx;
     struct cat_cost cost;
     struct cat_error err;
-    struct cat_cost_opts o = {NULL, 0, c->ha_standby};
     if (nodes > 1000000 ||
-        cat_config_cost_x(c->cat, c->config, c->pricing, (int)nodes, &o, &cost, &err) != CAT_OK)
+        rank_set_row_cost(c->s, c->row, -1, (int)nodes, NULL, 0, &cost, &err) != CAT_OK)
         return NAN;
     c->estimate |= cost.estimate;
-    c->ha = cost.ha;
-    c->owned = cost.owned;
-    c->standby_added = cost.config && !cost.config->ha ? cost.standby : 0;
+    c->row->ha = cost.ha;
+    c->row->owned = cost.owned;
+    c->row->standby_added = cost.config && !cost.config->ha ? cost.standby : 0;
+    if ((long)c->row->config_nodes == nodes) {
+        c->row->power_load = cost.power_load;
+        c->row->power_load_measured = cost.power_load_measured;
+    }
     return cost.per_hour;
+}
+
+int rank_set_price_row(const struct rank_set *s, struct rank_row *row,
+                       const struct curve *const *cv)
+{
+    struct cost_ctx c = {s, row, 0};
+    const struct cat_config *cf = cat_find_config(s->cat, row->config);
+    int rc;
+    row->ha = cf && cf->ha;
+    row->owned = cf && cf->server;
+    row->standby_added = 0;
+    rc = rank_row_price(row, cv, &s->opt, cost_at, &c);
+    row->cost_estimate = c.estimate;
+    return rc;
 }
 
 static const char *src_name(const struct point *p)
@@ -263,7 +289,6 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
     for (size_t k = 0; k < s->n; k++) {
         const struct cat_config *cf = cat_find_config(cat, s->config[k]);
         const struct curve *cv[RANK_MAX_MIX];
-        struct cost_ctx cc;
         for (size_t w = 0; w < s->opt.n_mix; w++) {
             struct curve *c = &s->curves[k * s->opt.n_mix + w];
             const struct curve_group *g =
@@ -306,19 +331,7 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
         }
         s->row_curve[k] = k;
         rank_row_eval(&s->rows[k], s->config[k], cf->nodes, cv, &s->opt);
-        cc.cat = cat;
-        cc.config = s->config[k];
-        cc.pricing = s->opt.pricing;
-        cc.ha_standby = s->opt.ha_standby;
-        cc.estimate = 0;
-        cc.ha = cf->ha;
-        cc.owned = cf->server != NULL;
-        cc.standby_added = 0;
-        rank_row_price(&s->rows[k], cv, &s->opt, cost_at, &cc);
-        s->rows[k].cost_estimate = cc.estimate;
-        s->rows[k].ha = cc.ha;
-        s->rows[k].owned = cc.owned;
-        s->rows[k].standby_added = cc.standby_added;
+        rank_set_price_row(s, &s->rows[k], cv);
         if (!isfinite(s->rows[k].cost_per_hour)) {
             struct cat_cost cost;
             struct cat_error cerr;

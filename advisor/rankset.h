@@ -21,6 +21,7 @@
 #define SIZEUP_ADVISOR_RANKSET_H
 
 #include "catalog.h"
+#include "cost.h"
 #include "point.h"
 #include "rank.h"
 
@@ -99,6 +100,24 @@ int rank_set_sort(struct rank_set *s);
 
 /** The curves of row i (opt.n_mix of them; an absent one has m = 0). */
 const struct curve *rank_set_curves(const struct rank_set *s, size_t i);
+
+/**
+ * Cost of row r as the ranking prices it: the ranking's pricing model unless p >= 0, at nodes
+ * (0: the row's own count), with the standby copies of rank_options.ha_standby and the power
+ * curve read at the row's measured utilisation (rank_row.load, when finite), plus n_ov
+ * overrides (ov may be NULL). The text, the JSON, the report, the break-even and the horizon
+ * all price a row through this. @return as catalogs/cost.h cat_config_cost_x.
+ */
+int rank_set_row_cost(const struct rank_set *s, const struct rank_row *r, int pricing, int nodes,
+                      const struct cat_override *ov, size_t n_ov, struct cat_cost *out,
+                      struct cat_error *err);
+
+/**
+ * Price an evaluated row (rank.h rank_row_price through rank_set_row_cost): its costs, ha,
+ * owned, standby_added, cost_estimate, power_load. @return rank_row_price's.
+ */
+int rank_set_price_row(const struct rank_set *s, struct rank_row *row,
+                       const struct curve *const *cv);
 
 /** Workloads of the mix as text: "oltp_legacy" or "oltp_read_write 0.7, ...". */
 const char *rank_set_workloads(const struct rank_set *s, char *buf, size_t cap);

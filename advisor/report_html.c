@@ -303,7 +303,7 @@ static void inputs(FILE *f, const struct rank_set *s, const struct report_inputs
     for (size_t i = 0; i < s->n; i++) {
         struct cat_cost cost;
         struct cat_error err;
-        if (cat_config_cost(s->cat, s->rows[i].config, s->opt.pricing, 0, &cost, &err) != CAT_OK)
+        if (rank_set_row_cost(s, &s->rows[i], -1, 0, NULL, 0, &cost, &err) != CAT_OK)
             continue;
         for (size_t t = 0; t < cost.n_terms; t++) {
             const struct cat_cost_term *ct = &cost.terms[t];

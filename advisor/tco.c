@@ -5,6 +5,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+int tco_parse_horizon(const char *arg, int *months, char *err, size_t cap)
+{
+    char *end;
+    double v = strtod(arg, &end), m;
+    if (end == arg || !(v > 0) ||
+        (strcmp(end, "y") != 0 && strcmp(end, "m") != 0 && strcmp(end, "mo") != 0)) {
+        snprintf(err, cap,
+                 "'%s' is not a horizon: expected a number of years or months, e.g. 3y "
+                 "or 36m",
+                 arg);
+        return -1;
+    }
+    m = *end == 'y' ? v * 12 : v;
+    if (m < 1 - 1e-9 || m > 1200 || fabs(m - round(m)) > 1e-9) {
+        snprintf(err, cap, "a horizon of %g months: expected whole months from 1 to 1200 (100 y)",
+                 m);
+        return -1;
+    }
+    *months = (int)lround(m);
+    return 0;
+}
+
 void tco_destroy(struct rank_tco *t)
 {
     if (!t)
@@ -31,10 +53,8 @@ static double cost_with(const struct rank_set *s, const struct rank_row *r,
                         const struct cat_price *fig, double v, struct cat_cost *out)
 {
     struct cat_override ov = {fig, v};
-    struct cat_cost_opts o = {fig ? &ov : NULL, fig ? 1u : 0u, s->opt.ha_standby};
     struct cat_error err;
-    if (cat_config_cost_x(s->cat, r->config, s->opt.pricing, r->config_nodes, &o, out, &err) !=
-        CAT_OK)
+    if (rank_set_row_cost(s, r, -1, 0, fig ? &ov : NULL, fig ? 1u : 0u, out, &err) != CAT_OK)
         return NAN;
     return out->per_hour;
 }
@@ -99,12 +119,10 @@ static void horizon_row(struct rank_tco *t, const struct rank_set *s, size_t i)
     for (int p = 0; p < CAT_PRICING_COUNT; p++) {
         struct cat_cost c;
         struct cat_error err;
-        struct cat_cost_opts o = {NULL, 0, s->opt.ha_standby};
         struct tco_pricing *tp;
         if (!(mask & (1u << p)) || (r->owned && p != (int)s->opt.pricing))
             continue;
-        if (cat_config_cost_x(s->cat, r->config, (enum cat_pricing)p, nodes, &o, &c, &err) !=
-            CAT_OK)
+        if (rank_set_row_cost(s, r, p, nodes, NULL, 0, &c, &err) != CAT_OK)
             continue;
         tp = &q->pr[q->n];
         tp->pricing = (enum cat_pricing)p;
@@ -190,6 +208,27 @@ int tco_compute(struct rank_tco *t, const struct rank_set *s, const struct rank_
             }
         }
     }
+    return 0;
+}
+
+int tco_attach(struct rank_set *s)
+{
+    struct rank_confidence *c = malloc(sizeof *c);
+    struct rank_tco *t = malloc(sizeof *t);
+    if (!c || !t || conf_compute(c, s, NULL) != 0) {
+        free(c);
+        free(t);
+        return -1;
+    }
+    if (tco_compute(t, s, c) != 0) {
+        conf_free(c);
+        free(t);
+        return -1;
+    }
+    s->conf = c;
+    s->conf_free = conf_free;
+    s->tco = t;
+    s->tco_free = tco_free;
     return 0;
 }
 

@@ -81,10 +81,24 @@ struct rank_tco {
 };
 
 /**
+ * Parse a horizon "3y", "36m" or "36mo" (whole months from 1 to 1200) into *months.
+ * @return 0, or -1 with the reason in err (cap bytes).
+ */
+int tco_parse_horizon(const char *arg, int *months, char *err, size_t cap);
+
+/**
  * Compute the above for a built ranking whose confidence c is computed (break-even prices).
  * @return 0, or -1 (out of memory: t left empty).
  */
 int tco_compute(struct rank_tco *t, const struct rank_set *s, const struct rank_confidence *c);
+
+/**
+ * How sure and where it flips, for a built ranking: compute s->conf (confidence.h conf_compute,
+ * default options) and s->tco (tco_compute), with their destructors; what `sizeup rank`,
+ * `sizeup report` and a study do after rank_set_build.
+ * @return 0, or -1 (out of memory: neither is set).
+ */
+int tco_attach(struct rank_set *s);
 
 /** Free what t owns; leaves it empty. NULL-safe. */
 void tco_destroy(struct rank_tco *t);

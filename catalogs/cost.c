@@ -120,19 +120,24 @@ static double power_kw(const struct cat_server *s, const struct cat_cost_opts *o
     } while (0)
 
 /*
- * The server terms for copies x e of server s (e: the share paid); size_gib > 0 prices that
- * much storage per copy when the server has storage_per_gib.
+ * The server terms for copies x e of server s (e: the share paid; packing: the server's
+ * utilisation u for a slice, 1 for a whole server); size_gib > 0 prices that much storage per
+ * copy when the server has storage_per_gib.
  */
 static int server_terms(const struct cat_catalog *cat, const struct cat_server *s, double e,
-                        int copies, double size_gib, const struct cat_cost_opts *o,
+                        double packing, int copies, double size_gib, const struct cat_cost_opts *o,
                         struct cat_cost *c, struct cat_error *err)
 {
     struct cat_cost_term *t;
     char conv[64], cur[32];
     double capex, x, life = val(o, &s->amortisation_years), maint = val(o, &s->maintenance_rate);
     double pue = val(o, &s->pue), load = val(o, &s->cpu_load), kw;
+    int measured = s->has_power_curve && o && o->measured_load > 0;
     const struct cat_rate *rate;
     int rc;
+
+    if (measured)
+        load = fmin(1.0, fmin(1.0, o->measured_load) * packing);
 
     if (!(e > 0 && e <= 1))
         return cat_error_set(err, CAT_EINVAL, "server share %g is outside (0, 1]", e);
@@ -172,9 +177,11 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
 
     PRICE(&s->energy_per_kwh, x);
     kw = power_kw(s, o, load);
-    if (s->has_power_curve)
+    c->power_load = s->has_power_curve ? load : NAN;
+    c->power_load_measured = measured;
+    if (s->has_power_curve && !measured)
         add_input(c, "cpu_load", &s->cpu_load, load, "", 0, 1);
-    else
+    else if (!s->has_power_curve)
         add_input(c, "power_kw", &s->power_kw, kw, "kW", 0, 1000);
     add_input(c, "pue", &s->pue, pue, "", 1, 5);
     snprintf(cur, sizeof cur, "%s/kWh", s->energy_per_kwh.currency);
@@ -182,7 +189,13 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
     t = add_term(c, "power", &s->energy_per_kwh);
     t->rate = rate;
     t->per_hour = copies * kw * e * pue * x;
-    if (s->has_power_curve)
+    if (measured)
+        snprintf(t->formula, sizeof t->formula,
+                 "%d x %.4g kW (curve at measured load %.4g = %.4g x %g) x %.6g x PUE %g x %g "
+                 "%s/kWh%s",
+                 copies, kw, load, fmin(1.0, o->measured_load), packing, e, pue,
+                 val(o, &s->energy_per_kwh), s->energy_per_kwh.currency, conv);
+    else if (s->has_power_curve)
         snprintf(t->formula, sizeof t->formula,
                  "%d x %.4g kW (curve at load %g) x %.6g x PUE %g x %g %s/kWh%s", copies, kw, load,
                  e, pue, val(o, &s->energy_per_kwh), s->energy_per_kwh.currency, conv);
@@ -287,9 +300,10 @@ int cat_server_cost(const struct cat_catalog *cat, const struct cat_server *s, d
 {
     int rc;
     memset(out, 0, sizeof *out);
+    out->power_load = NAN;
     memcpy(out->currency, cat->currency, sizeof out->currency);
     out->nodes = 1;
-    if ((rc = server_terms(cat, s, share, 1, 0, NULL, out, err)) != CAT_OK)
+    if ((rc = server_terms(cat, s, share, 1.0, 1, 0, NULL, out, err)) != CAT_OK)
         return rc;
     total(out);
     return CAT_OK;
@@ -389,6 +403,7 @@ int cat_config_cost_x(const struct cat_catalog *cat, const char *config_id,
     int rc;
 
     memset(out, 0, sizeof *out);
+    out->power_load = NAN;
     if (!cf)
         return cat_error_set(err, CAT_ENOTFOUND, "no configuration \"%s\" in the catalog",
                              config_id);
@@ -450,7 +465,7 @@ int cat_config_cost_x(const struct cat_catalog *cat, const char *config_id,
                      unit_hours(ip->unit), in->id, cat_pricing_name(pricing));
     } else {
         const struct cat_server *s = cat_find_server(cat, cf->server);
-        double share = 1.0, gib = 0;
+        double share = 1.0, gib = 0, packing = 1.0;
         if (!s)
             return cat_error_set(err, CAT_ENOTFOUND, "%s: unknown server \"%s\"", cf->id,
                                  cf->server);
@@ -459,12 +474,13 @@ int cat_config_cost_x(const struct cat_catalog *cat, const char *config_id,
             add_input(out, "utilisation", &s->utilisation, u, "", 1e-9, 1);
             if (!(u > 0 && u <= 1))
                 return cat_error_set(err, CAT_EINVAL, "utilisation %g is outside (0, 1]", u);
+            packing = u;
             share = fmax((double)cf->slice_vcpu / s->vcpu, cf->slice_memory_gib / s->memory_gib);
             share = fmin(1.0, share / u);
         }
         if (cf->disk && s->local_disk && strcmp(cf->disk, s->local_disk) == 0)
             gib = cf->size_gib;
-        if ((rc = server_terms(cat, s, share, copies, gib, o, out, err)) != CAT_OK)
+        if ((rc = server_terms(cat, s, share, packing, copies, gib, o, out, err)) != CAT_OK)
             return rc;
     }
 

@@ -17,7 +17,10 @@
  *   maintenance  = maintenance rate x capex x e / 8760
  *   licence      = units x licence per unit-year x e / 8760   (units: 1, or physical cores)
  *   power        = P(load) kW x e x PUE x price per kWh       (P: power_kw, or the power curve
- *                  interpolated linearly at cpu_load)
+ *                  interpolated linearly at the load: cpu_load, or a measured utilisation
+ *                  rho of the configuration, cat_cost_opts.measured_load: load = rho for a
+ *                  whole server, u x rho for a slice: the slices fill u of the server, each
+ *                  as busy as the measured one)
  *   rack         = rack per month x (U / U per rack) x e / 730, or
  *   colocation   = P(1) kW x price per kW-month x e / 730      (space is sold per kW of peak)
  *   network      = ports x price per port-month x e / 730
@@ -81,7 +84,10 @@ struct cat_override {
 struct cat_cost_opts {
     const struct cat_override *ov;
     size_t n_ov;
-    int add_standby; /* >= 0: copies added when the configuration is not HA */
+    int add_standby;      /* >= 0: copies added when the configuration is not HA */
+    double measured_load; /* (0, 1]: the configuration's measured utilisation at its operating
+                             point (advisor/rank.h rank_row.load), read on the power curve
+                             instead of cpu_load (above); 0: the catalog's cpu_load */
 };
 
 /* One term of a cost breakdown. */
@@ -99,19 +105,21 @@ struct cat_cost {
     enum cat_pricing pricing;
     char currency[8];
     int nodes;
-    int standby;            /* standby copies priced (an HA server's own, or added), >= 0 */
-    int ha;                 /* 1: highly available as priced (the configuration's own or a standby
-                               added) */
-    int owned;              /* 1: an on-premises server */
-    double capex;           /* owned: catalog currency paid at each purchase, all copies (capital
-                               share and storage capital) */
-    double capex_per_hour;  /* owned: its straight-line share per hour (capex / life) */
-    double life_years;      /* owned: years between purchases */
-    double commit_per_hour; /* cloud: the part of per_hour bought under the pricing model's
-                               commitment (the instance); disks are paid monthly */
-    double per_hour;        /* sum of the terms, catalog currency per hour */
-    double per_month;       /* per_hour x 730 */
-    int estimate;           /* 1 when any term rests on an estimate */
+    int standby;           /* standby copies priced (an HA server's own, or added), >= 0 */
+    int ha;                /* 1: highly available as priced (the configuration's own or a standby
+                              added) */
+    int owned;             /* 1: an on-premises server */
+    double capex;          /* owned: catalog currency paid at each purchase, all copies (capital
+                              share and storage capital) */
+    double capex_per_hour; /* owned: its straight-line share per hour (capex / life) */
+    double life_years;     /* owned: years between purchases */
+    double power_load;     /* owned with a power curve: the load the curve was read at, else NAN */
+    int power_load_measured; /* 1: power_load from cat_cost_opts.measured_load, 0: cpu_load */
+    double commit_per_hour;  /* cloud: the part of per_hour bought under the pricing model's
+                                commitment (the instance); disks are paid monthly */
+    double per_hour;         /* sum of the terms, catalog currency per hour */
+    double per_month;        /* per_hour x 730 */
+    int estimate;            /* 1 when any term rests on an estimate */
     size_t n_terms;
     struct cat_cost_term terms[CAT_MAX_TERMS];
     int has_disk;

@@ -221,20 +221,7 @@ int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *p
         *cat = NULL;
         return rc;
     }
-    s->conf_free = conf_free;
-    if (!(s->conf = malloc(sizeof *s->conf)) || conf_compute(s->conf, s, NULL) != 0) {
-        free(s->conf);
-        s->conf = NULL;
-        fprintf(stderr, "sizeup: out of memory\n");
-        rank_set_destroy(s);
-        cat_catalog_free(*cat);
-        *cat = NULL;
-        return SIZEUP_EXIT_FAIL;
-    }
-    s->tco_free = tco_free;
-    if (!(s->tco = malloc(sizeof *s->tco)) || tco_compute(s->tco, s, s->conf) != 0) {
-        free(s->tco);
-        s->tco = NULL;
+    if (tco_attach(s) != 0) {
         fprintf(stderr, "sizeup: out of memory\n");
         rank_set_destroy(s);
         cat_catalog_free(*cat);
@@ -246,25 +233,7 @@ int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *p
 
 int rank_cli_parse_horizon(const char *arg, void *dest, char *err, size_t cap)
 {
-    int *months = dest;
-    char *end;
-    double v = strtod(arg, &end), m;
-    if (end == arg || !(v > 0) ||
-        (strcmp(end, "y") != 0 && strcmp(end, "m") != 0 && strcmp(end, "mo") != 0)) {
-        snprintf(err, cap,
-                 "'%s' is not a horizon: expected a number of years or months, e.g. 3y "
-                 "or 36m",
-                 arg);
-        return -1;
-    }
-    m = *end == 'y' ? v * 12 : v;
-    if (m < 1 - 1e-9 || m > 1200 || fabs(m - round(m)) > 1e-9) {
-        snprintf(err, cap, "a horizon of %g months: expected whole months from 1 to 1200 (100 y)",
-                 m);
-        return -1;
-    }
-    *months = (int)lround(m);
-    return 0;
+    return tco_parse_horizon(arg, dest, err, cap);
 }
 
 int rank_cli_finish(const struct rank_cli *o, const char *cmd, const struct cli_args *args,

@@ -15,13 +15,15 @@ $ rank --help
 $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --catalog data/catalogs/published.json --slo avg:20ms
 ? 0
 > target avg <= 20 ms; workload oltp_legacy; on-demand prices in USD
->    1 idc-nvme            1437 [1365, 1509]         16.0   0.095
+>    1 idc-nvme            1437 [1365, 1509]         16.0 0.09605
 >    4 cloud-ssd
 > note: idc-nvme: throughput peaks at 16 threads (measured)
+> note: idc-nvme: power read on the server's curve at load 0.7 = X / X_peak (1437 / 1437 tps at the
 > over 60 months (the owned servers' amortisation period) at 5 %/y, net present value:
-> where it flips: idc-nvme leads cloud-local-ssd 6.21x at the catalog's figures; it stays
-> idc-nvme servers_per_admin falls below 1.891 servers (now 20): 0.529 FTE per server
-= 50
+> where it flips: idc-nvme leads cloud-local-ssd 6.14x at the catalog's figures; it stays
+> idc-nvme servers_per_admin falls below 1.895 servers (now 20): 0.528 FTE per server
+> never flips it: idc-nvme pue
+= 52
 
 ### cloud-ssd never meets 10 ms: its latency at 1 thread is 13.33 ms; it ranks last
 $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:10ms
@@ -174,7 +176,7 @@ $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --catalog data/catalog
 ? 0
 > how sure: P(best at avg <= 20 ms), 10000 draws within each 95 % interval (seed 42);
 >      1 idc-nvme               100 %         -  first
-> break-even: cloud-local-ssd overtakes idc-nvme at 0.03093 USD/h or less (now 0.192),
+> break-even: cloud-local-ssd overtakes idc-nvme at 0.03127 USD/h or less (now 0.192),
 
 ### --predict: two sizes per family of the published AWS table rank with the predicted sizes of the whole catalog
 $$ grep -E '^(#|target,|c5\.xlarge,|c5\.12xlarge,|c5a\.xlarge,|c5a\.12xlarge,|c6g\.xlarge,|c6g\.12xlarge,)' data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv > "$TRANSCRIPT_TMP/two.csv"

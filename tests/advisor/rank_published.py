@@ -55,6 +55,20 @@ costs = {}
 for cfg in curves:
     out = subprocess.run([BIN, "catalog", "cost", "--json", "--catalog", CAT, cfg], capture_output=True, text=True)
     costs[cfg] = json.loads(out.stdout)[0]["per_hour"]
+TMP = tempfile.mkdtemp(prefix="sizeup-rankpub-")
+
+
+def cost_at_load(cfg, load):
+    """The catalog's cost of owned cfg with its server's cpu_load set to load (the power curve
+    read there): what the ranking must charge when it reads the curve at the measured load."""
+    cat = json.load(open(CAT))
+    cf = [c for c in cat["configs"] if c["id"] == cfg][0]
+    sv = [x for x in cat["servers"] if x["id"] == cf["server"]][0]
+    sv["cpu_load"] = load
+    path = os.path.join(TMP, "cat.json")
+    json.dump(cat, open(path, "w"))
+    out = subprocess.run([BIN, "catalog", "cost", "--json", "--catalog", path, cfg], capture_output=True, text=True)
+    return json.loads(out.stdout)[0]["per_hour"]
 
 
 resid = {}
@@ -79,6 +93,9 @@ for target in (20, 100):
     check(tpc == sorted(tpc, reverse=True), "%d ms: not ordered by tps per cost" % target)
     for i, r in enumerate(recs):
         cfg, pts = r["config"], curves[r["config"]]
+        if "power_load" in r:  # owned: the power curve at the measured load, not at cpu_load
+            check(r["power_load"]["basis"] == "measured", "%s: power load %s" % (cfg, r["power_load"]))
+            costs[cfg] = cost_at_load(cfg, r["power_load"]["value"])
         check(r["rank"] == i + 1 and r["status"] == "met", "%s: rank/status" % cfg)
         check(abs(r["cost_per_hour"] - costs[cfg]) <= 1e-9 * costs[cfg], "%s: cost %g vs catalog %g" % (cfg, r["cost_per_hour"], costs[cfg]))
         tps, at = r["tps"]["value"], r["at"]

@@ -16,6 +16,12 @@ standby_added 1 and like_for_like true.
 
 The horizon: the default is the owned server's amortisation period (5 years: 60 months);
 --horizon 3y gives 36.
+
+The power curve's load (advisor/rank.h rank_row.load): idc-nvme's utilisation at the target is
+X / X_peak (the utilisation law U = X D with X_max = 1 / D_max), X_peak being the table's best
+idc-nvme level (1437 tps at 16 threads); its power is read on the server's SPECpower curve at
+packing (0.7) x that, not at the catalog's cpu_load, and its cost per hour is every term of
+docs/catalog-format.md computed here by hand from the catalog's figures at that load.
 """
 import copy
 import json
@@ -86,8 +92,64 @@ def set_input(cat, config_id, name, value):
     raise KeyError(name)
 
 
+def fig(v):
+    return v["value"] if isinstance(v, dict) and "value" in v else v["amount"] if isinstance(v, dict) else v
+
+
+def idc_cost_by_hand(cat, load):
+    """idc-nvme's cost per hour with the power curve read at load (docs/catalog-format.md)."""
+    cf = [c for c in cat["configs"] if c["id"] == "idc-nvme"][0]
+    sv = [x for x in cat["servers"] if x["id"] == cf["server"]][0]
+    u = fig(sv["utilisation"])
+    e = min(1, max(cf["slice"]["vcpu"] / sv["vcpu"], cf["slice"]["memory_gib"] / sv["memory_gib"]) / u)
+    cap, life, maint = fig(sv["capital"]), fig(sv["amortisation_years"]), fig(sv["maintenance_rate"])
+    pts = sv["power_curve"]["points"]
+
+    def watts(x):
+        for (x0, w0), (x1, w1) in zip(pts, pts[1:]):
+            if x <= x1:
+                return w0 + (x - x0) / (x1 - x0) * (w1 - w0)
+        return pts[-1][1]
+    h = cap * e / (life * 8760) + maint * cap * e / 8760
+    h += watts(load) / 1000 * e * fig(sv["pue"]) * fig(sv["energy_per_kwh"])
+    h += watts(1) / 1000 * fig(sv["colocation_per_kw_month"]) * e / 730
+    h += sv.get("network_ports", 1) * fig(sv["network_per_port_month"]) * e / 730
+    h += fig(sv["admin_cost_per_year"]) / fig(sv["servers_per_admin"]) * e / 8760
+    assert "licence" not in sv and "storage_per_gib" not in sv and "staff_per_month" not in sv
+    return h, u
+
+
+def power_load_checks(base):
+    peak = max(float(l.split(",")[4]) for l in open(CSV) if l.startswith("idc-nvme,"))
+    for slo in ("avg:20ms", "avg:5ms"):
+        p = subprocess.run([BIN, "rank", "--points", CSV, "--catalog", CAT, "--slo", slo, "--json"],
+                           capture_output=True, text=True)
+        idc = [json.loads(l) for l in p.stdout.splitlines() if '"idc-nvme"' in l][0]
+        rho = idc["tps"]["value"] / peak
+        want, u = idc_cost_by_hand(base, 0.7 * rho)
+        check(abs(idc["utilisation_at_target"] - rho) < 1e-9,
+              "%s: utilisation at the target %s, expected X / X_peak = %s / %s = %s"
+              % (slo, idc["utilisation_at_target"], idc["tps"]["value"], peak, rho))
+        check(idc["power_load"]["basis"] == "measured" and
+              abs(idc["power_load"]["value"] - u * rho) < 1e-9,
+              "%s: power load %s, expected packing %s x %s" % (slo, idc["power_load"], u, rho))
+        check(abs(idc["cost_per_hour"] - want) < 1e-9 * want,
+              "%s: idc-nvme %s USD/h, by hand %s" % (slo, idc["cost_per_hour"], want))
+        if slo == "avg:20ms":  # the operating point is the best level itself: rho = 1
+            check(abs(rho - 1) < 1e-12 and abs(idc["power_load"]["value"] - 0.7) < 1e-12,
+                  "avg:20ms: the curve read at the packing 0.7: %s" % idc["power_load"])
+    # sizeup catalog cost measures nothing: the catalog's cpu_load
+    p = subprocess.run([BIN, "catalog", "cost", "idc-nvme", "--catalog", CAT, "--json"],
+                       capture_output=True, text=True)
+    cc = json.loads(p.stdout)[0] if p.returncode == 0 else {}
+    sv = [x for x in base["servers"] if x["id"] == "idc-xeon-gold-6148-2s"][0]
+    check(abs(cc.get("per_hour", 0) - idc_cost_by_hand(base, fig(sv["cpu_load"]))[0]) < 1e-9,
+          "catalog cost at the catalog's cpu_load: %s" % cc.get("per_hour"))
+
+
 def main():
     base = json.load(open(CAT))
+    power_load_checks(base)
     tmp = tempfile.mkdtemp(prefix="sizeup-tco-")
     recs = records(CAT)
     top = [r for r in recs if r.get("rank") == 1][0]

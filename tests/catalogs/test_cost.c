@@ -401,7 +401,7 @@ static void test_full_model(void)
     CHECK_INT_EQ(k.standby, 0);
     /* add_standby: a configuration that is not HA gets the copies; an HA one keeps its own */
     {
-        struct cat_cost_opts o = {NULL, 0, 1};
+        struct cat_cost_opts o = {NULL, 0, 1, 0};
         CHECK_INT_EQ(cat_config_cost_x(c, "fwhole", CAT_PRICING_ON_DEMAND, 0, &o, &k, &err),
                      CAT_OK);
         CHECK_NEAR(term(&k, "capital"), 2 * 20000 / (4 * 8760.0), 1e-12);
@@ -414,11 +414,41 @@ static void test_full_model(void)
         CHECK_INT_EQ(k.standby, 0); /* an HA instance's price includes its standby */
         CHECK_NEAR(k.per_hour, 0.5, 1e-12);
     }
+    /* a measured utilisation rho at the operating point (cat_cost_opts.measured_load): the
+     * curve is read at rho for a whole server, at packing x rho for a slice, and cpu_load is
+     * no input then. fwhole at rho 0.8: 300 + (500 - 300) x 0.3 / 0.5 = 420 W; fslice at
+     * rho 0.8 packed into a server used to 0.5: load 0.4, 100 + 200 x 0.4 / 0.5 = 260 W */
+    {
+        struct cat_cost_opts o = {NULL, 0, 0, 0.8};
+        CHECK(isnan(k.power_load)); /* the cloud configuration above: no power curve */
+        CHECK_INT_EQ(cat_config_cost(c, "fwhole", CAT_PRICING_ON_DEMAND, 0, &k, &err), CAT_OK);
+        CHECK_NEAR(k.power_load, 0.25, 1e-12); /* the catalog's cpu_load */
+        CHECK(!k.power_load_measured);
+        CHECK_INT_EQ(cat_config_cost_x(c, "fwhole", CAT_PRICING_ON_DEMAND, 0, &o, &k, &err),
+                     CAT_OK);
+        CHECK_NEAR(term(&k, "power"), 0.42 * 1 * 1.4 * 0.15, 1e-12);
+        CHECK_NEAR(k.power_load, 0.8, 1e-12);
+        CHECK(k.power_load_measured);
+        for (size_t i = 0; i < k.n_inputs; i++)
+            CHECK(strcmp(k.inputs[i].name, "cpu_load") != 0);
+        CHECK_INT_EQ(cat_config_cost_x(c, "fslice", CAT_PRICING_ON_DEMAND, 0, &o, &k, &err),
+                     CAT_OK);
+        CHECK_NEAR(term(&k, "power"), 2 * 0.26 * e * 1.4 * 0.15, 1e-12);
+        CHECK_NEAR(k.power_load, 0.4, 1e-12);
+        /* colocation stays on the peak (load 1), whatever the load */
+        CHECK_NEAR(term(&k, "colocation"), 2 * 0.5 * 180 * e / 730, 1e-12);
+        o.measured_load = 1.5; /* above 1: read at full load */
+        CHECK_INT_EQ(cat_config_cost_x(c, "fwhole", CAT_PRICING_ON_DEMAND, 0, &o, &k, &err),
+                     CAT_OK);
+        CHECK_NEAR(term(&k, "power"), 0.5 * 1.4 * 0.15, 1e-12);
+    }
+    CHECK_INT_EQ(cat_config_cost(c, "fwhole", CAT_PRICING_ON_DEMAND, 0, &k, &err), CAT_OK);
+    CHECK_NEAR(term(&k, "power"), 0.2 * 1.4 * 0.15, 1e-12); /* cpu_load 0.25: 200 W */
     /* overrides: servers per admin 20 doubles the staff term; out of its domain is refused */
     {
         const struct cat_server *sv = cat_find_server(c, "full");
         struct cat_override ov = {&sv->servers_per_admin, 20};
-        struct cat_cost_opts o = {&ov, 1, 0};
+        struct cat_cost_opts o = {&ov, 1, 0, 0};
         CHECK_INT_EQ(cat_config_cost_x(c, "fslice", CAT_PRICING_ON_DEMAND, 0, &o, &k, &err),
                      CAT_OK);
         CHECK_NEAR(term(&k, "staff"), 2 * 120000.0 / 20 * e / 8760, 1e-12);
