@@ -1,5 +1,6 @@
 /* study.c - load and validate a sizeup.study/1 file. */
 #include "study.h"
+#include "tco.h"
 
 #include "jsonread.h"
 
@@ -164,9 +165,9 @@ static int load_candidate(struct jr *l, struct study *s, json_t *c, size_t i)
 static int load(struct jr *l, json_t *root, struct study *s)
 {
     static const char *const keys[] = {
-        "schema",       "name",       "candidates", "workloads", "ladder",
-        "max_threads",  "max_points", "precision",  "max_time",  "slo",
-        "required_tps", "pricing",    "catalogs",   "output",    NULL};
+        "schema",     "name",      "candidates", "workloads",     "ladder",       "max_threads",
+        "max_points", "precision", "max_time",   "slo",           "required_tps", "pricing",
+        "catalogs",   "output",    "horizon",    "discount_rate", "ha_standby",   NULL};
     json_t *v, *c;
     const char *key;
     size_t i;
@@ -285,6 +286,32 @@ static int load(struct jr *l, json_t *root, struct study *s)
         s->required_tps = json_number_value(v);
     }
 
+    /* the IDC-versus-cloud questions, as sizeup rank --horizon, --discount-rate, --ha-standby */
+    if (get_str(l, root, "horizon", "$", 0, &tmp))
+        return -1;
+    if (tmp) {
+        char why[200];
+        int bad = tco_parse_horizon(tmp, &s->horizon_months, why, sizeof why);
+        free(tmp);
+        tmp = NULL;
+        if (bad)
+            return jr_fail_at(l, "$.horizon", "%s", why);
+    }
+    v = json_object_get(root, "discount_rate");
+    if (v) {
+        if (!json_is_number(v) || !(json_number_value(v) >= 0 && json_number_value(v) <= 1))
+            return jr_fail_at(l, "$.discount_rate",
+                              "expected an annual rate from 0 to 1, e.g. 0.07");
+        s->discount_rate = json_number_value(v);
+    }
+    v = json_object_get(root, "ha_standby");
+    if (v) {
+        if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > 100)
+            return jr_fail_at(l, "$.ha_standby",
+                              "expected standby copies from 0 to 100 (an integer)");
+        s->ha_standby = (int)json_integer_value(v);
+    }
+
     v = json_object_get(root, "catalogs");
     if (!json_is_array(v) || json_array_size(v) == 0)
         return jr_fail_at(l, v ? "$.catalogs" : "$",
@@ -323,6 +350,7 @@ int study_load(const char *path, struct study *out, char *err, size_t cap)
 
     memset(out, 0, sizeof *out);
     out->required_tps = NAN;
+    out->discount_rate = TCO_DEFAULT_RATE;
     if (readfile(path, STUDY_MAX_FILE_BYTES, &text, &len, err, cap) != READFILE_OK)
         return -1;
     root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);

@@ -28,6 +28,10 @@
  *                                                   avg|pNN:VALUE with us, ms or s)
  *     "required_tps": 5000,                         optional
  *     "pricing": "on-demand",                       optional
+ *     "horizon": "3y",                              optional, as rank --horizon (default:
+ *                                                   the owned servers' amortisation period)
+ *     "discount_rate": 0.05,                        optional, as rank --discount-rate
+ *     "ha_standby": 1,                              optional, as rank --ha-standby (0)
  *     "catalogs": ["data/catalogs/published.json"], at least one (file or URL)
  *     "output": "out/study"                         folder: results.jsonl, ranking, report
  *   }
@@ -82,11 +86,14 @@ struct study {
     long max_points;
     double precision; /* relative, e.g. 0.02 */
     double max_time_s;
-    char *slo;           /* as written, e.g. "p95:50ms" */
-    struct slo target;   /* slo parsed (slo.h), checked at load */
-    double required_tps; /* NAN when not given */
-    char *pricing;       /* NULL: on-demand */
-    char **catalogs;     /* paths resolved, or URLs */
+    char *slo;            /* as written, e.g. "p95:50ms" */
+    struct slo target;    /* slo parsed (slo.h), checked at load */
+    double required_tps;  /* NAN when not given */
+    char *pricing;        /* NULL: on-demand */
+    int horizon_months;   /* 0: the owned servers' amortisation period (advisor/tco.h) */
+    double discount_rate; /* annual, [0, 1]; default TCO_DEFAULT_RATE */
+    int ha_standby;       /* standby copies for configurations that are not HA, [0, 100] */
+    char **catalogs;      /* paths resolved, or URLs */
     size_t n_catalogs;
     char *output; /* folder, resolved */
     char *text;   /* the file's text, for study_fail_at's positions */

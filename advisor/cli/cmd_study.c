@@ -34,6 +34,7 @@
 #include "stopflag.h"
 #include "study.h"
 #include "study_probe.h"
+#include "tco.h"
 
 #include <errno.h>
 #include <math.h>
@@ -234,6 +235,9 @@ static int rank_study(const struct study *s, const struct cat_catalog *cat, cons
     if (s->pricing)
         cat_pricing_parse(s->pricing, &opt.pricing); /* checked at load */
     opt.required_tps = isnan(s->required_tps) ? 0 : s->required_tps;
+    opt.horizon_months = s->horizon_months;
+    opt.discount_rate = s->discount_rate;
+    opt.ha_standby = s->ha_standby;
     for (size_t i = 0; i < s->n_wl && i < RANK_MAX_MIX; i++)
         wsum += s->wl[i].weight;
     for (size_t i = 0; i < s->n_wl && i < RANK_MAX_MIX; i++) {
@@ -252,6 +256,11 @@ static int rank_study(const struct study *s, const struct cat_catalog *cat, cons
     fprintf(stderr, "study: ranking %zu point(s) at %s\n", all.n,
             slo_format(&s->target, slo, sizeof slo));
     rc = rank_set_build(&rs, &all, cat, &opt, NULL, 0, stderr);
+    if (rc >= 0 && tco_attach(&rs) != 0) {
+        fprintf(stderr, "sizeup: out of memory\n");
+        rank_set_destroy(&rs);
+        rc = -1;
+    }
     if (rc < 0) {
         status = SIZEUP_EXIT_FAIL;
     } else {
