@@ -2,6 +2,7 @@
 #include "rankset.h"
 
 #include "confidence.h"
+#include "decision.h"
 #include "tco.h"
 
 #include <jansson.h>
@@ -645,5 +646,7 @@ int rank_set_write_markdown(FILE *f, const struct rank_set *s)
                     r->cost_per_month);
         fprintf(f, "\n");
     }
+    if (decision_write_markdown(f, s) != 0)
+        return -1;
     return ferror(f) ? -1 : 0;
 }

@@ -3,6 +3,7 @@
 
 #include "confidence.h"
 #include "cost.h"
+#include "decision.h"
 #include "svg.h"
 #include "tco.h"
 
@@ -493,7 +494,10 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
     } else {
         fprintf(f, "No configuration meets %s.", slo);
     }
-    fprintf(f, "</div>\n<h2>Ranking</h2>\n");
+    fprintf(f, "</div>\n");
+    if (decision_write_html(f, s) != 0)
+        return -1;
+    fprintf(f, "<h2>Ranking</h2>\n");
     ranking_table(f, s);
     if (s->conf)
         confidence(f, s);

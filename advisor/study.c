@@ -287,6 +287,7 @@ static int load(struct jr *l, json_t *root, struct study *s)
     }
 
     /* the IDC-versus-cloud questions, as sizeup rank --horizon, --discount-rate, --ha-standby */
+    tmp = NULL; /* freed above */
     if (get_str(l, root, "horizon", "$", 0, &tmp))
         return -1;
     if (tmp) {

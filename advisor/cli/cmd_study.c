@@ -60,7 +60,8 @@ const struct cli_cmd cmd_study_cli = {
         "Run a whole sizing study described by a sizeup.study/1 file (docs/study.md): probe each\n"
         "candidate server with calibrated sysbench-style probes (or import its results), fit the\n"
         "curves, rank the configurations by throughput per cost at the latency target, and write\n"
-        "OUTPUT/results.jsonl, OUTPUT/ranking.txt, OUTPUT/ranking.jsonl and OUTPUT/report.html\n"
+        "OUTPUT/results.jsonl, OUTPUT/ranking.txt, OUTPUT/ranking.jsonl, OUTPUT/report.html and\n"
+        "OUTPUT/report.md\n"
         "(the probes' sysbench-layout reports go to OUTPUT/probe.log).\n"
         "The whole file is checked before the first probe (errors name its line and column).\n"
         "Points are appended to results.jsonl as they are measured; after an interruption\n"
@@ -136,7 +137,7 @@ static int import_candidate(const struct study_candidate *c, const struct point_
     return status;
 }
 
-/* The three outputs of a study, for outfile_emit. */
+/* The four outputs of a study, for outfile_emit. */
 struct study_out {
     const struct rank_set *rs;
     const struct report_inputs *in;
@@ -158,15 +159,21 @@ static int write_html(FILE *f, const void *ctx)
     return report_write_html(f, o->rs, o->in);
 }
 
+static int write_md(FILE *f, const void *ctx)
+{
+    const struct study_out *o = ctx;
+    return report_write_markdown(f, o->rs, o->in);
+}
+
 static int write_outputs(const struct study *s, const struct rank_set *rs, const char *results)
 {
-    static const char *const names[] = {"ranking.txt", "ranking.jsonl", "report.html"};
-    int (*const fns[])(FILE *, const void *) = {write_text, write_json, write_html};
+    static const char *const names[] = {"ranking.txt", "ranking.jsonl", "report.html", "report.md"};
+    int (*const fns[])(FILE *, const void *) = {write_text, write_json, write_html, write_md};
     const char *files[1] = {results};
     struct report_inputs in = {files, 1, "sizeup " SIZEUP_VERSION};
     struct study_out o = {rs, &in};
     int rc = 0;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", s->output, names[i]);
         if (outfile_emit(path, names[i], fns[i], &o) != 0)
@@ -270,9 +277,9 @@ static int rank_study(const struct study *s, const struct cat_catalog *cat, cons
         if (write_outputs(s, &rs, results) != 0)
             status = SIZEUP_EXIT_FAIL;
         else
-            printf("\nreport: %s/report.html\nranking: %s/ranking.txt, %s/ranking.jsonl\n"
-                   "points: %s\n",
-                   s->output, s->output, s->output, results);
+            printf("\nreport: %s/report.html, %s/report.md\nranking: %s/ranking.txt, "
+                   "%s/ranking.jsonl\npoints: %s\n",
+                   s->output, s->output, s->output, s->output, results);
     }
     rank_set_destroy(&rs);
     point_list_destroy(&all);

@@ -7,7 +7,8 @@ data/catalogs/published.json) with "horizon": "3y", "discount_rate": 0.07 must g
 OUTPUT/ranking.jsonl the same horizon (36 months at 7 %), NPVs, decision (winner, runner-up,
 advantage, every estimated input's break-even value and sensitivity) as `sizeup rank` given the
 same points and --horizon 3y --discount-rate 0.07; its ranking.txt prints the horizon table
-and the break-even line, its report.html the section with the tornado chart. "ha_standby": 1
+and the break-even line, its report.html the section with the tornado chart, its report.md the decision section
+(advisor/decision.h) with the study's horizon. "ha_standby": 1
 prices a standby copy of every configuration that is not highly available, as --ha-standby 1
 (idc-nvme's cost per hour doubles). A horizon shorter than a month, a rate above 1 and a
 negative standby count are refused at load with file:line:col and exit 3 (bad input, as every
@@ -105,6 +106,10 @@ def main():
     check("where it flips: idc-nvme leads cloud-local-ssd" in txt, "ranking.txt break-even line")
     check("sensitivity: idc-nvme's lead" in txt, "ranking.txt sensitivity")
     check(txt in p.stdout, "the study prints its ranking.txt")
+    md = open(os.path.join(out, "report.md")).read()
+    check("\n## Decision\n" in md and "- Where it flips: on-premises idc-nvme stays cheaper per "
+          "tps than cloud-local-ssd unless" in md and "- Over 36 months at 7 %/y" in md,
+          "report.md has the decision section with the study's horizon")
     html = open(os.path.join(out, "report.html")).read()
     check("Cost over time and where the decision flips" in html and "<svg" in html,
           "report.html has the horizon and tornado section")
