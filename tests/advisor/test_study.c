@@ -46,7 +46,8 @@ int main(void)
     study_destroy(&s);
     CHECK_INT_EQ(study_load(FIX "unknown-key.json", &s, err, sizeof err), -1);
     CHECK(strstr(err, "unknown-key.json:7:13: $.ouptut") != NULL);
-    CHECK(strstr(err, "unknown key 'ouptut' (expected one of: schema, name,") != NULL);
+    /* the study's 17 keys are more than util/jsonread.h lists (JR_KEYS_LISTED_MAX) */
+    CHECK(strstr(err, "unknown key 'ouptut' (misspelt?)") != NULL);
     CHECK_INT_EQ(study_load(FIX "both.json", &s, err, sizeof err), -1);
     CHECK(strstr(err, "both.json:4:5: $.candidates[0]") != NULL);
     CHECK_INT_EQ(study_load(FIX "missing.json", &s, err, sizeof err), -1);
