@@ -95,9 +95,9 @@ for sig in INT TERM; do
     done
 done
 
-# study: its outputs (ranking.txt, ranking.jsonl, report.html) from imported candidates; the
-# study may treat the signal as a stop (exit 130) or end as by SIGINT (130): either way, no
-# temporary is left in its output folder
+# study: its outputs (ranking.txt, ranking.jsonl, report.html, report.md) from imported
+# candidates; the study may treat the signal as a stop (exit 130) or end as by SIGINT (130):
+# either way, no temporary is left in its output folder
 cat >"$T/study.json" <<JSON
 { "schema": "sizeup.study/1", "name": "signals",
   "candidates": [ { "config": "idc-nvme", "results": ["$csv"] },
@@ -106,7 +106,7 @@ cat >"$T/study.json" <<JSON
   "slo": "avg:20ms", "catalogs": ["$cat"], "output": "study-out" }
 JSON
 for sig in INT TERM; do
-    for at in 1 2 3; do
+    for at in 1 2 3 4; do
         rm -rf "$T/study-out" "$T/study.log"
         (cd "$T" && LD_PRELOAD=$SIZEUP_SHIM SIGSHIM_SIGNAL=$(signum $sig) SIGSHIM_AT=$at \
             SIGSHIM_LOG=$T/study.log ASAN_OPTIONS=${ASAN_OPTIONS:-}:verify_asan_link_order=0 \
