@@ -18,6 +18,25 @@ finish() {
     [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
 }
 
+# free_port PORT: PORT when nothing on 127.0.0.1 has it, else a port the kernel has free (a test
+# that starts a second server must never talk to somebody else's server on a taken port)
+free_port() {
+    python3 - "$1" <<'PY'
+import socket, sys
+def free(p):
+    s = socket.socket()
+    try:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", p))
+        return s.getsockname()[1]
+    except OSError:
+        return None
+    finally:
+        s.close()
+print(free(int(sys.argv[1])) or free(0))
+PY
+}
+
 # sql [DB] QUERY: as sbtest over TCP on the fixture server; tab-separated, no headers
 sql() {
     local db=$SIZEUP_MYSQL_DB q=$1

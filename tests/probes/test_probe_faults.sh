@@ -2,12 +2,12 @@
 # Fault tests of `sizeup probe run`, each with its expected exit status and record:
 # wrong password, unknown database, nothing listening, a connection KILLed from another
 # session, a non-ignorable error mid-run, SIGINT, and on a second throwaway server started
-# here ($SIZEUP_MYSQL_SCRIPT, port fixture+200): the server killed mid-run, restarted mid-run,
+# here ($SIZEUP_MYSQL_SCRIPT, port fixture+200 or a free one): the server killed mid-run, restarted mid-run,
 # and TLS required by the server (require_secure_transport=ON with certificates made here).
 . "$(dirname "$0")/probe_lib.sh"
 : "${SIZEUP_MYSQL_SCRIPT:?}" "${SIZEUP_BUILD_DIR:?}"
 
-P2=$((SIZEUP_MYSQL_PORT + 200))
+P2=$(free_port $((SIZEUP_MYSQL_PORT + 200)))
 D2=$SIZEUP_BUILD_DIR/mariadb-faults
 rec() { json_get "$1" "${2:-1}" "$3"; }
 lines() { if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi; }

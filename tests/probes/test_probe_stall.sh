@@ -13,7 +13,7 @@
 . "$(dirname "$0")/probe_lib.sh"
 : "${SIZEUP_MYSQL_SCRIPT:?}" "${SIZEUP_BUILD_DIR:?}"
 
-P3=$((SIZEUP_MYSQL_PORT + 201))
+P3=$(free_port $((SIZEUP_MYSQL_PORT + 201)))
 D3=$SIZEUP_BUILD_DIR/mariadb-stall
 "$SIZEUP_MYSQL_SCRIPT" start "$D3" $P3 >/dev/null || bad "the stall server did not start"
 pid3=$(cat "$D3/mysqld.pid")
