@@ -79,8 +79,8 @@ static int get_limited(struct jr *l, json_t *o, const char *key, const char *jpa
 
 static int load_candidate(struct jr *l, struct study *s, json_t *c, size_t i)
 {
-    static const char *const keys[] = {"config",     "target",  "mysql", "tables",
-                                       "table_size", "results", NULL};
+    static const char *const keys[] = {"config",     "target",  "mysql",   "tables",
+                                       "table_size", "clients", "results", NULL};
     static const char *const mkeys[] = {"host",          "port",          "socket", "user", "db",
                                         "password_file", "defaults_file", "group",  NULL};
     struct study_candidate *cd = &s->cand[i];
@@ -99,6 +99,9 @@ static int load_candidate(struct jr *l, struct study *s, json_t *c, size_t i)
     cd->table_size = 10000;
     if (get_limited(l, c, "tables", jp, LIMIT_TABLES, &cd->tables) ||
         get_limited(l, c, "table_size", jp, LIMIT_TABLE_SIZE, &cd->table_size))
+        return -1;
+    cd->clients = 1;
+    if (get_int(l, c, "clients", jp, 1, STUDY_MAX_CLIENTS, &cd->clients))
         return -1;
     m = json_object_get(c, "mysql");
     res = json_object_get(c, "results");
@@ -240,6 +243,30 @@ static int load(struct jr *l, json_t *root, struct study *s)
         }
     } else if (v && !(json_is_string(v) && strcmp(json_string_value(v), "auto") == 0)) {
         return jr_fail_at(l, "$.ladder", "expected \"auto\" or a list of thread counts");
+    }
+    /* a level's connections are split over a candidate's clients: at least one each */
+    for (i = 0; i < s->n_cand; i++) {
+        const struct study_candidate *cd = &s->cand[i];
+        char jp[64];
+        if (cd->clients == 1)
+            continue;
+        snprintf(jp, sizeof jp, "$.candidates[%zu].clients", i);
+        if (!cd->probe)
+            return jr_fail_at(l, jp,
+                              "\"clients\" is how many load generators probe the server: "
+                              "a candidate with \"mysql\", not \"results\"");
+        if (s->ladder_auto)
+            return jr_fail_at(l, jp,
+                              "%ld clients need a \"ladder\" list whose every level is >= %ld "
+                              "(the auto ladder starts at 1 thread)",
+                              cd->clients, cd->clients);
+        for (size_t k = 0; k < s->n_ladder; k++)
+            if (s->ladder[k] < cd->clients)
+                return jr_fail_at(
+                    l, jp,
+                    "%ld clients cannot share a level of %ld threads ($.ladder[%zu]): "
+                    "expected at most as many clients as the smallest level",
+                    cd->clients, s->ladder[k], k);
     }
     s->max_threads = 32;
     s->max_points = 10;

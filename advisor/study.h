@@ -14,7 +14,12 @@
  *                    "defaults_file": "my.cnf",     and/or an option file, read alone as by
  *                    "group": "lab" }               probe --defaults-file (must exist), its
  *                                                   group besides [client] (default sizeup)
- *         "tables": 4, "table_size": 10000 },       probe data set (defaults 4 x 10000)
+ *         "tables": 4, "table_size": 10000,         probe data set (defaults 4 x 10000)
+         "clients": 2 },                           load generators per level (default 1):
+                                                   K in-process clients, connections split
+                                                   evenly, parts merged (study_clients.h);
+                                                   1..64, needs a ladder list whose every
+                                                   level is >= K
  *       { "config": "idc-nvme",
  *         "results": ["data/published/rds-idc-vs-cloud-4c16g.csv"] }  or import results
  *     ],
@@ -47,7 +52,8 @@
 #include <stddef.h>
 
 #define STUDY_SCHEMA "sizeup.study/1"
-#define STUDY_MAX_LADDER 64 /* limit.h: LIMIT_LEVELS */
+#define STUDY_MAX_LADDER 64  /* limit.h: LIMIT_LEVELS */
+#define STUDY_MAX_CLIENTS 64 /* a candidate's "clients": in-process load generators */
 
 struct study_mysql {
     char *host, *socket, *user, *db, *password_file; /* NULL when not given */
@@ -62,6 +68,7 @@ struct study_candidate {
     int probe;    /* 1: mysql given, probe it; 0: import results */
     struct study_mysql mysql;
     long tables, table_size;
+    long clients;   /* load generators per level: 1 (default), or K merged (probe only) */
     char **results; /* files to import (paths resolved), n_results of them */
     size_t n_results;
 };

@@ -328,7 +328,7 @@ int cmd_study(int argc, char **argv)
     struct study_probes *sp = NULL;
     struct cat_catalog *cat = NULL;
     struct study_probe_files files;
-    char err[1200], results[4096], done_path[4096], log_path[4096];
+    char err[1200], results[4096], done_path[4096], log_path[4096], parts_path[4096];
     int rc, status = SIZEUP_EXIT_OK, unreachable = 0, lib = 0;
     struct point_list done;
     struct stat st;
@@ -356,6 +356,7 @@ int cmd_study(int argc, char **argv)
     snprintf(results, sizeof results, "%s/results.jsonl", s.output);
     snprintf(done_path, sizeof done_path, "%s/finished-curves.txt", s.output);
     snprintf(log_path, sizeof log_path, "%s/probe.log", s.output);
+    snprintf(parts_path, sizeof parts_path, "%s/parts.jsonl", s.output);
     point_list_init(&done);
     if (stat(results, &st) == 0 && st.st_size > 0 && !o.resume) {
         fprintf(stderr,
@@ -371,8 +372,10 @@ int cmd_study(int argc, char **argv)
         status = SIZEUP_EXIT_FAIL;
         goto out;
     }
-    if (!o.resume)
-        unlink(done_path); /* a fresh study: no curve is finished */
+    if (!o.resume) {
+        unlink(done_path);  /* a fresh study: no curve is finished */
+        unlink(parts_path); /* nor any level of several clients */
+    }
     if (o.resume && stat(results, &st) == 0 && st.st_size > 0) {
         struct import_report rep;
         if (import_file(results, NULL, &done, &rep) < 0) {
@@ -384,6 +387,7 @@ int cmd_study(int argc, char **argv)
     }
     files.results = results;
     files.done_path = done_path;
+    files.parts = parts_path;
     if (!(files.log = fopen(log_path, "a"))) {
         fprintf(stderr, "sizeup: cannot write %s: %s\n", log_path, strerror(errno));
         status = SIZEUP_EXIT_FAIL;

@@ -9,6 +9,7 @@
 #include "sbtables.h"
 #include "session.h"
 #include "stopflag.h"
+#include "study_clients.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -323,6 +324,72 @@ static int drop_tables(struct probe_session *ps, const struct probe_config *cfg,
     return 0;
 }
 
+/* Curve w of candidate i measured by its K clients (c->clients > 1): each level of the list not
+ * yet in done, for max_time, merged (study_clients.h). An exit status. */
+static int clients_curve(const struct study_probes *sp, size_t i, size_t w,
+                         const struct probe_config *cfg0, const json_t *opts,
+                         const struct point_list *done, const struct study_probe_files *f)
+{
+    const struct study *s = sp->s;
+    const struct study_candidate *c = &s->cand[i];
+    struct probe_config cfg = *cfg0;
+    struct probe_session *res = NULL, *parts = NULL;
+    struct study_clients_out o;
+    int rc = SIZEUP_EXIT_OK;
+
+    /* a part is one level of a fixed length, so that the clients' windows agree */
+    cfg.precision = 0;
+    cfg.time_s = s->max_time_s;
+    if (!(res = session(c, &cfg, s, f->results, opts)) ||
+        !(parts = session(c, &cfg, s, f->parts, opts))) {
+        probe_session_free(res);
+        return SIZEUP_EXIT_FAIL;
+    }
+    memset(&o, 0, sizeof o);
+    o.target = c->target;
+    o.config = c->config;
+    o.tool = "sizeup " SIZEUP_VERSION;
+    o.options = opts;
+    o.results = res;
+    o.parts = parts;
+    o.log = f->log;
+    for (size_t k = 0; k < s->n_ladder && rc == SIZEUP_EXIT_OK && !stopflag_signal(); k++) {
+        struct probe_level lv;
+        enum probe_level_status st;
+        if (curve_find_point(done, c->target, s->wl[w].name, s->ladder[k]))
+            continue;
+        fprintf(stderr, "study: %s: %s, %ld threads over %ld clients, %.0f s\n", c->target,
+                s->wl[w].name, s->ladder[k], c->clients, cfg.time_s);
+        st = study_clients_level(&cfg, (unsigned)c->clients, (unsigned)s->ladder[k],
+                                 s->target.pct > 0 ? s->target.pct : 95, s->target.pct == 0, &o,
+                                 &lv);
+        switch (st) {
+        case PROBE_LEVEL_OK:
+            fprintf(stderr, "study: %s: %ld threads: %.2f tps (merged)\n", c->target, s->ladder[k],
+                    lv.tps);
+            break;
+        case PROBE_LEVEL_FLAGGED:
+            fprintf(stderr,
+                    "study: %s: %ld threads: the merged point is flagged (%s): recorded, "
+                    "it does not count\n",
+                    c->target, s->ladder[k], lv.flags[0] ? lv.flags : "no transaction");
+            break;
+        case PROBE_LEVEL_INTERRUPTED:
+            rc = SIZEUP_EXIT_INTERRUPTED;
+            break;
+        case PROBE_LEVEL_UNREACHABLE:
+            rc = SIZEUP_EXIT_UNREACHABLE;
+            break;
+        default:
+            rc = SIZEUP_EXIT_FAIL;
+            break;
+        }
+    }
+    probe_session_free(parts);
+    probe_session_free(res);
+    return rc;
+}
+
 int study_probes_run(struct study_probes *sp, size_t i, const struct point_list *done,
                      const struct study_probe_files *f)
 {
@@ -383,10 +450,23 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
         if (!curve_needed(s, c, w, done, f->done_path))
             continue;
         cfg.oltp.workload = sp->wl[w];
-        if (!(opts = options_json(s, &cfg, &lo))) {
+        if (c->clients > 1) { /* parts of one fixed length (study_clients.h) */
+            cfg.precision = 0;
+            cfg.time_s = s->max_time_s;
+        }
+        if (!(opts = options_json(s, &cfg, &lo)) ||
+            (c->clients > 1 && json_object_set_new(opts, "clients", json_integer(c->clients)))) {
+            json_decref(opts);
             fprintf(stderr, "sizeup: out of memory\n");
             rc = SIZEUP_EXIT_FAIL;
             break;
+        }
+        if (c->clients > 1) {
+            rc = clients_curve(sp, i, w, &cfg, opts, done, f);
+            json_decref(opts);
+            if (rc == SIZEUP_EXIT_OK)
+                mark_finished(f->done_path, c->target, s->wl[w].name);
+            continue;
         }
         if (!(ps = session(c, &cfg, s, f->results, opts))) {
             json_decref(opts);

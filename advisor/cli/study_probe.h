@@ -13,6 +13,9 @@
  *                        tables - on every path once they exist: a failed level, a refused
  *                        one, an interruption, a server that stopped answering (waited for up
  *                        to the session's give-up time, then dropped)
+ *                        A candidate with "clients": K > 1 measures each level of its list
+ *                        with K in-process load generators for max_time, merged into one
+ *                        point (study_clients.h), not calibrated and not measured in passes
  *   study_probes_free()  wipe the passwords
  *
  * Signals: the levels stop on the stop flag of util/stopflag.h (the caller installs it); the
@@ -46,6 +49,8 @@ void study_probes_free(struct study_probes *sp);
 struct study_probe_files {
     const char *results;   /* results.jsonl: one record per level, appended */
     const char *done_path; /* finished-curves.txt: "target<TAB>workload" per finished ladder */
+    const char *parts;     /* parts.jsonl: each client's part of a level (candidates with
+                            * "clients": K > 1; their merged points go to results) */
     FILE *log;             /* probe.log: the sysbench-layout reports */
 };
 
