@@ -118,6 +118,18 @@ int probe_fill_point(const struct probe_config *cfg, const struct probe_result *
                             json_pack("{s:f,s:b,s:I}", "longest_silence_s", r->longest_silence_s,
                                       "cut", r->cut, "reconnects", (json_int_t)r->tot.reconnects));
     }
+    if (r->start_unix_ns) {
+        /* when the level ran, wall clock (docs/point-record.md): started_at has whole seconds
+         * only, and a fault's window is compared with it (bench/run-faults.sh) */
+        json_t *x = p->extra ? p->extra : json_object(), *w;
+        if (!x)
+            return POINT_ENOMEM;
+        p->extra = x;
+        w = json_pack("{s:f,s:f}", "started_unix_s", (double)r->start_unix_ns / 1e9, "ended_unix_s",
+                      (double)r->end_unix_ns / 1e9);
+        if (!w || json_object_set_new(x, "window", w))
+            return POINT_ENOMEM;
+    }
     {
         /* the load generator's own figures (docs/load-generator.md) */
         json_t *x = p->extra ? p->extra : json_object(), *c;

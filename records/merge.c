@@ -246,10 +246,11 @@ static int merge_latency(struct point *m, const struct point *parts, const size_
     return MERGE_OK;
 }
 
-/* extra.merge, and the parts' own load-generator figures under it. */
+/* extra.merge, and the parts' own load-generator figures under it; extra.window the span of
+ * the parts' windows, [start_min, end_max] (Unix s). */
 static int merge_extra(struct point *m, const struct point *parts, const char *const *where,
                        const size_t *g, size_t k, double start_skew, double end_skew,
-                       double window_s)
+                       double window_s, double start_min, double end_max)
 {
     json_t *x = m->extra ? m->extra : json_object(), *clients = json_array(), *files = json_array();
     json_t *mg;
@@ -257,6 +258,13 @@ static int merge_extra(struct point *m, const struct point *parts, const char *c
         goto nomem;
     m->extra = x;
     json_object_del(x, "load_generator");
+    /* the merged point ran from the first part's start to the last one's end */
+    json_object_del(x, "window");
+    if (isfinite(start_min) && isfinite(end_max) &&
+        json_object_set_new(
+            x, "window",
+            json_pack("{s:f,s:f}", "started_unix_s", start_min, "ended_unix_s", end_max)))
+        goto nomem;
     for (size_t i = 0; i < k; i++) {
         const struct point *p = &parts[g[i]];
         json_t *c = json_pack("{s:I,s:I,s:f,s:f}", "index", (json_int_t)p->client.index, "threads",
@@ -350,7 +358,8 @@ static int merge_group(const struct point *parts, const char *const *where, cons
     warn_skew(warn, "ends", a, e_max - e_min, skew_s, where[g[0]]);
     if ((rc = merge_flags(m, parts, g, k)) || (rc = merge_series(m, parts, g, k)) ||
         (rc = merge_latency(m, parts, g, k)) ||
-        (rc = merge_extra(m, parts, where, g, k, s_max - s_min, e_max - e_min, window)))
+        (rc = merge_extra(m, parts, where, g, k, s_max - s_min, e_max - e_min, window, s_min,
+                          e_max)))
         return rc;
     if (m->options) {
         for (size_t i = 0; per_client_keys[i]; i++)
