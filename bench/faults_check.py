@@ -7,8 +7,12 @@ after a cleanup, orphan processes) and every results file DIR/*.jsonl and DIR/st
 and checks:
   - every line of every results file is a whole sizeup.point/1 record (parses as a JSON object
     with that schema, and the file ends with a newline);
-  - no measured point (a probe replicate, extra.window) whose window overlaps a fault window is
-    unflagged: it must carry stalled, reconnects, interrupted or partial, or be incomplete;
+  - no measured point (a probe replicate, extra.window) whose window overlaps a fault is
+    unflagged: it must carry stalled, reconnects, interrupted or partial, or be incomplete. A
+    freeze (stop) overlaps the levels running at any moment of its window; a kill (kill9 + restart,
+    killconn) the levels running at its moment (a level starts only when every connection is
+    ready, so none starts while the server is down; the restart's end is logged late, after the
+    server's own setup);
   - a level record (extra.interval.method replicates) pools only unflagged replicates of its file.
 Prints the figures (faults by kind, records, points kept, points flagged, violations) and exits 1
 when any violation was found."""
@@ -70,7 +74,10 @@ def main():
                 violations.append("%s:%d: a probe record without extra.window" % (path, no))
                 continue
             s, e = w["started_unix_s"], w["ended_unix_s"]
-            hit = [f for f in faults if f[1] < e and f[2] > s]
+            # a level starts only once every connection is ready, which needs the server: a kill
+            # (kill9, killconn) hits the levels running at its moment; a freeze (stop) the levels
+            # running at any time of its window
+            hit = [f for f in faults if f[1] < e and (f[2] if f[0] == "stop" else f[1]) > s]
             if flagged(p):
                 flag += 1
             else:

@@ -335,6 +335,8 @@ static void aggregate(struct agg *A, unsigned threads)
     /* a calibrated level's wall-clock limit: max_time_s after its start, whatever the ticks
      * (a tick the loaded machine delayed is skipped, so counting ticks would overrun it) */
     uint64_t deadline_ns = A->cal ? e->start_ns + (uint64_t)llround(cfg->max_time_s * 1e9) : 0;
+    /* the silence is sampled every PROBE_TICK_S, between the ticks of a fixed level too */
+    uint64_t sample_ns = (uint64_t)(PROBE_TICK_S * 1e9), next_sample;
     int cut_done = 0;
 
     if (A->cal) {
@@ -347,9 +349,12 @@ static void aggregate(struct agg *A, unsigned threads)
     }
     last_tick = e->start_ns;
     next_tick = e->start_ns + interval_ns;
+    next_sample = e->start_ns + sample_ns;
     for (;;) {
         int all_done, finished = 0;
         uint64_t wake = next_tick, now;
+        if (!r->stalled && next_sample < wake)
+            wake = next_sample;
         if (deadline_ns && deadline_ns < wake)
             wake = deadline_ns;
         if (over_ns && !cut_done && over_ns + grace_ns < wake)
@@ -365,23 +370,12 @@ static void aggregate(struct agg *A, unsigned threads)
             cut_workers(e);
             cut_done = 1;
         }
-        if (now < next_tick) {
-            if (all_done) /* a full interval is reported even when the workers just finished */
-                break;
-            if (deadline_ns && now >= deadline_ns) {
-                /* the limit fell inside a tick: that tick is cut short and left out of the
-                 * series and the kept figures (its events count in the run's totals) */
-                atomic_store(&e->finish, 1);
-                engine_wake(e);
-                break;
-            }
-            continue;
-        }
-        {
+        if (!r->stalled && (now >= next_sample || now >= next_tick)) {
             uint64_t quiet = silence_ns(e, now);
+            next_sample = now + sample_ns;
             if (quiet > longest_silence)
                 longest_silence = quiet;
-            if (quiet >= grace_ns && !r->stalled) {
+            if (quiet >= grace_ns) {
                 /* the server answered nobody for PROBE_STALL_S: the level cannot count; end it
                  * now (its figures cover the time until here) */
                 r->stalled = 1;
@@ -391,6 +385,20 @@ static void aggregate(struct agg *A, unsigned threads)
                 engine_wake(e);
                 finished = A->cal;
             }
+        }
+        if (now < next_tick) {
+            if (all_done) /* a full interval is reported even when the workers just finished */
+                break;
+            if (finished)
+                break; /* calibrated, stalled between ticks: that tick is left out */
+            if (deadline_ns && now >= deadline_ns) {
+                /* the limit fell inside a tick: that tick is cut short and left out of the
+                 * series and the kept figures (its events count in the run's totals) */
+                atomic_store(&e->finish, 1);
+                engine_wake(e);
+                break;
+            }
+            continue;
         }
         finished |= tick(A, next_tick, last_tick, threads);
         if (deadline_ns && now >= deadline_ns)
@@ -410,18 +418,30 @@ static void aggregate(struct agg *A, unsigned threads)
     }
     if (A->cal && cfg->progress && cfg->progress_live)
         fputc('\n', cfg->progress);
-    /* the connections' current events get PROBE_STALL_S, then their waits are cut */
+    /* the connections' current events get PROBE_STALL_S, then their waits are cut; the silence
+     * is sampled on (a freeze that began inside the level goes on in its waits here) */
     {
         uint64_t now = clock_now_ns();
         if (!over_ns || over_ns > now)
             over_ns = now;
-        if (!cut_done && !wait_done(e, e->workers, over_ns + grace_ns)) {
-            cut_workers(e);
-            cut_done = 1;
+        while (!cut_done) {
+            uint64_t until = now + sample_ns, quiet;
+            if (until > over_ns + grace_ns)
+                until = over_ns + grace_ns;
+            if (wait_done(e, e->workers, until))
+                break;
+            now = clock_now_ns();
+            quiet = silence_ns(e, now);
+            if (quiet > longest_silence)
+                longest_silence = quiet;
+            if (now >= over_ns + grace_ns) {
+                cut_workers(e);
+                cut_done = 1;
+            }
         }
         wait_done(e, e->workers, 0);
     }
-    if (cut_done)
+    if (cut_done || longest_silence >= (uint64_t)(PROBE_SILENCE_FLAG_S * 1e9))
         r->stalled = 1;
     r->cut = cut_done;
     r->longest_silence_s = (double)longest_silence / 1e9;

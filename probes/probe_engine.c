@@ -606,8 +606,14 @@ static void check(struct loop *L)
         struct engine_conn *c = &L->conns[i];
         if (c->io_deadline_ns && c->io_deadline_ns <= L->now && c->a.wait)
             advance(L, c, myasync_cont(&c->a, MYASYNC_TIMEOUT));
-        else if (stop && !L->failed && (c->state == C_ARRIVAL || c->state == C_BACKOFF))
+        else if (stop && !L->failed && (c->state == C_ARRIVAL || c->state == C_BACKOFF)) {
+            /* a connection that lost the server and is not back by the level's end: the level
+             * is partial (a calibrated level's end comes from the aggregator, before the
+             * connections' own end_ns that connect_failed checks) */
+            if (c->state == C_BACKOFF)
+                atomic_store(&L->e->any_down, 1);
             finish_conn(L, c);
+        }
     }
 }
 

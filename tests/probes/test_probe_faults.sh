@@ -123,6 +123,21 @@ check_eq "server killed: record partial" \
 check_true "server killed: clear message" grep -q "the server did not answer within 2 s" "$TMPD/down.err"
 check_eq "server killed: one record" "$(lines "$TMPD/down.jsonl")" 1
 
+# a calibrated level killed mid-run: its end comes from the aggregator (--max-time) while the
+# connections still wait to reconnect; the level is partial (it used to be written unflagged, its
+# last second at 0 tps, bench/run-faults.sh), and the server staying down gives exit 4
+"$SIZEUP_MYSQL_SCRIPT" start "$D2" $P2 >/dev/null || bad "second server did not restart"
+p2 --workload oltp_point_select --table-size 200 --threads 2 --precision 0.1% --min-time 1 \
+    --max-time 3 --replicates 1 --out "$TMPD/cdown.jsonl" --give-up 2 run \
+    >"$TMPD/cdown.out" 2>"$TMPD/cdown.err" &
+pid=$!
+sleep 1.5
+kill -9 "$(cat "$D2/mysqld.pid")"
+wait $pid
+check_eq "calibrated level, server killed: exit 4" $? 4
+check_eq "calibrated level, server killed: record partial" \
+    "$(rec "$TMPD/cdown.jsonl" 1 "'partial' in p.get('flags', []) and p.get('incomplete', False) and p['transactions'] > 0")" True
+
 # restarted mid-run: fresh handles reconnect with backoff; the level is flagged (reconnects, and
 # stalled when the restart took 2 s or more), measured again once the server answers, exit 0
 "$SIZEUP_MYSQL_SCRIPT" start "$D2" $P2 >/dev/null || bad "second server did not restart"
