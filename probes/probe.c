@@ -335,8 +335,8 @@ static void aggregate(struct agg *A, unsigned threads)
     /* a calibrated level's wall-clock limit: max_time_s after its start, whatever the ticks
      * (a tick the loaded machine delayed is skipped, so counting ticks would overrun it) */
     uint64_t deadline_ns = A->cal ? e->start_ns + (uint64_t)llround(cfg->max_time_s * 1e9) : 0;
-    /* the silence is sampled every PROBE_TICK_S, between the ticks of a fixed level too */
-    uint64_t sample_ns = (uint64_t)(PROBE_TICK_S * 1e9), next_sample;
+    /* the silence is sampled between the ticks too */
+    uint64_t sample_ns = (uint64_t)(PROBE_SILENCE_SAMPLE_S * 1e9), next_sample;
     int cut_done = 0;
 
     if (A->cal) {

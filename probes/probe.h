@@ -33,8 +33,8 @@
  *     + PROBE_STALL_S (+ at most one connect timeout). A level is `stalled` when the server
  *     answered no connection for PROBE_STALL_S while one waited (a freeze, a restart), or when
  *     its waits had to be cut; a stall ends the level at once, since its point cannot count.
- *     A silence of PROBE_SILENCE_FLAG_S (sampled every PROBE_TICK_S, between a fixed level's
- *     ticks too) flags it `stalled` too, without ending it;
+ *     A silence of PROBE_SILENCE_FLAG_S (sampled every PROBE_SILENCE_SAMPLE_S, through the
+ *     wind-down too) flags it `stalled` too, without ending it;
  *   - a fatal error stops every connection after its current event; the level is marked fatal;
  *   - *stop becoming non-zero (SIGINT) stops every connection after its current event; the level
  *     is marked interrupted.

@@ -58,10 +58,11 @@ struct probe_config {
 #define PROBE_STALL_S 2.0
 
 /* A silence of this long (the server answered no connection while one waited, sampled every
- * PROBE_TICK_S) flags the level `stalled` too, without ending it: four ticks without an answer
- * are an outage, not a measurement (a freeze just under PROBE_STALL_S zeroed two thirds of a
- * 3 s level and went unflagged, bench/run-faults.sh). */
-#define PROBE_SILENCE_FLAG_S 1.0
+ * PROBE_SILENCE_SAMPLE_S) flags the level `stalled` too, without ending it: half as long again
+ * as the 1 s lock wait above, it is an outage, not a measurement (a 2 s freeze, just under
+ * PROBE_STALL_S, zeroed two thirds of a 3 s level and went unflagged, bench/run-faults.sh). */
+#define PROBE_SILENCE_FLAG_S 1.5
+#define PROBE_SILENCE_SAMPLE_S 0.05
 
 /* A worker that used this share of one CPU or more over a level marks it `client_bound`. */
 #define PROBE_CLIENT_BOUND 0.85

@@ -9,10 +9,10 @@
 # --max-time + 4 ticks = 7 s. The record must also audit (calib_audit.py: an independent replay
 # of MSER-5 and 20 batch means from its series, with the ticks' times taken from the series) and
 # a level not steady must have run its whole --max-time.
-# A stop of 1.2 s passes PROBE_SILENCE_FLAG_S (1 s, the server answered nobody meanwhile, as the
-# probe saw it) and stays below PROBE_STALL_S (2 s): the level is flagged stalled, runs to its
-# limit all the same, and is measured again (if the loaded machine stretches a stop to a stall,
-# the level ends at once): every record is checked against the limit, the unflagged ones audited.
+# A stop of 1.2 s stays below PROBE_SILENCE_FLAG_S (1.5 s, the server answering nobody as the
+# probe saw it); if the loaded machine stretches it, the level is flagged stalled (and ends at once
+# past PROBE_STALL_S, 2 s) and is measured again: every record is checked against the limit, the
+# unflagged ones audited.
 . "$(dirname "$0")/probe_lib.sh"
 here=$(dirname "$0")
 
