@@ -58,10 +58,12 @@ struct probe_config {
 #define PROBE_STALL_S 2.0
 
 /* A silence of this long (the server answered no connection while one waited, sampled every
- * PROBE_SILENCE_SAMPLE_S) flags the level `stalled` too, without ending it: half as long again
- * as the 1 s lock wait above, it is an outage, not a measurement (a 2 s freeze, just under
- * PROBE_STALL_S, zeroed two thirds of a 3 s level and went unflagged, bench/run-faults.sh). */
-#define PROBE_SILENCE_FLAG_S 1.5
+ * PROBE_SILENCE_SAMPLE_S) flags the level `stalled` too, without ending it: longer than the 1 s
+ * lock wait above (with room for its answer to be read on a loaded machine), it is an outage or
+ * a machine that stalled, not a measurement (a 2 s freeze, just under PROBE_STALL_S, zeroed two
+ * thirds of a 3 s level, and a 1.4 s stall of the loaded host kept a level from ever being
+ * steady; both went unflagged, so neither was measured again). */
+#define PROBE_SILENCE_FLAG_S 1.2
 #define PROBE_SILENCE_SAMPLE_S 0.05
 
 /* A worker that used this share of one CPU or more over a level marks it `client_bound`. */

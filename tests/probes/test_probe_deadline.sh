@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # --max-time is a wall-clock limit of a calibrated level (issue 12.2, probes/probe.h), on the
 # fixture's MariaDB: a closed-loop calibrated level (--max-time 6, a precision it cannot reach)
-# whose process is stopped twice for 1.2 s (SIGSTOP/SIGCONT of the probe itself: the aggregator
+# whose process is stopped twice for 0.8 s (SIGSTOP/SIGCONT of the probe itself: the aggregator
 # misses its ticks, as on a loaded machine, deterministically). The level must still end by its
 # limit: its record's elapsed_s at most --max-time + 0.9 s (three ticks and a little for the aggregator's
-# wake-up and the events in flight). Counting ticks instead (the missed ones are skipped, so 2.4 s
+# wake-up and the events in flight). Counting ticks instead (the missed ones are skipped, so 1.6 s
 # of wall time count for two ticks) ran such a level to the connections' own backstop,
 # --max-time + 4 ticks = 7 s. The record must also audit (calib_audit.py: an independent replay
 # of MSER-5 and 20 batch means from its series, with the ticks' times taken from the series) and
 # a level not steady must have run its whole --max-time.
-# A stop of 1.2 s stays below PROBE_SILENCE_FLAG_S (1.5 s, the server answering nobody as the
+# A stop of 0.8 s stays below PROBE_SILENCE_FLAG_S (1.2 s, the server answering nobody as the
 # probe saw it); if the loaded machine stretches it, the level is flagged stalled (and ends at once
 # past PROBE_STALL_S, 2 s) and is measured again: every record is checked against the limit, the
 # unflagged ones audited.
@@ -30,11 +30,11 @@ thaw() { kill -CONT "$pid" 2>/dev/null; }
 trap thaw EXIT
 sleep 1
 kill -STOP "$pid"
-sleep 1.2
-thaw
 sleep 0.8
-kill -STOP "$pid"
+thaw
 sleep 1.2
+kill -STOP "$pid"
+sleep 0.8
 thaw
 wait "$pid"
 rc=$?

@@ -59,7 +59,7 @@ check_eq "measured again after SIGCONT until clean" \
 check_true "says it waits for the server" grep -q "flagged (stalled); waiting up to 30 s" "$TMPD/t.err"
 
 # ---- a freeze shorter than the stall that ends a level: flagged all the same ------------------
-# 1.8 s without an answer (PROBE_SILENCE_FLAG_S is 1.5 s, PROBE_STALL_S 2 s: a stop the loaded
+# 1.8 s without an answer (PROBE_SILENCE_FLAG_S is 1.2 s, PROBE_STALL_S 2 s: a stop the loaded
 # machine stretches to a stall is flagged the same): seven ticks at 0 tps are an outage, not a
 # measurement; the level is flagged stalled and measured again
 MYSQL_PWD=sbtest "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 --mysql-port $P3 run \
@@ -73,7 +73,7 @@ thaw
 wait $pid
 check_eq "a 1.8 s freeze: exit 0" $? 0
 check_eq "a 1.8 s freeze: flagged stalled, the silence recorded" \
-    "$(rec "$TMPD/s.jsonl" 1 "'stalled' in p.get('flags', []), p['extra']['faults']['longest_silence_s'] >= 1.5 if 'faults' in p['extra'] else None")" \
+    "$(rec "$TMPD/s.jsonl" 1 "'stalled' in p.get('flags', []), p['extra']['faults']['longest_silence_s'] >= 1.2 if 'faults' in p['extra'] else None")" \
     "True True"
 check_eq "a 1.8 s freeze: measured again until clean" \
     "$(rec "$TMPD/s.jsonl" "$(lines "$TMPD/s.jsonl")" "p['threads'], p.get('flags', []), p['transactions'] > 0")" "2 [] True"
