@@ -166,6 +166,35 @@ static uint64_t silence_ns(struct engine *e, uint64_t now)
     return waiting && now > last ? now - last : 0;
 }
 
+/* Ignorable errors the server answered so far, over the workers. */
+static uint64_t lock_answers(struct engine *e)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < e->workers; i++)
+        n += atomic_load_explicit(&e->wk[i].lock_answers, memory_order_relaxed);
+    return n;
+}
+
+/* The silences of a level, sampled: the longest, and the longest that a lock wait did not
+ * explain (one that ended with an ignorable error's answer, e.g. 1205 after
+ * innodb_lock_wait_timeout, was the server waiting for a lock, not an outage). */
+struct silences {
+    uint64_t longest, unexplained;
+    uint64_t open;  /* the silence growing at the last sample, ns (0: none) */
+    uint64_t locks; /* lock_answers() at the last sample */
+};
+
+static void sample_silence(struct engine *e, uint64_t now, struct silences *s)
+{
+    uint64_t quiet = silence_ns(e, now), locks = lock_answers(e);
+    if (quiet > s->longest)
+        s->longest = quiet;
+    if (s->open && quiet < s->open && locks == s->locks && s->open > s->unexplained)
+        s->unexplained = s->open; /* it ended, and not with a lock wait's timeout */
+    s->open = quiet;
+    s->locks = locks;
+}
+
 static unsigned long busy_connections(struct engine *e)
 {
     unsigned long busy = 0;
@@ -331,7 +360,8 @@ static void aggregate(struct agg *A, unsigned threads)
     struct probe_result *r = A->r;
     uint64_t interval_ns, next_tick, last_tick;
     uint64_t over_ns = A->cal ? 0 : e->end_ns; /* when the level's end was due (0: not yet) */
-    uint64_t grace_ns = (uint64_t)(PROBE_STALL_S * 1e9), longest_silence = 0;
+    uint64_t grace_ns = (uint64_t)(PROBE_STALL_S * 1e9);
+    struct silences sil = {0, 0, 0, 0};
     /* a calibrated level's wall-clock limit: max_time_s after its start, whatever the ticks
      * (a tick the loaded machine delayed is skipped, so counting ticks would overrun it) */
     uint64_t deadline_ns = A->cal ? e->start_ns + (uint64_t)llround(cfg->max_time_s * 1e9) : 0;
@@ -371,11 +401,9 @@ static void aggregate(struct agg *A, unsigned threads)
             cut_done = 1;
         }
         if (!r->stalled && (now >= next_sample || now >= next_tick)) {
-            uint64_t quiet = silence_ns(e, now);
             next_sample = now + sample_ns;
-            if (quiet > longest_silence)
-                longest_silence = quiet;
-            if (quiet >= grace_ns) {
+            sample_silence(e, now, &sil);
+            if (sil.open >= grace_ns) {
                 /* the server answered nobody for PROBE_STALL_S: the level cannot count; end it
                  * now (its figures cover the time until here) */
                 r->stalled = 1;
@@ -425,15 +453,13 @@ static void aggregate(struct agg *A, unsigned threads)
         if (!over_ns || over_ns > now)
             over_ns = now;
         while (!cut_done) {
-            uint64_t until = now + sample_ns, quiet;
+            uint64_t until = now + sample_ns;
             if (until > over_ns + grace_ns)
                 until = over_ns + grace_ns;
             if (wait_done(e, e->workers, until))
                 break;
             now = clock_now_ns();
-            quiet = silence_ns(e, now);
-            if (quiet > longest_silence)
-                longest_silence = quiet;
+            sample_silence(e, now, &sil);
             if (now >= over_ns + grace_ns) {
                 cut_workers(e);
                 cut_done = 1;
@@ -441,10 +467,13 @@ static void aggregate(struct agg *A, unsigned threads)
         }
         wait_done(e, e->workers, 0);
     }
-    if (cut_done || longest_silence >= (uint64_t)(PROBE_SILENCE_FLAG_S * 1e9))
+    /* a silence still open at the end is not explained either */
+    if (sil.open > sil.unexplained)
+        sil.unexplained = sil.open;
+    if (cut_done || sil.unexplained >= (uint64_t)(PROBE_SILENCE_FLAG_S * 1e9))
         r->stalled = 1;
     r->cut = cut_done;
-    r->longest_silence_s = (double)longest_silence / 1e9;
+    r->longest_silence_s = (double)sil.longest / 1e9;
 }
 
 int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_result *r)

@@ -478,6 +478,7 @@ static int after_step(struct loop *L, struct engine_conn *c, int rc)
         return start_event(L, c);
     case MYCONN_IGNORABLE: /* the event again from its start, its latency kept (sysbench) */
         c->d.errors++;
+        atomic_fetch_add_explicit(&L->wk->lock_answers, 1, memory_order_relaxed);
         if (oltp_plan_cut(&c->w, c->step) != 0)
             return fatal(L, c, NULL);
         return plan_and_send(L, c);
@@ -836,6 +837,7 @@ int engine_init(struct engine *e, const struct probe_config *cfg, unsigned threa
         hist_reset(&wk->hist);
         atomic_init(&wk->last_answer_ns, 0);
         atomic_init(&wk->busy, 0);
+        atomic_init(&wk->lock_answers, 0);
         wk->e = e;
         wk->id = i;
         wk->first = (unsigned)((uint64_t)i * threads / workers);

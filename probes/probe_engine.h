@@ -49,6 +49,7 @@ struct engine_worker {
     /* read by the aggregator without a lock */
     _Alignas(64) atomic_ullong last_answer_ns; /* when the server last answered (clock_now_ns) */
     atomic_uint busy;                          /* connections in an event */
+    atomic_ullong lock_answers; /* ignorable errors answered (a lock wait timeout ends a silence) */
     /* the worker thread's own until joined */
     _Alignas(64) struct engine *e;
     unsigned id, first, n; /* its connections: e->conns[first .. first + n) */
