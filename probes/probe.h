@@ -34,7 +34,8 @@
  *     answered no connection for PROBE_STALL_S while one waited (a freeze, a restart), or when
  *     its waits had to be cut; a stall ends the level at once, since its point cannot count.
  *     A silence of PROBE_SILENCE_FLAG_S (sampled every PROBE_SILENCE_SAMPLE_S, through the
- *     wind-down too) flags it `stalled` too, without ending it;
+ *     wind-down too) flags it `stalled` too, without ending it, unless it ended with an
+ *     ignorable error's answer (a lock wait's timeout);
  *   - a fatal error stops every connection after its current event; the level is marked fatal;
  *   - *stop becoming non-zero (SIGINT) stops every connection after its current event; the level
  *     is marked interrupted.

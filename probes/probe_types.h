@@ -62,7 +62,9 @@ struct probe_config {
  * lock wait above (with room for its answer to be read on a loaded machine), it is an outage or
  * a machine that stalled, not a measurement (a 2 s freeze, just under PROBE_STALL_S, zeroed two
  * thirds of a 3 s level, and a 1.4 s stall of the loaded host kept a level from ever being
- * steady; both went unflagged, so neither was measured again). */
+ * steady; both went unflagged, so neither was measured again). A silence that ends with an
+ * ignorable error's answer (1205 after innodb_lock_wait_timeout) was a lock wait: it does not
+ * flag the level. */
 #define PROBE_SILENCE_FLAG_S 1.2
 #define PROBE_SILENCE_SAMPLE_S 0.05
 
