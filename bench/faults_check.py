@@ -7,12 +7,13 @@ after a cleanup, orphan processes) and every results file DIR/*.jsonl and DIR/st
 and checks:
   - every line of every results file is a whole sizeup.point/1 record (parses as a JSON object
     with that schema, and the file ends with a newline);
-  - no measured point (a probe replicate, extra.window) whose window overlaps a fault is
-    unflagged: it must carry stalled, reconnects, interrupted or partial, or be incomplete. A
-    freeze (stop) overlaps the levels running at any moment of its window; a kill (kill9 + restart,
-    killconn) the levels running at its moment (a level starts only when every connection is
-    ready, so none starts while the server is down; the restart's end is logged late, after the
-    server's own setup);
+  - no measured point (a probe replicate, extra.window) that a fault hit is unflagged: it must
+    carry stalled, reconnects, interrupted or partial, or be incomplete. A level starts only when
+    every connection is ready, which needs the server (its recorded start comes a moment later):
+    a kill (kill9, killconn) hits the levels running at it or starting up to 0.1 s after it (the
+    restart's logged end comes after the server's own setup, too late to compare with); a freeze
+    (stop) the levels running at any moment of it but its last 20 ms (its end is logged a few ms
+    after the SIGCONT that let a waiting level in);
   - a level record (extra.interval.method replicates) pools only unflagged replicates of its file.
 Prints the figures (faults by kind, records, points kept, points flagged, violations) and exits 1
 when any violation was found."""
@@ -22,6 +23,8 @@ import os
 import sys
 
 BAD = {"stalled", "reconnects", "interrupted", "partial"}
+KILL_LEAD_S = 0.1
+FREEZE_END_S = 0.02
 
 
 def flagged(p):
@@ -74,10 +77,14 @@ def main():
                 violations.append("%s:%d: a probe record without extra.window" % (path, no))
                 continue
             s, e = w["started_unix_s"], w["ended_unix_s"]
-            # a level starts only once every connection is ready, which needs the server: a kill
-            # (kill9, killconn) hits the levels running at its moment; a freeze (stop) the levels
-            # running at any time of its window
-            hit = [f for f in faults if f[1] < e and (f[2] if f[0] == "stop" else f[1]) > s]
+            # a level starts once every connection is ready, which needs the server, and its start
+            # is taken a moment later (the aggregator's): a kill hits the levels running at it,
+            # or starting up to KILL_LEAD_S after it; a freeze the levels running past its start
+            # and at least FREEZE_END_S before its logged end (the end is logged a few ms after
+            # the SIGCONT that let a waiting level in)
+            hit = [f for f in faults
+                   if (f[0] == "stop" and f[1] < e and f[2] > s + FREEZE_END_S) or
+                   (f[0] != "stop" and s - KILL_LEAD_S < f[1] < e)]
             if flagged(p):
                 flag += 1
             else:
@@ -111,7 +118,7 @@ def main():
         "%s %d" % (k, kinds[k]) for k in sorted(kinds)) or "none"))
     print("results files: %d, records: %d (%d level records pooling replicates)" %
           (len(files), n_rec, levels))
-    print("points measured: %d; kept (unflagged): %d; flagged: %d; overlapping a fault: %d" %
+    print("points measured: %d; kept (unflagged): %d; flagged: %d; hit by a fault: %d" %
           (kept + flag, kept, flag, overlapped))
     print("violations: %d" % len(violations))
     for v in violations:

@@ -12,9 +12,10 @@
 #   stop      SIGSTOP of mysqld for 2-6 s, then SIGCONT,
 #   killconn  KILL CONNECTION of a random connection of the probe's user (PROCESSLIST),
 # logging each fault's window [start, end] in Unix ns to DIR/run/faults.log. At the end it checks
-# (bench/faults_check.py): every line of every results file is a whole record; no point whose
-# window (extra.window) overlaps a fault window is unflagged (stalled, reconnects, interrupted,
-# partial, or incomplete); a level record pools no flagged replicate; and, found along the way, no
+# (bench/faults_check.py): every line of every results file is a whole record; no point that a
+# fault hit (running, by its extra.window, when the fault began) is unflagged (stalled,
+# reconnects, interrupted, partial, or incomplete); a level record pools no flagged replicate;
+# and, found along the way, no
 # sbtest table is left on the server after each cleanup and no process the script started is
 # left behind (pgrep -P). It prints the faults injected by kind, the points kept and flagged and
 # the violations, and exits 1 when there was any. The server is stopped at the end (always).
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
     --port) port=$2; shift 2 ;;
     --dir) dir=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
-    -h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run-faults.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
