@@ -178,6 +178,18 @@ static int estimate(struct ladder *l, struct usl_workspace *ws)
     return rc;
 }
 
+/* "95 % interval [lo, hi]" of the estimate, or what is unknown about it (never nan). */
+static const char *interval_text(const struct ladder *l, char *buf, size_t cap)
+{
+    if (!l->have_est)
+        snprintf(buf, cap, "95 %% interval unknown (no model or shape of the levels places it)");
+    else if (isfinite(l->est_lo) && isfinite(l->est_hi))
+        snprintf(buf, cap, "95 %% interval [%.1f, %.1f]", l->est_lo, l->est_hi);
+    else
+        snprintf(buf, cap, "95 %% interval unknown (the model gives none)");
+    return buf;
+}
+
 /* Phase 2: a midpoint near the estimate, or 0 when done. */
 static unsigned next_refining(struct ladder *l, struct usl_workspace *ws)
 {
@@ -217,10 +229,9 @@ static unsigned next_refining(struct ladder *l, struct usl_workspace *ws)
                 continue;
             mid = midpoint(s[g], s[g + 1]);
             if (mid && !measured(l, mid)) {
-                snprintf(l->why, sizeof l->why,
-                         "%s at %.1f threads, 95 %% interval [%.1f, %.1f]: midpoint %u of %u "
-                         "and %u",
-                         what, l->est, l->est_lo, l->est_hi, mid, s[g], s[g + 1]);
+                char iv[80];
+                snprintf(l->why, sizeof l->why, "%s at %.1f threads, %s: midpoint %u of %u and %u",
+                         what, l->est, interval_text(l, iv, sizeof iv), mid, s[g], s[g + 1]);
                 return mid;
             }
         }

@@ -6,6 +6,7 @@
 #include "ladder.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static double usl(double n, double lambda, double sigma, double kappa)
@@ -140,6 +141,31 @@ int main(void)
         n = drive(&l, &c, lv, LADDER_MAX_LEVELS);
         CHECK_INT_EQ(n, 4);
         CHECK(strstr(l.why, "max-points 4") != NULL);
+    }
+    /* a zigzag no model describes (the read_write levels one loaded run measured, 1 to 16
+     * threads): refining names the best level and says its interval is unknown, never "nan" */
+    {
+        static const double tps[] = {531.32, 671.39, 737.35, 591.40, 923.73};
+        unsigned t;
+        size_t k = 0;
+        int refined = 0;
+        o = ladder_opts_default();
+        o.max_threads = 16;
+        o.max_points = 6;
+        CHECK(ladder_init(&l, &o) == 0);
+        while ((t = ladder_next(&l, NULL)) != 0) {
+            double x = k < 5 ? tps[k] : 996.71;
+            CHECK(strstr(l.why, "nan") == NULL);
+            refined |= l.phase == LADDER_REFINING;
+            ladder_add(&l, t, x, 1e3 * t / x);
+            k++;
+        }
+        CHECK(refined);
+        CHECK(strstr(l.why, "nan") == NULL);
+        if (!l.have_est)
+            CHECK(strstr(l.why, "95 % interval") == NULL ||
+                  strstr(l.why, "95 % interval unknown") != NULL);
+        printf("zigzag ladder: %zu levels; last why: %s\n", k, l.why);
     }
     return check_report();
 }
