@@ -484,7 +484,13 @@ unsigned passes_next(struct passes *p, struct usl_workspace *ws, double *max_tim
                          "the time budget (%.0f s) is spent: %.0f s measured, a replicate more "
                          "would pass it",
                          p->o.budget_s, p->spent_s);
+                /* what the replicates measured so far say of the noise, as after a pass */
                 update_pool(p);
+                {
+                    double omega2_rep;
+                    plan_length(p, &omega2_rep);
+                    judge(p, omega2_rep);
+                }
                 p->done = 1;
                 return 0;
             }

@@ -167,10 +167,11 @@ static int load_candidate(struct jr *l, struct study *s, json_t *c, size_t i)
 
 static int load(struct jr *l, json_t *root, struct study *s)
 {
-    static const char *const keys[] = {
-        "schema",     "name",      "candidates", "workloads",     "ladder",       "max_threads",
-        "max_points", "precision", "max_time",   "slo",           "required_tps", "pricing",
-        "catalogs",   "output",    "horizon",    "discount_rate", "ha_standby",   NULL};
+    static const char *const keys[] = {"schema",        "name",        "candidates", "workloads",
+                                       "ladder",        "max_threads", "max_points", "precision",
+                                       "max_time",      "budget",      "slo",        "required_tps",
+                                       "pricing",       "catalogs",    "output",     "horizon",
+                                       "discount_rate", "ha_standby",  NULL};
     json_t *v, *c;
     const char *key;
     size_t i;
@@ -296,6 +297,19 @@ static int load(struct jr *l, json_t *root, struct study *s)
                           limit_get(LIMIT_MAX_TIME)->min, limit_get(LIMIT_MAX_TIME)->max);
     }
     free(tmp);
+    tmp = NULL;
+    s->budget_s = 0;
+    if (get_str(l, root, "budget", "$", 0, &tmp))
+        return -1;
+    if (tmp && (units_parse_duration(tmp, &s->budget_s) != 0 || !(s->budget_s > 0) ||
+                s->budget_s > STUDY_MAX_BUDGET_S)) {
+        free(tmp);
+        return jr_fail_at(l, "$.budget",
+                          "expected a duration in (0 s, %g s], such as \"90s\" or \"5m\"",
+                          STUDY_MAX_BUDGET_S);
+    }
+    free(tmp);
+    tmp = NULL;
 
     if (get_str(l, root, "slo", "$", 1, &s->slo) ||
         get_str(l, root, "pricing", "$", 0, &s->pricing))

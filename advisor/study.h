@@ -29,6 +29,9 @@
  *     "max_points": 10,                             auto ladder's most levels (default 10)
  *     "precision": "2%",                            calibration precision (default 2%)
  *     "max_time": "20s",                            per point (default 20s)
+ *     "budget": "90s",                              most probing time of one curve (its
+ *                                                   replicates, passes.h; default
+ *                                                   STUDY_BUDGET_FACTOR x levels x max_time)
  *     "slo": "p95:50ms",                            latency target (required; slo.h:
  *                                                   avg|pNN:VALUE with us, ms or s)
  *     "required_tps": 5000,                         optional
@@ -52,8 +55,13 @@
 #include <stddef.h>
 
 #define STUDY_SCHEMA "sizeup.study/1"
-#define STUDY_MAX_LADDER 64  /* limit.h: LIMIT_LEVELS */
-#define STUDY_MAX_CLIENTS 64 /* a candidate's "clients": in-process load generators */
+#define STUDY_MAX_LADDER 64           /* limit.h: LIMIT_LEVELS */
+#define STUDY_MAX_CLIENTS 64          /* a candidate's "clients": in-process load generators */
+#define STUDY_MAX_BUDGET_S 31536000.0 /* a year, as probe --budget */
+/* The default budget of a curve: this many times levels x max_time. The first pass alone may
+ * take levels x max_time; the rest gives the deciding levels (passes.h) the replicates that
+ * measure the run-to-run noise (with 1, no level had a second replicate on a loaded host). */
+#define STUDY_BUDGET_FACTOR 1.5
 
 struct study_mysql {
     char *host, *socket, *user, *db, *password_file; /* NULL when not given */
@@ -93,6 +101,7 @@ struct study {
     long max_points;
     double precision; /* relative, e.g. 0.02 */
     double max_time_s;
+    double budget_s;      /* most probing time of one curve, s; 0: the default (above) */
     char *slo;            /* as written, e.g. "p95:50ms" */
     struct slo target;    /* slo parsed (slo.h), checked at load */
     double required_tps;  /* NAN when not given */

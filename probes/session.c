@@ -277,15 +277,21 @@ static void progress_lines(struct probe_session *s, const struct probe_result *r
     FILE *f = cfg->progress;
     if (!f)
         return;
-    if (r->calibrated)
+    if (r->calibrated) {
+        char hw[64];
+        if (isfinite(r->rel95))
+            snprintf(hw, sizeof hw, "+/- %.2f %%", 100 * r->rel95);
+        else /* a run too short for its batch means: never "nan" */
+            snprintf(hw, sizeof hw, "+/- unknown (too few ticks for an interval)");
         fprintf(f,
-                "sizeup probe: %u threads: %.2f tps +/- %.2f %% (95 %%, asked %.2f %%), %s; "
+                "sizeup probe: %u threads: %.2f tps %s (95 %%, asked %.2f %%), %s; "
                 "warm-up %.2f s cut, %.2f s kept of %.2f s\n",
-                r->threads, level_tps(r), 100 * r->rel95, 100 * cfg->precision,
+                r->threads, level_tps(r), hw, 100 * cfg->precision,
                 r->steady    ? "steady"
                 : r->stalled ? "NOT steady (stalled)"
                              : "NOT steady (stopped at --max-time or earlier)",
                 r->warmup_s, r->kept_s, r->elapsed_s);
+    }
     fprintf(f,
             "sizeup probe: %u threads: %.2f tps, p95 %.2f ms, %lu errors, %lu reconnects, "
             "client CPU %.2f s%s%s\n",

@@ -11,6 +11,7 @@
 #include "import.h"
 #include "ladder.h"
 #include "launcher.h"
+#include "levelfile.h"
 #include "limit.h"
 #include "passes.h"
 #include "point.h"
@@ -576,6 +577,18 @@ static int run_levels(struct probe_cli *pc)
                        pc->replicates, pc->budget_s, pc->slo.pct, pc->slo.target_s * 1e3);
     rc = probe_drive(s, &d, NULL);
     probe_session_free(s);
+    /* resumed in passes: the new level records pool the replicates the older ones did, and
+     * more; the older ones go (levelfile.h) */
+    if (d.passes && pc->resume && pc->out && done.n > 0) {
+        long n = levelfile_keep_newest(pc->out, d.target, d.workload, err, sizeof err);
+        if (n < 0)
+            fprintf(stderr, "sizeup probe: warning: %s; older level records may be left\n", err);
+        else if (n > 0)
+            fprintf(stderr,
+                    "sizeup probe: %ld older level record%s removed from %s (the new ones pool "
+                    "their replicates)\n",
+                    n, n == 1 ? "" : "s", pc->out);
+    }
     json_decref(opts);
     point_list_destroy(&done);
     return rc;

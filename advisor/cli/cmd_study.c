@@ -224,7 +224,8 @@ static int load_catalogs(const struct study *s, struct cat_catalog **out)
     return 0;
 }
 
-static int rank_study(const struct study *s, const struct cat_catalog *cat, const char *results)
+static int rank_study(const struct study *s, const struct cat_catalog *cat, const char *results,
+                      const struct study_probes *sp)
 {
     struct point_list all;
     struct import_report rep;
@@ -274,6 +275,8 @@ static int rank_study(const struct study *s, const struct cat_catalog *cat, cons
         if (rc > 0)
             status = SIZEUP_EXIT_INPUT;
         rank_set_write_text(stdout, &rs);
+        /* the probed curves' run-to-run noise and what it allows (the precision asked) */
+        study_probes_write_noise(sp, stdout);
         if (write_outputs(s, &rs, results) != 0)
             status = SIZEUP_EXIT_FAIL;
         else
@@ -421,7 +424,7 @@ int cmd_study(int argc, char **argv)
     }
     if (status == SIZEUP_EXIT_FAIL && !lib)
         goto out;
-    rc = rank_study(&s, cat, results);
+    rc = rank_study(&s, cat, results, sp);
     /* a candidate whose server stopped answering may have no point that counts (its levels
      * flagged), which the ranking reports as a problem: the cause is the server (4), not the
      * input (3) */

@@ -127,6 +127,39 @@ static double record_cost(const struct point *p)
     return json_is_number(e) ? json_number_value(e) : p->duration_s;
 }
 
+/* The latency of a point that the ladder bounds: its mean or its latency_pct percentile, ms. */
+static double point_latency(const struct point *p, const struct probe_drive_opts *o)
+{
+    return o->latency_avg ? p->latency_ms.avg : point_percentile(p, o->latency_pct);
+}
+
+/* The pass a replicate's record says it was measured in (extra.interval.pass), else 1. */
+static unsigned record_pass(const struct point *p)
+{
+    json_t *iv = p->extra ? json_object_get(p->extra, "interval") : NULL;
+    json_t *n = iv ? json_object_get(iv, "pass") : NULL;
+    return json_is_integer(n) && json_integer_value(n) > 0 ? (unsigned)json_integer_value(n) : 1;
+}
+
+/* A level taken from done: every replicate of it there (not the level records of earlier
+ * passes, which these replicates make again), so a resumed run pools all of them. 0, or -1
+ * out of memory. */
+static int take_level(const struct probe_drive_opts *o, struct passes *ps, struct reps *rp,
+                      unsigned threads)
+{
+    for (size_t i = 0; i < o->done->n; i++) {
+        const struct point *p = &o->done->items[i];
+        if (p->threads != (int64_t)threads || strcmp(p->target, o->target) != 0 ||
+            strcmp(p->workload, o->workload) != 0 || is_level_record(p) || !curve_point_counts(p) ||
+            isnan(p->tps))
+            continue;
+        if (add_rep(ps, rp, threads, record_pass(p), p, 1, p->tps, p->ci95_tps, p->duration_s,
+                    record_cost(p), point_latency(p, o)) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Progress of the passes: their decision, and the noise when it changed. */
 static void say_passes(const struct probe_drive_opts *o, struct passes *ps, int done)
 {
@@ -158,10 +191,19 @@ static int write_levels(struct probe_session *s, const struct probe_drive_opts *
                 mine[k++] = &rp->recs.items[j];
         if (passes_level(ps, lv[i], &nl) != 0)
             continue;
-        say(o, "sizeup probe: %u threads: %.2f tps +/- %.2f %% (95 %%, %zu replicate%s, %s)\n",
-            lv[i], nl.mean, 100 * nl.half95 / nl.mean, nl.reps, nl.reps == 1 ? "" : "s",
-            nl.method == NOISE_POOLED ? "run-to-run noise included"
-                                      : "within-run only: run-to-run noise unknown");
+        {
+            char hw[48];
+            if (isfinite(nl.half95) && nl.mean > 0)
+                snprintf(hw, sizeof hw, "+/- %.2f %%", 100 * nl.half95 / nl.mean);
+            else
+                snprintf(hw, sizeof hw, "+/- unknown");
+            say(o, "sizeup probe: %u threads: %.2f tps %s (95 %%, %zu replicate%s, %s)\n", lv[i],
+                nl.mean, hw, nl.reps, nl.reps == 1 ? "" : "s",
+                nl.method == NOISE_POOLED
+                    ? "run-to-run noise included"
+                    : "within-run only: the variation between runs is not included, no level "
+                      "was measured twice");
+        }
         if (nl.method != NOISE_POOLED)
             continue;
         point_init(&rec);
@@ -178,12 +220,6 @@ static int write_levels(struct probe_session *s, const struct probe_drive_opts *
         point_destroy(&rec);
     }
     return 0;
-}
-
-/* The latency of a point that the ladder bounds: its mean or its latency_pct percentile, ms. */
-static double point_latency(const struct point *p, const struct probe_drive_opts *o)
-{
-    return o->latency_avg ? p->latency_ms.avg : point_percentile(p, o->latency_pct);
 }
 
 int probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
@@ -244,10 +280,7 @@ int probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
             res->taken++;
             if (o->auto_threads)
                 ladder_add(&lad, threads, before->tps, point_latency(before, o));
-            if (in_passes && !is_level_record(before) &&
-                add_rep(&ps, &rp, threads, 1, before, curve_point_counts(before), before->tps,
-                        before->ci95_tps, before->duration_s, record_cost(before),
-                        point_latency(before, o)) != 0) {
+            if (in_passes && take_level(o, &ps, &rp, threads) != 0) {
                 say(o, "sizeup: out of memory\n");
                 rc = SIZEUP_EXIT_FAIL;
                 break;

@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "curve.h"
 #include "ladder.h"
+#include "levelfile.h"
 #include "oltp.h"
 #include "probe_drive.h"
 #include "sbtables.h"
@@ -34,6 +35,8 @@ struct study_probes {
     const struct study *s;
     char **password; /* per candidate: its password (owned), or NULL */
     enum oltp_workload *wl;
+    char *noise; /* the curves' noise lines (owned), NUL-terminated; NULL: none yet */
+    size_t noise_len, noise_cap;
 };
 
 static void wipe(char *p)
@@ -52,6 +55,7 @@ void study_probes_free(struct study_probes *sp)
         wipe(sp->password[i]);
     free(sp->password);
     free(sp->wl);
+    free(sp->noise);
     free(sp);
 }
 
@@ -390,6 +394,94 @@ static int clients_curve(const struct study_probes *sp, size_t i, size_t w,
     return rc;
 }
 
+/* Append "noise: TARGET / WORKLOAD: text" to sp->noise, wrapped at NOISE_COLS columns with
+ * continuation lines indented under the text. Out of memory loses the line (said). */
+#define NOISE_COLS 100
+static void add_noise(struct study_probes *sp, const char *target, const char *workload,
+                      const char *text)
+{
+    char line[1200];
+    size_t need, len;
+    int n = snprintf(line, sizeof line, "noise: %s / %s: %s", target, workload, text);
+    if (n < 0)
+        return;
+    len = strlen(line);
+    need = sp->noise_len + 2 * len + 2; /* room for the wrapping's indents */
+    if (need > sp->noise_cap) {
+        size_t cap = need > 2 * sp->noise_cap ? need : 2 * sp->noise_cap;
+        char *b = realloc(sp->noise, cap);
+        if (!b) {
+            fprintf(stderr, "study: out of memory: a noise line is left out\n");
+            return;
+        }
+        sp->noise = b;
+        sp->noise_cap = cap;
+    }
+    for (size_t at = 0, col = 0; at < len;) {
+        /* the next word and the spaces before it */
+        size_t sp_end = at, w_end;
+        while (sp_end < len && line[sp_end] == ' ')
+            sp_end++;
+        w_end = sp_end;
+        while (w_end < len && line[w_end] != ' ')
+            w_end++;
+        if (col > 0 && col + (w_end - at) > NOISE_COLS) {
+            memcpy(sp->noise + sp->noise_len, "\n       ", 8);
+            sp->noise_len += 8;
+            col = 7;
+            at = sp_end;
+        }
+        memcpy(sp->noise + sp->noise_len, line + at, w_end - at);
+        sp->noise_len += w_end - at;
+        col += w_end - at;
+        at = w_end;
+    }
+    sp->noise[sp->noise_len++] = '\n';
+    sp->noise[sp->noise_len] = '\0';
+}
+
+/* One level record per level of the curve in the results (levelfile.h), said on stderr. */
+static void keep_newest_levels(const char *results, const char *target, const char *workload)
+{
+    char err[600];
+    long n = levelfile_keep_newest(results, target, workload, err, sizeof err);
+    if (n < 0)
+        fprintf(stderr,
+                "study: warning: %s; older level records of %s / %s may be left beside the "
+                "new ones\n",
+                err, target, workload);
+    else if (n > 0)
+        fprintf(stderr,
+                "study: %s / %s: %ld older level record%s removed from %s (the new ones pool "
+                "their replicates)\n",
+                target, workload, n, n == 1 ? "" : "s", results);
+}
+
+/* The noise lines of a curve measured now in passes. */
+static void note_noise(struct study_probes *sp, const char *target, const char *workload,
+                       const struct probe_drive_result *r, double budget_s)
+{
+    char buf[400];
+    if (r->noise_msg[0]) {
+        add_noise(sp, target, workload, r->noise_msg);
+    } else {
+        snprintf(buf, sizeof buf,
+                 "run-to-run noise not measured (no level measured twice within the time "
+                 "budget of %.0f s): its intervals are within-run only and leave out how much "
+                 "a rerun would differ",
+                 budget_s);
+        add_noise(sp, target, workload, buf);
+    }
+    if (r->limit_msg[0])
+        add_noise(sp, target, workload, r->limit_msg);
+}
+
+void study_probes_write_noise(const struct study_probes *sp, FILE *out)
+{
+    if (sp && sp->noise_len)
+        fputs(sp->noise, out);
+}
+
 int study_probes_run(struct study_probes *sp, size_t i, const struct point_list *done,
                      const struct study_probe_files *f)
 {
@@ -444,7 +536,9 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
 
     for (size_t w = 0; w < s->n_wl && rc == SIZEUP_EXIT_OK && !stopflag_signal(); w++) {
         struct probe_drive_opts d;
+        struct probe_drive_result res;
         struct probe_session *ps;
+        double budget_s;
         long long levels[STUDY_MAX_LADDER];
         json_t *opts;
         if (!curve_needed(s, c, w, done, f->done_path))
@@ -487,9 +581,15 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
         d.latency_pct = s->target.pct > 0 ? s->target.pct : 95;
         d.latency_avg = s->target.pct == 0;
         d.progress = stderr;
-        /* calibrated levels measured in passes, as `probe run` does (budget: levels x max_time) */
-        probe_drive_passes(&d, &cfg, s->ladder_auto ? lo.max_points : s->n_ladder, STUDY_REPLICATES,
-                           0, s->target.pct, s->target.target_s * 1e3);
+        /* calibrated levels measured in passes, as `probe run` does; the budget leaves room
+         * for the deciding levels' replicates beyond the first pass (study.h) */
+        {
+            size_t nlv = s->ladder_auto ? lo.max_points : s->n_ladder;
+            budget_s =
+                s->budget_s > 0 ? s->budget_s : STUDY_BUDGET_FACTOR * (double)nlv * cfg.max_time_s;
+            probe_drive_passes(&d, &cfg, nlv, STUDY_REPLICATES, budget_s, s->target.pct,
+                               s->target.target_s * 1e3);
+        }
         {
             char list[STUDY_MAX_LADDER * 8] = "auto";
             size_t len = 0;
@@ -499,9 +599,14 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
                                             s->ladder[k]);
             fprintf(stderr, "study: %s: %s, threads %s\n", c->target, s->wl[w].name, list);
         }
-        rc = probe_drive(ps, &d, NULL);
+        rc = probe_drive(ps, &d, &res);
         fflush(f->log);
+        if (d.passes)
+            note_noise(sp, c->target, s->wl[w].name, &res, budget_s);
         probe_session_free(ps);
+        /* a resumed curve's new level records pool the earlier ones' replicates too */
+        if (d.passes && done && done->n > 0)
+            keep_newest_levels(f->results, c->target, s->wl[w].name);
         json_decref(opts);
         if (rc == SIZEUP_EXIT_OK)
             mark_finished(f->done_path, c->target, s->wl[w].name);

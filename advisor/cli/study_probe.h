@@ -16,6 +16,7 @@
  *                        A candidate with "clients": K > 1 measures each level of its list
  *                        with K in-process load generators for max_time, merged into one
  *                        point (study_clients.h), not calibrated and not measured in passes
+ *   study_probes_write_noise()  the curves' noise floor and precision limit, for the output
  *   study_probes_free()  wipe the passwords
  *
  * Signals: the levels stop on the stop flag of util/stopflag.h (the caller installs it); the
@@ -62,5 +63,16 @@ struct study_probe_files {
  */
 int study_probes_run(struct study_probes *sp, size_t i, const struct point_list *done,
                      const struct study_probe_files *f);
+
+/**
+ * The run-to-run noise of every curve probed in passes so far (this process), for the study's
+ * own output after the ranking: per curve "noise: TARGET / WORKLOAD: run-to-run noise on this
+ * server: ..." (passes.h's noise floor) or, when no level was measured twice, that the noise is
+ * unknown and what the intervals therefore leave out; and when the asked precision is below
+ * what the noise allows, the limit ("asked 0.1 %; run-to-run noise on this server is about
+ * 4.6 %: the best attainable is about N % ..."). Lines wrapped at 100 columns. Nothing when no
+ * curve was probed. NULL-safe.
+ */
+void study_probes_write_noise(const struct study_probes *sp, FILE *out);
 
 #endif

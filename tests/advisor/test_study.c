@@ -34,6 +34,7 @@ int main(void)
     CHECK(s.n_ladder == 3 && s.ladder[2] == 4);
     CHECK_NEAR(s.precision, 0.05, 1e-15);
     CHECK_NEAR(s.max_time_s, 15, 0);
+    CHECK_NEAR(s.budget_s, 0, 0); /* not given: the default (study.h) */
     CHECK_STR_EQ(s.slo, "p95:50ms");
     CHECK_NEAR(s.required_tps, 2000, 0);
     CHECK_STR_EQ(s.output, FIX "out");
@@ -44,9 +45,15 @@ int main(void)
     CHECK_STR_EQ(s.name, "idc vs cloud");
     CHECK_INT_EQ(s.n_cand, 2);
     study_destroy(&s);
+    /* a curve's time budget: a duration with its unit; 0 is refused at its position */
+    CHECK_INT_EQ(study_load(FIX "budget.json", &s, err, sizeof err), 0);
+    CHECK_NEAR(s.budget_s, 120, 0);
+    study_destroy(&s);
+    CHECK_INT_EQ(study_load(FIX "bad-budget.json", &s, err, sizeof err), -1);
+    CHECK(strstr(err, "bad-budget.json:15:13: $.budget: expected a duration in (0 s,") != NULL);
     CHECK_INT_EQ(study_load(FIX "unknown-key.json", &s, err, sizeof err), -1);
     CHECK(strstr(err, "unknown-key.json:7:13: $.ouptut") != NULL);
-    /* the study's 17 keys are more than util/jsonread.h lists (JR_KEYS_LISTED_MAX) */
+    /* the study's 18 keys are more than util/jsonread.h lists (JR_KEYS_LISTED_MAX) */
     CHECK(strstr(err, "unknown key 'ouptut' (misspelt?)") != NULL);
     CHECK_INT_EQ(study_load(FIX "both.json", &s, err, sizeof err), -1);
     CHECK(strstr(err, "both.json:4:5: $.candidates[0]") != NULL);
