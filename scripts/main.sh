@@ -3,7 +3,8 @@
 #
 # Installs what is needed, builds, starts a throwaway MariaDB on 127.0.0.1 as an on-premises
 # candidate (data/catalogs/local.json), probes it with calibrated short probes (oltp_read_write
-# and oltp_point_select, auto thread ladder, about 2-3 minutes on a 2-core machine), adds the
+# and oltp_point_select, auto thread ladder, measured in passes within the study's default budget
+# of 1.5 x levels x max_time = 72 s per curve: about 2.5 minutes on a 2-core machine), adds the
 # built-in published results of two Alibaba instance sizes (data/published/seekdb-4c8g-1c2g.csv)
 # with the bundled catalogs, ranks everything by throughput per cost at p99 <= 50 ms, writes the
 # HTML report, prints the ranking and the report's path, and stops the server. It then ranks the
