@@ -342,7 +342,15 @@ static void judge(struct passes *p, double omega2_rep)
     double nu_proj = (double)p->n_decide * (double)(p->o.max_reps - 1);
     if (p->pool.nu == 0)
         return;
-    if (p->pool.between_cv > 0)
+    if (!p->pool.within_known)
+        /* noise.h: a replicate without a within-run interval (too short for batch means)
+         * leaves the within-run part out, all of the spread counted between runs */
+        snprintf(buf, sizeof buf,
+                 "run-to-run noise on this server: %.1f %% between runs (CV between replicates "
+                 "%.1f %%, all of it counted between runs: some replicates were too short for a "
+                 "within-run interval; %zu levels, %.0f df)",
+                 100 * p->pool.between_cv, 100 * p->pool.cv, p->pool.levels, p->pool.nu);
+    else if (p->pool.between_cv > 0)
         snprintf(buf, sizeof buf,
                  "run-to-run noise on this server: %.1f %% between runs (CV between replicates "
                  "%.1f %%, their within-run part %.1f %%; %zu levels, %.0f df)",
