@@ -92,11 +92,16 @@ if limit and levels:
             fail("the best attainable (%.1f %%) is above the asked 0.1 %%" % best_pct)
         if iv.get("asked") != 0.001:
             fail("the records say the asked precision 0.001, got %r" % iv.get("asked"))
-# the time the replicates took: within the budget, but for the last first-pass level (the first
-# pass checks the budget before each level) and the ticks' rounding
+# the time the replicates took (every record, flagged ones measured again included): within the
+# budget, but for the last replicate's overrun of its estimate - a replicate starts only when
+# its estimated cost fits, and on a loaded machine it may be flagged and measured again (up to
+# another max_time) - and the ticks' rounding
 spent = sum(((p.get("extra") or {}).get("calibration") or {}).get("elapsed_s", p["duration_s"]) for p in reps)
-if not spent <= budget + max_time + 1:
-    fail("the replicates took %.1f s, the budget is %.0f s (+ one level of %.0f s)" % (spent, budget, max_time))
+if not spent <= budget + 2 * max_time + 2:
+    fail("the replicates took %.1f s, the budget is %.0f s (+ 2 x %.0f s + 2 s)" % (spent, budget, max_time))
+    for p in reps:
+        print("  replicate: %d threads, pass %s, %.2f s, flags %s" % (p["threads"],
+              p["extra"]["interval"].get("pass"), ((p.get("extra") or {}).get("calibration") or {}).get("elapsed_s", p["duration_s"]), p.get("flags")))
 if len(reps) < 4:
     fail("some level has a second replicate (%d replicates)" % len(reps))
 print("noise test: %d replicates, %.1f s of probing; %s" % (len(reps), spent, limit[0] if limit else "-"))
