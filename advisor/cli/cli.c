@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 /* getopt_long value of option i of a table; --help is HELP_VAL. */
 #define OPT_VAL(i) (256 + (i))
@@ -674,4 +675,16 @@ void cli_help(const struct cli_cmd *cmd, FILE *f)
     }
     if (cmd->epilog && *cmd->epilog)
         fprintf(f, "\n%s\n", cmd->epilog);
+}
+
+long cli_same_file_before(const char *const *paths, size_t i)
+{
+    struct stat a, b;
+    if (!paths[i] || strcmp(paths[i], "-") == 0 || stat(paths[i], &a) != 0)
+        return -1;
+    for (size_t j = 0; j < i; j++)
+        if (paths[j] && strcmp(paths[j], "-") != 0 && stat(paths[j], &b) == 0 &&
+            a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+            return (long)j;
+    return -1;
 }

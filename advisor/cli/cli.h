@@ -220,6 +220,15 @@ int cli_check_table(const struct cli_cmd *cmd, char *err, size_t cap);
 const char *cli_default_text(const struct cli_opt *o);
 
 /**
+ * Whether the file paths[i] names was given before it in paths (the same file: device and inode
+ * equal, whatever the spelling or link): points read twice would be pooled as replicates that
+ * agree exactly, a run-to-run noise of 0 the data never showed.
+ * @param paths  n paths; "-" (stdin) and paths that cannot be stat()ed are never the same
+ * @return the index j < i of the first earlier path of the same file, or -1.
+ */
+long cli_same_file_before(const char *const *paths, size_t i);
+
+/**
  * Report misuse: prints "sizeup: <formatted message>" and "Try 'sizeup <cmd> --help'." to
  * stderr (cmd NULL or "": "Try 'sizeup --help'.").
  * @return SIZEUP_EXIT_USAGE, for `return cli_usage_error(...)`.

@@ -499,6 +499,14 @@ int cmd_fit(int argc, char **argv)
     for (int i = 0; i < args.argc; i++) {
         struct import_report rep;
         struct import_options io = {.max_points = IMPORT_HELD_POINTS_MAX};
+        long twice = cli_same_file_before((const char *const *)args.argv, (size_t)i);
+        if (twice >= 0) {
+            fprintf(stderr,
+                    "sizeup: %s: the same file as %s, given before: read once (its points "
+                    "twice would be replicates that agree exactly, a run-to-run noise of 0)\n",
+                    args.argv[i], args.argv[twice]);
+            continue;
+        }
         rc = import_file(args.argv[i], &io, &pts, &rep);
         if (rc < 0 || rc == IMPORT_WARN) {
             fprintf(stderr, "sizeup: %s\n", rep.msg);

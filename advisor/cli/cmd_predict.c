@@ -146,7 +146,16 @@ int cmd_predict(int argc, char **argv)
         goto out_pts;
     for (size_t i = 0; i < a.n_points; i++) {
         struct import_report rep;
-        int irc = import_file(a.points[i], &io, &pts, &rep);
+        long twice = cli_same_file_before(a.points, i);
+        int irc;
+        if (twice >= 0) {
+            fprintf(stderr,
+                    "sizeup: %s: the same file as %s, given before: read once (its points "
+                    "twice would be replicates that agree exactly, a run-to-run noise of 0)\n",
+                    a.points[i], a.points[twice]);
+            continue;
+        }
+        irc = import_file(a.points[i], &io, &pts, &rep);
         if (irc < 0 || irc == IMPORT_WARN) {
             fprintf(stderr, "sizeup: %s\n", rep.msg);
             status = SIZEUP_EXIT_INPUT;

@@ -144,7 +144,16 @@ int rank_cli_load(const struct rank_cli *o, const char *cmd, struct point_list *
         return rc;
     for (size_t i = 0; i < o->n_points; i++) {
         struct import_report rep;
-        int irc = import_file(o->points[i], &io, pts, &rep);
+        long twice = cli_same_file_before(o->points, i);
+        int irc;
+        if (twice >= 0) {
+            fprintf(stderr,
+                    "sizeup: %s: the same file as %s, given before: read once (its points "
+                    "twice would be replicates that agree exactly, a run-to-run noise of 0)\n",
+                    o->points[i], o->points[twice]);
+            continue;
+        }
+        irc = import_file(o->points[i], &io, pts, &rep);
         if (irc < 0 || irc == IMPORT_WARN) {
             fprintf(stderr, "sizeup: %s\n", rep.msg);
             *status = SIZEUP_EXIT_INPUT;

@@ -22,6 +22,14 @@ $ fit data/published/rds-idc-vs-cloud-4c16g.csv
 > 95% [
 > residuals
 
+### the same file given twice, once through a link: read once (9 points a curve, not 18)
+$$ ln -sf "$PWD/data/published/rds-idc-vs-cloud-4c16g.csv" "$TRANSCRIPT_TMP/same.csv"
+$ fit data/published/rds-idc-vs-cloud-4c16g.csv $TRANSCRIPT_TMP/same.csv
+? 0
+! same.csv: the same file as data/published/rds-idc-vs-cloud-4c16g.csv, given before: read once
+> idc-nvme / oltp_legacy: 9 points, threads 1-512, tps
+>! 18 points
+
 ### JSON Lines: one sizeup.fit/1 record per curve
 $ fit --json data/published/rds-idc-vs-cloud-4c16g.csv
 ? 0

@@ -11,6 +11,16 @@ $ rank --help
 > --slo=STAT:LATENCY
 > --required-tps=N
 
+# (its points twice would be replicates that agree exactly, an interval of zero width
+# [1437, 1437]; idc-nvme keeps the interval of the file read once: its level's noise bound,
+# 5 % of 1437 tps)
+### the same file given twice is read once
+$ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --points data/published/rds-idc-vs-cloud-4c16g.csv --catalog data/catalogs/published.json --slo avg:20ms
+? 0
+! the same file as data/published/rds-idc-vs-cloud-4c16g.csv, given before: read once
+>    1 idc-nvme            1437 [1365, 1509]         16.0
+>! [1437, 1437]
+
 ### the IDC-versus-cloud table at avg <= 20 ms: four configurations ranked, idc-nvme first
 $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --catalog data/catalogs/published.json --slo avg:20ms
 ? 0
