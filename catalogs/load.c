@@ -307,8 +307,16 @@ static int parse_instance_price(struct cat_jr *ld, json_t *v, struct cat_instanc
     free(s);
     if (rc != CAT_OK)
         return rc;
-    if ((rc = jr_get_num(&ld->jr, v, "amount", 1, 0, 1e12, 0, &ip->price.amount)) != CAT_OK ||
-        (rc = get_provenance(ld, v, &ip->price, 1)) != CAT_OK)
+    if ((rc = jr_get_num(&ld->jr, v, "amount", 1, 0, 1e12, 0, &ip->price.amount)) != CAT_OK)
+        return rc;
+    if (ip->price.amount == 0) { /* throughput per cost of a free instance is infinite */
+        n = jr_push_key(&ld->jr, "amount");
+        rc = jr_fail(&ld->jr, "expected a price above 0 (a free instance cannot be ranked by "
+                              "throughput per cost; leave the pricing model out instead)");
+        jr_pop(&ld->jr, n);
+        return rc;
+    }
+    if ((rc = get_provenance(ld, v, &ip->price, 1)) != CAT_OK)
         return rc;
     return get_range(ld, v, &ip->price, 0, 1e12);
 }
