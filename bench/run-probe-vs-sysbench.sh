@@ -5,9 +5,12 @@
 #
 #   bench/run-probe-vs-sysbench.sh [--sizeup BIN] [--port N] [--time S] [--rounds R]
 #                                  [--threads "1 4 16"] [--workloads "oltp_point_select ..."]
+#                                  [--workers W] [--datadir DIR]
 #
 # Starts its own throwaway MariaDB (scripts/mariadb-server.sh) on 127.0.0.1:PORT (default
-# 33075, datadir /tmp/probe-bench), prepares 4 tables x 10000 rows with sysbench, then for each
+# 34308, datadir build/probe-bench-PORT of this checkout, removed at the end), prepares 4 tables
+# x 10000 rows with `sizeup probe prepare` (sizeup runs only on tables that carry its mark,
+# sbtables.h; they have sysbench's shape, so sysbench runs on the same tables), then for each
 # workload and thread count runs both tools for TIME seconds (default 10) ROUNDS times
 # (default 2) and prints, per configuration:
 #   tps ratio       sizeup tps / sysbench tps (means over the rounds)
@@ -18,10 +21,13 @@
 #                   switch of every synchronous round trip, the same for both tools)
 # Goals (issue 4): point_select tps ratio >= 1.10 with cpu/1k ratio <= 0.5; read_write tps
 # ratio within 0.95 .. 1.05. On a shared machine the figures are noisy: run more rounds.
+# --workers W is given to sizeup (its OS threads driving the connections; default: its own).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 sizeup=$here/build/advisor/sizeup
-port=33075
+port=34308
+workers=()
+dir=
 dur=10
 rounds=2
 threads_list="1 4 16"
@@ -34,25 +40,29 @@ while [ $# -gt 0 ]; do
     --rounds) rounds=$2; shift 2 ;;
     --threads) threads_list=$2; shift 2 ;;
     --workloads) workloads=$2; shift 2 ;;
-    -h | --help) sed -n '2,23p' "$0"; exit 0 ;;
+    --workers) workers=(--workers "$2"); shift 2 ;;
+    --datadir) dir=$2; shift 2 ;;
+    -h | --help) sed -n '2,27p' "$0"; exit 0 ;;
     *) echo "run-probe-vs-sysbench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 command -v sysbench >/dev/null || { echo "sysbench is not installed" >&2; exit 1; }
 [ -x "$sizeup" ] || { echo "no sizeup binary at $sizeup (build first, or --sizeup BIN)" >&2; exit 1; }
-dir=/tmp/probe-bench
+[ -n "$dir" ] || dir=$here/build/probe-bench-$port
+[ ! -e "$dir" ] || { echo "run-probe-vs-sysbench.sh: $dir exists (another run, or a stale one: remove it)" >&2; exit 1; }
 tmp=$(mktemp -d)
 cleanup() {
     "$here/scripts/mariadb-server.sh" stop "$dir" >/dev/null 2>&1 || true
-    rm -rf "$tmp"
+    rm -rf "$tmp" "$dir"
 }
 trap cleanup EXIT
 "$here/scripts/mariadb-server.sh" start "$dir" "$port" >/dev/null
 export MYSQL_PWD=sbtest
 common=(--mysql-host=127.0.0.1 --mysql-port="$port" --mysql-user=sbtest --mysql-db=sbtest
         --tables=4 --table-size=10000)
-sysbench oltp_read_write "${common[@]}" --mysql-password=sbtest cleanup >/dev/null
-sysbench oltp_read_write "${common[@]}" --mysql-password=sbtest --threads=4 prepare >/dev/null
+szconn=(--no-defaults --mysql-host 127.0.0.1 --mysql-port "$port" --mysql-user sbtest
+        --mysql-db sbtest --tables 4 --table-size 10000)
+"$sizeup" probe "${szconn[@]}" --threads 4 prepare >/dev/null
 
 # run_one TOOL WORKLOAD THREADS -> "tps p95_ms transactions cpu_s user_s"
 run_one() {
@@ -61,9 +71,8 @@ run_one() {
         /usr/bin/time -f "%U %S" -o "$err" sysbench "$w" "${common[@]}" --mysql-password=sbtest \
             --threads="$t" --time="$dur" run >"$out" 2>/dev/null
     else
-        /usr/bin/time -f "%U %S" -o "$err" "$sizeup" probe --workload "$w" \
-            --mysql-host 127.0.0.1 --mysql-port "$port" --mysql-user sbtest --mysql-db sbtest \
-            --tables 4 --table-size 10000 --threads "$t" --time "$dur" run >"$out" 2>/dev/null
+        /usr/bin/time -f "%U %S" -o "$err" "$sizeup" probe --workload "$w" "${szconn[@]}" \
+            ${workers[@]+"${workers[@]}"} --threads "$t" --time "$dur" run >"$out" 2>/dev/null
     fi
     awk -v cpu="$(awk '{print $1 + $2}' "$err")" -v usr="$(awk '{print $1}' "$err")" '
         /^    transactions:/ { tx = $2; gsub(/\(/, "", $3); tps = $3 }
@@ -104,4 +113,5 @@ for w in $workloads; do
         unset sum
     done
 done
+"$sizeup" probe "${szconn[@]}" cleanup >/dev/null
 echo "(means of $rounds alternating rounds of ${dur} s; machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg))"
