@@ -242,6 +242,19 @@ static int load(struct jr *l, json_t *root, struct study *s)
                                   th->max, th->what);
             s->ladder[s->n_ladder++] = (long)json_integer_value(t);
         }
+        {
+            size_t distinct = 0;
+            for (size_t a = 0; a < s->n_ladder; a++) {
+                size_t b = 0;
+                while (b < a && s->ladder[b] != s->ladder[a])
+                    b++;
+                distinct += b == a;
+            }
+            if (distinct < 2) /* the ranking needs a curve: 2 levels at least (curve.h) */
+                return jr_fail_at(l, "$.ladder",
+                                  "expected at least 2 different thread counts (a curve needs 2 "
+                                  "levels to be ranked; \"auto\" chooses them)");
+        }
     } else if (v && !(json_is_string(v) && strcmp(json_string_value(v), "auto") == 0)) {
         return jr_fail_at(l, "$.ladder", "expected \"auto\" or a list of thread counts");
     }

@@ -51,6 +51,10 @@ int main(void)
     study_destroy(&s);
     CHECK_INT_EQ(study_load(FIX "bad-budget.json", &s, err, sizeof err), -1);
     CHECK(strstr(err, "bad-budget.json:15:13: $.budget: expected a duration in (0 s,") != NULL);
+    /* one level (twice) is no curve: refused at load, not after probing (a break-it finding) */
+    CHECK_INT_EQ(study_load(FIX "one-level.json", &s, err, sizeof err), -1);
+    CHECK(strstr(err, "one-level.json:12:13: $.ladder: expected at least 2 different thread "
+                      "counts") != NULL);
     CHECK_INT_EQ(study_load(FIX "unknown-key.json", &s, err, sizeof err), -1);
     CHECK(strstr(err, "unknown-key.json:7:13: $.ouptut") != NULL);
     /* the study's 18 keys are more than util/jsonread.h lists (JR_KEYS_LISTED_MAX) */

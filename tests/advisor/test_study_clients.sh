@@ -52,11 +52,11 @@ refused "more clients than the smallest level" 3 "[2, 4]" mysql \
     'bad.json:5:50: \$.candidates\[0\].clients: 3 clients cannot share a level of 2 threads (\$.ladder\[0\])'
 refused "clients with the auto ladder" 2 '"auto"' mysql \
     'bad.json:5:50: \$.candidates\[0\].clients: 2 clients need a "ladder" list'
-refused "no client" 0 "[2]" mysql \
+refused "no client" 0 "[2, 4]" mysql \
     'bad.json:5:50: \$.candidates\[0\].clients: expected an integer in \[1, 64\], got 0'
-refused "65 clients" 65 "[100]" mysql \
+refused "65 clients" 65 "[100, 200]" mysql \
     'bad.json:5:50: \$.candidates\[0\].clients: expected an integer in \[1, 64\], got 65'
-refused "clients of imported results" 2 "[2]" results \
+refused "clients of imported results" 2 "[2, 4]" results \
     'bad.json:4:50: \$.candidates\[0\].clients: "clients" is how many load generators'
 
 # ---- two clients per level, merged -------------------------------------------------------------

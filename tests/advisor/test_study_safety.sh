@@ -42,7 +42,7 @@ check_true "no output folder" test ! -e "$TMPD/big"
 rootsql "CREATE USER IF NOT EXISTS 'sbnoupd'@'127.0.0.1' IDENTIFIED BY 'noupd';
          GRANT SELECT, INSERT, CREATE, DROP, INDEX, ALTER ON $SIZEUP_MYSQL_DB.* TO 'sbnoupd'@'127.0.0.1'"
 printf 'noupd\n' >"$TMPD/pw2"
-study "$TMPD/noupd.json" "[1]" noupd sbnoupd pw2 '{ "oltp_read_write": 1 }'
+study "$TMPD/noupd.json" "[1, 2]" noupd sbnoupd pw2 '{ "oltp_read_write": 1 }'
 "$SIZEUP_BIN" study "$TMPD/noupd.json" >"$TMPD/noupd.out" 2>"$TMPD/noupd.err"
 check_eq "a failing level: the study fails (exit 1)" $? 1
 check_true "the failure is named" grep -q "going on with the other candidates" "$TMPD/noupd.err"
@@ -53,7 +53,7 @@ rootsql "DROP USER IF EXISTS 'sbnoupd'@'127.0.0.1'"
 sql "CREATE TABLE sbtest1 (id INT PRIMARY KEY, name VARCHAR(40), amount INT)"
 sql "INSERT INTO sbtest1 SELECT seq, CONCAT('customer ', seq), seq FROM seq_1_to_5000"
 sum0=$(sql "CHECKSUM TABLE sbtest1" | cut -f2)
-study "$TMPD/foreign.json" "[1]" foreign "$SIZEUP_MYSQL_USER" pw
+study "$TMPD/foreign.json" "[1, 2]" foreign "$SIZEUP_MYSQL_USER" pw
 "$SIZEUP_BIN" study "$TMPD/foreign.json" >"$TMPD/foreign.out" 2>"$TMPD/foreign.err"
 check_true "a user's sbtest1: the study does not end well ($?)" test $? -ne 0
 check_true "a user's sbtest1: named" grep -q "sbtest1 .* is not sizeup's\|refusing to drop sbtest1" "$TMPD/foreign.err" "$TMPD/foreign/probe.log"

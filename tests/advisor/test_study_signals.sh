@@ -36,9 +36,9 @@ JSON
 # before its command line is read counts only in a normal build.
 children() {
     local c cmd self
-    self=$(tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null)
+    self=$(tr '\0' ' ' 2>/dev/null <"/proc/$1/cmdline")
     for c in $(pgrep -P "$1"); do
-        cmd=$(tr '\0' ' ' <"/proc/$c/cmdline" 2>/dev/null)
+        cmd=$(tr '\0' ' ' 2>/dev/null <"/proc/$c/cmdline")
         if [ "${SIZEUP_SANITIZED:-0}" = 1 ] && { [ -z "$cmd" ] || [ "$cmd" = "$self" ]; }; then
             continue
         fi
