@@ -10,6 +10,7 @@
 #include "catalog.h"
 #include "check.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,10 +104,16 @@ int main(void)
     secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     printf("loaded %zu configurations in %.3f s\n", cat->n_configs, secs);
     {
-        double t5 = load_secs(N_CONF / 4), t20 = load_secs(N_CONF);
+        /* the least of 3 loads each: a shared, loaded machine stretches single runs; 4 x the
+         * configurations is about 4 x the time when linear, 16 x when quadratic */
+        double t5 = INFINITY, t20 = INFINITY;
+        for (int r = 0; r < 3; r++) {
+            t5 = fmin(t5, load_secs(N_CONF / 4));
+            t20 = fmin(t20, load_secs(N_CONF));
+        }
         printf("one file of %d configurations: %.3f s, of %d: %.3f s (x %.1f)\n", N_CONF / 4, t5,
                N_CONF, t20, t20 / t5);
-        CHECK(t20 < 10 * t5);
+        CHECK(t20 < 10 * t5); /* between linear (4) and quadratic (16) */
     }
     CHECK(cat->n_configs == N_CONF);
     for (size_t k = 0; k < N_CONF; k++) {
