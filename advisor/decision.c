@@ -2,22 +2,13 @@
 #include "decision.h"
 
 #include "confidence.h"
+#include "svg.h"
 #include "tco.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* v as the text output prints it: whole numbers from 10,000 up, else 4 significant digits. */
-static const char *fnum(char *buf, size_t cap, double v)
-{
-    if (fabs(v) >= 1e4 && fabs(v) < 1e15)
-        snprintf(buf, cap, "%.0f", v);
-    else
-        snprintf(buf, cap, "%.4g", v);
-    return buf;
-}
 
 /* Append to an item, never past its end. */
 static void add(char *item, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -45,14 +36,14 @@ static void row_figures(char *item, const struct rank_set *s, const struct rank_
 {
     char a[32], b[32], slo[64];
     const char *cur = s->cat->currency;
-    add(item, "%s tps at %s", fnum(a, sizeof a, r->x.value),
+    add(item, "%s tps at %s", tco_fnum(a, sizeof a, r->x.value),
         slo_text(&s->opt.slo, slo, sizeof slo));
     if (s->opt.required_tps > 0)
         add(item, "; %ld node%s serve %g tps for %.2f %s/month", r->nodes_needed,
             r->nodes_needed == 1 ? "" : "s", s->opt.required_tps, r->cost_per_month, cur);
     else
         add(item, " for %.4g %s/h: %s tps per %s/h", r->cost_per_hour, cur,
-            fnum(b, sizeof b, r->tps_per_cost), cur);
+            tco_fnum(b, sizeof b, r->tps_per_cost), cur);
     add(item, " (%s%s)", curve_basis_name(r->basis), r->standby_added ? ", a standby added" : "");
 }
 
@@ -77,8 +68,8 @@ static void flips(char (*items)[DECISION_ITEM_MAX], size_t *n, const struct rank
         add(item, "%s %s's %s%s %s %s%s%s (now %s)", shown ? ", or" : "", q->config, q->in.name,
             strcmp(q->in.name, "instance") == 0 ? " price" : "",
             q->break_even > q->in.value ? "exceeds" : "falls below",
-            fnum(n1, sizeof n1, q->break_even), *q->in.unit ? " " : "", q->in.unit,
-            fnum(n2, sizeof n2, q->in.value));
+            tco_fnum(n1, sizeof n1, q->break_even), *q->in.unit ? " " : "", q->in.unit,
+            tco_fnum(n2, sizeof n2, q->in.value));
         if (strcmp(q->in.name, "servers_per_admin") == 0)
             add(item, ": %.3g FTE per server", 1 / q->break_even);
         shown++;
@@ -303,20 +294,7 @@ int decision_write_html(FILE *f, const struct rank_set *s)
     fprintf(f, "<h2>Decision</h2>\n<ul class=\"decision\">\n");
     for (size_t i = 0; i < n; i++) {
         fputs("<li>", f);
-        for (const char *p = items[i]; *p; p++)
-            switch (*p) {
-            case '<':
-                fputs("&lt;", f);
-                break;
-            case '>':
-                fputs("&gt;", f);
-                break;
-            case '&':
-                fputs("&amp;", f);
-                break;
-            default:
-                fputc(*p, f);
-            }
+        svg_escape(f, items[i]);
         fputs("</li>\n", f);
     }
     fprintf(f, "</ul>\n");

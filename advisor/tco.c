@@ -232,8 +232,7 @@ int tco_attach(struct rank_set *s)
     return 0;
 }
 
-/* v for text: whole numbers from 10,000 up, else 4 significant digits. */
-static const char *fnum(char *buf, size_t cap, double v)
+const char *tco_fnum(char *buf, size_t cap, double v)
 {
     if (fabs(v) >= 1e4 && fabs(v) < 1e15)
         snprintf(buf, cap, "%.0f", v);
@@ -364,8 +363,8 @@ int tco_write_text(FILE *f, const struct rank_set *s, const struct rank_tco *t)
                 continue;
             up = k->break_even > k->in.value; /* the flip lies above the value */
             fprintf(f, "%s\n    %s %s %s %s%s%s (now %s)", shown ? "," : "", k->config, k->in.name,
-                    up ? "exceeds" : "falls below", fnum(n1, sizeof n1, k->break_even),
-                    *k->in.unit ? " " : "", k->in.unit, fnum(n2, sizeof n2, k->in.value));
+                    up ? "exceeds" : "falls below", tco_fnum(n1, sizeof n1, k->break_even),
+                    *k->in.unit ? " " : "", k->in.unit, tco_fnum(n2, sizeof n2, k->in.value));
             if (strcmp(k->in.name, "servers_per_admin") == 0)
                 fprintf(f, ": %.3g FTE per server", 1 / k->break_even);
             shown++;
@@ -407,8 +406,8 @@ int tco_write_text(FILE *f, const struct rank_set *s, const struct rank_tco *t)
                             "high\n",
                             w->config);
                 fprintf(f, "  %-20.20s %-24.24s %9s / %-9s %6.3gx / %.3gx\n", v[i]->config,
-                        v[i]->in.name, fnum(n1, sizeof n1, v[i]->in.fig->low),
-                        fnum(n2, sizeof n2, v[i]->in.fig->high), v[i]->adv_low, v[i]->adv_high);
+                        v[i]->in.name, tco_fnum(n1, sizeof n1, v[i]->in.fig->low),
+                        tco_fnum(n2, sizeof n2, v[i]->in.fig->high), v[i]->adv_low, v[i]->adv_high);
                 shown++;
             }
     }

@@ -130,4 +130,12 @@ double tco_swing(const struct tco_input *k);
  */
 int tco_row_json(const struct rank_tco *t, const struct rank_set *s, size_t i, json_t *o);
 
+/**
+ * A figure as the text outputs print it: whole numbers from 10,000 up (below 1e15), else 4
+ * significant digits ("%.4g").
+ * @param buf  cap bytes, written (NUL-terminated, cut at cap)
+ * @return buf.
+ */
+const char *tco_fnum(char *buf, size_t cap, double v);
+
 #endif

@@ -15,6 +15,7 @@ with --ha-standby 1 that a standby was priced. `sizeup report --markdown` carrie
 section, the HTML report the same items as a list (escaped). A latency target nothing meets
 gives no decision section.
 """
+from html import unescape as html_unescape
 import copy
 import json
 import os
@@ -124,7 +125,7 @@ def main():
     run("report", "--catalog", CAT, *base, "-o", html_path)
     html = open(html_path).read()
     lis = re.findall(r"<li>(.*?)</li>", html.split("<h2>Decision</h2>", 1)[-1].split("</ul>")[0])
-    unesc = [x.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&") for x in lis]
+    unesc = [html_unescape(x) for x in lis]
     check("<h2>Decision</h2>" in html and unesc == items, "HTML decision list: %s" % lis[:2])
     check(all("<=" not in x for x in lis), "HTML escaped")
 
