@@ -5,7 +5,7 @@
 #   scripts/mariadb-server.sh stop DIR           stop it (DIR is kept; remove it yourself)
 #   scripts/mariadb-server.sh status DIR         exit 0 when it answers
 #
-# The server listens on 127.0.0.1:PORT (default 33061) and DIR/mysqld.sock only. It has a database
+# The server listens on 127.0.0.1:PORT (default 23061) and DIR/mysqld.sock only. It has a database
 # `sbtest` and a user `sbtest` (password `sbtest`, host 127.0.0.1 and localhost) with all privileges on
 # it, plus PROCESS and RELOAD for SHOW GLOBAL STATUS; root has no password over the socket.
 # DIR/env is written with the shell variables the tests read (SIZEUP_MYSQL_HOST, _PORT, _SOCKET, ...).
@@ -13,7 +13,7 @@ set -euo pipefail
 
 cmd=${1:-}
 dir=${2:-}
-port=${3:-33061}
+port=${3:-23061}
 if [ -z "$cmd" ] || [ -z "$dir" ]; then
     echo "usage: $0 start|stop|status DIR [PORT]" >&2
     exit 2

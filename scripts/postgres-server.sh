@@ -6,7 +6,7 @@
 #   scripts/postgres-server.sh stop DIR           stop it (DIR is kept; remove it yourself)
 #   scripts/postgres-server.sh status DIR         exit 0 when it answers
 #
-# The server listens on 127.0.0.1:PORT (default 33064) and a socket in DIR only, trusts local
+# The server listens on 127.0.0.1:PORT (default 23064) and a socket in DIR only, trusts local
 # connections (it holds nothing but pgbench's tables) and has a database `bench`. PostgreSQL does
 # not run as root: as root the server runs as the `postgres` user the package creates (DIR is
 # handed to it). DIR/env is written with the shell variables the tests read (SIZEUP_PG_HOST,
@@ -15,7 +15,7 @@ set -euo pipefail
 
 cmd=${1:-}
 dir=${2:-}
-port=${3:-33064}
+port=${3:-23064}
 if [ -z "$cmd" ] || [ -z "$dir" ]; then
     echo "usage: $0 start|stop|status DIR [PORT]" >&2
     exit 2

@@ -17,17 +17,17 @@ echo "== format (clang-format $(clang-format --version | grep -o '[0-9][0-9.]*' 
 git ls-files -z '*.c' '*.h' | xargs -0 clang-format --dry-run -Werror
 
 echo "== build (normal)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSIZEUP_TEST_MYSQL_PORT=33061 \
-    -DSIZEUP_TEST_PG_PORT=33064 >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSIZEUP_TEST_MYSQL_PORT=23061 \
+    -DSIZEUP_TEST_PG_PORT=23064 >/dev/null
 cmake --build build -j"$jobs"
 echo "== build (asan+ubsan, clang, fuzz targets)"
 CC=clang cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DSIZEUP_SANITIZE=ON -DSIZEUP_FUZZ=ON \
-    -DSIZEUP_TEST_MYSQL_PORT=33062 -DSIZEUP_TEST_PG_PORT=33065 >/dev/null
+    -DSIZEUP_TEST_MYSQL_PORT=23062 -DSIZEUP_TEST_PG_PORT=23065 >/dev/null
 cmake --build build-asan -j"$jobs"
 
 echo "== build (tsan, clang: the probe engine)"
 CC=clang cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Debug -DSIZEUP_TSAN=ON \
-    -DSIZEUP_TEST_MYSQL_PORT=33063 -DSIZEUP_TEST_PG_PORT=33066 >/dev/null
+    -DSIZEUP_TEST_MYSQL_PORT=23063 -DSIZEUP_TEST_PG_PORT=23066 >/dev/null
 cmake --build build-tsan -j"$jobs"
 
 status=0

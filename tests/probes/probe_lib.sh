@@ -18,8 +18,12 @@ finish() {
     [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
 }
 
-# free_port PORT: PORT when nothing on 127.0.0.1 has it, else a port the kernel has free (a test
-# that starts a second server must never talk to somebody else's server on a taken port)
+# free_port PORT: PORT when nothing on 127.0.0.1 has it, else the next free port above it (a test
+# that starts a second server must never talk to somebody else's server on a taken port). The
+# ports stay below the kernel's ephemeral range (net.ipv4.ip_local_port_range, 32768 by default):
+# a port in it can be taken between two starts of the same server by any client's outgoing
+# connection, or by a reconnecting probe's own connect to the stopped server (TCP self-connect),
+# which made test_probe_faults' restarts fail with "Address already in use" in CI.
 free_port() {
     python3 - "$1" <<'PY'
 import socket, sys
@@ -33,7 +37,18 @@ def free(p):
         return None
     finally:
         s.close()
-print(free(int(sys.argv[1])) or free(0))
+try:
+    low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+except (OSError, ValueError, IndexError):
+    low = 32768
+first = int(sys.argv[1])
+for p in range(first, first + 200):
+    if p >= low:
+        break
+    if free(p):
+        print(p)
+        sys.exit(0)
+sys.exit("free_port: no free port from %d below the ephemeral range (%d)" % (first, low))
 PY
 }
 

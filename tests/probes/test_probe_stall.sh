@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A frozen server (issue 12.2, 12.3): on a throwaway server of its own (port fixture+201), frozen
+# A frozen server (issue 12.2, 12.3): on a throwaway server of its own (port fixture+220), frozen
 # with SIGSTOP mid-level and thawed with SIGCONT:
 #   - a time-limited level ends within its limit + one --mysql-timeout (here it ends at the
 #     stall, PROBE_STALL_S after the server stops answering), is flagged `stalled`, keeps the
@@ -13,7 +13,7 @@
 . "$(dirname "$0")/probe_lib.sh"
 : "${SIZEUP_MYSQL_SCRIPT:?}" "${SIZEUP_BUILD_DIR:?}"
 
-P3=$(free_port $((SIZEUP_MYSQL_PORT + 201)))
+P3=$(free_port $((SIZEUP_MYSQL_PORT + 220)))
 D3=$SIZEUP_BUILD_DIR/mariadb-stall
 "$SIZEUP_MYSQL_SCRIPT" start "$D3" $P3 >/dev/null || bad "the stall server did not start"
 pid3=$(cat "$D3/mysqld.pid")
