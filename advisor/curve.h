@@ -366,6 +366,8 @@ struct curve_at {
     double n;                 /* concurrency (or nodes) at the target; NAN when not met */
     struct derived_value x;   /* throughput there, with its 95 % interval */
     double latency_s;         /* the statistic's latency at n (at the smallest level: NEVER) */
+    double latency_n;         /* NEVER: the x latency_s was read at (the smallest level, or the
+                                 nodes asked); else NAN */
     enum curve_basis x_basis; /* where x comes from */
     enum curve_basis lat_basis;
     int x_from_model;       /* 1: x is the model's (the curve's model is used there) */

@@ -111,7 +111,7 @@ int curve_at_target(const struct curve *c, const struct slo *slo, double nodes_a
     int ext, top_ok, all = 1;
 
     memset(out, 0, sizeof *out);
-    out->n = out->latency_s = out->best_measured_x = out->best_measured_n = NAN;
+    out->n = out->latency_s = out->latency_n = out->best_measured_x = out->best_measured_n = NAN;
     out->x.value = out->x.lo = out->x.hi = out->limit_n = NAN;
     out->beyond = 1;
     if (!(t > 0) || !isfinite(t) || !(extrapolate >= 1) || !isfinite(extrapolate) || c->m == 0)
@@ -140,6 +140,7 @@ int curve_at_target(const struct curve *c, const struct slo *slo, double nodes_a
         }
         if (!meets(c, nodes_at, t)) {
             out->status = CURVE_NEVER;
+            out->latency_n = nodes_at;
             out->latency_s = curve_latency(c, nodes_at, &out->lat_basis);
             return CURVE_OK;
         }
@@ -186,6 +187,7 @@ int curve_at_target(const struct curve *c, const struct slo *slo, double nodes_a
     free(bp);
     if (!isfinite(best.x.value)) {
         out->status = CURVE_NEVER;
+        out->latency_n = c->lv[0].n;
         out->latency_s = curve_latency(c, c->lv[0].n, &out->lat_basis);
         return CURVE_OK;
     }

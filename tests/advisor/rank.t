@@ -42,6 +42,13 @@ $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:10ms
 >    - cloud-essd      never meets the target (11.54 ms at 1 thread already)
 >    2 cloud-local-ssd
 
+### never met: the latency is the smallest measured level's, named (seekdb's point_select
+# starts at 10 threads with p99 0.23 ms in the CSV, 1c2g's with 0.53 ms)
+$ rank --points data/published/seekdb-4c8g-1c2g.csv --workload oltp_point_select --slo p99:0.1ms
+? 0
+>    - seekdb-4c8g never meets the target (0.23 ms at 10 threads already)
+>    - seekdb-1c2g never meets the target (0.53 ms at 10 threads already)
+
 ### one JSON record per configuration
 $ rank --json --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:100ms
 ? 0
