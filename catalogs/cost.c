@@ -170,7 +170,7 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
         t = add_term(c, "licence", &s->licence);
         t->rate = rate;
         t->per_hour = copies * units * x * e / CAT_HOURS_PER_YEAR;
-        snprintf(t->formula, sizeof t->formula, "%d x %d %s x %g %s/y%s x %.6g / 8760 h", copies,
+        snprintf(t->formula, sizeof t->formula, "%d x %d %s x %g %s%s x %.6g / 8760 h", copies,
                  units, s->licence_per == CAT_LICENCE_CORE ? "cores" : "server",
                  val(o, &s->licence), cu(cur, sizeof cur, s->licence.currency, "/y"), conv, e);
     }

@@ -191,9 +191,12 @@ const struct cli_cmd cmd_catalog_cost_cli = {
     .name = "catalog cost",
     .usage = "Usage: sizeup catalog cost CONFIG... [--catalog FILE]... [--pricing MODEL] "
              "[--nodes N] [--json]",
-    .description = "Print the cost per hour and per month (730 h) of configurations, term by\n"
-                   "term: instance, disk capacity, provisioned IOPS and MB/s, or the on-premises\n"
-                   "terms capital, maintenance, power, rack and staff; with every price's source.",
+    .description =
+        "Print the cost per hour and per month (730 h) of configurations, term by\n"
+        "term: instance, disk capacity, provisioned IOPS and MB/s, or the on-premises\n"
+        "terms (capital with its refresh, maintenance, licences, power on its curve x PUE,\n"
+        "space, network, staff, storage redundancy, packing of a slice); with every\n"
+        "price's source, date and whether it is an estimate.",
     .options = cost_options,
     .min_operands = 1,
     .max_operands = CLI_ANY,

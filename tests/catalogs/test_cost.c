@@ -124,6 +124,14 @@ static double term(const struct cat_cost *c, const char *name)
     return -1;
 }
 
+static const char *term_formula(const struct cat_cost *c, const char *name)
+{
+    for (size_t i = 0; i < c->n_terms; i++)
+        if (strcmp(c->terms[i].name, name) == 0)
+            return c->terms[i].formula;
+    return "";
+}
+
 static void test_cloud_costs(void)
 {
     struct cat_catalog *b = load("data/catalogs/batch.json");
@@ -356,6 +364,9 @@ static void test_full_model(void)
     CHECK_NEAR(term(&k, "capital"), 2 * 20000 * e / (4 * 8760.0), 1e-12);
     CHECK_NEAR(term(&k, "maintenance"), 2 * 0.1 * 20000 * e / 8760, 1e-12);
     CHECK_NEAR(term(&k, "licence"), 2 * 32 * 300 * e / 8760, 1e-12); /* per core, 32 cores */
+    /* the formula names the price once with its unit (it printed "300 USD/y/y") */
+    CHECK(strstr(term_formula(&k, "licence"), "2 x 32 cores x 300 USD/y x") != NULL);
+    CHECK(strstr(term_formula(&k, "licence"), "/y/y") == NULL);
     /* the curve at load 0.25: 100 + (300 - 100) x 0.25 / 0.5 = 200 W */
     CHECK_NEAR(term(&k, "power"), 2 * 0.2 * e * 1.4 * 0.15, 1e-12);
     /* colocation per kW of the peak (the curve at load 1: 500 W) */
