@@ -104,3 +104,34 @@ int readfile(const char *path, size_t max_bytes, char **buf, size_t *len, char *
     *len = n;
     return READFILE_OK;
 }
+
+int readfile_secret_line(const char *path, char **out, char *why, size_t cap)
+{
+    char line[1024];
+    size_t n;
+    FILE *f = fopen(path, "r");
+    *out = NULL;
+    if (!f) {
+        snprintf(why, cap, "cannot read %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!fgets(line, sizeof line, f))
+        line[0] = '\0';
+    if (ferror(f)) {
+        snprintf(why, cap, "cannot read %s: %s", path, strerror(errno ? errno : EIO));
+        fclose(f);
+        memset(line, 0, sizeof line);
+        return -1;
+    }
+    fclose(f);
+    n = strlen(line);
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+        line[--n] = '\0';
+    *out = strdup(line);
+    memset(line, 0, sizeof line);
+    if (!*out) {
+        snprintf(why, cap, "out of memory");
+        return -1;
+    }
+    return 0;
+}

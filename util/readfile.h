@@ -30,6 +30,18 @@ enum {
  */
 int readfile(const char *path, size_t max_bytes, char **buf, size_t *len, char *err, size_t cap);
 
+/**
+ * The first line of a file that holds a secret (a password file: `--mysql-password-file`, a
+ * study's `password_file`), without its line end ("\n" or "\r\n"); an empty file gives "".
+ * The stack copy is wiped before returning; lines past 1023 bytes are cut there.
+ * @param out  out: a new string, freed by the caller (wipe it first: memset, then free); NULL
+ *             on error
+ * @param why  on error "cannot read PATH: No such file or directory" or "out of memory"
+ *             (cap bytes)
+ * @return 0, or -1 (nothing allocated).
+ */
+int readfile_secret_line(const char *path, char **out, char *why, size_t cap);
+
 /** Text of a size cap for messages and --help: "256 MiB", "16 MiB", "512 KiB". Returns buf. */
 const char *readfile_size_text(size_t bytes, char *buf, size_t cap);
 

@@ -17,6 +17,7 @@
 #include "point.h"
 #include "probe.h"
 #include "probe_drive.h"
+#include "readfile.h"
 #include "report.h"
 #include "sbtables.h"
 #include "session.h"
@@ -323,29 +324,14 @@ const struct cli_cmd cmd_probe_cli = {
         "--give-up; 130 interrupted (SIGINT or SIGTERM, treated alike): what was measured is\n"
         "kept."};
 
-static void strip_eol(char *s)
-{
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
-        s[--n] = '\0';
-}
-
 /* Password from --mysql-password-file: its first line. */
 static int read_password_file(const char *path, char **out)
 {
-    char buf[1024];
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "sizeup: --mysql-password-file %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    if (!fgets(buf, sizeof buf, f))
-        buf[0] = '\0';
-    fclose(f);
-    strip_eol(buf);
-    *out = strdup(buf);
-    memset(buf, 0, sizeof buf);
-    return *out ? 0 : -1;
+    char why[512];
+    if (readfile_secret_line(path, out, why, sizeof why) == 0)
+        return 0;
+    fprintf(stderr, "sizeup: --mysql-password-file: %s\n", why);
+    return -1;
 }
 
 static void free_password(struct probe_cli *pc)

@@ -7,6 +7,7 @@
 #include "levelfile.h"
 #include "oltp.h"
 #include "probe_drive.h"
+#include "readfile.h"
 #include "sbtables.h"
 #include "session.h"
 #include "stopflag.h"
@@ -57,36 +58,6 @@ void study_probes_free(struct study_probes *sp)
     free(sp->wl);
     free(sp->noise);
     free(sp);
-}
-
-/* The first line of a password file, without its line end. 0, or -1 with errno's reason. */
-static int read_password(const char *path, char **out, char *why, size_t cap)
-{
-    char buf[1024];
-    size_t n;
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(why, cap, "cannot read %s: %s", path, strerror(errno));
-        return -1;
-    }
-    if (!fgets(buf, sizeof buf, f))
-        buf[0] = '\0';
-    if (ferror(f)) {
-        snprintf(why, cap, "cannot read %s: %s", path, strerror(errno));
-        fclose(f);
-        return -1;
-    }
-    fclose(f);
-    n = strlen(buf);
-    while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-        buf[--n] = '\0';
-    *out = strdup(buf);
-    memset(buf, 0, sizeof buf);
-    if (!*out) {
-        snprintf(why, cap, "out of memory");
-        return -1;
-    }
-    return 0;
 }
 
 struct study_probes *study_probes_new(const struct study *s, char *err, size_t cap)
@@ -141,7 +112,8 @@ struct study_probes *study_probes_new(const struct study *s, char *err, size_t c
             continue;
         snprintf(jp, sizeof jp, "$.candidates[%zu].mysql.password_file", i);
         if (c->mysql.password_file) {
-            if (read_password(c->mysql.password_file, &sp->password[i], why, sizeof why) != 0) {
+            if (readfile_secret_line(c->mysql.password_file, &sp->password[i], why, sizeof why) !=
+                0) {
                 study_fail_at(s, jp, err, cap, "%s", why);
                 study_probes_free(sp);
                 return NULL;
