@@ -17,24 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-void probe_config_default(struct probe_config *cfg)
-{
-    memset(cfg, 0, sizeof *cfg);
-    oltp_opts_default(&cfg->oltp);
-    /* host, port, user and db unset: the option files', else MYCONN_DEFAULT_* (mysql_conn.h) */
-    cfg->conn.ssl_mode = MYCONN_SSL_DISABLED;
-    cfg->conn.ps_mode = MYCONN_PS_AUTO;
-    cfg->conn.connect_timeout_s = 5;
-    cfg->conn.timeout_s = 10;
-    myconn_ignore_parse("1213,1020,1205", &cfg->conn.ignore);
-    sbrand_params_init(&cfg->rand, SBRAND_SPECIAL, 12, 1, 75, 0.2);
-    cfg->time_s = 10;
-    cfg->min_time_s = 5;
-    cfg->max_time_s = 60;
-    cfg->percentile = 95;
-    cfg->give_up_s = 30;
-}
-
 void probe_result_init(struct probe_result *r)
 {
     memset(r, 0, sizeof *r);

@@ -66,16 +66,6 @@
 
 #include "probe_types.h"
 
-/**
- * The configuration `sizeup probe` starts from before its options: oltp_opts_default(), host,
- * port, user and database unset (the option files', else MYCONN_DEFAULT_*), TLS DISABLED, connect
- * timeout 5 s, statement timeout 10 s, ignored errors 1213,1020,1205, --time 10 s, --min-time 5 s,
- * --max-time 60 s,
- * --percentile 95, give_up_s 30, the special distribution (12, 1, 75, pareto 0.2). No stream,
- * no stop flag, no password. A study's probes start from it too.
- */
-void probe_config_default(struct probe_config *cfg);
-
 /** Zero a result (no allocation). */
 void probe_result_init(struct probe_result *r);
 

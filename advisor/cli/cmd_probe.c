@@ -400,6 +400,16 @@ static int client_share_check(struct probe_cli *pc, int time_given)
 }
 
 /* Parse the command line into pc; @return CLI_RUN, or the exit status (--help, misuse). */
+/* What the option table does not set: sysbench's defaults of the library, the ladder's, the
+ * connection's handshake limit. */
+static void probe_cli_init(struct probe_cli *pc)
+{
+    memset(pc, 0, sizeof *pc);
+    oltp_opts_default(&pc->cfg.oltp);
+    pc->ladder = ladder_opts_default();
+    pc->cfg.conn.connect_timeout_s = 5;
+}
+
 static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **command)
 {
     struct probe_config *cfg = &pc->cfg;
@@ -423,6 +433,7 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
                 strerror(errno));
         return SIZEUP_EXIT_USAGE;
     }
+    cfg->give_up_s = pc->give_up_s; /* a connection's reconnects inside a level stop there too */
     if (whole_seconds("mysql-timeout", pc->mysql_timeout_s, &cfg->conn.timeout_s) ||
         whole_seconds("report-interval", pc->report_interval_s, &cfg->report_interval_s))
         return SIZEUP_EXIT_USAGE;
@@ -455,6 +466,19 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
     if (strcmp(*command, "run") == 0)
         return client_share_check(pc, cli_given(&cmd_probe_cli, &a, "time"));
     return CLI_RUN;
+}
+
+int cmd_probe_config_default(struct probe_config *cfg)
+{
+    struct probe_cli pc;
+    const char *command = NULL;
+    char probe[] = "probe", prepare[] = "prepare";
+    char *argv[] = {probe, prepare, NULL};
+    probe_cli_init(&pc);
+    if (parse_args(2, argv, &pc, &command) != CLI_RUN)
+        return -1;
+    *cfg = pc.cfg;
+    return 0;
 }
 
 /* The records' options: the configuration's, the thread list or the ladder's. */
@@ -588,13 +612,7 @@ int cmd_probe(int argc, char **argv)
     char msg[4096];
     int rc;
 
-    /* what the table does not set: sysbench's defaults of the library, the ladder's, the
-     * connection's handshake limit */
-    memset(&pc, 0, sizeof pc);
-    oltp_opts_default(&pc.cfg.oltp);
-    pc.ladder = ladder_opts_default();
-    pc.cfg.conn.connect_timeout_s = 5;
-    pc.cfg.give_up_s = 30;
+    probe_cli_init(&pc);
     rc = parse_args(argc, argv, &pc, &command);
     if (rc != CLI_RUN)
         return rc;

@@ -29,6 +29,16 @@ extern const struct cli_cmd cmd_catalog_cli, cmd_catalog_check_cli, cmd_catalog_
 /** sizeup probe prepare|run|cleanup : sysbench 1.0.20-compatible OLTP probes. */
 int cmd_probe(int argc, char **argv);
 extern const struct cli_cmd cmd_probe_cli;
+
+struct probe_config;
+/**
+ * The configuration `sizeup probe` has before any option is given: every default of
+ * cmd_probe_cli's option table (the one place they are written, the same that --help prints)
+ * plus what no option sets (oltp_opts_default(), the 5 s handshake limit); a calibrated level
+ * (time_s 0). No stream, stop flag or password. A study's probes start from it.
+ * @return 0, or -1 when the table's defaults do not parse (a defect test_cli_help catches).
+ */
+int cmd_probe_config_default(struct probe_config *cfg);
 /** sizeup merge PARTS... [-o POINTS] : parts measured by several load generators -> points. */
 int cmd_merge(int argc, char **argv);
 extern const struct cli_cmd cmd_merge_cli;

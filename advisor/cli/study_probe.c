@@ -1,6 +1,8 @@
 /* study_probe.c - a study's probed candidates, in-process (see study_probe.h). */
 #include "study_probe.h"
 
+#include "commands.h"
+
 #include "cli.h"
 #include "curve.h"
 #include "ladder.h"
@@ -175,7 +177,8 @@ static void candidate_config(const struct study_probes *sp, size_t i, FILE *log,
 {
     const struct study *s = sp->s;
     const struct study_candidate *c = &s->cand[i];
-    probe_config_default(cfg);
+    if (cmd_probe_config_default(cfg) != 0)
+        abort(); /* the option table's defaults parse: test_cli_help */
     if (c->mysql.host)
         cfg->conn.host = c->mysql.host;
     if (c->mysql.port)

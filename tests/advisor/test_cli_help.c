@@ -15,8 +15,11 @@
 #include "fetch.h"
 #include "limit.h"
 #include "oltp.h"
+#include "probe_types.h"
+#include "units.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -230,10 +233,48 @@ static void check_probe_table(void)
     CHECK_INT_EQ((int)found, (int)(sizeof lim / sizeof lim[0]));
 }
 
+/* A study's probes start from cmd_probe_config_default: the probe table's own defaults, the
+ * ones --help prints (they were also written out in probes/probe.c, where they could drift). */
+static const char *probe_dflt(const char *name)
+{
+    for (const struct cli_opt *o = cmd_probe_cli.options; o->name; o++)
+        if (strcmp(o->name, name) == 0)
+            return o->dflt;
+    return NULL;
+}
+
+static void check_probe_defaults(void)
+{
+    static const char *seconds[] = {"time", "min-time", "max-time", "give-up", "mysql-timeout"};
+    struct probe_config cfg;
+    double want[5];
+    double pct = -1;
+    long long tables = -1;
+    CHECK_INT_EQ(cmd_probe_config_default(&cfg), 0);
+    for (size_t i = 0; i < 5; i++) {
+        const char *d = probe_dflt(seconds[i]);
+        CHECK(d != NULL);
+        want[i] = NAN;
+        if (d)
+            CHECK_INT_EQ(units_parse_duration(d, &want[i]), 0);
+    }
+    CHECK(cfg.time_s == 0); /* no --time: a calibrated level */
+    CHECK(cfg.min_time_s == want[1]);
+    CHECK(cfg.max_time_s == want[2]);
+    CHECK(cfg.give_up_s == want[3]);
+    CHECK((double)cfg.conn.timeout_s == want[4]);
+    CHECK(probe_dflt("percentile") &&
+          units_parse_double(probe_dflt("percentile"), 0, 100, &pct) == 0);
+    CHECK(cfg.percentile == pct);
+    CHECK(probe_dflt("tables") && units_parse_int(probe_dflt("tables"), 1, 1 << 20, &tables) == 0);
+    CHECK_INT_EQ((long long)cfg.oltp.tables, tables);
+}
+
 int main(void)
 {
     check_probe_table();
     check_library_defaults();
+    check_probe_defaults();
     char *words[8];
     check_command(&sizeup_cli, words, 0);
     printf("%d command tables checked\n", n_commands);
