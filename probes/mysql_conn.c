@@ -275,6 +275,9 @@ int myconn_resolve(struct myconn_opts *o, struct myconn_where *w)
             w->tls_conflict = "--mysql-ssl-cert";
         else if (replaced(o->ssl_key, c.mysql->options.ssl_key))
             w->tls_conflict = "--mysql-ssl-key";
+        w->tls_from_files = o->ssl_mode == MYCONN_SSL_DISABLED &&
+                            (c.mysql->options.use_ssl || c.mysql->options.ssl_ca ||
+                             c.mysql->options.ssl_cert || c.mysql->options.ssl_key);
     }
     copy(w->host, sizeof w->host,
          o->socket ? "localhost"

@@ -181,6 +181,10 @@ struct myconn_where {
     /* a TLS option of o that an option file replaces ("--mysql-ssl-ca"), else NULL: Connector/C
      * applies the files after what is set on the handle, so the command line would lose */
     const char *tls_conflict;
+    /* 1: o->ssl_mode is DISABLED but an option file turns TLS on (ssl, ssl-ca, ssl-cert or
+     * ssl-key): the connections will use TLS (a caller told DISABLED on its command line
+     * refuses it) */
+    int tls_from_files;
 };
 
 /**
@@ -191,7 +195,8 @@ struct myconn_where {
  * report it). With o->no_defaults nothing is read and nothing is sent.
  * Host and socket follow the library's rule: a socket (o's or the files') is used when the
  * host is localhost. w->tls_conflict says when a file sets ssl-ca, ssl-cert or ssl-key that o
- * sets too (the caller refuses it).
+ * sets too, w->tls_from_files when a file turns TLS on while o says DISABLED (the caller
+ * refuses either when its user set the option).
  * @param w  storage for the values; o's pointers point into it (keep w as long as o)
  * @return 0, or MYCONN_FATAL when out of memory.
  */

@@ -57,6 +57,7 @@ struct probe_cli {
     struct ladder_opts ladder;
     struct slo slo;      /* --slo; target_s 0 when absent */
     int resume;          /* --resume */
+    int ssl_mode_given;  /* --mysql-ssl-mode on the command line */
     double give_up_s;    /* --give-up */
     unsigned remeasure;  /* --remeasure */
     unsigned replicates; /* --replicates */
@@ -419,6 +420,7 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
     if ((rc = cli_parse(&cmd_probe_cli, argc, argv, pc, &a)) != CLI_RUN)
         return rc;
     *command = a.argv[0];
+    pc->ssl_mode_given = cli_given(&cmd_probe_cli, &a, "mysql-ssl-mode");
     if (strcmp(*command, "prepare") && strcmp(*command, "run") && strcmp(*command, "cleanup"))
         return cli_usage_error("probe", "unknown command '%s' (prepare, run or cleanup)", *command);
     if (cfg->conn.no_defaults && (cfg->conn.defaults_file || pc->extra_file))
@@ -644,6 +646,12 @@ int cmd_probe(int argc, char **argv)
                 "after the command line: remove it from the file, or use --no-defaults or a "
                 "--defaults-file without it\n",
                 where.tls_conflict);
+        rc = SIZEUP_EXIT_USAGE;
+    } else if (where.tls_from_files && pc.ssl_mode_given) {
+        fprintf(stderr, "sizeup: --mysql-ssl-mode DISABLED: an option file turns TLS on (ssl, "
+                        "ssl-ca, ssl-cert or ssl-key), and Connector/C applies the files after "
+                        "the command line: remove them from the file, or use --no-defaults or a "
+                        "--defaults-file without them\n");
         rc = SIZEUP_EXIT_USAGE;
     } else if (strcmp(command, "run") == 0) {
         if (!pc.target)

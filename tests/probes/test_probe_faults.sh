@@ -223,6 +223,13 @@ if command -v openssl >/dev/null; then
         --mysql-ssl-ca "$c/other.pem" --time 1 run >/dev/null 2>"$TMPD/tlsf3.err"
     check_eq "--mysql-ssl-ca under a file's ssl-ca: exit 2" $? 2
     check_true "--mysql-ssl-ca under a file's ssl-ca: said" grep -q "^sizeup: --mysql-ssl-ca: an option file sets it too" "$TMPD/tlsf3.err"
+    # --mysql-ssl-mode DISABLED on the command line while the file turns TLS on: refused, since
+    # the connections would use TLS whatever the command line said
+    env -u MYSQL_PWD "$SIZEUP_BIN" probe --defaults-file "$TMPD/tls.cnf" --mysql-ssl-mode DISABLED \
+        --time 1 run >/dev/null 2>"$TMPD/tlsf4.err"
+    check_eq "--mysql-ssl-mode DISABLED under a file's ssl-ca: exit 2" $? 2
+    check_true "--mysql-ssl-mode DISABLED under a file's ssl-ca: said" \
+        grep -q "^sizeup: --mysql-ssl-mode DISABLED: an option file turns TLS on" "$TMPD/tlsf4.err"
     p2 cleanup --tables 1 --mysql-ssl-mode REQUIRED >/dev/null 2>&1
     "$SIZEUP_MYSQL_SCRIPT" stop "$D2" >/dev/null
 else
