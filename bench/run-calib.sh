@@ -7,7 +7,7 @@
 #                      [--only points|ladder|coverage|time|precision] [--rounds N]
 #                      [--fixed-rounds N] [--precision P] [--replicates N]
 #
-# Starts its own throwaway MariaDB (scripts/mariadb-server.sh) on 127.0.0.1:PORT (default 33114,
+# Starts its own throwaway MariaDB (scripts/mariadb-server.sh) on 127.0.0.1:PORT (default 23114,
 # datadir DIR, default /tmp/calib-bench), prepares TABLES x TABLE_SIZE rows (4 x 50000), then:
 #
 # 1. points: for oltp_point_select and oltp_read_write at 4 and 16 threads, R repetitions
@@ -44,7 +44,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 sizeup=$here/build/advisor/sizeup
-port=33114
+port=23114
 dir=/tmp/calib-bench
 reps=3
 fixed=60

@@ -4,7 +4,7 @@
 #   bench/run-faults.sh [--minutes M] [--seed S] [--port P] [--dir DIR] [--build BUILD]
 #
 # Starts a throwaway MariaDB of its own (scripts/mariadb-server.sh, DIR/mariadb, port P, default
-# 34008), then for M minutes (default 10) measures against it in turns: `sizeup probe run
+# 24008), then for M minutes (default 10) measures against it in turns: `sizeup probe run
 # --threads auto` (prepare, run, cleanup; short calibrated levels) and `sizeup study` (an auto
 # ladder; the study prepares and drops its tables itself), while an injector with a fixed seed
 # (S, default 1: the same faults in the same order at the same gaps) injects at random moments
@@ -21,7 +21,7 @@
 # the violations, and exits 1 when there was any. The server is stopped at the end (always).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-minutes=10 seed=1 port=34008 dir=$root/out/faults build=$root/build
+minutes=10 seed=1 port=24008 dir=$root/out/faults build=$root/build
 while [ $# -gt 0 ]; do
     case $1 in
     --minutes) minutes=$2; shift 2 ;;

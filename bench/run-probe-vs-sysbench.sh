@@ -8,7 +8,7 @@
 #                                  [--workers W] [--datadir DIR]
 #
 # Starts its own throwaway MariaDB (scripts/mariadb-server.sh) on 127.0.0.1:PORT (default
-# 34308, datadir build/probe-bench-PORT of this checkout, removed at the end), prepares 4 tables
+# 24308, datadir build/probe-bench-PORT of this checkout, removed at the end), prepares 4 tables
 # x 10000 rows with `sizeup probe prepare` (sizeup runs only on tables that carry its mark,
 # sbtables.h; they have sysbench's shape, so sysbench runs on the same tables), then for each
 # workload and thread count runs both tools for TIME seconds (default 10) ROUNDS times
@@ -25,7 +25,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 sizeup=$here/build/advisor/sizeup
-port=34308
+port=24308
 workers=()
 dir=
 dur=10

@@ -6,7 +6,7 @@ server, in one run, as ratios.
                         [--split N] [--only small,big,split]
 
 Starts its own throwaway MariaDB (scripts/mariadb-server.sh, datadir /tmp/scaleout-bench) on
-127.0.0.1:PORT (default 33076) with max_connections raised to BIG + 100, prepares 4 tables x
+127.0.0.1:PORT (default 23076) with max_connections raised to BIG + 100, prepares 4 tables x
 10000 rows with `sizeup probe prepare`, then per round (the order of the tools alternates from round to
 round):
 
@@ -91,7 +91,7 @@ def point_figures(path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--sizeup", default=os.path.join(HERE, "build/advisor/sizeup"))
-    ap.add_argument("--port", type=int, default=33076)
+    ap.add_argument("--port", type=int, default=23076)
     ap.add_argument("--time", type=int, default=10)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--big", type=int, default=2000)

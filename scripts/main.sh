@@ -10,12 +10,12 @@
 # HTML report, prints the ranking and the report's path, and stops the server. It then ranks the
 # published IDC-vs-cloud table (README's worked example) into a second report.
 #
-#   scripts/main.sh [OUTDIR]     (default OUTDIR: out/; env SIZEUP_MAIN_PORT, default 33090)
+#   scripts/main.sh [OUTDIR]     (default OUTDIR: out/; env SIZEUP_MAIN_PORT, default 23090)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 outdir=${1:-out}
-port=${SIZEUP_MAIN_PORT:-33090}
+port=${SIZEUP_MAIN_PORT:-23090}
 scripts/deps.sh
 echo "== building sizeup" >&2
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
