@@ -83,6 +83,7 @@ static int take_header(struct tbl *t, const struct tbl_row *r)
         struct tbl_col *c = &t->cols[i];
         snprintf(c->name, sizeof c->name, "%s", r->cell[i]);
         tbl_normalise_name(c->name);
+        tbl_trim_label(c->label, sizeof c->label, r->cell[i]);
         if (!c->name[0]) {
             import_diag(t->src, IMPORT_ERROR, r->line,
                         "header column %d is empty: expected a column name", i + 1);
@@ -253,7 +254,7 @@ static int fill_wide(struct tbl *t, struct point *p, const struct tbl_row *r, in
     else
         p->threads = (int64_t)xv;
     p->tps = v;
-    if (point_set_str(&p->target, t->cols[col].name) || point_add_flag(p, "wide_table"))
+    if (point_set_str(&p->target, t->cols[col].label) || point_add_flag(p, "wide_table"))
         return IMPORT_ENOMEM;
     return 1;
 }

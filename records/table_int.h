@@ -41,7 +41,8 @@ enum col_kind {
 struct tbl_col {
     enum col_kind kind;
     double pct;
-    char name[TBL_CELL_MAX];
+    char name[TBL_CELL_MAX];  /* normalised (lower case, units folded): matched to known columns */
+    char label[TBL_CELL_MAX]; /* as written, trimmed: a wide table's configuration (target) */
 };
 
 struct tbl {
@@ -87,5 +88,9 @@ int tbl_known_name(const char *name);
 /** Normalise a header name in place: lower case, trimmed, " (ms)" -> "_ms", blanks -> '_',
  *  bytes outside printable ASCII -> '?'. */
 void tbl_normalise_name(char *s);
+
+/** A header cell as written, for a wide table's configuration id: trimmed, case kept, bytes
+ *  outside printable ASCII -> '?'; cut at cap - 1 bytes. */
+void tbl_trim_label(char *dst, size_t cap, const char *cell);
 
 #endif

@@ -51,6 +51,20 @@ int tbl_number(const char *s, int thousands, double *out)
     return 0;
 }
 
+void tbl_trim_label(char *dst, size_t cap, const char *cell)
+{
+    size_t n = strlen(cell), i = 0, o = 0;
+    while (n > 0 && (cell[n - 1] == ' ' || cell[n - 1] == '\t'))
+        n--;
+    while (i < n && (cell[i] == ' ' || cell[i] == '\t'))
+        i++;
+    for (; i < n && o + 1 < cap; i++) {
+        unsigned char c = (unsigned char)cell[i];
+        dst[o++] = c < 32 || c > 126 ? '?' : (char)c; /* a target must be valid UTF-8 */
+    }
+    dst[o] = '\0';
+}
+
 void tbl_normalise_name(char *s)
 {
     size_t n = strlen(s), i = 0, o = 0;

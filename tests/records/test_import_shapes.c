@@ -317,6 +317,18 @@ static void tables(void)
     CHECK(strstr(d.last[IMPORT_NOTE], "sweep-2-servers.dat:3:") != NULL);
     point_list_destroy(&l);
 
+    /* a configuration named by a column keeps its spelling (catalog ids are case-sensitive) */
+    CHECK_INT_EQ(load(TAB "wide-names.tsv", "oltp_read_write", &l, &rep, &d), IMPORT_OK);
+    CHECK_INT_EQ(l.n, 4);
+    if (l.n == 4) {
+        CHECK_STR_EQ(l.items[0].target, "ServerA");
+        CHECK_STR_EQ(l.items[1].target, "db-East.1");
+        CHECK_NEAR(l.items[1].tps, 90.25, 1e-12);
+        CHECK_STR_EQ(l.items[2].target, "ServerA");
+        CHECK_INT_EQ(l.items[2].threads, 2);
+    }
+    point_list_destroy(&l);
+
     CHECK_INT_EQ(load(TAB "oltp_point_select-latency.dat", NULL, &l, &rep, &d), IMPORT_OK);
     CHECK_INT_EQ(l.n, 3);
     if (l.n == 3) {
