@@ -117,7 +117,7 @@ void rank_row_eval(struct rank_row *row, const char *config, int config_nodes,
             memset(ra, 0, sizeof *ra);
             ra->status = RANK_NOCURVE;
             ra->c.n = ra->c.x.value = ra->c.x.lo = ra->c.x.hi = NAN;
-            ra->c.latency_s = ra->c.peak_x = ra->c.n_peak = NAN;
+            ra->c.latency_s = ra->c.latency_n = ra->c.peak_x = ra->c.n_peak = NAN;
         } else {
             curve_at_target(curves[i], &opt->slo, (double)row->config_nodes,
                             opt->extrapolate > 1 ? opt->extrapolate : 1, &ra->c);

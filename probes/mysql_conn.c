@@ -275,9 +275,11 @@ int myconn_resolve(struct myconn_opts *o, struct myconn_where *w)
             w->tls_conflict = "--mysql-ssl-cert";
         else if (replaced(o->ssl_key, c.mysql->options.ssl_key))
             w->tls_conflict = "--mysql-ssl-key";
-        w->tls_from_files = o->ssl_mode == MYCONN_SSL_DISABLED &&
-                            (c.mysql->options.use_ssl || c.mysql->options.ssl_ca ||
-                             c.mysql->options.ssl_cert || c.mysql->options.ssl_key);
+        w->tls_from_files =
+            o->ssl_mode == MYCONN_SSL_DISABLED &&
+            (c.mysql->options.use_ssl || c.mysql->options.ssl_ca || c.mysql->options.ssl_capath ||
+             c.mysql->options.ssl_cert || c.mysql->options.ssl_key || c.mysql->options.ssl_cipher ||
+             (c.mysql->options.client_flag & CLIENT_SSL_VERIFY_SERVER_CERT));
     }
     copy(w->host, sizeof w->host,
          o->socket ? "localhost"

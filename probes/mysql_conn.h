@@ -181,9 +181,9 @@ struct myconn_where {
     /* a TLS option of o that an option file replaces ("--mysql-ssl-ca"), else NULL: Connector/C
      * applies the files after what is set on the handle, so the command line would lose */
     const char *tls_conflict;
-    /* 1: o->ssl_mode is DISABLED but an option file turns TLS on (ssl, ssl-ca, ssl-cert or
-     * ssl-key): the connections will use TLS (a caller told DISABLED on its command line
-     * refuses it) */
+    /* 1: o->ssl_mode is DISABLED but an option file turns TLS on (ssl, ssl-ca, ssl-capath,
+     * ssl-cert, ssl-key, ssl-cipher or ssl-verify-server-cert): the connections will use TLS (a
+     * caller told DISABLED on its command line refuses it) */
     int tls_from_files;
 };
 

@@ -6,7 +6,6 @@
 #include "table.h"
 #include "tools.h"
 
-
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>

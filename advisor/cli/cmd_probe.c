@@ -273,7 +273,8 @@ static const struct cli_opt probe_options[] = {
     {"give-up", 0, CLI_SECONDS, A(give_up_s), .min = LIMIT_GIVE_UP_MIN, .max = LIMIT_GIVE_UP_MAX,
      .dflt = "30s",
      .help = "after a level that stalled, reconnected or lost the server: how long to wait for "
-             "the server to answer again before giving up (exit 4)"},
+             "the server to answer again before giving up (exit 4); inside a level, how long a "
+             "lost connection keeps reconnecting (the level's end comes first)"},
     {"remeasure", 0, CLI_INT, A(remeasure), .min = 0, .max = 10, .dflt = "1",
      .help = "a level flagged stalled, reconnects or partial is measured again, up to N times, "
              "once the server answers (every record is kept; flagged ones do not count)"},
@@ -400,7 +401,6 @@ static int client_share_check(struct probe_cli *pc, int time_given)
     return CLI_RUN;
 }
 
-/* Parse the command line into pc; @return CLI_RUN, or the exit status (--help, misuse). */
 /* What the option table does not set: sysbench's defaults of the library, the ladder's, the
  * connection's handshake limit. */
 static void probe_cli_init(struct probe_cli *pc)
@@ -411,6 +411,7 @@ static void probe_cli_init(struct probe_cli *pc)
     pc->cfg.conn.connect_timeout_s = 5;
 }
 
+/* Parse the command line into pc; @return CLI_RUN, or the exit status (--help, misuse). */
 static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **command)
 {
     struct probe_config *cfg = &pc->cfg;
@@ -649,7 +650,8 @@ int cmd_probe(int argc, char **argv)
         rc = SIZEUP_EXIT_USAGE;
     } else if (where.tls_from_files && pc.ssl_mode_given) {
         fprintf(stderr, "sizeup: --mysql-ssl-mode DISABLED: an option file turns TLS on (ssl, "
-                        "ssl-ca, ssl-cert or ssl-key), and Connector/C applies the files after "
+                        "ssl-ca, ssl-capath, ssl-cert, ssl-key, ssl-cipher or "
+                        "ssl-verify-server-cert), and Connector/C applies the files after "
                         "the command line: remove them from the file, or use --no-defaults or a "
                         "--defaults-file without them\n");
         rc = SIZEUP_EXIT_USAGE;

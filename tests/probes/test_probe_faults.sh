@@ -7,7 +7,7 @@
 . "$(dirname "$0")/probe_lib.sh"
 : "${SIZEUP_MYSQL_SCRIPT:?}" "${SIZEUP_BUILD_DIR:?}"
 
-P2=$(free_port $((SIZEUP_MYSQL_PORT + 200)))
+P2=$(free_port $((SIZEUP_MYSQL_PORT + 200))) && [ -n "$P2" ] || { echo "FAIL: no port for the second server" >&2; exit 1; }
 D2=$SIZEUP_BUILD_DIR/mariadb-faults
 rec() { json_get "$1" "${2:-1}" "$3"; }
 lines() { if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi; }
@@ -103,8 +103,8 @@ check_eq "SIGINT: no second level" "$(lines "$TMPD/int.jsonl")" 1
 probe cleanup --tables 1 >/dev/null 2>&1
 
 # ---- a second server of our own -------------------------------------------------------------
-p2() { MYSQL_PWD=sbtest "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 --mysql-port $P2 "$@"; }
-"$SIZEUP_MYSQL_SCRIPT" start "$D2" $P2 >/dev/null || bad "second server did not start"
+p2() { MYSQL_PWD=sbtest "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 --mysql-port "$P2" "$@"; }
+"$SIZEUP_MYSQL_SCRIPT" start "$D2" "$P2" >/dev/null || bad "second server did not start"
 p2 cleanup --tables 1 >/dev/null 2>&1
 p2 prepare --tables 1 --table-size 200 >/dev/null 2>&1
 check_eq "second server prepare" $? 0
@@ -126,7 +126,7 @@ check_eq "server killed: one record" "$(lines "$TMPD/down.jsonl")" 1
 # a calibrated level killed mid-run: its end comes from the aggregator (--max-time) while the
 # connections still wait to reconnect; the level is partial (it used to be written unflagged, its
 # last second at 0 tps, bench/run-faults.sh), and the server staying down gives exit 4
-"$SIZEUP_MYSQL_SCRIPT" start "$D2" $P2 >/dev/null || bad "second server did not restart"
+"$SIZEUP_MYSQL_SCRIPT" start "$D2" "$P2" >/dev/null || bad "second server did not restart"
 p2 --workload oltp_point_select --table-size 200 --threads 2 --precision 0.1% --min-time 1 \
     --max-time 3 --replicates 1 --out "$TMPD/cdown.jsonl" --give-up 2 run \
     >"$TMPD/cdown.out" 2>"$TMPD/cdown.err" &
@@ -140,13 +140,13 @@ check_eq "calibrated level, server killed: record partial" \
 
 # restarted mid-run: fresh handles reconnect with backoff; the level is flagged (reconnects, and
 # stalled when the restart took 2 s or more), measured again once the server answers, exit 0
-"$SIZEUP_MYSQL_SCRIPT" start "$D2" $P2 >/dev/null || bad "second server did not restart"
+"$SIZEUP_MYSQL_SCRIPT" start "$D2" "$P2" >/dev/null || bad "second server did not restart"
 p2 --workload oltp_read_write --table-size 200 --threads 2 --time 5 --out "$TMPD/restart.jsonl" \
     --remeasure 3 run >"$TMPD/restart.out" 2>"$TMPD/restart.err" &
 pid=$!
 sleep 1.5
 "$SIZEUP_MYSQL_SCRIPT" stop "$D2" >/dev/null
-"$SIZEUP_MYSQL_SCRIPT" start "$D2" $P2 >/dev/null
+"$SIZEUP_MYSQL_SCRIPT" start "$D2" "$P2" >/dev/null
 wait $pid
 check_eq "server restarted: exit 0" $? 0
 check_eq "server restarted: the first record reconnected and is flagged" \
@@ -170,7 +170,7 @@ if command -v openssl >/dev/null; then
     openssl x509 -req -in "$c/server.csr" -CA "$c/ca.pem" -CAkey "$c/ca-key.pem" \
         -CAcreateserial -days 2 -extfile "$c/ext" -out "$c/server.pem" >/dev/null 2>&1
     mysqld=$(command -v mariadbd || echo /usr/sbin/mariadbd)
-    "$mysqld" --no-defaults --datadir="$D2/data" --socket="$D2/mysqld.sock" --port=$P2 \
+    "$mysqld" --no-defaults --datadir="$D2/data" --socket="$D2/mysqld.sock" --port="$P2" \
         --bind-address=127.0.0.1 --pid-file="$D2/mysqld.pid" --log-error="$D2/error.log" \
         --user="$(id -un)" --innodb-buffer-pool-size=64M --skip-name-resolve \
         --performance-schema=OFF --ssl-ca="$c/ca.pem" --ssl-cert="$c/server.pem" \
@@ -206,7 +206,7 @@ if command -v openssl >/dev/null; then
     # TLS from an option file (issue 19), read by Connector/C: with the password there too and
     # no MYSQL_PWD; the server requires TLS, so a measured level proves it was used
     printf '[client]\nhost=127.0.0.1\nport=%s\nuser=sbtest\npassword=sbtest\n[sizeup]\nssl-ca=%s\nssl-verify-server-cert=1\n' \
-        $P2 "$c/ca.pem" >"$TMPD/tls.cnf"
+        "$P2" "$c/ca.pem" >"$TMPD/tls.cnf"
     env -u MYSQL_PWD "$SIZEUP_BIN" probe --defaults-file "$TMPD/tls.cnf" --workload oltp_point_select \
         --table-size 200 --time 1 --out "$TMPD/tlsf.jsonl" run >/dev/null 2>"$TMPD/tlsf.err"
     check_eq "TLS from an option file: exit 0" $? 0
@@ -230,11 +230,20 @@ if command -v openssl >/dev/null; then
     check_eq "--mysql-ssl-mode DISABLED under a file's ssl-ca: exit 2" $? 2
     check_true "--mysql-ssl-mode DISABLED under a file's ssl-ca: said" \
         grep -q "^sizeup: --mysql-ssl-mode DISABLED: an option file turns TLS on" "$TMPD/tlsf4.err"
+    # ... also when the file's only TLS key is ssl-verify-server-cert
+    grep -v '^ssl-ca=' "$TMPD/tls.cnf" >"$TMPD/tls-verify.cnf"
+    env -u MYSQL_PWD "$SIZEUP_BIN" probe --defaults-file "$TMPD/tls-verify.cnf" \
+        --mysql-ssl-mode DISABLED --time 1 run >/dev/null 2>"$TMPD/tlsf5.err"
+    check_eq "--mysql-ssl-mode DISABLED under a file's ssl-verify-server-cert: exit 2" $? 2
+    # a mode that asks for TLS itself is no conflict with the file's CA: it connects
+    env -u MYSQL_PWD "$SIZEUP_BIN" probe --defaults-file "$TMPD/tls.cnf" --mysql-ssl-mode VERIFY_CA \
+        --workload oltp_point_select --table-size 200 --time 1 run >/dev/null 2>"$TMPD/tlsf6.err"
+    check_eq "--mysql-ssl-mode VERIFY_CA with a file's ssl-ca: exit 0" $? 0
     p2 cleanup --tables 1 --mysql-ssl-mode REQUIRED >/dev/null 2>&1
     "$SIZEUP_MYSQL_SCRIPT" stop "$D2" >/dev/null
 else
     echo "SKIP: TLS case: openssl is not installed, certificates cannot be made" >&2
-    "$SIZEUP_MYSQL_SCRIPT" start "$D2" $P2 >/dev/null && p2 cleanup --tables 1 >/dev/null 2>&1
+    "$SIZEUP_MYSQL_SCRIPT" start "$D2" "$P2" >/dev/null && p2 cleanup --tables 1 >/dev/null 2>&1
     "$SIZEUP_MYSQL_SCRIPT" stop "$D2" >/dev/null
 fi
 finish

@@ -13,13 +13,13 @@
 . "$(dirname "$0")/probe_lib.sh"
 : "${SIZEUP_MYSQL_SCRIPT:?}" "${SIZEUP_BUILD_DIR:?}"
 
-P3=$(free_port $((SIZEUP_MYSQL_PORT + 220)))
+P3=$(free_port $((SIZEUP_MYSQL_PORT + 220))) && [ -n "$P3" ] || { echo "FAIL: no port for the stall server" >&2; exit 1; }
 D3=$SIZEUP_BUILD_DIR/mariadb-stall
-"$SIZEUP_MYSQL_SCRIPT" start "$D3" $P3 >/dev/null || bad "the stall server did not start"
+"$SIZEUP_MYSQL_SCRIPT" start "$D3" "$P3" >/dev/null || bad "the stall server did not start"
 pid3=$(cat "$D3/mysqld.pid")
 thaw() { kill -CONT "$pid3" 2>/dev/null; }
 trap 'thaw; "$SIZEUP_MYSQL_SCRIPT" stop "$D3" >/dev/null 2>&1' EXIT
-p3() { MYSQL_PWD=sbtest "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 --mysql-port $P3 "$@"; }
+p3() { MYSQL_PWD=sbtest "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 --mysql-port "$P3" "$@"; }
 rec() { json_get "$1" "$2" "$3"; }
 lines() { if [ -f "$1" ]; then wc -l <"$1"; else echo 0; fi; }
 # wait_lines FILE N [TENTHS]: until FILE has N lines (default bound 60 s)
@@ -37,7 +37,7 @@ check_eq "prepare" $? 0
 # ---- a time-limited level: frozen 1.5 s in for ~5 s ---------------------------------------------
 # limit 6 s, --mysql-timeout 5: the level must end by 6 + 5 s
 start=$(date +%s.%N)
-MYSQL_PWD=sbtest "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 --mysql-port $P3 run \
+MYSQL_PWD=sbtest "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 --mysql-port "$P3" run \
     --workload oltp_point_select --table-size 1000 --threads 2 --time 6 --mysql-timeout 5 \
     --give-up 30 --remeasure 3 --out "$TMPD/t.jsonl" >"$TMPD/t.out" 2>"$TMPD/t.err" &
 pid=$!
@@ -62,7 +62,7 @@ check_true "says it waits for the server" grep -q "flagged (stalled); waiting up
 # 1.8 s without an answer (PROBE_SILENCE_FLAG_S is 1.2 s, PROBE_STALL_S 2 s: a stop the loaded
 # machine stretches to a stall is flagged the same): seven ticks at 0 tps are an outage, not a
 # measurement; the level is flagged stalled and measured again
-MYSQL_PWD=sbtest "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 --mysql-port $P3 run \
+MYSQL_PWD=sbtest "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 --mysql-port "$P3" run \
     --workload oltp_point_select --table-size 1000 --threads 2 --time 5 --mysql-timeout 5 \
     --give-up 30 --remeasure 3 --out "$TMPD/s.jsonl" >"$TMPD/s.out" 2>"$TMPD/s.err" &
 pid=$!
@@ -81,7 +81,7 @@ check_eq "a 1.8 s freeze: measured again until clean" \
 # a freeze of 1.8 s that begins shortly before the level's end (about 2.4 s into a 3 s level) and
 # goes on in the waits of its wind-down: the silence counts there too (inside the level it is
 # under 1 s)
-MYSQL_PWD=sbtest "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 --mysql-port $P3 run \
+MYSQL_PWD=sbtest "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 --mysql-port "$P3" run \
     --workload oltp_point_select --table-size 1000 --threads 2 --time 3 --mysql-timeout 5 \
     --give-up 30 --remeasure 3 --out "$TMPD/e.jsonl" >"$TMPD/e.out" 2>"$TMPD/e.err" &
 pid=$!
@@ -97,7 +97,7 @@ check_eq "a freeze at the level's end: measured again until clean" \
     "$(rec "$TMPD/e.jsonl" "$(lines "$TMPD/e.jsonl")" "p['threads'], p.get('flags', []), p['transactions'] > 0")" "2 [] True"
 
 # ---- the auto ladder: level 2 frozen ----------------------------------------------------------
-MYSQL_PWD=sbtest "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 --mysql-port $P3 run \
+MYSQL_PWD=sbtest "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 --mysql-port "$P3" run \
     --workload oltp_point_select --table-size 1000 --threads auto --max-threads 4 \
     --precision 10% --min-time 1 --max-time 4 --mysql-timeout 5 --target ladder --remeasure 3 \
     --replicates 1 \
@@ -136,7 +136,7 @@ check_true "fit leaves the stalled record out: $n points" grep -q "$n points, th
 
 # ---- a server that stays frozen: exit 4 ---------------------------------------------------------
 start=$(date +%s.%N)
-MYSQL_PWD=sbtest "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 --mysql-port $P3 run \
+MYSQL_PWD=sbtest "$SIZEUP_BIN" probe --mysql-host 127.0.0.1 --mysql-port "$P3" run \
     --workload oltp_point_select --table-size 1000 --threads 1,2 --time 6 --mysql-timeout 3 \
     --give-up 3 --out "$TMPD/f.jsonl" >"$TMPD/f.out" 2>"$TMPD/f.err" &
 pid=$!
