@@ -164,6 +164,18 @@ int cmd_rank(int argc, char **argv)
         rank_cli_destroy(&o.in);
         return rc;
     }
+    /* every configuration lacks the target's statistic: the target judged none of them */
+    if (status == 0 && s.n > 0) {
+        size_t judged = 0;
+        for (size_t i = 0; i < s.n; i++)
+            judged += s.rows[i].status != RANK_NOLATENCY;
+        if (judged == 0) {
+            fprintf(stderr, "sizeup: nothing to rank: no configuration has the target's latency "
+                            "statistic measured (see the list); give one the points have, e.g. "
+                            "p95 or avg\n");
+            status = SIZEUP_EXIT_FAIL;
+        }
+    }
     ro.s = &s;
     ro.fmt = o.json       ? RANK_FMT_JSON
              : o.csv      ? RANK_FMT_CSV

@@ -71,6 +71,15 @@ static int add_map(struct rank_cli *o, const char *text, const char *where, char
         snprintf(err, cap, "%s'%s' is not a mapping: expected TARGET=CONFIG-ID", where, text);
         return -1;
     }
+    /* a target mapped twice: the same configuration is harmless, another one is a mistake the
+     * first would silently win */
+    for (size_t i = 0; i < o->n_maps; i++)
+        if (strcmp(o->maps[i].target, o->maps[o->n_maps].target) == 0 &&
+            strcmp(o->maps[i].config, o->maps[o->n_maps].config) != 0) {
+            snprintf(err, cap, "%starget '%s' is mapped to '%s' and to '%s': map it once", where,
+                     o->maps[i].target, o->maps[i].config, o->maps[o->n_maps].config);
+            return -1;
+        }
     o->n_maps++;
     return 0;
 }

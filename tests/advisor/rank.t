@@ -67,9 +67,10 @@ $ rank --markdown --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:2
 ? 0
 > | 1 | idc-nvme |
 
-### a percentile the table does not carry: said per configuration, none ranked
+### a percentile the table does not carry: said per configuration, none ranked, exit 1 (nothing to rank)
 $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo p95:50ms
-? 0
+? 1
+! nothing to rank: no configuration has the target's latency statistic measured
 > no measured latency of the target's percentile
 
 ### required throughput on the MonoSQL scale-out curve: nodes from the measured curve
@@ -95,6 +96,11 @@ $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:20ms --map i
 ! rds-idc-vs-cloud-4c16g.csv:8: target 'idc-nvme': configuration 'no-such-config' is not in the catalogs
 > cloud-essd
 >! idc-nvme
+
+### a target mapped to two configurations is misuse (the first would win silently)
+$ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --map idc-nvme=idc-nvme --map idc-nvme=cloud-essd
+? 2
+! target 'idc-nvme' is mapped to 'idc-nvme' and to 'cloud-essd': map it once
 
 ### a --map file with a bad line
 $$ printf 'idc-nvme=idc-nvme\nnot a mapping\n' > "$TRANSCRIPT_TMP/map.txt"
