@@ -435,6 +435,18 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts,
                     p->r_s.lo = p->n / p->v.x.hi - o->think_s;
                     p->r_s.hi = p->n / p->v.x.lo - o->think_s;
                 }
+                /* R = N/X - T < 0: the think time is more than a whole cycle at this N, which
+                 * no response time explains: none is given (and an interval stops at 0) */
+                if (p->r_s.value < 0) {
+                    fprintf(stderr,
+                            "sizeup: fit: %s / %s: --think-time %g s exceeds N/X = %.4g s at %g "
+                            "%s: no mean response time there (R = N/X - T < 0)\n",
+                            rec.target, rec.workload, o->think_s, p->n / p->v.x.value, p->n,
+                            o->by_nodes ? "nodes" : "threads");
+                    p->r_s.value = p->r_s.lo = p->r_s.hi = NAN;
+                } else if (p->r_s.lo < 0) {
+                    p->r_s.lo = 0;
+                }
             }
             p->pctl_ms = NAN;
             if (c.lat) {

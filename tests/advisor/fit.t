@@ -156,3 +156,11 @@ $ fit --latency-target p95:20ms data/published/rds-idc-vs-cloud-4c16g.csv
 $ fit --x nodes --latency-target avg:20ms data/published/monosql-scaleout-c5-2xlarge.csv
 ? 2
 ! --latency-target needs --x threads
+
+### a think time longer than N/X leaves no response time (R = N/X - T < 0): none given, said
+# (idc-nvme measured 894 tps at 4 threads in the CSV: N/X = 4 / 894 = 0.004474 s)
+$ fit data/published/rds-idc-vs-cloud-4c16g.csv --think-time 5s --predict 4
+? 0
+! idc-nvme / oltp_legacy: --think-time 5 s exceeds N/X = 0.004474 s at 4 threads
+>! -4995
+
