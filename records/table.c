@@ -4,6 +4,7 @@
 #include "table_int.h"
 
 #include <ctype.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,6 +155,17 @@ static int fill_point(struct tbl *t, struct point *p, const struct tbl_row *r)
                 import_diag(t->src, IMPORT_ERROR, r->line,
                             "column \"%s\": expected a name, found an empty cell", c->name);
                 return IMPORT_EPARSE;
+            }
+            {
+                /* a name in another encoding (Latin-1) would be written with '?' for its bytes,
+                 * and two names would become one: refused, like a JSON Lines file's */
+                json_t *u = json_string(cell);
+                if (!u)
+                    return bad_cell(t, r->line, c->name,
+                                    "a name in UTF-8 (convert the file, e.g. iconv -f latin1 -t "
+                                    "utf-8)",
+                                    cell);
+                json_decref(u);
             }
             rc = point_set_str(c->kind == C_TARGET   ? &p->target
                                : c->kind == C_CONFIG ? &p->config

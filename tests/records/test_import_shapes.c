@@ -317,6 +317,13 @@ static void tables(void)
     CHECK(strstr(d.last[IMPORT_NOTE], "sweep-2-servers.dat:3:") != NULL);
     point_list_destroy(&l);
 
+    /* names in another encoding: refused with the line, not merged as "db?" */
+    CHECK_INT_EQ(load(TAB "latin1-target.csv", NULL, &l, &rep, &d), IMPORT_EPARSE);
+    CHECK_INT_EQ(l.n, 0);
+    CHECK(strstr(rep.msg, "latin1-target.csv:2:") != NULL);
+    CHECK(strstr(rep.msg, "a name in UTF-8") != NULL);
+    point_list_destroy(&l);
+
     /* a configuration named by a column keeps its spelling (catalog ids are case-sensitive) */
     CHECK_INT_EQ(load(TAB "wide-names.tsv", "oltp_read_write", &l, &rep, &d), IMPORT_OK);
     CHECK_INT_EQ(l.n, 4);
