@@ -23,7 +23,7 @@ int rank_mix_parse(const char *s, struct rank_mix_item *items, size_t *n, char *
             (size_t)(stop - colon - 1) >= sizeof num || stop == colon + 1)
             goto bad;
         if (k == RANK_MAX_MIX) {
-            snprintf(err, cap, "--mix: more than %d workloads", RANK_MAX_MIX);
+            snprintf(err, cap, "more than %d workloads", RANK_MAX_MIX);
             return -1;
         }
         wl = (size_t)(colon - p);
@@ -36,7 +36,7 @@ int rank_mix_parse(const char *s, struct rank_mix_item *items, size_t *n, char *
             goto bad;
         for (size_t j = 0; j < k; j++)
             if (strcmp(items[j].workload, items[k].workload) == 0) {
-                snprintf(err, cap, "--mix: workload '%s' given twice", items[k].workload);
+                snprintf(err, cap, "workload '%s' given twice", items[k].workload);
                 return -1;
             }
         sum += items[k].weight;
@@ -55,7 +55,7 @@ int rank_mix_parse(const char *s, struct rank_mix_item *items, size_t *n, char *
     return 0;
 bad:
     snprintf(err, cap,
-             "--mix: '%s' is not a workload mix: expected WORKLOAD:WEIGHT,... with weights > 0, "
+             "'%s' is not a workload mix: expected WORKLOAD:WEIGHT,... with weights > 0, "
              "e.g. oltp_read_write:0.7,oltp_point_select:0.3",
              s);
     return -1;
