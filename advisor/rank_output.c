@@ -235,11 +235,10 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
             snprintf(rk, sizeof rk, "-");
         if (r->status != RANK_MET) {
             if (r->status == RANK_NEVER && r->n_at == 1 && isfinite(r->at[0].c.latency_s))
-                fprintf(f, "%4s %-*.*s never meets the target (%.4g ms at %g %s already)", rk, w, w,
-                        r->config, r->at[0].c.latency_s * 1e3, r->at[0].c.latency_n,
-                        strcmp(x_name(s, i), "nodes") == 0
-                            ? (r->at[0].c.latency_n == 1 ? "node" : "nodes")
-                            : (r->at[0].c.latency_n == 1 ? "thread" : "threads"));
+                fprintf(f, "%4s %-*.*s never meets the target (%.4g ms at %g %s%s already)", rk, w,
+                        w, r->config, r->at[0].c.latency_s * 1e3, r->at[0].c.latency_n,
+                        strcmp(x_name(s, i), "nodes") == 0 ? "node" : "thread",
+                        r->at[0].c.latency_n == 1 ? "" : "s");
             else
                 fprintf(f, "%4s %-*.*s %s", rk, w, w, r->config, rank_status_text(r->status));
             fprintf(f, "\n");

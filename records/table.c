@@ -132,6 +132,17 @@ static int bad_cell(struct tbl *t, long line, const char *col, const char *what,
     return IMPORT_EPARSE;
 }
 
+/* A name (target, configuration, workload) in another encoding (Latin-1) would be written with
+ * '?' for its bytes, and two names would become one: refused, like a JSON Lines file's. */
+#define NAME_UTF8 "a name in UTF-8 (convert the file, e.g. iconv -f latin1 -t utf-8)"
+
+static int is_utf8(const char *s)
+{
+    json_t *u = json_string(s); /* jansson checks the encoding; NULL: not UTF-8 */
+    json_decref(u);
+    return u != NULL;
+}
+
 /* Fill one point from one row (long layout). IMPORT_OK, IMPORT_EPARSE, IMPORT_ENOMEM. */
 static int fill_point(struct tbl *t, struct point *p, const struct tbl_row *r)
 {
@@ -156,17 +167,8 @@ static int fill_point(struct tbl *t, struct point *p, const struct tbl_row *r)
                             "column \"%s\": expected a name, found an empty cell", c->name);
                 return IMPORT_EPARSE;
             }
-            {
-                /* a name in another encoding (Latin-1) would be written with '?' for its bytes,
-                 * and two names would become one: refused, like a JSON Lines file's */
-                json_t *u = json_string(cell);
-                if (!u)
-                    return bad_cell(t, r->line, c->name,
-                                    "a name in UTF-8 (convert the file, e.g. iconv -f latin1 -t "
-                                    "utf-8)",
-                                    cell);
-                json_decref(u);
-            }
+            if (!is_utf8(cell))
+                return bad_cell(t, r->line, c->name, NAME_UTF8, cell);
             rc = point_set_str(c->kind == C_TARGET   ? &p->target
                                : c->kind == C_CONFIG ? &p->config
                                                      : &p->workload,
@@ -266,6 +268,8 @@ static int fill_wide(struct tbl *t, struct point *p, const struct tbl_row *r, in
     else
         p->threads = (int64_t)xv;
     p->tps = v;
+    if (!is_utf8(t->cols[col].label))
+        return bad_cell(t, t->header_line, t->cols[col].label, NAME_UTF8, t->cols[col].label);
     if (point_set_str(&p->target, t->cols[col].label) || point_add_flag(p, "wide_table"))
         return IMPORT_ENOMEM;
     return 1;

@@ -89,8 +89,8 @@ int tbl_known_name(const char *name);
  *  bytes outside printable ASCII -> '?'. */
 void tbl_normalise_name(char *s);
 
-/** A header cell as written, for a wide table's configuration id: trimmed, case kept, bytes
- *  outside printable ASCII -> '?'; cut at cap - 1 bytes. */
+/** A header cell as written, for a wide table's configuration id: trimmed, case and bytes kept
+ *  (the reader refuses a name that is not UTF-8); cut at cap - 1 bytes. */
 void tbl_trim_label(char *dst, size_t cap, const char *cell);
 
 #endif

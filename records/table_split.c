@@ -58,10 +58,8 @@ void tbl_trim_label(char *dst, size_t cap, const char *cell)
         n--;
     while (i < n && (cell[i] == ' ' || cell[i] == '\t'))
         i++;
-    for (; i < n && o + 1 < cap; i++) {
-        unsigned char c = (unsigned char)cell[i];
-        dst[o++] = c < 32 || c > 126 ? '?' : (char)c; /* a target must be valid UTF-8 */
-    }
+    for (; i < n && o + 1 < cap; i++)
+        dst[o++] = cell[i];
     dst[o] = '\0';
 }
 
@@ -491,7 +489,8 @@ static int names_ok(const char *buf, size_t start, size_t end, char sep)
         if (ch == '"' || ch == '*' || ch == '`')
             continue;
         if (!(isalnum((unsigned char)ch) || ch == '_' || ch == '.' || ch == '%' || ch == ' ' ||
-              ch == '(' || ch == ')' || ch == '-' || (sep != '\t' && ch == '\t')))
+              ch == '(' || ch == ')' || ch == '-' || (sep != '\t' && ch == '\t') ||
+              (unsigned char)ch >= 0x80)) /* names in other scripts (the reader checks UTF-8) */
             return 0;
         if (tn + 1 < sizeof tok)
             tok[tn++] = ch;

@@ -324,6 +324,17 @@ static void tables(void)
     CHECK(strstr(rep.msg, "a name in UTF-8") != NULL);
     point_list_destroy(&l);
 
+    /* ... and a wide table's column name too; one in UTF-8 is kept byte for byte */
+    CHECK_INT_EQ(load(TAB "wide-utf8.tsv", "oltp_read_write", &l, &rep, &d), IMPORT_OK);
+    CHECK_INT_EQ(l.n, 4);
+    if (l.n == 4)
+        CHECK_STR_EQ(l.items[0].target, "srv-\xc3\xa9");
+    point_list_destroy(&l);
+    CHECK_INT_EQ(load(TAB "wide-latin1.tsv", "oltp_read_write", &l, &rep, &d), IMPORT_EPARSE);
+    CHECK(strstr(rep.msg, "wide-latin1.tsv:1:") != NULL);
+    CHECK(strstr(rep.msg, "a name in UTF-8") != NULL);
+    point_list_destroy(&l);
+
     /* a configuration named by a column keeps its spelling (catalog ids are case-sensitive) */
     CHECK_INT_EQ(load(TAB "wide-names.tsv", "oltp_read_write", &l, &rep, &d), IMPORT_OK);
     CHECK_INT_EQ(l.n, 4);
