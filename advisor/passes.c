@@ -13,6 +13,10 @@
 /* Batch-means degrees of freedom when a replicate does not say (probes/calib.h: 20 batches). */
 #define DEFAULT_SE_DF 19.0
 
+/* Earlier replicates' group keys k become HIST_KEY_BASE (1 + k): above every thread count, and
+ * apart from each other by more than noise.h's 1e-9 relative (passes.h). */
+#define HIST_KEY_BASE 1e10
+
 struct passes_opts passes_opts_default(void)
 {
     struct passes_opts o;
@@ -38,6 +42,26 @@ int passes_init(struct passes *p, const struct passes_opts *o)
         !(o->max_time_s > o->min_time_s) || !(o->first_max_s > 0) || !(o->budget_s >= 0))
         return -1;
     p->o = *o;
+    p->o.history = NULL;
+    p->o.n_history = 0;
+    if (o->n_history > 0 && o->history) {
+        p->hist = malloc(o->n_history * sizeof *p->hist);
+        if (!p->hist)
+            return -1;
+        for (size_t i = 0; i < o->n_history; i++) {
+            const struct noise_obs *h = &o->history[i];
+            if (!(isfinite(h->n) && h->n > 0 && isfinite(h->x) && h->x > 0) || h->se < 0)
+                continue; /* not a measurement: left out */
+            p->hist[p->n_hist] = *h;
+            p->hist[p->n_hist++].n = HIST_KEY_BASE * (1 + h->n);
+        }
+        {
+            struct noise_pool hp;
+            if (noise_pool(p->hist, p->n_hist, &hp) == NOISE_OK)
+                p->hist_levels = hp.levels;
+        }
+    }
+    p->floor.nu = 0;
     p->pass = 1;
     p->rep_s = fmin(o->first_max_s, o->max_time_s);
     p->attainable = NAN;
@@ -53,6 +77,7 @@ void passes_destroy(struct passes *p)
     if (!p)
         return;
     free(p->rep);
+    free(p->hist);
     memset(p, 0, sizeof *p);
 }
 
@@ -161,25 +186,48 @@ static int pool_of(const struct passes *p, struct noise_pool *pool)
     return 0;
 }
 
+/* The server's noise floor: the earlier replicates and the counting ones. 0, or -1 out of
+ * memory. */
+static int floor_of(const struct passes *p, struct noise_pool *floor)
+{
+    struct noise_obs *o;
+    size_t m = 0;
+    floor->nu = 0;
+    if (p->n_hist == 0)
+        return 0; /* nothing earlier: the curve's own pool is the floor */
+    if (!(o = malloc((p->n + p->n_hist + 1) * sizeof *o)))
+        return -1;
+    for (size_t i = 0; i < p->n_hist; i++)
+        o[m++] = p->hist[i];
+    for (size_t i = 0; i < p->n; i++)
+        if (p->rep[i].counts)
+            o[m++] = rep_obs(&p->rep[i]);
+    if (noise_pool(o, m, floor) != NOISE_OK)
+        floor->nu = 0;
+    free(o);
+    return 0;
+}
+
 static void update_pool(struct passes *p)
 {
     pool_of(p, &p->pool);
+    floor_of(p, &p->floor);
 }
 
 int passes_level(const struct passes *p, unsigned threads, struct noise_level *out)
 {
     struct noise_obs *o = malloc((p->n + 1) * sizeof *o);
-    struct noise_pool pool;
+    struct noise_pool pool, floor;
     size_t r = 0;
     int rc;
-    if (!o || pool_of(p, &pool) != 0) {
+    if (!o || pool_of(p, &pool) != 0 || floor_of(p, &floor) != 0) {
         free(o);
         return -1;
     }
     for (size_t i = 0; i < p->n; i++)
         if (p->rep[i].counts && p->rep[i].threads == threads)
             o[r++] = rep_obs(&p->rep[i]);
-    rc = r > 0 && noise_level(&pool, o, r, out) == NOISE_OK ? 0 : -1;
+    rc = r > 0 && noise_level_floor(&pool, &floor, o, r, out) == NOISE_OK ? 0 : -1;
     free(o);
     return rc;
 }
@@ -228,12 +276,14 @@ static void costs(const struct passes *p, double *k, double *o)
 static void plan_length(struct passes *p, double *omega2_rep)
 {
     double k, o, t;
+    /* the server's floor when it knows more than the curve's own replicates */
+    const struct noise_pool *q = p->floor.nu > p->pool.nu ? &p->floor : &p->pool;
     costs(p, &k, &o);
     *omega2_rep = NAN;
-    if (p->pool.nu == 0) {
+    if (q->nu == 0) {
         p->rep_s = fmin(p->o.first_max_s, p->o.max_time_s);
     } else {
-        t = isfinite(k) && isfinite(o) ? noise_replicate_s(k, o, p->pool.between_cv) : NAN;
+        t = isfinite(k) && isfinite(o) ? noise_replicate_s(k, o, q->between_cv) : NAN;
         if (!isfinite(t) || t > p->o.max_time_s)
             t = p->o.max_time_s;
         if (t < p->o.min_time_s)
@@ -334,49 +384,63 @@ static void set_msg(struct passes *p, char *dst, size_t cap, const char *text)
     }
 }
 
-/* What the noise allows: attainable, impossible, target, and the two messages. */
+/* What the noise allows: attainable, impossible, target, and the two messages. The noise said
+ * is the server's floor when earlier replicates are known (it is what bounds the intervals),
+ * else the curve's own pool. */
 static void judge(struct passes *p, double omega2_rep)
 {
-    char buf[320];
+    char buf[320], from[120] = "";
     struct noise_pool proj = p->pool;
-    double nu_proj = (double)p->n_decide * (double)(p->o.max_reps - 1);
-    if (p->pool.nu == 0)
+    const struct noise_pool *q = p->floor.nu > p->pool.nu ? &p->floor : &p->pool;
+    double nu_proj = (double)p->n_decide * (double)(p->o.max_reps - 1), a;
+    if (q->nu == 0)
         return;
-    if (!p->pool.within_known)
+    if (q == &p->floor)
+        snprintf(from, sizeof from, ", %zu of them from earlier runs on this server",
+                 p->hist_levels);
+    if (!q->within_known)
         /* noise.h: a replicate without a within-run interval (too short for batch means)
          * leaves the within-run part out, all of the spread counted between runs */
         snprintf(buf, sizeof buf,
                  "run-to-run noise on this server: %.1f %% between runs (CV between replicates "
                  "%.1f %%, all of it counted between runs: some replicates were too short for a "
-                 "within-run interval; %zu levels, %.0f df)",
-                 100 * p->pool.between_cv, 100 * p->pool.cv, p->pool.levels, p->pool.nu);
-    else if (p->pool.between_cv > 0)
+                 "within-run interval; %zu level%s%s, %.0f df)",
+                 100 * q->between_cv, 100 * q->cv, q->levels, q->levels == 1 ? "" : "s", from,
+                 q->nu);
+    else if (q->between_cv > 0)
         snprintf(buf, sizeof buf,
                  "run-to-run noise on this server: %.1f %% between runs (CV between replicates "
-                 "%.1f %%, their within-run part %.1f %%; %zu levels, %.0f df)",
-                 100 * p->pool.between_cv, 100 * p->pool.cv, 100 * p->pool.within_cv,
-                 p->pool.levels, p->pool.nu);
+                 "%.1f %%, their within-run part %.1f %%; %zu level%s%s, %.0f df)",
+                 100 * q->between_cv, 100 * q->cv, 100 * q->within_cv, q->levels,
+                 q->levels == 1 ? "" : "s", from, q->nu);
     else
         snprintf(buf, sizeof buf,
                  "run-to-run noise on this server: not above the runs' own noise (CV between "
-                 "replicates %.1f %%, their within-run part %.1f %%; %zu levels, %.0f df)",
-                 100 * p->pool.cv, 100 * p->pool.within_cv, p->pool.levels, p->pool.nu);
+                 "replicates %.1f %%, their within-run part %.1f %%; %zu level%s%s, %.0f df)",
+                 100 * q->cv, 100 * q->within_cv, q->levels, q->levels == 1 ? "" : "s", from,
+                 q->nu);
     set_msg(p, p->noise_msg, sizeof p->noise_msg, buf);
     if (nu_proj > proj.nu)
         proj.nu = nu_proj;
     if (!isfinite(omega2_rep))
-        omega2_rep = p->pool.within_cv * p->pool.within_cv;
-    p->attainable = noise_attainable(&proj, omega2_rep, DEFAULT_SE_DF, p->o.max_reps);
+        omega2_rep = q->within_cv * q->within_cv;
+    /* the wider of what the curve's own noise and the server's floor allow (noise_level_floor) */
+    p->attainable =
+        p->pool.nu > 0 ? noise_attainable(&proj, omega2_rep, DEFAULT_SE_DF, p->o.max_reps) : NAN;
+    a = p->floor.nu > 0 ? noise_attainable(&p->floor, omega2_rep, DEFAULT_SE_DF, p->o.max_reps)
+                        : NAN;
+    if (isfinite(a) && !(p->attainable >= a))
+        p->attainable = a;
     p->impossible = isfinite(p->attainable) && p->attainable > p->o.precision;
-    p->target = p->impossible ? p->attainable : p->o.precision;
+    p->target = p->impossible ? PASSES_IMPOSSIBLE_SLACK * p->attainable : p->o.precision;
     if (p->impossible) {
         snprintf(buf, sizeof buf,
                  "asked %.3g %%; run-to-run noise on this server is about %.1f %%: the best "
                  "attainable is about %.1f %% (%u replicates per level of at most %.0f s each); "
-                 "the deciding levels get short replicates instead of running to --max-time",
-                 100 * p->o.precision,
-                 100 * (p->pool.between_cv > 0 ? p->pool.between_cv : p->pool.cv),
-                 100 * p->attainable, p->o.max_reps, p->rep_s);
+                 "the deciding levels get short replicates until within %.1f %%, instead of "
+                 "running to --max-time",
+                 100 * p->o.precision, 100 * (q->between_cv > 0 ? q->between_cv : q->cv),
+                 100 * p->attainable, p->o.max_reps, p->rep_s, 100 * p->target);
         set_msg(p, p->limit_msg, sizeof p->limit_msg, buf);
     } else if (p->limit_msg[0]) {
         set_msg(p, p->limit_msg, sizeof p->limit_msg, "");
@@ -615,7 +679,8 @@ int passes_level_record(const struct passes *p, unsigned threads, const struct p
     list = json_array();
     iv = json_pack("{s:s,s:s,s:i,s:f,s:f}", "method", "replicates", "rule",
                    "replicates pooled with the run-to-run noise of the curve's replicated levels "
-                   "(two-level random effects, Kalibera & Jones 2013; Satterthwaite df)",
+                   "(two-level random effects, Kalibera & Jones 2013; Satterthwaite df), no "
+                   "narrower than the server's noise floor over its earlier replicated levels",
                    "replicates", (int)n, "df", lv.df, "asked", p->o.precision);
     if (!list || !iv || !(out->extra = json_object())) {
         json_decref(list);
@@ -632,6 +697,13 @@ int passes_level_record(const struct passes *p, unsigned threads, const struct p
         json_object_set_new(iv, "within_cv", json_real(pool.within_cv));
         json_object_set_new(iv, "pooled_levels", json_integer((json_int_t)pool.levels));
         json_object_set_new(iv, "pooled_df", json_real(pool.nu));
+    }
+    if (p->n_hist > 0 && p->floor.nu > 0) {
+        json_t *f = json_pack("{s:f,s:f,s:i,s:f,s:i}", "run_to_run_cv", p->floor.cv, "between_cv",
+                              p->floor.between_cv, "levels", (int)p->floor.levels, "df",
+                              p->floor.nu, "earlier_levels", (int)p->hist_levels);
+        if (f)
+            json_object_set_new(iv, "floor", f);
     }
     json_object_set_new(iv, "noise", json_string(noise_method_name(lv.method)));
     for (size_t i = 0; i < n; i++) {

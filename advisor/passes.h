@@ -24,13 +24,18 @@
  * variance-time product, cost beyond the kept time). Past the noise floor a longer run buys
  * nothing; another replicate does.
  *
+ * The server's noise floor (opts.history: replicated levels measured on the same server before
+ * this curve, e.g. the other workloads of a study or earlier runs in the same --out file): every
+ * level's interval is no narrower than the one the floor gives (noise_level_floor()), so that
+ * a level whose few replicates agree by chance does not state less than the server's noise.
+ *
  * The noise floor: once some level has 2 replicates, noise_msg says the run-to-run CV between
  * replicates and its between-run part. When even max_reps replicates of the deciding levels
  * cannot reach the asked precision (noise_attainable at max_reps, with the degrees of freedom
  * those replicates would give), limit_msg says so plainly - "asked 2 %; run-to-run noise on this
  * server is about 4.6 %: the best attainable is about 4.1 % (5 replicates per level)" - and the
- * passes aim for that best instead, with short replicates, instead of running every point to
- * --max-time.
+ * passes aim for that best instead (within PASSES_IMPOSSIBLE_SLACK of it), with short
+ * replicates, instead of running every point to --max-time.
  *
  * Use (the probe driver):
  *     passes_init(&p, &o);
@@ -54,6 +59,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Below the noise floor the passes stop a deciding level once its interval is within this
+ * factor of the best attainable (max_reps replicates): the last replicates narrow it by less
+ * than a quarter (the interval shrinks as about 1 / sqrt(r): 3 replicates instead of 5 are
+ * sqrt(5/3) = 1.29 wider) at the full cost of a replicate each, for a precision that was not
+ * reachable anyway. */
+#define PASSES_IMPOSSIBLE_SLACK 1.25
+
 /* Most replicates of one level. */
 #define PASSES_MAX_REPS 12
 
@@ -67,6 +79,13 @@ struct passes_opts {
     struct slo slo;     /* latency target (pct 0 = mean); target_s 0: none */
     int all_decide;     /* 1: every level decides (a list the caller chose) */
     unsigned seed;      /* the shuffle of each pass */
+    /* The server's earlier replicates (the noise floor, noise_level_floor()): replicates of
+     * levels measured on the same server before this curve (other workloads, other runs), each
+     * level's replicates sharing one n - a key, any positive number; only the grouping counts
+     * (passes keeps the keys apart from this curve's thread counts). Copied by passes_init().
+     * NULL / 0: none (the floor is then this curve's replicates, as the curve's own pool). */
+    const struct noise_obs *history;
+    size_t n_history;
 };
 
 /** precision 0.02, max_reps 5, no budget, min 5 s, max 60 s, first 10 s, no target, seed 1. */
@@ -94,11 +113,16 @@ struct passes {
     size_t nq, iq;
     double spent_s;         /* sum of the replicates' cost_s */
     struct noise_pool pool; /* the noise over the counting replicates */
+    struct noise_obs *hist; /* o.history's copy, keys moved above any thread count (owned) */
+    size_t n_hist;
+    size_t hist_levels;      /* levels of hist with >= 2 replicates */
+    struct noise_pool floor; /* the server's noise: hist and the counting replicates */
     unsigned decide[LADDER_MAX_LEVELS];
     size_t n_decide;
     double rep_s;      /* replicate length limit in use, s */
     double attainable; /* relative half-width max_reps replicates reach (NAN: unknown) */
-    double target;     /* what the passes aim for: precision, or attainable when below reach */
+    double target;     /* what the passes aim for: precision, or PASSES_IMPOSSIBLE_SLACK x
+                        * attainable when that is below reach */
     int impossible;    /* 1: the asked precision is below what max_reps replicates reach */
     int done;
     char why[400];       /* the last decision, for progress */
@@ -109,8 +133,9 @@ struct passes {
 };
 
 /**
- * Start. @return 0, or -1 when opts are out of range (precision not in (0, 1), max_reps 0 or
- * above PASSES_MAX_REPS, max_time_s <= min_time_s, first_max_s not > 0, budget_s < 0).
+ * Start (copies opts->history). @return 0, or -1 when opts are out of range (precision not in (0,
+ * 1), max_reps 0 or above PASSES_MAX_REPS, max_time_s <= min_time_s, first_max_s not > 0, budget_s
+ * < 0).
  */
 int passes_init(struct passes *p, const struct passes_opts *o);
 
@@ -163,6 +188,8 @@ size_t passes_levels(const struct passes *p, unsigned *threads, size_t cap);
  *     {"method": "replicates", "rule": "...", "replicates": r, "df": df_i, "rel95": ...,
  *      "asked": precision, "attainable": ... (when known), "run_to_run_cv": s,
  *      "between_cv": sigma_b, "within_cv": w, "pooled_levels": ..., "pooled_df": nu,
+ *      "floor": {"run_to_run_cv", "between_cv", "levels", "df", "earlier_levels"} (when earlier
+ *      replicates were given), "noise": "pooled between runs" | "the server's noise floor",
  *      "pooled": [{"started_at", "tps", "ci95_tps", "pass"}, ...]}
  * (advisor/curve.h takes such a record as the level and leaves the replicates it lists out).
  * @param reps  the records of the level's counting replicates, in the order they were added

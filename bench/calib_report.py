@@ -46,17 +46,27 @@ def pct(x):
     return "%.1f %%" % (100 * x)
 
 
+def kind(p):
+    """'cal' or 'fix': the target (now), or its prefix (cal-r1: files of before the floor)."""
+    return p["target"].split("-")[0]
+
+
+def label(p):
+    """A point's round: target cal + config r3 (now), or target cal-r3 (before)."""
+    return p["target"] + ("-" + p["config"] if p.get("config") else "")
+
+
 def coverage(res):
     pts = load(res + "/coverage.jsonl")
     cfgs = sorted({(p["workload"], p["threads"]) for p in pts}, key=lambda c: (c[0], c[1]))
     n_in = n_all = n_in1 = n_all1 = 0
-    sq, dfree, t_cal, t_fix, rtr, errs, rel = 0.0, 0, 0.0, 0.0, [], [], []
+    sq, dfree, t_cal, t_fix, rtr, errs, rel, floors = 0.0, 0, 0.0, 0.0, [], [], [], []
     print("== coverage: calibrated points in passes vs the mean of fixed runs (the reference)")
     for w, th in cfgs:
         mine = [p for p in pts if p["workload"] == w and p["threads"] == th]
-        fix = [p for p in mine if p["target"].startswith("fix-") and counts(p)]
-        lev = [p for p in mine if p["target"].startswith("cal-") and method(p) == "replicates"]
-        reps = [p for p in mine if p["target"].startswith("cal-") and method(p) == "within_run"]
+        fix = [p for p in mine if kind(p) == "fix" and counts(p)]
+        lev = [p for p in mine if kind(p) == "cal" and method(p) == "replicates"]
+        reps = [p for p in mine if kind(p) == "cal" and method(p) == "within_run"]
         if len(fix) < 2 or not lev:
             print("%-18s %2d thr: %d fixed runs, %d calibrated points: too few" % (w, th, len(fix), len(lev)))
             continue
@@ -68,7 +78,7 @@ def coverage(res):
         print("%-18s %2d thr: reference %9.1f tps = mean of %d fixed runs (CV %s)" % (w, th, ref, len(fix), pct(cv)))
         for p in lev:
             iv = p["extra"]["interval"]
-            mine_reps = [q for q in reps if q["target"] == p["target"]]
+            mine_reps = [q for q in reps if label(q) == label(p)]
             el = sum(elapsed(q) for q in mine_reps)
             t_cal += el
             e = p["tps"] / ref - 1
@@ -79,8 +89,10 @@ def coverage(res):
             rel.append(p["ci95_tps"] / p["tps"])
             if "run_to_run_cv" in iv:
                 rtr.append(iv["run_to_run_cv"])
+            if "floor" in iv:
+                floors.append((p["started_at"], iv["floor"], iv.get("noise")))
             print("    %s %9.1f tps  error %+6.1f %%  +/- %5.1f %% (95 %%, %d replicates, df %.1f)  %s  %.0f s"
-                  % (p["target"], p["tps"], 100 * e, 100 * p["ci95_tps"] / p["tps"], iv["replicates"],
+                  % (label(p), p["tps"], 100 * e, 100 * p["ci95_tps"] / p["tps"], iv["replicates"],
                      iv["df"], "contains" if inside else "MISSES  ", el))
             # what one calibrated run said before (its within-run interval)
             first = next((q for q in mine_reps if q.get("ci95_tps") is not None and counts(q)), None)
@@ -98,8 +110,16 @@ def coverage(res):
               % (t_cal, t_cal / n_all, t_fix, t_fix / max(1, dfree + len(cfgs))))
     if dfree:
         print("noise floor: the fixed %.0f s runs' pooled run-to-run CV %s (%d df)"
-              % (statistics.mean(p["duration_s"] for p in pts if p["target"].startswith("fix-")),
+              % (statistics.mean(p["duration_s"] for p in pts if kind(p) == "fix"),
                  pct((sq / dfree) ** 0.5), dfree))
+    if floors:
+        floors.sort(key=lambda f: f[0])
+        last = floors[-1][1]
+        print("noise floor: the server's, over its earlier replicated levels: %d of %d points had one; "
+              "%d took its interval from it (wider than their own); at the last point CV %s, between "
+              "runs %s (%d levels, %.0f df)"
+              % (len(floors), n_all, sum(f[2] == "the server's noise floor" for f in floors),
+                 pct(last["run_to_run_cv"]), pct(last["between_cv"]), last["levels"], last["df"]))
     if rtr:
         print("noise floor: the passes' run-to-run CV between replicates, median %s (range %s .. %s) over %d points"
               % (pct(statistics.median(rtr)), pct(min(rtr)), pct(max(rtr)), len(rtr)))

@@ -31,7 +31,10 @@
 #    its replicates, run-to-run noise included) and, in --fixed-rounds of them (default 4, spread
 #    over the rounds), once as a fixed --time S run (default 60), calibrated and fixed first in
 #    alternate rounds, so the reference (the mean of a configuration's fixed runs) spans the same
-#    time as its calibrated points. Prints for each configuration the reference, the fixed runs'
+#    time as its calibrated points. The calibrated points share one target (the round is their
+#    --config), so each point's interval is no narrower than the server's noise floor over the
+#    levels measured before it in the file, as `probe run --out` does for a user's earlier runs.
+#    Prints for each configuration the reference, the fixed runs'
 #    CV, each calibrated point's error and stated 95 % half-width and whether it contains the
 #    reference; then the fraction of intervals that contain it (goal >= 90 %) and the noise floor
 #    (the fixed runs' pooled CV, and what the passes said). `uptime` is logged before every round.
@@ -108,8 +111,11 @@ print(int(any(round(1 + i * (n - 1) / max(f - 1, 1)) == r for i in range(f))))" 
                         opt=(--time "$fixed")
                     fi
                     echo "run-calib: round $round $w $t threads $kind ($(date -u +%T))" >&2
+                    # one target for the server's calibrated points (their earlier level
+                    # records in the file are its noise floor, advisor/passes.h), the round in
+                    # --config
                     "$sizeup" probe "${conn[@]}" --workload "$w" --threads "$t" "${opt[@]}" \
-                        --target "$kind-r$round" --out "$res/coverage.jsonl" run \
+                        --target "$kind" --config "r$round" --out "$res/coverage.jsonl" run \
                         >/dev/null 2>>"$res/coverage.$w.$t.$kind.log"
                 done
             done

@@ -114,25 +114,27 @@ int noise_pool(const struct noise_obs *o, size_t m, struct noise_pool *out)
 
 /* Relative standard error and df of the mean of r replicates with mean within-run relative
  * variance wbar2 (nu_w within degrees of freedom in all), at the pool's noise (noise.h). */
-static void combine(const struct noise_pool *p, double wbar2, double nu_w, size_t r, double *rel_sd,
-                    double *df)
+static void combine(const struct noise_pool *p, double wbar2, double nu_w, size_t r, int projected,
+                    double *rel_sd, double *df)
 {
     int pooled = p && p->nu > 0;
     double sb2 = pooled ? p->between_cv * p->between_cv : 0;
-    double total = sb2 + wbar2, den = 0;
+    double total = sb2 + wbar2, num = total, den = 0;
     *rel_sd = sqrt(total / (double)r);
     if (pooled) { /* the between part is s^2 - w^2: it varies as both do; s^2 is judged at
                    * no less than w^2 (noise.h: a between part estimated near 0 is as unsure as
                    * the within part it must be told apart from) */
         double s2 = p->cv * p->cv, w2 = p->within_cv * p->within_cv, s2e = fmax(s2, w2);
         den += s2e * s2e / p->nu;
+        if (projected)
+            num = fmax(total, s2e);
         if (w2 > 0 && p->within_df > 0)
             den += w2 * w2 / p->within_df;
     }
     if (wbar2 > 0)
         den += wbar2 * wbar2 / nu_w;
     if (den > 0)
-        *df = total * total / den;
+        *df = num * num / den;
     else /* no variance at all: the pool's df (or the within-run one) */
         *df = pooled ? p->nu : nu_w;
     if (*df > NOISE_DF_LARGE)
@@ -173,8 +175,26 @@ int noise_level(const struct noise_pool *p, const struct noise_obs *o, size_t r,
         out->rel_sd = out->df = out->half95 = NAN;
         return NOISE_OK;
     }
-    combine(out->method == NOISE_POOLED ? p : NULL, out->wbar2, nu_w, r, &out->rel_sd, &out->df);
+    combine(out->method == NOISE_POOLED ? p : NULL, out->wbar2, nu_w, r, 0, &out->rel_sd,
+            &out->df);
     out->half95 = t975(out->df) * out->mean * out->rel_sd;
+    return NOISE_OK;
+}
+
+int noise_level_floor(const struct noise_pool *own, const struct noise_pool *floor,
+                      const struct noise_obs *o, size_t r, struct noise_level *out)
+{
+    struct noise_level f;
+    int rc = noise_level(own, o, r, out);
+    if (rc != NOISE_OK || !floor || floor->nu <= 0)
+        return rc;
+    rc = noise_level(floor, o, r, &f);
+    if (rc != NOISE_OK)
+        return rc;
+    if (out->method != NOISE_POOLED || !(out->half95 >= f.half95)) {
+        *out = f;
+        out->method = NOISE_FLOOR;
+    }
     return NOISE_OK;
 }
 
@@ -184,7 +204,7 @@ double noise_attainable(const struct noise_pool *p, double omega2, double se_df,
         nu_w = (isfinite(se_df) && se_df > 0 ? se_df : NOISE_DF_LARGE) * (double)reps;
     if (reps == 0 || !(omega2 >= 0) || ((!p || p->nu == 0) && omega2 == 0))
         return NAN;
-    combine(p, omega2, nu_w, reps, &rel_sd, &df);
+    combine(p, omega2, nu_w, reps, 1, &rel_sd, &df);
     return t975(df) * rel_sd;
 }
 
@@ -214,6 +234,8 @@ const char *noise_method_name(enum noise_method m)
     switch (m) {
     case NOISE_POOLED:
         return "pooled between runs";
+    case NOISE_FLOOR:
+        return "the server's noise floor";
     case NOISE_WITHIN:
         return "within-run only";
     case NOISE_NONE:

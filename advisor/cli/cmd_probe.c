@@ -540,13 +540,25 @@ static int run_levels(struct probe_cli *pc)
                  : pc->cfg.percentile > 0 ? pc->cfg.percentile
                                           : 95;
     point_list_init(&done);
-    if (pc->resume && pc->out && stat(pc->out, &st) == 0 && st.st_size > 0) {
-        /* (an empty or missing --out: nothing measured yet, a fresh start) */
+    if (pc->out && (pc->resume || pc->cfg.precision > 0) && stat(pc->out, &st) == 0 &&
+        st.st_size > 0) {
+        /* (an empty or missing --out: nothing measured yet, a fresh start) what --out already
+         * holds: the levels --resume takes, and the server's earlier replicates (the noise
+         * floor of levels measured in passes, probe_drive.h) */
         struct import_report rep;
         if (import_file(pc->out, NULL, &done, &rep) < 0) {
-            fprintf(stderr, "sizeup: --resume: %s\n", rep.msg);
+            if (pc->resume) {
+                fprintf(stderr, "sizeup: --resume: %s\n", rep.msg);
+                point_list_destroy(&done);
+                return SIZEUP_EXIT_INPUT;
+            }
+            if (pc->cfg.precision > 0)
+                fprintf(stderr,
+                        "sizeup probe: warning: %s; its earlier replicates are not used for the "
+                        "noise floor\n",
+                        rep.msg);
             point_list_destroy(&done);
-            return SIZEUP_EXIT_INPUT;
+            point_list_init(&done);
         }
     }
     if (!(opts = options_json(pc))) {
@@ -580,6 +592,7 @@ static int run_levels(struct probe_cli *pc)
     d.n_threads = pc->threads.n;
     d.ladder = pc->ladder;
     d.done = pc->resume ? &done : NULL;
+    d.history = &done;
     d.done_name = pc->out;
     d.latency_pct = pct;
     d.latency_avg = avg;

@@ -5,8 +5,10 @@
 #include "curve.h"
 #include "sbtables.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -179,6 +181,56 @@ static int take_level(const struct probe_drive_opts *o, struct passes *ps, struc
     return 0;
 }
 
+/* The replicates of the level records of o->target in o->history (probe_drive.h), each
+ * record's replicates one group (key: 1 + its index). *out owned by the caller (free); NULL when
+ * none. @return how many, or (size_t)-1 out of memory. */
+static size_t history_obs(const struct probe_drive_opts *o, struct noise_obs **out)
+{
+    const struct point_list *h = o->history;
+    struct noise_obs *v = NULL;
+    size_t n = 0, cap = 0;
+    double t19 = gsl_cdf_tdist_Pinv(0.975, 19);
+    *out = NULL;
+    for (size_t i = 0; h && i < h->n; i++) {
+        const struct point *p = &h->items[i];
+        json_t *iv, *list, *e;
+        size_t k;
+        if (!is_level_record(p) || !p->target || strcmp(p->target, o->target) != 0 ||
+            !curve_point_counts(p))
+            continue;
+        if (o->done && p->workload && strcmp(p->workload, o->workload) == 0)
+            continue; /* this curve's own: its replicates are taken again */
+        iv = json_object_get(p->extra, "interval");
+        list = json_object_get(iv, "pooled");
+        if (json_array_size(list) < 2)
+            continue;
+        json_array_foreach(list, k, e)
+        {
+            json_t *x = json_object_get(e, "tps"), *ci = json_object_get(e, "ci95_tps");
+            if (!json_is_number(x) || !(json_number_value(x) > 0))
+                continue;
+            if (n == cap) {
+                size_t nc = cap ? 2 * cap : 64;
+                struct noise_obs *nv = realloc(v, nc * sizeof *nv);
+                if (!nv) {
+                    free(v);
+                    return (size_t)-1;
+                }
+                v = nv;
+                cap = nc;
+            }
+            v[n].n = 1 + (double)i;
+            v[n].x = json_number_value(x);
+            v[n].se_df = 19; /* probes/calib.h: 20 batch means */
+            v[n].se = json_is_number(ci) && json_number_value(ci) >= 0 ? json_number_value(ci) / t19
+                                                                       : NAN;
+            n++;
+        }
+    }
+    *out = v;
+    return n;
+}
+
 /* Progress of the passes: their decision, and the noise when it changed. */
 static void say_passes(const struct probe_drive_opts *o, struct passes *ps, int done)
 {
@@ -218,12 +270,14 @@ static int write_levels(struct probe_session *s, const struct probe_drive_opts *
                 snprintf(hw, sizeof hw, "+/- unknown");
             say(o, "sizeup probe: %u threads: %.2f tps %s (95 %%, %zu replicate%s, %s)\n", lv[i],
                 nl.mean, hw, nl.reps, nl.reps == 1 ? "" : "s",
-                nl.method == NOISE_POOLED
-                    ? "run-to-run noise included"
+                nl.method == NOISE_POOLED ? "run-to-run noise included"
+                : nl.method == NOISE_FLOOR
+                    ? "run-to-run noise included, no less than the "
+                      "server's noise floor"
                     : "within-run only: the variation between runs is not included, no level "
                       "was measured twice");
         }
-        if (nl.method != NOISE_POOLED)
+        if (nl.method != NOISE_POOLED && nl.method != NOISE_FLOOR)
             continue;
         point_init(&rec);
         if (passes_level_record(ps, lv[i], mine, k, &rec) != 0) {
@@ -259,9 +313,28 @@ int probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
     point_list_init(&rp.recs);
     if ((rc = start(s, o, &lo)) != 0)
         return rc;
-    if (in_passes && passes_init(&ps, &o->popts) != 0) {
-        say(o, "sizeup: invalid options of the passes\n");
-        return SIZEUP_EXIT_FAIL;
+    if (in_passes) {
+        struct passes_opts po = o->popts;
+        struct noise_obs *hist = NULL;
+        size_t nh = history_obs(o, &hist);
+        if (nh == (size_t)-1) {
+            say(o, "sizeup: out of memory\n");
+            return SIZEUP_EXIT_FAIL;
+        }
+        po.history = hist;
+        po.n_history = nh;
+        rc = passes_init(&ps, &po);
+        free(hist);
+        if (rc != 0) {
+            say(o, "sizeup: invalid options of the passes (or out of memory)\n");
+            return SIZEUP_EXIT_FAIL;
+        }
+        if (ps.hist_levels > 0)
+            say(o,
+                "sizeup probe: noise floor: %zu level%s measured in replicates on %s before, "
+                "in %s\n",
+                ps.hist_levels, ps.hist_levels == 1 ? "" : "s", o->target,
+                o->done_name ? o->done_name : "the results");
     }
     if (o->auto_threads || in_passes) {
         if ((o->auto_threads && ladder_init(&lad, &lo) != 0) || !(ws = usl_workspace_new())) {
@@ -416,8 +489,9 @@ int probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
         int wrc = write_levels(s, o, &ps, &rp);
         if (wrc && rc == SIZEUP_EXIT_OK)
             rc = wrc;
-        res->noise_cv = ps.pool.nu > 0 ? ps.pool.cv : NAN;
-        res->between_cv = ps.pool.nu > 0 ? ps.pool.between_cv : NAN;
+        const struct noise_pool *q = ps.floor.nu > ps.pool.nu ? &ps.floor : &ps.pool;
+        res->noise_cv = q->nu > 0 ? q->cv : NAN;
+        res->between_cv = q->nu > 0 ? q->between_cv : NAN;
         res->attainable = ps.attainable;
         res->impossible = ps.impossible;
         res->spent_s = ps.spent_s;

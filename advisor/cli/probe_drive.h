@@ -44,12 +44,17 @@ struct probe_drive_opts {
     struct ladder_opts ladder;     /* the auto ladder's options (max_threads capped by the
                                     * server's max_connections - 1) */
     const struct point_list *done; /* points already measured (may be NULL) */
-    const char *done_name;         /* where they are, for messages */
-    double latency_pct;            /* the percentile the ladder bounds (max_latency_ms) */
-    int latency_avg;               /* 1: the ladder bounds the mean latency instead */
-    FILE *progress;                /* progress lines; NULL = none */
-    int passes;                    /* 1: measure in passes (calibrated levels only) */
-    struct passes_opts popts;      /* their options (precision, replicates, budget, lengths) */
+    /* records measured earlier (may be NULL): the level records of o->target in it (measured in
+     * passes, extra.interval.pooled) give the server's noise floor (passes.h, opts.history);
+     * those of this curve (o->target and o->workload) are left out when done is set, since
+     * their replicates are taken again */
+    const struct point_list *history;
+    const char *done_name;    /* where they are, for messages */
+    double latency_pct;       /* the percentile the ladder bounds (max_latency_ms) */
+    int latency_avg;          /* 1: the ladder bounds the mean latency instead */
+    FILE *progress;           /* progress lines; NULL = none */
+    int passes;               /* 1: measure in passes (calibrated levels only) */
+    struct passes_opts popts; /* their options (precision, replicates, budget, lengths) */
 };
 
 /* What the levels came to, for the caller's messages. */
@@ -80,7 +85,8 @@ void probe_drive_passes(struct probe_drive_opts *o, const struct probe_config *c
                         unsigned replicates, double budget_s, double slo_pct, double slo_ms);
 
 /**
- * Open the session (connect, max_connections), check the tables, then measure the levels.
+ * Open the session (connect, max_connections), check the tables, then measure the levels
+ * (in passes, with o->history's replicates as the server's noise floor).
  * @param res  filled (may be NULL)
  * @return an exit status as described above; the reason is on o->progress as "sizeup: ...".
  */

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "curve.h"
+#include "import.h"
 #include "ladder.h"
 #include "levelfile.h"
 #include "oltp.h"
@@ -466,8 +467,10 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
     struct myconn_where where;
     struct probe_session *tables;
     struct ladder_opts lo = study_ladder(s);
+    struct point_list hist; /* the results as each curve starts (the noise floor) */
     int need = 0, rc;
 
+    point_list_init(&hist);
     for (size_t w = 0; w < s->n_wl; w++)
         need |= curve_needed(s, c, w, done, f->done_path);
     if (!need) {
@@ -552,6 +555,16 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
         d.n_threads = s->n_ladder;
         d.ladder = lo;
         d.done = done; /* a level already measured is taken, not measured again */
+        /* the server's noise floor: what the results hold now, this target's curves measured
+         * before this one in this study too (done is the results as the study started) */
+        point_list_destroy(&hist);
+        point_list_init(&hist);
+        d.history = done;
+        if (cfg.precision > 0) {
+            struct import_report irep;
+            if (import_file(f->results, NULL, &hist, &irep) >= 0)
+                d.history = &hist;
+        }
         d.done_name = f->results;
         d.latency_pct = s->target.pct > 0 ? s->target.pct : 95;
         d.latency_avg = s->target.pct == 0;
@@ -593,6 +606,7 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
     if (stopflag_signal())
         rc = SIZEUP_EXIT_INTERRUPTED;
 out:
+    point_list_destroy(&hist);
     probe_session_free(tables);
     if (rc != SIZEUP_EXIT_OK && rc != SIZEUP_EXIT_INTERRUPTED)
         fprintf(stderr,

@@ -234,8 +234,59 @@ static void coverage(void)
     gsl_rng_free(rng);
 }
 
+static void long_replicate_attainable(void)
+{
+    /* a between part estimated at 0 and a projected replicate 6 x longer than the pooled ones:
+     * the numerator is judged at max(s^2, w^2) (noise.h), so df is about the pool's nu, not far
+     * below 1 (the plain ratio gave (w2/6)^2 / (w2^2/4) = 0.11 df here, and a t quantile in the
+     * hundreds) */
+    struct noise_pool p = {1, 5, 4, 0.01, 0.02, 0, 95, 1};
+    double w2 = 0.0004, om2 = w2 / 6, r = 5;
+    double df = w2 * w2 / (w2 * w2 / 4 + w2 * w2 / 95 + om2 * om2 / (19 * r));
+    double a = noise_attainable(&p, om2, 19, 5);
+    CHECK_NEAR(a, gsl_cdf_tdist_Pinv(0.975, df) * sqrt(om2 / r), 1e-12);
+    CHECK(df > 3 && df < 4);
+    CHECK(a < 0.02);
+}
+
+static void floor_of_the_server(void)
+{
+    /* the server's floor: 10 levels, 50 replicates, 40 df, run-to-run CV 8 % (no within-run
+     * interval known: all of it between runs) */
+    struct noise_pool fl = {10, 50, 40, 0.08, 0, 0.08, 0, 0};
+    struct noise_obs agree[2] = {ob(4, 100, NAN, 0), ob(4, 100.2, NAN, 0)};
+    struct noise_obs apart[2] = {ob(4, 100, NAN, 0), ob(4, 130, NAN, 0)};
+    struct noise_pool own;
+    struct noise_level l, plain;
+    /* two replicates that agree by chance: the floor's interval, 40 df */
+    CHECK_INT_EQ(noise_pool(agree, 2, &own), NOISE_OK);
+    CHECK_INT_EQ(noise_level(&own, agree, 2, &plain), NOISE_OK);
+    CHECK_INT_EQ(noise_level_floor(&own, &fl, agree, 2, &l), NOISE_OK);
+    CHECK_INT_EQ(l.method, NOISE_FLOOR);
+    CHECK_NEAR(l.mean, 100.1, 1e-12);
+    CHECK_NEAR(l.df, 40, 1e-9);
+    CHECK_NEAR(l.half95, gsl_cdf_tdist_Pinv(0.975, 40) * 100.1 * sqrt(0.0064 / 2), 1e-9);
+    CHECK(l.half95 > 10);           /* about +/- 11 %: the floor, not the replicates' 0.2 % */
+    CHECK(plain.half95 < l.half95); /* what the replicates alone said */
+    /* two replicates 30 % apart: their own interval is wider than the floor's and stays */
+    CHECK_INT_EQ(noise_pool(apart, 2, &own), NOISE_OK);
+    CHECK_INT_EQ(noise_level(&own, apart, 2, &plain), NOISE_OK);
+    CHECK_INT_EQ(noise_level_floor(&own, &fl, apart, 2, &l), NOISE_OK);
+    CHECK_INT_EQ(l.method, NOISE_POOLED);
+    CHECK_NEAR(l.half95, plain.half95, 0);
+    /* no own pool (one replicate): the floor's, 1 replicate */
+    CHECK_INT_EQ(noise_level_floor(NULL, &fl, agree, 1, &l), NOISE_OK);
+    CHECK_INT_EQ(l.method, NOISE_FLOOR);
+    CHECK_NEAR(l.half95, gsl_cdf_tdist_Pinv(0.975, 40) * 100 * 0.08, 1e-9);
+    /* no floor: noise_level() */
+    CHECK_INT_EQ(noise_level_floor(&own, NULL, apart, 2, &l), NOISE_OK);
+    CHECK_NEAR(l.half95, plain.half95, 0);
+}
+
 int main(void)
 {
+    long_replicate_attainable();
+    floor_of_the_server();
     one_level_is_the_t_interval();
     two_levels_pool();
     within_and_between();
