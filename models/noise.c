@@ -175,8 +175,7 @@ int noise_level(const struct noise_pool *p, const struct noise_obs *o, size_t r,
         out->rel_sd = out->df = out->half95 = NAN;
         return NOISE_OK;
     }
-    combine(out->method == NOISE_POOLED ? p : NULL, out->wbar2, nu_w, r, 0, &out->rel_sd,
-            &out->df);
+    combine(out->method == NOISE_POOLED ? p : NULL, out->wbar2, nu_w, r, 0, &out->rel_sd, &out->df);
     out->half95 = t975(out->df) * out->mean * out->rel_sd;
     return NOISE_OK;
 }
