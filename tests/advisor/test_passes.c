@@ -368,8 +368,7 @@ static void recorded_run(json_t *ticks, double precision, double min_s, double m
  * recorded replicate of the configurations other than `skip`, measured as a first-pass
  * replicate, in level records of 5 consecutive replicates (one key each). @return how many in
  * h (at most cap). */
-static size_t host_history(json_t **cfg, size_t n_cfg, size_t skip, struct noise_obs *h,
-                           size_t cap)
+static size_t host_history(json_t **cfg, size_t n_cfg, size_t skip, struct noise_obs *h, size_t cap)
 {
     size_t m = 0, key = 0;
     double t19 = gsl_cdf_tdist_Pinv(0.975, 19);
@@ -404,7 +403,8 @@ static void replay_host(json_t **cfg, size_t n_cfg, int with_history, int *hit, 
 {
     static struct noise_obs hist[1024];
     for (size_t c = 0; c < n_cfg; c++) {
-        json_t *fixed = json_object_get(cfg[c], "fixed_tps"), *runs = json_object_get(cfg[c], "runs");
+        json_t *fixed = json_object_get(cfg[c], "fixed_tps"),
+               *runs = json_object_get(cfg[c], "runs");
         size_t nf = json_array_size(fixed), nr = json_array_size(runs);
         unsigned threads = (unsigned)json_integer_value(json_object_get(cfg[c], "threads"));
         size_t nh = with_history ? host_history(cfg, n_cfg, c, hist, 1024) : 0;
