@@ -57,6 +57,8 @@ void curve_groups_destroy(struct curve_groups *g)
 {
     if (!g)
         return;
+    for (size_t i = 0; g->g && i < g->n; i++)
+        free(g->g[i].dup_of);
     free(g->g);
     free(g->buf);
     memset(g, 0, sizeof *g);
@@ -143,10 +145,56 @@ static int split_pooled(struct curve_group *g, const struct point_list *pts)
     return 0;
 }
 
+static int same_double(double a, double b)
+{
+    return (isnan(a) && isnan(b)) || a == b;
+}
+
+int curve_same_measurement(const struct point *a, const struct point *b)
+{
+    if (!a->target || !b->target || strcmp(a->target, b->target) != 0)
+        return 0;
+    if (a->threads != b->threads || a->nodes != b->nodes || a->transactions != b->transactions ||
+        !same_double(a->tps, b->tps) || !same_double(a->qps, b->qps) ||
+        !same_double(a->duration_s, b->duration_s) ||
+        !same_double(a->latency_ms.avg, b->latency_ms.avg))
+        return 0;
+    if (!a->started_at || !b->started_at)
+        return !a->started_at && !b->started_at;
+    return strcmp(a->started_at, b->started_at) == 0;
+}
+
+/* Move the group's counting points that repeat an earlier one (curve_same_measurement) from
+ * the end of idx's kept part to dup, their originals in dup_of (storage: dup_of). */
+static void split_dups(struct curve_group *g, const struct point_list *pts, size_t *dup_of)
+{
+    size_t kept = 0, nd = 0;
+    size_t *tmp = g->dup_of = dup_of;
+    for (size_t a = 0; a < g->n; a++) {
+        const struct point *p = &pts->items[g->idx[a]];
+        size_t orig = (size_t)-1;
+        for (size_t b = 0; b < kept && orig == (size_t)-1; b++)
+            if (curve_same_measurement(&pts->items[g->idx[b]], p))
+                orig = g->idx[b];
+        if (orig == (size_t)-1) {
+            g->idx[kept++] = g->idx[a];
+        } else {
+            tmp[g->n + nd] = g->idx[a]; /* the dups, parked after dup_of's part */
+            tmp[nd++] = orig;
+        }
+    }
+    /* the dups after the kept points (before pooled: idx + n + ... is pooled) */
+    for (size_t i = 0; i < nd; i++)
+        g->idx[kept + i] = tmp[g->n + i];
+    g->dup = g->idx + kept;
+    g->n_dup = nd;
+    g->n = kept;
+}
+
 int curve_groups_build(struct curve_groups *out, const struct point_list *pts,
                        const char *const *keys)
 {
-    size_t *gi = NULL, *fill = NULL, used = 0;
+    size_t *gi = NULL, *fill = NULL, *scratch = NULL, used = 0;
     memset(out, 0, sizeof *out);
     if (pts->n == 0)
         return CURVE_OK;
@@ -199,6 +247,18 @@ int curve_groups_build(struct curve_groups *out, const struct point_list *pts,
     for (size_t k = 0; k < out->n; k++)
         if (split_pooled(&out->g[k], pts) != 0)
             goto nomem_groups;
+    for (size_t k = 0; k < out->n; k++)
+        if (out->g[k].n > 1) {
+            out->g[k].dup_of = NULL;
+            if (!(scratch = malloc(2 * out->g[k].n * sizeof *scratch)))
+                goto nomem_groups;
+            split_dups(&out->g[k], pts, scratch);
+            if (out->g[k].n_dup == 0) {
+                free(scratch);
+                out->g[k].dup_of = NULL;
+            }
+            scratch = NULL;
+        }
     return CURVE_OK;
 nomem_groups:
     curve_groups_destroy(out);

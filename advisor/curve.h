@@ -119,6 +119,12 @@ struct curve_group {
     size_t n_pooled;      /* replicates a level record of the group pools (curve.h "Levels"):
                              measured and counted there, so not in idx on their own */
     size_t *pooled;       /* their indices */
+    size_t n_dup;         /* counting points that repeat an earlier point of the group exactly
+                             (curve_same_measurement: one run given twice, e.g. a file read
+                             under two names or imported twice): left out, the first kept */
+    size_t *dup;          /* their indices */
+    size_t *dup_of;       /* dup_of[i]: the index of the point dup[i] repeats (owned; NULL when
+                             n_dup is 0; curve_groups_destroy frees it) */
 };
 
 struct curve_groups {
@@ -128,9 +134,18 @@ struct curve_groups {
 };
 
 /**
+ * 1 when a and b are the same measurement: equal target, threads, nodes, transactions, tps, qps,
+ * duration_s and mean latency (exactly; NAN equal to NAN) and equal started_at (or neither has
+ * one). Two separate runs do not agree to the last bit in all of these; one run given twice
+ * does, and pooling it as two replicates would state an interval of zero width.
+ */
+int curve_same_measurement(const struct point *a, const struct point *b);
+
+/**
  * Group the points of a list into curves. A counting point that a level record of the same
  * group pools (its extra.interval.pooled lists the point's threads or nodes, started_at and tps)
- * goes to the group's pooled list instead of idx.
+ * goes to the group's pooled list instead of idx; one that repeats an earlier counting point of
+ * the group exactly (curve_same_measurement) goes to its dup list.
  * @param keys  NULL: key = the point's target; else keys[i] is point i's key, NULL to leave
  *              point i out of every group (e.g. it joins no configuration)
  * @return CURVE_OK, or CURVE_ENOMEM (out left empty). Free with curve_groups_destroy.

@@ -308,6 +308,15 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
                         g->n_excluded, g->n_excluded == 1 ? "" : "s", curve_point_excluded_why(p),
                         g->n_excluded > 1 ? ", ..." : "");
             }
+            if (g->n_dup && errf) {
+                const struct point *p = &pts->items[g->dup[0]], *q = &pts->items[g->dup_of[0]];
+                fprintf(errf,
+                        "sizeup: %s:%ld: %s / %s: %zu point%s left out: the same measurement as "
+                        "%s:%ld%s (one run given twice is not two replicates)\n",
+                        src_name(p), p->source_line, s->config[k], s->opt.mix[w].workload, g->n_dup,
+                        g->n_dup == 1 ? "" : "s", src_name(q), q->source_line,
+                        g->n_dup > 1 ? ", ..." : "");
+            }
             if (g->n == 0) {
                 problems++;
                 continue;

@@ -70,7 +70,7 @@ static void add_input(struct cat_cost *c, const char *name, const struct cat_pri
     in = &c->inputs[c->n_inputs++];
     memset(in, 0, sizeof *in);
     snprintf(in->name, sizeof in->name, "%s", name);
-    snprintf(in->unit, sizeof in->unit, "%s", unit);
+    snprintf(in->unit, sizeof in->unit, "%.*s", (int)sizeof in->unit - 1, unit);
     in->fig = f;
     in->value = v;
     in->min = min;

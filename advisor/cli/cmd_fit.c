@@ -352,6 +352,15 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts,
                 g->n_excluded, g->n_excluded == 1 ? "" : "s", curve_point_excluded_why(p),
                 g->n_excluded > 1 ? ", ..." : "");
     }
+    if (g->n_dup) {
+        const struct point *p = &pts->items[g->dup[0]], *q = &pts->items[g->dup_of[0]];
+        fprintf(stderr,
+                "sizeup: %s:%ld: %s / %s: %zu point%s left out: the same measurement as "
+                "%s:%ld%s (one run given twice is not two replicates)\n",
+                p->source_file ? p->source_file : "-", p->source_line, p->target, p->workload,
+                g->n_dup, g->n_dup == 1 ? "" : "s", q->source_file ? q->source_file : "-",
+                q->source_line, g->n_dup > 1 ? ", ..." : "");
+    }
     spec.x = o->by_nodes ? CURVE_X_NODES : CURVE_X_THREADS;
     spec.qps = o->by_qps;
     spec.model = o->model;

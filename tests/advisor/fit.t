@@ -30,6 +30,14 @@ $ fit data/published/rds-idc-vs-cloud-4c16g.csv $TRANSCRIPT_TMP/same.csv
 > idc-nvme / oltp_legacy: 9 points, threads 1-512, tps
 >! 18 points
 
+### the same points in a copy under another name: left out, named, 9 points a curve
+$$ cp data/published/rds-idc-vs-cloud-4c16g.csv "$TRANSCRIPT_TMP/copy.csv"
+$ fit data/published/rds-idc-vs-cloud-4c16g.csv $TRANSCRIPT_TMP/copy.csv
+? 0
+! copy.csv:8: idc-nvme / oltp_legacy: 9 points left out: the same measurement as data/published/rds-idc-vs-cloud-4c16g.csv:8, ... (one run given twice is not two replicates)
+> idc-nvme / oltp_legacy: 9 points, threads 1-512, tps
+>! 18 points
+
 ### JSON Lines: one sizeup.fit/1 record per curve
 $ fit --json data/published/rds-idc-vs-cloud-4c16g.csv
 ? 0

@@ -21,6 +21,17 @@ $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --points data/publishe
 >    1 idc-nvme            1437 [1365, 1509]         16.0
 >! [1437, 1437]
 
+# a copy under another name is another file, but the same measurements: each point of the copy
+# repeats one of the table's to the last bit (curve_same_measurement) and is left out, so
+# idc-nvme's interval is the table's own, not the zero width of 18 replicates that agree
+### the same points given twice under two names: counted once
+$$ cp data/published/rds-idc-vs-cloud-4c16g.csv "$TRANSCRIPT_TMP/copy.csv"
+$ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --points $TRANSCRIPT_TMP/copy.csv --catalog data/catalogs/published.json --slo avg:20ms
+? 0
+! copy.csv:8: idc-nvme / oltp_legacy: 9 points left out: the same measurement as data/published/rds-idc-vs-cloud-4c16g.csv:8
+>    1 idc-nvme            1437 [1365, 1509]         16.0
+>! [1437, 1437]
+
 ### the IDC-versus-cloud table at avg <= 20 ms: four configurations ranked, idc-nvme first
 $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --catalog data/catalogs/published.json --slo avg:20ms
 ? 0

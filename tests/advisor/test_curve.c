@@ -99,6 +99,42 @@ static void test_groups(void)
     point_list_destroy(&l);
 }
 
+/* One run given twice (the same file under two names) is one point, not two replicates that
+ * agree exactly; a rerun that differs in any figure is a replicate. */
+static void test_groups_duplicates(void)
+{
+    struct point_list l;
+    struct curve_groups g;
+    point_list_init(&l);
+    add(&l, "t1", "w", 1, 10, NULL);
+    add(&l, "t1", "w", 2, 20, NULL);
+    add(&l, "t1", "w", 1, 10, NULL);        /* 0 again */
+    add(&l, "t1", "w", 1, 10.000001, NULL); /* a rerun of 1 thread */
+    add(&l, "t1", "w", 2, 20, NULL);        /* 1 again */
+    add(&l, "t2", "w", 1, 10, NULL);        /* another server's */
+    CHECK_INT_EQ(curve_groups_build(&g, &l, NULL), CURVE_OK);
+    CHECK_INT_EQ(g.n, 2);
+    CHECK_INT_EQ(g.g[0].n, 3);
+    CHECK_INT_EQ(g.g[0].idx[0], 0);
+    CHECK_INT_EQ(g.g[0].idx[1], 1);
+    CHECK_INT_EQ(g.g[0].idx[2], 3);
+    CHECK_INT_EQ(g.g[0].n_dup, 2);
+    CHECK_INT_EQ(g.g[0].dup[0], 2);
+    CHECK_INT_EQ(g.g[0].dup_of[0], 0);
+    CHECK_INT_EQ(g.g[0].dup[1], 4);
+    CHECK_INT_EQ(g.g[0].dup_of[1], 1);
+    CHECK_INT_EQ(g.g[1].n, 1);
+    CHECK_INT_EQ(g.g[1].n_dup, 0);
+    /* started_at tells two runs apart even when their figures agree */
+    point_set_str(&l.items[2].started_at, "2026-12-04T10:00:00Z");
+    curve_groups_destroy(&g);
+    CHECK_INT_EQ(curve_groups_build(&g, &l, NULL), CURVE_OK);
+    CHECK_INT_EQ(g.g[0].n, 4);
+    CHECK_INT_EQ(g.g[0].n_dup, 1);
+    curve_groups_destroy(&g);
+    point_list_destroy(&l);
+}
+
 /* Replicates pool into levels: mean and the between-replicate half-width. */
 static void test_levels(void)
 {
@@ -491,6 +527,7 @@ int main(void)
     gsl_set_error_handler_off();
     test_rule();
     test_groups();
+    test_groups_duplicates();
     test_levels();
     test_level_records();
     test_from_points();
