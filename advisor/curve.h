@@ -385,19 +385,21 @@ struct curve_at {
                                  nodes asked); else NAN */
     enum curve_basis x_basis; /* where x comes from */
     enum curve_basis lat_basis;
-    int x_from_model;       /* 1: x is the model's (the curve's model is used there) */
-    int latency_model;      /* 1: latency from Little's law on the curve, not measured */
-    enum curve_binds binds; /* what limits the answer */
-    int met_everywhere;     /* 1: every measured level meets the target (no collapse) */
-    double limit_n;         /* the top of the search range (x) */
-    double beyond;          /* n / largest level when extrapolated, else 1 */
-    double peak_x;          /* the curve's peak throughput; a plateau's best level; a rising
-                               curve's model ceiling (lambda/sigma or X_m) when the model is
-                               used; else NAN */
-    int peak_is_best_level; /* 1: peak_x is the best measured level (no peak reported) */
-    int peak_is_ceiling;    /* 1: peak_x is the model's asymptote (rising: beyond the data) */
-    double n_peak;          /* the reported peak's x, NAN when none */
-    double best_measured_x; /* highest level mean meeting the target within the range; NAN */
+    int x_from_model;        /* 1: x is the model's (the curve's model is used there) */
+    int latency_model;       /* 1: latency from Little's law on the curve, not measured */
+    enum curve_binds binds;  /* what limits the answer */
+    int met_everywhere;      /* 1: every measured level meets the target (no collapse) */
+    double limit_n;          /* the top of the search range (x) */
+    double beyond;           /* n / largest level when extrapolated, else 1 */
+    double peak_x;           /* the curve's peak throughput; a plateau's best level; a rising
+                                curve's best measured level (a lower bound of its peak: the
+                                model's ceiling lies beyond the data and is not believed); else
+                                NAN */
+    int peak_is_best_level;  /* 1: peak_x is the best measured level (no peak reported) */
+    int peak_is_lower_bound; /* 1: the curve still rises at its largest level: its peak is at
+                                least peak_x, and the headroom at least what it says */
+    double n_peak;           /* the reported peak's x, NAN when none */
+    double best_measured_x;  /* highest level mean meeting the target within the range; NAN */
     double best_measured_n;
 };
 

@@ -41,9 +41,13 @@ static void fill_peak(const struct curve *c, struct curve_at *out)
     } else if (c->shape.cls == SHAPE_PLATEAU) {
         out->peak_x = c->x_max;
         out->peak_is_best_level = 1;
-    } else if (c->shape.cls == SHAPE_RISING && c->use_model && isfinite(c->derived.ceiling.value)) {
-        out->peak_x = c->derived.ceiling.value; /* the model's asymptote, beyond the data */
-        out->peak_is_ceiling = 1;
+    } else if (c->shape.cls == SHAPE_RISING && isfinite(c->x_max)) {
+        /* still rising at the largest level: the peak is beyond the data, at least the best
+         * level (a model's asymptote there, 8 x the best level on a curve measured to 900 tps,
+         * is an assumption, not a measurement) */
+        out->peak_x = c->x_max;
+        out->peak_is_best_level = 1;
+        out->peak_is_lower_bound = 1;
     }
 }
 

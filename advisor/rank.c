@@ -167,6 +167,9 @@ void rank_row_eval(struct rank_row *row, const char *config, int config_nodes,
         if (ok)
             row->headroom = 1 / ip / row->x.value - 1;
     }
+    for (size_t i = 0; i < opt->n_mix; i++)
+        if (row->at[i].c.peak_is_lower_bound)
+            row->headroom_lower_bound = 1;
     if (row->headroom < 0)
         row->headroom = 0; /* the answer is at or above the peak figure: nothing left to gain */
     if (isfinite(row->headroom))

@@ -125,6 +125,8 @@ struct rank_row {
     double tps_per_cost;             /* tps per (currency per hour) */
     double cost_per_mtx;             /* currency per million transactions */
     double headroom;                 /* fraction: X_peak / X - 1; NAN when unknown */
+    int headroom_lower_bound;        /* 1: a curve still rises at its largest level: X_peak is
+                                        its best measured level, the headroom at least this */
     long units;                      /* required: copies of the configuration (linear) */
     long nodes_needed;               /* required: nodes */
     enum curve_basis nodes_basis;    /* required: scale-out curve or linear */

@@ -252,7 +252,8 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
                 snprintf(g, sizeof g, "-");
             char hr[16] = "-";
             if (isfinite(r->headroom))
-                snprintf(hr, sizeof hr, "%.0f%%", 100 * r->headroom);
+                snprintf(hr, sizeof hr, "%s%.0f%%", r->headroom_lower_bound ? ">=" : "",
+                         100 * r->headroom);
             fprintf(f, "%4s %-*.*s %8s %-17s %7s %7.4g %10s %8.3g %6s %s%s\n", rk, w, w, r->config,
                     num(c, sizeof c, r->x.value), g,
                     isfinite(r->n) ? (snprintf(d, sizeof d, "%.1f", r->n), d) : "-",
@@ -404,6 +405,15 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
             "with --extrapolate);\n       95%% interval: a level's from its replicates or "
             "ci95 (else +/-5 %%), the model's by the\n       delta method; headrm = peak (a "
             "plateau: its best level) / tps - 1\n");
+    {
+        int any_lb = 0;
+        for (size_t i = 0; i < s->n; i++)
+            any_lb |= s->rows[i].status == RANK_MET && s->rows[i].headroom_lower_bound;
+        if (any_lb)
+            fprintf(f, "       headrm >= : the curve still rises at its largest level; its peak is "
+                       "beyond the\n       data, at least the best level, so the headroom is at "
+                       "least this\n");
+    }
     if (s->from)
         fprintf(f, "       pred = predicted from measured sizes of its family (sizeup predict), "
                    "its interval\n       with the family's leave-one-out error\n");
@@ -494,7 +504,7 @@ static json_t *row_json(const struct rank_set *s, size_t i)
         json_object_set_new(x, "peak_at", real_or_null(a->n_peak));
         json_object_set_new(x, "peak_tps", real_or_null(a->peak_x));
         json_object_set_new(x, "peak_is_best_level", json_boolean(a->peak_is_best_level));
-        json_object_set_new(x, "peak_is_ceiling", json_boolean(a->peak_is_ceiling));
+        json_object_set_new(x, "peak_is_lower_bound", json_boolean(a->peak_is_lower_bound));
         if (isfinite(a->best_measured_x))
             json_object_set_new(x, "best_measured",
                                 json_pack("{s:o,s:o}", "at", json_real(a->best_measured_n), "tps",
@@ -530,6 +540,7 @@ static json_t *row_json(const struct rank_set *s, size_t i)
     json_object_set_new(o, "tps_per_cost", real_or_null(r->tps_per_cost));
     json_object_set_new(o, "cost_per_million_tx", real_or_null(r->cost_per_mtx));
     json_object_set_new(o, "headroom", real_or_null(r->headroom));
+    json_object_set_new(o, "headroom_is_lower_bound", json_boolean(r->headroom_lower_bound));
     json_object_set_new(o, "utilisation_at_target", real_or_null(r->load));
     {
         const struct cat_config *cf;
@@ -639,7 +650,7 @@ int rank_set_write_markdown(FILE *f, const struct rank_set *s)
                 isfinite(r->n) ? (snprintf(e, sizeof e, "%.1f", r->n), e) : "-", r->cost_per_hour,
                 num(a, sizeof a, r->tps_per_cost), r->cost_per_mtx);
         if (isfinite(r->headroom))
-            fprintf(f, "%.0f %%", 100 * r->headroom);
+            fprintf(f, "%s%.0f %%", r->headroom_lower_bound ? "≥ " : "", 100 * r->headroom);
         fprintf(f, " | %s |", curve_basis_name(r->basis));
         if (s->opt.required_tps > 0)
             fprintf(f, " %ld (%s) | %.2f |", r->nodes_needed,

@@ -104,7 +104,7 @@ static void ranking_table(FILE *f, const struct rank_set *s)
         fprintf(f, "</td><td>%.4g%s</td><td>%s</td><td>%.3g</td><td>", r->cost_per_hour,
                 r->cost_estimate ? "*" : "", num(a, sizeof a, r->tps_per_cost), r->cost_per_mtx);
         if (isfinite(r->headroom))
-            fprintf(f, "%.0f %%", 100 * r->headroom);
+            fprintf(f, "%s%.0f %%", r->headroom_lower_bound ? "≥ " : "", 100 * r->headroom);
         fprintf(f, "</td><td class=\"l\">%s%s", curve_basis_name(r->basis),
                 r->at[0].c.binds == CURVE_BINDS_PEAK ? ", where throughput peaks" : "");
         if (s->from && s->from[s->row_curve[i]]) {
