@@ -154,6 +154,11 @@ int curve_same_measurement(const struct point *a, const struct point *b)
 {
     if (!a->target || !b->target || strcmp(a->target, b->target) != 0)
         return 0;
+    if (a->source_file && b->source_file && strcmp(a->source_file, b->source_file) == 0 &&
+        a->source_line != b->source_line)
+        return 0; /* two rows of one table: two measurements, however rounded */
+    if ((pooled_list(a) != NULL) != (pooled_list(b) != NULL))
+        return 0; /* a level record of one replicate and that replicate: the record counts */
     if (a->threads != b->threads || a->nodes != b->nodes || a->transactions != b->transactions ||
         !same_double(a->tps, b->tps) || !same_double(a->qps, b->qps) ||
         !same_double(a->duration_s, b->duration_s) ||
@@ -164,8 +169,9 @@ int curve_same_measurement(const struct point *a, const struct point *b)
     return strcmp(a->started_at, b->started_at) == 0;
 }
 
-/* Move the group's counting points that repeat an earlier one (curve_same_measurement) from
- * the end of idx's kept part to dup, their originals in dup_of (storage: dup_of). */
+/* Move the group's counting points that repeat an earlier one, or a replicate a level record
+ * pools (curve_same_measurement), from idx's kept part to dup, their originals in dup_of
+ * (storage: dup_of, 2 n). */
 static void split_dups(struct curve_group *g, const struct point_list *pts, size_t *dup_of)
 {
     size_t kept = 0, nd = 0;
@@ -176,6 +182,10 @@ static void split_dups(struct curve_group *g, const struct point_list *pts, size
         for (size_t b = 0; b < kept && orig == (size_t)-1; b++)
             if (curve_same_measurement(&pts->items[g->idx[b]], p))
                 orig = g->idx[b];
+        /* a copy of a replicate that a level record pools: the record counts it already */
+        for (size_t b = 0; b < g->n_pooled && orig == (size_t)-1; b++)
+            if (curve_same_measurement(&pts->items[g->pooled[b]], p))
+                orig = g->pooled[b];
         if (orig == (size_t)-1) {
             g->idx[kept++] = g->idx[a];
         } else {

@@ -136,8 +136,12 @@ struct curve_groups {
 /**
  * 1 when a and b are the same measurement: equal target, threads, nodes, transactions, tps, qps,
  * duration_s and mean latency (exactly; NAN equal to NAN) and equal started_at (or neither has
- * one). Two separate runs do not agree to the last bit in all of these; one run given twice
- * does, and pooling it as two replicates would state an interval of zero width.
+ * one), and not two different lines of one source file (two rows of one table are two
+ * measurements, even when rounding made them equal), and not a level record
+ * (extra.interval.pooled) and a single run (a level of one replicate has its figures). Two
+ * separate runs do not agree to the last bit in all of these; one run given twice (a copy of a
+ * file, a file imported twice) does, and pooling it as two replicates would state an interval
+ * of zero width.
  */
 int curve_same_measurement(const struct point *a, const struct point *b);
 

@@ -81,6 +81,8 @@ void passes_destroy(struct passes *p)
     memset(p, 0, sizeof *p);
 }
 
+static void update_pool(struct passes *p);
+
 int passes_add(struct passes *p, const struct passes_rep *r)
 {
     if (!r || r->threads == 0)
@@ -101,6 +103,8 @@ int passes_add(struct passes *p, const struct passes_rep *r)
     if (isfinite(r->cost_s) && r->cost_s > 0)
         p->spent_s += r->cost_s;
     p->n++;
+    if (p->rep[p->n - 1].counts)
+        update_pool(p); /* the pools say what is measured, also when no further pass runs */
     return 0;
 }
 
@@ -599,13 +603,13 @@ int passes_level_record(const struct passes *p, unsigned threads, const struct p
                         size_t n, struct point *out)
 {
     struct noise_level lv;
-    struct noise_pool pool;
+    struct noise_pool pool, floor;
     const struct passes_rep *rr[PASSES_MAX_REPS * 4];
     const struct point *last;
     json_t *iv, *list;
     size_t k = 0;
     if (n == 0 || n != passes_reps_at(p, threads) || n > sizeof rr / sizeof rr[0] ||
-        passes_level(p, threads, &lv) != 0 || pool_of(p, &pool) != 0)
+        passes_level(p, threads, &lv) != 0 || pool_of(p, &pool) != 0 || floor_of(p, &floor) != 0)
         return -1;
     for (size_t i = 0; i < p->n; i++)
         if (p->rep[i].counts && p->rep[i].threads == threads)
@@ -698,10 +702,10 @@ int passes_level_record(const struct passes *p, unsigned threads, const struct p
         json_object_set_new(iv, "pooled_levels", json_integer((json_int_t)pool.levels));
         json_object_set_new(iv, "pooled_df", json_real(pool.nu));
     }
-    if (p->n_hist > 0 && p->floor.nu > 0) {
-        json_t *f = json_pack("{s:f,s:f,s:i,s:f,s:i}", "run_to_run_cv", p->floor.cv, "between_cv",
-                              p->floor.between_cv, "levels", (int)p->floor.levels, "df",
-                              p->floor.nu, "earlier_levels", (int)p->hist_levels);
+    if (p->n_hist > 0 && floor.nu > 0) {
+        json_t *f = json_pack("{s:f,s:f,s:i,s:f,s:i}", "run_to_run_cv", floor.cv, "between_cv",
+                              floor.between_cv, "levels", (int)floor.levels, "df", floor.nu,
+                              "earlier_levels", (int)p->hist_levels);
         if (f)
             json_object_set_new(iv, "floor", f);
     }

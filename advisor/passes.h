@@ -29,13 +29,13 @@
  * level's interval is no narrower than the one the floor gives (noise_level_floor()), so that
  * a level whose few replicates agree by chance does not state less than the server's noise.
  *
- * The noise floor: once some level has 2 replicates, noise_msg says the run-to-run CV between
- * replicates and its between-run part. When even max_reps replicates of the deciding levels
- * cannot reach the asked precision (noise_attainable at max_reps, with the degrees of freedom
- * those replicates would give), limit_msg says so plainly - "asked 2 %; run-to-run noise on this
- * server is about 4.6 %: the best attainable is about 4.1 % (5 replicates per level)" - and the
- * passes aim for that best instead (within PASSES_IMPOSSIBLE_SLACK of it), with short
- * replicates, instead of running every point to --max-time.
+ * The noise floor: once some level has 2 replicates (or earlier replicates were given), noise_msg
+ * says the run-to-run CV between replicates and its between-run part. When even max_reps replicates
+ * of the deciding levels cannot reach the asked precision (noise_attainable at max_reps, with the
+ * degrees of freedom those replicates would give), limit_msg says so plainly - "asked 2 %;
+ * run-to-run noise on this server is about 4.6 %: the best attainable is about 4.1 % (5 replicates
+ * per level)" - and the passes aim for that best instead (within PASSES_IMPOSSIBLE_SLACK of it),
+ * with short replicates, instead of running every point to --max-time.
  *
  * Use (the probe driver):
  *     passes_init(&p, &o);

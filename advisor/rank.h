@@ -13,8 +13,9 @@
  *
  * Figures per configuration (rank_row): cost per hour (catalogs/cost.h), throughput per cost
  * X / (cost per hour) in tps per currency-unit per hour, cost per million transactions
- * 1e6 x cost per hour / (3600 X), headroom to the peak X_peak / X - 1 (the ceiling
- * lambda/sigma or X_max when there is no peak).
+ * 1e6 x cost per hour / (3600 X), headroom to the peak X_peak / X - 1 (a plateau's best
+ * level when there is no peak; a curve still rising at its largest level: its best measured
+ * level, and the headroom is a lower bound, rank_row.headroom_lower_bound).
  *
  * Utilisation at the operating point (rank_row.load): rho = X / X_peak = 1 / (1 + headroom).
  * By the utilisation law U = X x D (Denning and Buzen, "The operational analysis of queueing

@@ -186,7 +186,7 @@ size_t noise_reps_needed(const struct noise_pool *p, double omega2, double se_df
  */
 double noise_replicate_s(double k_s, double overhead_s, double between_cv);
 
-/** "pooled between runs" / "within-run only" / "none". */
+/** "pooled between runs" / "the server's noise floor" / "within-run only" / "none". */
 const char *noise_method_name(enum noise_method m);
 
 #endif

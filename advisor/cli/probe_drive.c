@@ -181,6 +181,38 @@ static int take_level(const struct probe_drive_opts *o, struct passes *ps, struc
     return 0;
 }
 
+/* The started_at of a level record's first pooled replicate, or NULL. */
+static const char *first_pooled_at(const struct point *p)
+{
+    json_t *iv = p->extra ? json_object_get(p->extra, "interval") : NULL;
+    json_t *e = json_array_get(json_object_get(iv, "pooled"), 0);
+    json_t *at = e ? json_object_get(e, "started_at") : NULL;
+    return json_is_string(at) ? json_string_value(at) : NULL;
+}
+
+/* 1 when a level record before h->items[i] pools the same first replicate (an older record of
+ * the same level that the newer one superseded, or the file given twice): its replicates are in
+ * the floor once. */
+static int same_level_record_before(const struct point_list *h, size_t i)
+{
+    const struct point *p = &h->items[i];
+    const char *at = first_pooled_at(p);
+    if (!at)
+        return 0;
+    for (size_t j = 0; j < i; j++) {
+        const struct point *q = &h->items[j];
+        const char *qa;
+        if (q->threads != p->threads || !is_level_record(q) || !q->target || !q->workload ||
+            !p->workload || strcmp(q->target, p->target) != 0 ||
+            strcmp(q->workload, p->workload) != 0)
+            continue;
+        qa = first_pooled_at(q);
+        if (qa && strcmp(qa, at) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* The replicates of the level records of o->target in o->history (probe_drive.h), each
  * record's replicates one group (key: 1 + its index). *out owned by the caller (free); NULL when
  * none. @return how many, or (size_t)-1 out of memory. */
@@ -202,7 +234,7 @@ static size_t history_obs(const struct probe_drive_opts *o, struct noise_obs **o
             continue; /* this curve's own: its replicates are taken again */
         iv = json_object_get(p->extra, "interval");
         list = json_object_get(iv, "pooled");
-        if (json_array_size(list) < 2)
+        if (json_array_size(list) < 2 || same_level_record_before(h, i))
             continue;
         json_array_foreach(list, k, e)
         {

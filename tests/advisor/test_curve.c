@@ -135,6 +135,60 @@ static void test_groups_duplicates(void)
     point_list_destroy(&l);
 }
 
+/* A level record pooling two replicates (a.jsonl lines 1-3), and a copy of the replicates taken
+ * before the record was written (b.jsonl): the copies are the record's replicates again, not
+ * two more; two rows of one table that rounding made equal stay two; a level record of one
+ * replicate is not that replicate's duplicate. */
+static void test_groups_duplicates_pooled(void)
+{
+    struct point_list l;
+    struct curve_groups g;
+    const char *at[2] = {"2026-12-04T10:00:00Z", "2026-12-04T10:01:00Z"};
+    double x[2] = {1000, 1100};
+    point_list_init(&l);
+    for (int i = 0; i < 2; i++) {
+        add(&l, "t", "w", 4, x[i], NULL);
+        point_set_str(&l.items[l.n - 1].started_at, at[i]);
+        point_set_str(&l.items[l.n - 1].source_file, "a.jsonl");
+        l.items[l.n - 1].source_line = i + 1;
+    }
+    add(&l, "t", "w", 4, 1050, NULL);
+    point_set_str(&l.items[2].started_at, at[0]);
+    point_set_str(&l.items[2].source_file, "a.jsonl");
+    l.items[2].source_line = 3;
+    l.items[2].extra =
+        json_pack("{s:{s:s,s:[{s:s,s:f},{s:s,s:f}]}}", "interval", "method", "replicates", "pooled",
+                  "started_at", at[0], "tps", x[0], "started_at", at[1], "tps", x[1]);
+    for (int i = 0; i < 2; i++) {
+        add(&l, "t", "w", 4, x[i], NULL);
+        point_set_str(&l.items[l.n - 1].started_at, at[i]);
+        point_set_str(&l.items[l.n - 1].source_file, "b.jsonl");
+        l.items[l.n - 1].source_line = i + 1;
+    }
+    /* two rows of one table, equal after rounding, no started_at */
+    for (int i = 0; i < 2; i++) {
+        add(&l, "t", "w", 8, 1500, NULL);
+        point_set_str(&l.items[l.n - 1].source_file, "table.csv");
+        l.items[l.n - 1].source_line = 10 + i;
+    }
+    CHECK_INT_EQ(curve_groups_build(&g, &l, NULL), CURVE_OK);
+    CHECK_INT_EQ(g.n, 1);
+    CHECK_INT_EQ(g.g[0].n_pooled, 2);
+    CHECK_INT_EQ(g.g[0].pooled[0], 0);
+    CHECK_INT_EQ(g.g[0].pooled[1], 1);
+    CHECK_INT_EQ(g.g[0].n, 3); /* the level record and the table's two rows */
+    CHECK_INT_EQ(g.g[0].idx[0], 2);
+    CHECK_INT_EQ(g.g[0].idx[1], 5);
+    CHECK_INT_EQ(g.g[0].idx[2], 6);
+    CHECK_INT_EQ(g.g[0].n_dup, 2);
+    CHECK_INT_EQ(g.g[0].dup[0], 3);
+    CHECK_INT_EQ(g.g[0].dup_of[0], 0);
+    CHECK_INT_EQ(g.g[0].dup[1], 4);
+    CHECK_INT_EQ(g.g[0].dup_of[1], 1);
+    curve_groups_destroy(&g);
+    point_list_destroy(&l);
+}
+
 /* Replicates pool into levels: mean and the between-replicate half-width. */
 static void test_levels(void)
 {
@@ -528,6 +582,7 @@ int main(void)
     test_rule();
     test_groups();
     test_groups_duplicates();
+    test_groups_duplicates_pooled();
     test_levels();
     test_level_records();
     test_from_points();

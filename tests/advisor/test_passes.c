@@ -28,7 +28,8 @@
  *     starting replicate, replayed as one level measured in passes (as `probe run --threads N`
  *     does): its intervals contain the mean of the fixed runs >= 90 % of the time, where one
  *     run's within-run interval (the first replicate's, what a calibrated point said before)
- *     contains it far less often;
+ *     contains it far less often; once alone, once with the other configurations' replicates as
+ *     the server's earlier levels (the noise floor, passes.h);
  *   - the level record (passes_level_record): its mean, its interval from the closed form of
  *     the classic replicate interval (nothing known inside the runs: t(0.975, r - 1) s / sqrt(r)),
  *     a level measured once carrying the other's noise, extra.interval as documented, through the
@@ -483,6 +484,12 @@ static void real_series(void)
                configs, n ? (double)hit / n : 0, n, n_one ? (double)hit_one / n_one : 0, n_one,
                n ? t_sum / n : 0);
         CHECK(n_one > 0 && (double)hit_one / n_one < 0.6);
+        /* with the server's earlier levels (what a second probe on a server has, and every
+         * curve of a study after the first): the goal, >= 90 %. Alone (a server's very first
+         * level, its replicates back to back within a minute): 0.878 of 156 here, within one
+         * standard error (0.024) of 0.90 but not held to it: before the floor it was 0.923
+         * only because noise_attainable's df fell far below 1 and stopped levels at 2
+         * replicates with intervals of +/- 15-45 % (noise.h) */
         if (with)
             CHECK(n > 0 && (double)hit / n >= 0.90);
         else
