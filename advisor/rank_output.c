@@ -588,7 +588,7 @@ int rank_set_write_csv(FILE *f, const struct rank_set *s)
 {
     fprintf(f, "rank,config,status,tps,tps_lo,tps_hi,at,basis,cost_per_hour,currency,"
                "tps_per_cost,cost_per_million_tx,headroom,required_tps,nodes_needed,nodes_basis,"
-               "cost_per_month\n");
+               "cost_per_month,headroom_is_lower_bound\n");
     for (size_t i = 0; i < s->n; i++) {
         const struct rank_row *r = &s->rows[i];
         if (r->rank)
@@ -611,7 +611,7 @@ int rank_set_write_csv(FILE *f, const struct rank_set *s)
         } else {
             fprintf(f, ",,,,");
         }
-        fprintf(f, "\n");
+        fprintf(f, ",%s\n", r->status != RANK_MET ? "" : r->headroom_lower_bound ? "1" : "0");
     }
     return ferror(f) ? -1 : 0;
 }
@@ -620,6 +620,7 @@ int rank_set_write_markdown(FILE *f, const struct rank_set *s)
 {
     const char *cur = s->cat->currency;
     char a[32], b[32], c[32], e[32];
+    int any_lb = 0;
     fprintf(f, "Ranking: ");
     header_lines(f, s);
     fprintf(f,
@@ -657,7 +658,11 @@ int rank_set_write_markdown(FILE *f, const struct rank_set *s)
                     r->nodes_basis == CURVE_BASIS_LINEAR ? "linear scale-out" : "scale-out curve",
                     r->cost_per_month);
         fprintf(f, "\n");
+        any_lb |= r->headroom_lower_bound;
     }
+    if (any_lb)
+        fprintf(f, "\n≥ headroom: the curve still rises at its largest level; its peak is beyond "
+                   "the data, at least the best level, so the headroom is at least this.\n");
     if (decision_write_markdown(f, s) != 0)
         return -1;
     return ferror(f) ? -1 : 0;

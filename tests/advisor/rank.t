@@ -281,3 +281,15 @@ $ rank --points data/published/seekdb-4c8g-1c2g.csv --workload oltp_insert --slo
 >   >=0% meas
 > headrm >= : the curve still rises at its largest level
 >! 9% meas
+
+### the lower bound in the CSV: its last column
+$ rank --points data/published/seekdb-4c8g-1c2g.csv --workload oltp_insert --slo avg:1000ms --csv
+? 0
+> cost_per_month,headroom_is_lower_bound
+> 1,seekdb-4c8g,met,41418.19,39347.2805,43489.0995,400,measured,0.189,USD,219143.8624,0.001267559012,0,,,,,1
+
+### ... and in the Markdown table, with its legend
+$ rank --points data/published/seekdb-4c8g-1c2g.csv --workload oltp_insert --slo avg:1000ms --markdown
+? 0
+> | ≥ 0 % | measured |
+> ≥ headroom: the curve still rises at its largest level
