@@ -288,7 +288,11 @@ static void plan_length(struct passes *p, double *omega2_rep)
         p->rep_s = fmin(p->o.first_max_s, p->o.max_time_s);
     } else {
         t = isfinite(k) && isfinite(o) ? noise_replicate_s(k, o, q->between_cv) : NAN;
-        if (!isfinite(t) || t > p->o.max_time_s)
+        if (!isfinite(t)) /* no between part shown (or unknown): not shown absent either with
+                           * this few df, so first-pass length, not one run to --max-time
+                           * (which a level's budget may not even hold) */
+            t = p->o.first_max_s;
+        if (t > p->o.max_time_s)
             t = p->o.max_time_s;
         if (t < p->o.min_time_s)
             t = p->o.min_time_s;

@@ -120,7 +120,6 @@ static void combine(const struct noise_pool *p, double wbar2, double nu_w, size_
     int pooled = p && p->nu > 0;
     double sb2 = pooled ? p->between_cv * p->between_cv : 0;
     double total = sb2 + wbar2, num = total, den = 0;
-    *rel_sd = sqrt(total / (double)r);
     if (pooled) { /* the between part is s^2 - w^2: it varies as both do; s^2 is judged at
                    * no less than w^2 (noise.h: a between part estimated near 0 is as unsure as
                    * the within part it must be told apart from) */
@@ -128,11 +127,17 @@ static void combine(const struct noise_pool *p, double wbar2, double nu_w, size_
         den += s2e * s2e / p->nu;
         if (projected)
             num = fmax(total, s2e);
+        else if (sb2 == 0) { /* the between part estimated at 0 (noise.h): the level's
+                              * variance judged at no less than the pool's s^2 (or w^2) */
+            total = fmax(total, s2e);
+            num = total;
+        }
         if (w2 > 0 && p->within_df > 0)
             den += w2 * w2 / p->within_df;
     }
     if (wbar2 > 0)
         den += wbar2 * wbar2 / nu_w;
+    *rel_sd = sqrt(total / (double)r);
     if (den > 0)
         *df = num * num / den;
     else /* no variance at all: the pool's df (or the within-run one) */

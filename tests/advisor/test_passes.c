@@ -454,6 +454,146 @@ static void replay_host(json_t **cfg, size_t n_cfg, int with_history, int *hit, 
     }
 }
 
+static int cmp_double_asc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The coverage bench replayed (bench/run-calib.sh --only coverage): rounds of one calibrated
+ * point per configuration, each point a `probe run --threads N --precision 5 %` on its own
+ * (one level in passes, its budget 1 level x --max-time 60 s), the level records of every point
+ * before it in the file its server's noise floor; each configuration's recorded replicates
+ * taken in order. Its coverage against the mean of the fixed runs, the median stated
+ * half-width and time per point; every interval finite and within +/- 200 % (the recorded host
+ * was loaded: its fixed runs differ by up to 40 %; the first real run of this bench stated
+ * +/- 1e15 % from a floor of 1 df, and stopped every point at 1 replicate: a 60 s replicate did
+ * not fit the level's budget). */
+static void bench_like(json_t **cfg, size_t n_cfg)
+{
+    enum { ROUNDS = 6, HMAX = 4096 };
+    static struct noise_obs hist[HMAX];
+    size_t nh = 0, cursor[16] = {0}, key = 0;
+    int hit = 0, n = 0, finite = 1;
+    double half[ROUNDS * 16], t_sum = 0;
+    for (int round = 0; round < ROUNDS; round++)
+        for (size_t c = 0; c < n_cfg; c++) {
+            json_t *fixed = json_object_get(cfg[c], "fixed_tps"),
+                   *runs = json_object_get(cfg[c], "runs");
+            size_t nf = json_array_size(fixed), nr = json_array_size(runs);
+            unsigned threads = (unsigned)json_integer_value(json_object_get(cfg[c], "threads"));
+            struct passes p;
+            struct passes_opts o = passes_opts_default();
+            struct passes_rep r, reps[PASSES_MAX_REPS];
+            struct noise_level lv;
+            size_t used = 0;
+            double ref = 0, max_s;
+            for (size_t i = 0; i < nf; i++)
+                ref += json_number_value(json_array_get(fixed, i)) / (double)nf;
+            o.precision = 0.05;
+            o.all_decide = 1;
+            o.budget_s = 60;
+            o.seed = (unsigned)(round * 16 + c + 1);
+            o.history = nh ? hist : NULL;
+            o.n_history = nh;
+            CHECK_INT_EQ(passes_init(&p, &o), 0);
+            recorded_run(json_object_get(json_array_get(runs, cursor[c]++ % nr), "ticks"),
+                         o.precision, o.min_time_s, passes_first_max_s(&p), 1.0, &r, threads);
+            passes_add(&p, &r);
+            reps[used++] = r;
+            while (passes_next(&p, NULL, &max_s) != 0 && used < PASSES_MAX_REPS) {
+                recorded_run(json_object_get(json_array_get(runs, cursor[c]++ % nr), "ticks"),
+                             o.precision, o.min_time_s, max_s, 1.0, &r, threads);
+                passes_add(&p, &r);
+                reps[used++] = r;
+            }
+            if (getenv("BENCH_LIKE_DEBUG"))
+                printf("  r%d c%zu: %zu reps, floor nu %.0f cv %.3f sb %.3f, pool nu %.0f; %s\n",
+                       round, c, used, p.floor.nu, p.floor.cv, p.floor.between_cv, p.pool.nu,
+                       p.why);
+            if (passes_level(&p, threads, &lv) == 0 && isfinite(lv.half95)) {
+                if (getenv("BENCH_LIKE_DEBUG"))
+                    printf("     half %.1f %% df %.2f method %d err %.1f %%\n",
+                           100 * lv.half95 / lv.mean, lv.df, lv.method, 100 * (lv.mean / ref - 1));
+                hit += fabs(lv.mean - ref) <= lv.half95;
+                half[n++] = lv.half95 / lv.mean;
+                finite &= lv.half95 < 2 * lv.mean;
+            } else {
+                finite = 0;
+            }
+            t_sum += p.spent_s;
+            /* its level record joins the file: its replicates one group */
+            key++;
+            for (size_t i = 0; i < used && nh < HMAX; i++)
+                if (reps[i].counts) {
+                    hist[nh].n = (double)key;
+                    hist[nh].x = reps[i].tps;
+                    hist[nh].se = isfinite(reps[i].ci95_tps)
+                                      ? reps[i].ci95_tps / gsl_cdf_tdist_Pinv(0.975, 19)
+                                      : NAN;
+                    hist[nh++].se_df = 19;
+                }
+            passes_destroy(&p);
+        }
+    qsort(half, (size_t)n, sizeof half[0], cmp_double_asc);
+    printf("bench-like: %d points (%d rounds x %zu configurations, each alone in passes with the "
+           "earlier points as the floor): coverage %.3f, median half-width %.1f %%, %.1f s per "
+           "point\n",
+           n, ROUNDS, n_cfg, n ? (double)hit / n : 0, n ? 100 * half[n / 2] : 0, n ? t_sum / n : 0);
+    CHECK_INT_EQ(n, ROUNDS * (int)n_cfg);
+    CHECK(finite);
+    CHECK(n > 0 && (double)hit / n >= 0.90);
+}
+
+/* The first real run of the coverage bench: the server's floor is one earlier level of 2
+ * replicates that agreed within their own noise (between part 0, 1 df). A new level, budget
+ * 60 s: it gets more replicates (of first-pass length: a between part of 0 from 1 df does not
+ * show one long run to be best, and a 60 s replicate would not fit the budget), and its
+ * interval is finite and sane, not t(0.975, 0.01 df). */
+static void floor_of_one_df(void)
+{
+    struct noise_obs h[2] = {{1, 65000, 2400 / 2.093, 19}, {1, 65250, 2330 / 2.093, 19}};
+    struct passes p;
+    struct passes_opts o = passes_opts_default();
+    struct passes_rep r;
+    struct noise_level lv;
+    double max_s, x[5] = {62100, 60500, 63800, 59900, 61800};
+    size_t used = 0;
+    unsigned t;
+    o.precision = 0.05;
+    o.all_decide = 1;
+    o.budget_s = 60;
+    o.history = h;
+    o.n_history = 2;
+    CHECK_INT_EQ(passes_init(&p, &o), 0);
+    CHECK_INT_EQ(p.hist_levels, 1);
+    memset(&r, 0, sizeof r);
+    r.threads = 2;
+    r.counts = 1;
+    r.kept_s = 5;
+    r.cost_s = 7.5;
+    r.se_df = 19;
+    r.latency_ms = NAN;
+    r.tps = x[used];
+    r.ci95_tps = 0.014 * x[used++];
+    passes_add(&p, &r);
+    while ((t = passes_next(&p, NULL, &max_s)) != 0 && used < 5) {
+        CHECK_INT_EQ(t, 2);
+        if (used == 1) /* planned from the 1-df floor alone */
+            CHECK(max_s <= o.first_max_s);
+        r.tps = x[used];
+        r.ci95_tps = 0.014 * x[used++];
+        passes_add(&p, &r);
+    }
+    CHECK(used >= 2);
+    CHECK_INT_EQ(passes_level(&p, 2, &lv), 0);
+    CHECK(isfinite(lv.half95) && lv.half95 < 0.5 * lv.mean);
+    CHECK(lv.df >= 1);
+    printf("floor of 1 df: %zu replicates, +/- %.1f %% (df %.1f)\n", used,
+           100 * lv.half95 / lv.mean, lv.df);
+    passes_destroy(&p);
+}
+
 static void real_series(void)
 {
     const char *path = "tests/fixtures/host-series/coverage.jsonl";
@@ -495,6 +635,7 @@ static void real_series(void)
         else
             CHECK(n > 0 && (double)hit / n >= 0.85);
     }
+    bench_like(cfg, configs);
     for (size_t c = 0; c < configs; c++)
         json_decref(cfg[c]);
 }
@@ -648,6 +789,7 @@ int main(void)
     impossible();
     where_time_goes();
     level_record();
+    floor_of_one_df();
     real_series();
     return check_report();
 }

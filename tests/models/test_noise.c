@@ -125,11 +125,14 @@ static void stationary_replicates(void)
     CHECK_NEAR(p.within_df, 76, 0);
     CHECK_NEAR(p.between_cv, 0, 0);
     CHECK_INT_EQ(noise_level(&p, o, 2, &l), NOISE_OK);
-    /* s^2 below w^2: judged at w^2 (noise.h), so df is about nu = 2, not the within-run 38 */
-    df = t * t / (w2 * w2 / 2 + w2 * w2 / 76 + t * t / 38);
+    /* s^2 below w^2: the between part estimated at 0; the level's variance and the df judged
+     * at max(s^2, w^2) = w^2 (noise.h), so df is about nu = 2, not the within-run 38, and the
+     * level's own within part t (a little below w^2) does not make it narrower */
+    CHECK(t < w2);
+    df = w2 * w2 / (w2 * w2 / 2 + w2 * w2 / 76 + t * t / 38);
     CHECK_NEAR(l.df, df, 1e-9);
     CHECK(l.df > 1.5 && l.df < 2.5);
-    CHECK_NEAR(l.half95, gsl_cdf_tdist_Pinv(0.975, df) * 100.5 * sqrt(t / 2), 1e-9);
+    CHECK_NEAR(l.half95, gsl_cdf_tdist_Pinv(0.975, df) * 100.5 * sqrt(w2 / 2), 1e-9);
 }
 
 static void attainable_and_reps(void)
