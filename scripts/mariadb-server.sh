@@ -10,6 +10,10 @@
 # it, plus PROCESS and RELOAD for SHOW GLOBAL STATUS; root has no password over the socket.
 # DIR/env is written with the shell variables the tests read (SIZEUP_MYSQL_HOST, _PORT, _SOCKET, ...).
 set -euo pipefail
+# root has no password over the socket: a MYSQL_PWD in the caller's environment (the sbtest
+# password, as the benches and a user's shell set it) would make the client send it and be
+# refused, and the server would start without its sbtest user
+unset MYSQL_PWD
 
 cmd=${1:-}
 dir=${2:-}
