@@ -21,8 +21,10 @@
  * it at the asked precision, and at the latest after `rep_s`: before any noise is known,
  * first_max_s; then two-stage sampling's optimum T* = sqrt(k o) / sigma_b (noise.h) clamped to
  * [min_time_s, max_time_s], with k and o the medians of the replicates so far (within-run
- * variance-time product, cost beyond the kept time). Past the noise floor a longer run buys
- * nothing; another replicate does.
+ * variance-time product, cost beyond the kept time), sigma_b the server's floor's when it has
+ * more df than the curve's own pool; first_max_s again when sigma_b is estimated at 0 (T*
+ * infinite: not shown worth one long run with so few df, and a level's budget may not hold
+ * one). Past the noise floor a longer run buys nothing; another replicate does.
  *
  * The server's noise floor (opts.history: replicated levels measured on the same server before
  * this curve, e.g. the other workloads of a study or earlier runs in the same --out file): every

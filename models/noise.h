@@ -32,7 +32,14 @@
  *
  * A level i with r_i >= 1 replicates (pooled or not), mean xbar_i:
  *     v_i   = (sigma_b^2 + wbar_i^2) / r_i      relative variance of the mean; wbar_i^2 the mean
- *                                               of its replicates' omega^2 (0 where unknown)
+ *                                               of its replicates' omega^2 (0 where unknown);
+ *                                               when sigma_b^2 is estimated at 0 (s^2 <= w^2),
+ *                                               max(wbar_i^2, s^2, w^2) / r_i, and the df's
+ *                                               numerator the same: the pool cannot yet tell
+ *                                               the runs apart, and a level of one long replicate
+ *                                               (small wbar_i^2) otherwise got Satterthwaite df
+ *                                               of 0.01 and t quantiles of 1e15 (a floor of one
+ *                                               earlier level of 2 agreeing replicates did)
  *     df_i  = (sigma_b^2 + wbar_i^2)^2 / (max(s^2, w^2)^2 / nu + w^4 / nu_w + wbar_i^4 / nu_w,i)
  *             (Satterthwaite 1946, "An approximate distribution of estimates of variance
  *             components", Biometrics Bulletin 2(6), for the sum of the two estimated parts;
