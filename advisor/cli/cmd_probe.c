@@ -185,7 +185,8 @@ static const struct cli_opt probe_options[] = {
     {"replicates", 0, CLI_INT, A(replicates), .min = 1, .max = PASSES_MAX_REPS, .dflt = "5",
      .help = "calibrated: the levels that decide the answer are measured again in shuffled "
              "passes, up to N replicates each, until their intervals (run-to-run noise "
-             "included) reach the precision or the noise makes it unreachable; 1 = one pass "
+             "included, and no narrower than the noise of the target's earlier levels in "
+             "--out) reach the precision or the noise makes it unreachable; 1 = one pass "
              "(run-to-run noise unknown)"},
     {"budget", 0, CLI_SECONDS, A(budget_s), .min = 0.001, .max = 31536000,
      .dflt_doc = "levels x the max-time",
