@@ -114,8 +114,8 @@ int noise_pool(const struct noise_obs *o, size_t m, struct noise_pool *out)
 
 /* Relative standard error and df of the mean of r replicates with mean within-run relative
  * variance wbar2 (nu_w within degrees of freedom in all), at the pool's noise (noise.h). */
-static void combine(const struct noise_pool *p, double wbar2, double nu_w, size_t r, int projected,
-                    double *rel_sd, double *df)
+static void combine(const struct noise_pool *p, double wbar2, double nu_w, size_t r, double *rel_sd,
+                    double *df)
 {
     int pooled = p && p->nu > 0;
     double sb2 = pooled ? p->between_cv * p->between_cv : 0;
@@ -125,13 +125,10 @@ static void combine(const struct noise_pool *p, double wbar2, double nu_w, size_
                    * the within part it must be told apart from) */
         double s2 = p->cv * p->cv, w2 = p->within_cv * p->within_cv, s2e = fmax(s2, w2);
         den += s2e * s2e / p->nu;
-        if (projected)
-            num = fmax(total, s2e);
-        else if (sb2 == 0) { /* the between part estimated at 0 (noise.h): the level's
-                              * variance judged at no less than the pool's s^2 (or w^2) */
-            total = fmax(total, s2e);
-            num = total;
-        }
+        /* no within part below the pool's while the pool cannot tell how much of its spread
+         * is between runs (noise.h: v_i); continuous in sigma_b */
+        total = fmax(total, s2e);
+        num = total;
         if (w2 > 0 && p->within_df > 0)
             den += w2 * w2 / p->within_df;
     }
@@ -180,7 +177,7 @@ int noise_level(const struct noise_pool *p, const struct noise_obs *o, size_t r,
         out->rel_sd = out->df = out->half95 = NAN;
         return NOISE_OK;
     }
-    combine(out->method == NOISE_POOLED ? p : NULL, out->wbar2, nu_w, r, 0, &out->rel_sd, &out->df);
+    combine(out->method == NOISE_POOLED ? p : NULL, out->wbar2, nu_w, r, &out->rel_sd, &out->df);
     out->half95 = t975(out->df) * out->mean * out->rel_sd;
     return NOISE_OK;
 }
@@ -208,7 +205,7 @@ double noise_attainable(const struct noise_pool *p, double omega2, double se_df,
         nu_w = (isfinite(se_df) && se_df > 0 ? se_df : NOISE_DF_LARGE) * (double)reps;
     if (reps == 0 || !(omega2 >= 0) || ((!p || p->nu == 0) && omega2 == 0))
         return NAN;
-    combine(p, omega2, nu_w, reps, 1, &rel_sd, &df);
+    combine(p, omega2, nu_w, reps, &rel_sd, &df);
     return t975(df) * rel_sd;
 }
 

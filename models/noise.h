@@ -31,16 +31,15 @@
  * When some pooled replicate has no se, w^2 is taken as 0 (sigma_b = s, the larger estimate).
  *
  * A level i with r_i >= 1 replicates (pooled or not), mean xbar_i:
- *     v_i   = (sigma_b^2 + wbar_i^2) / r_i      relative variance of the mean; wbar_i^2 the mean
- *                                               of its replicates' omega^2 (0 where unknown);
- *                                               when sigma_b^2 is estimated at 0 (s^2 <= w^2),
- *                                               max(wbar_i^2, s^2, w^2) / r_i, and the df's
- *                                               numerator the same: the pool cannot yet tell
- *                                               the runs apart, and a level of one long replicate
- *                                               (small wbar_i^2) otherwise got Satterthwaite df
- *                                               of 0.01 and t quantiles of 1e15 (a floor of one
- *                                               earlier level of 2 agreeing replicates did)
- *     df_i  = (sigma_b^2 + wbar_i^2)^2 / (max(s^2, w^2)^2 / nu + w^4 / nu_w + wbar_i^4 / nu_w,i)
+ *     v_i   = max(sigma_b^2 + wbar_i^2, s^2, w^2) / r_i   relative variance of the mean;
+ *             wbar_i^2 the mean of its replicates' omega^2 (0 where unknown). With the pool
+ *             (s^2 = sigma_b^2 + w^2 when sigma_b^2 > 0) this is sigma_b^2 + max(wbar_i^2, w^2):
+ *             a level is not credited with a within part below the pool's (longer replicates)
+ *             while the pool cannot tell how much of its spread is between runs; without the
+ *             max, a level of long replicates next to a between part estimated near 0 got
+ *             Satterthwaite df far below 1 and t quantiles of 1e8 to 1e15 (a floor of one
+ *             earlier level of 2 agreeing replicates stated +/- 1e15 %)
+ *     df_i  = (v_i r_i)^2 / (max(s^2, w^2)^2 / nu + w^4 / nu_w + wbar_i^4 / nu_w,i)
  *             (Satterthwaite 1946, "An approximate distribution of estimates of variance
  *             components", Biometrics Bulletin 2(6), for the sum of the two estimated parts;
  *             sigma_b^2 = s^2 - w^2 varies as s^2 and w^2 do, so its term is
@@ -52,13 +51,8 @@
  *             truncated estimate would otherwise grow to the within-run df as s^2 falls to 0 by
  *             chance - measured on a loaded build host, two replicates that happened to agree
  *             then stated +/- 10 % with 12 df around a level 19 % off);
- *             in noise_attainable()'s projection (not in a measured level's interval) the
- *             numerator is judged at no less than max(s^2, w^2) too: there the within part of a
- *             projected longer replicate can be far below the pool's while the between part is
- *             estimated at 0, and the plain ratio gave df far below 1 (t quantiles of 10^12: a
- *             "best attainable" of 2e14 % that stopped a level after 2 replicates); in a measured
- *             level the small df of replicates that agree by chance is what keeps its interval
- *             honest;
+ *             noise_attainable()'s projection uses the same v_i and df_i (its omega^2 the
+ *             projected replicate's);
  *             nu_w,i = sum of the level's replicates' within-run degrees of freedom (batches - 1;
  *             unknown counts as NOISE_DF_LARGE), nu_w that of the pooled replicates
  *     half  = t(0.975, df_i) xbar_i sqrt(v_i)

@@ -247,9 +247,11 @@ static void long_replicate_attainable(void)
     double w2 = 0.0004, om2 = w2 / 6, r = 5;
     double df = w2 * w2 / (w2 * w2 / 4 + w2 * w2 / 95 + om2 * om2 / (19 * r));
     double a = noise_attainable(&p, om2, 19, 5);
-    CHECK_NEAR(a, gsl_cdf_tdist_Pinv(0.975, df) * sqrt(om2 / r), 1e-12);
+    /* and the projected replicate is not credited with a within part below the pool's w^2,
+     * as a measured level is not (noise.h v_i): sqrt(w2 / r), not sqrt(om2 / r) */
+    CHECK_NEAR(a, gsl_cdf_tdist_Pinv(0.975, df) * sqrt(w2 / r), 1e-12);
     CHECK(df > 3 && df < 4);
-    CHECK(a < 0.02);
+    CHECK(a < 0.03);
 }
 
 static void floor_of_the_server(void)
