@@ -117,13 +117,15 @@ for lv in levels:
     need(keys == sorted((p["started_at"], p["tps"]) for p in mine), "%d threads: pooled list" % th)
     need(iv["replicates"] == len(mine) == len(iv["pooled"]), "%d threads: replicate count" % th)
     need(abs(lv["tps"] - mean(p["tps"] for p in mine)) <= 1e-9 * lv["tps"], "%d threads: mean" % th)
-    # the half-width from the recorded parts (models/noise.h): t(0.975, df) mean
-    # sqrt((between_cv^2 + wbar^2) / r), wbar^2 the mean of (se / mean)^2 of the replicates,
+    # the half-width from the recorded parts (models/noise.h v_i): t(0.975, df) mean
+    # sqrt(max(between_cv^2 + wbar^2, run_to_run_cv^2, within_cv^2) / r), wbar^2 the mean of
+    # (se / mean)^2 of the replicates,
     # se = ci95 / t(0.975, 19) (probe_drive.c takes 19 batch-means df); df is Satterthwaite s,
     # real and possibly below 1 when one level is pooled: t from tests/tdist.py, not a table
     w2 = mean((e.get("ci95_tps", 0) / t975(19) / lv["tps"]) ** 2 for e in iv["pooled"])
     # (models/noise.c searches t below 1 df up to 1e15: an interval of no use either way)
-    want = min(t975(iv["df"]), 1e15) * lv["tps"] * math.sqrt((iv["between_cv"] ** 2 + w2) / len(mine))
+    v = max(iv["between_cv"] ** 2 + w2, iv["run_to_run_cv"] ** 2, iv["within_cv"] ** 2)
+    want = min(t975(iv["df"]), 1e15) * lv["tps"] * math.sqrt(v / len(mine))
     need(abs(lv["ci95_tps"] - want) <= 1e-6 * want,
          "%d threads: ci95_tps %r, from its parts %r (df %r)" % (th, lv["ci95_tps"], want, iv["df"]))
     need(lv["ci95_tps"] > 0 and iv["noise"] == "pooled between runs", "%d threads: noise" % th)
