@@ -173,14 +173,20 @@ size_t passes_levels(const struct passes *p, unsigned *threads, size_t cap)
     return m;
 }
 
-/* The noise over every counting replicate. 0, or -1 out of memory. */
-static int pool_of(const struct passes *p, struct noise_pool *pool)
+/* The noise pooled over the earlier replicates (with_history: p->hist, the server's floor) and
+ * every counting replicate. 0, or -1 out of memory; pool->nu 0 when nothing pools, and for the
+ * floor when there is nothing earlier (the curve's own pool is the floor then). */
+static int noise_of(const struct passes *p, int with_history, struct noise_pool *pool)
 {
-    struct noise_obs *o = malloc((p->n + 1) * sizeof *o);
-    size_t m = 0;
+    size_t nh = with_history ? p->n_hist : 0, m = 0;
+    struct noise_obs *o;
     pool->nu = 0;
-    if (!o)
+    if (with_history && nh == 0)
+        return 0;
+    if (!(o = malloc((p->n + nh + 1) * sizeof *o)))
         return -1;
+    for (size_t i = 0; i < nh; i++)
+        o[m++] = p->hist[i];
     for (size_t i = 0; i < p->n; i++)
         if (p->rep[i].counts)
             o[m++] = rep_obs(&p->rep[i]);
@@ -190,26 +196,14 @@ static int pool_of(const struct passes *p, struct noise_pool *pool)
     return 0;
 }
 
-/* The server's noise floor: the earlier replicates and the counting ones. 0, or -1 out of
- * memory. */
+static int pool_of(const struct passes *p, struct noise_pool *pool)
+{
+    return noise_of(p, 0, pool);
+}
+
 static int floor_of(const struct passes *p, struct noise_pool *floor)
 {
-    struct noise_obs *o;
-    size_t m = 0;
-    floor->nu = 0;
-    if (p->n_hist == 0)
-        return 0; /* nothing earlier: the curve's own pool is the floor */
-    if (!(o = malloc((p->n + p->n_hist + 1) * sizeof *o)))
-        return -1;
-    for (size_t i = 0; i < p->n_hist; i++)
-        o[m++] = p->hist[i];
-    for (size_t i = 0; i < p->n; i++)
-        if (p->rep[i].counts)
-            o[m++] = rep_obs(&p->rep[i]);
-    if (noise_pool(o, m, floor) != NOISE_OK)
-        floor->nu = 0;
-    free(o);
-    return 0;
+    return noise_of(p, 1, floor);
 }
 
 static void update_pool(struct passes *p)
