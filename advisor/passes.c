@@ -244,29 +244,37 @@ static double median(double *v, size_t n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Medians over the counting replicates: k (within-run relative variance x kept time, s) and the
- * cost beyond the kept time o (s). */
-static void costs(const struct passes *p, double *k, double *o)
+/* Medians over the counting replicates: k (within-run relative variance x kept time, s), the
+ * cost beyond the kept time o (s) and, when w2 is not NULL, a replicate's within-run relative
+ * variance (se / tps)^2. */
+static void costs(const struct passes *p, double *k, double *o, double *w2)
 {
-    double *a = malloc(2 * (p->n + 1) * sizeof *a), *b;
-    size_t na = 0, nb = 0;
+    double *a = malloc(3 * (p->n + 1) * sizeof *a), *b, *c;
+    size_t na = 0, nb = 0, nc = 0;
     *k = *o = NAN;
+    if (w2)
+        *w2 = NAN;
     if (!a)
         return;
     b = a + p->n + 1;
+    c = b + p->n + 1;
     for (size_t i = 0; i < p->n; i++) {
         const struct passes_rep *r = &p->rep[i];
         struct noise_obs q;
         if (!r->counts)
             continue;
         q = rep_obs(r);
-        if (isfinite(q.se) && r->kept_s > 0)
+        if (isfinite(q.se) && r->kept_s > 0) {
             a[na++] = (q.se / r->tps) * (q.se / r->tps) * r->kept_s;
+            c[nc++] = (q.se / r->tps) * (q.se / r->tps);
+        }
         if (isfinite(r->cost_s) && r->cost_s > 0 && r->kept_s >= 0)
             b[nb++] = fmax(0, r->cost_s - r->kept_s);
     }
     *k = median(a, na);
     *o = median(b, nb);
+    if (w2)
+        *w2 = median(c, nc);
     free(a);
 }
 
@@ -276,10 +284,20 @@ static void plan_length(struct passes *p, double *omega2_rep)
     double k, o, t;
     /* the server's floor when it knows more than the curve's own replicates */
     const struct noise_pool *q = p->floor.nu > p->pool.nu ? &p->floor : &p->pool;
-    costs(p, &k, &o);
+    double w2;
+    costs(p, &k, &o, &w2);
     *omega2_rep = NAN;
     if (q->nu == 0) {
-        p->rep_s = fmin(p->o.first_max_s, p->o.max_time_s);
+        /* no level has 2 replicates yet: the between-run part is unknown. Take it at a
+         * replicate's own within-run CV, the least one that 2 replicates of that length could
+         * tell apart from none (sigma_b^2 = s^2 - w^2, passes.h); T* = sqrt(k o / w^2), the
+         * geometric mean of the kept time and the cost beyond it. The next pool corrects it. */
+        t = isfinite(k) && isfinite(o) && w2 > 0 ? noise_replicate_s(k, o, sqrt(w2)) : NAN;
+        if (!isfinite(t) || t > p->o.first_max_s)
+            t = p->o.first_max_s;
+        if (t < p->o.min_time_s)
+            t = p->o.min_time_s;
+        p->rep_s = fmin(t, p->o.max_time_s);
     } else {
         t = isfinite(k) && isfinite(o) ? noise_replicate_s(k, o, q->between_cv) : NAN;
         if (!isfinite(t)) /* no between part shown (or unknown): not shown absent either with
@@ -540,7 +558,7 @@ static int begin_pass(struct passes *p, struct usl_workspace *ws)
 static double next_cost(const struct passes *p)
 {
     double k, o;
-    costs(p, &k, &o);
+    costs(p, &k, &o, NULL);
     return p->rep_s + (isfinite(o) ? o : 0);
 }
 

@@ -18,12 +18,15 @@
  * pooled from the replicated ones.
  *
  * How long a replicate runs: the within-run rule (probes/calib.h: MSER-5 cut, batch means) stops
- * it at the asked precision, and at the latest after `rep_s`: before any noise is known,
- * first_max_s; then two-stage sampling's optimum T* = sqrt(k o) / sigma_b (noise.h) clamped to
+ * it at the asked precision, and at the latest after `rep_s`: in the first pass, first_max_s;
+ * then two-stage sampling's optimum T* = sqrt(k o) / sigma_b (noise.h) clamped to
  * [min_time_s, max_time_s], with k and o the medians of the replicates so far (within-run
  * variance-time product, cost beyond the kept time), sigma_b the server's floor's when it has
- * more df than the curve's own pool; first_max_s again when sigma_b is estimated at 0 (T*
- * infinite: not shown worth one long run with so few df, and a level's budget may not hold
+ * more df than the curve's own pool. While no level has 2 replicates (the second pass, when
+ * nothing earlier is known), sigma_b is taken at a replicate's median within-run CV - the least
+ * between-run part 2 replicates could tell from none - so T* = sqrt(kept x o), at most
+ * first_max_s; the pool after that pass corrects it. First_max_s again when sigma_b is estimated at
+ * 0 (T* infinite: not shown worth one long run with so few df, and a level's budget may not hold
  * one). Past the noise floor a longer run buys nothing; another replicate does.
  *
  * The server's noise floor (opts.history: replicated levels measured on the same server before

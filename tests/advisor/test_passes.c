@@ -604,6 +604,44 @@ static void floor_of_one_df(void)
     passes_destroy(&p);
 }
 
+/* The second pass's replicate length, before any level has 2 replicates: two-stage sampling's
+ * T* = sqrt(k o) / sigma_b with sigma_b taken at a replicate's within-run CV (passes.h), which
+ * is sqrt(kept x o) when every replicate has the same figures: here 3 levels, each kept 8 s of
+ * 11 s (o = 3 s) at a within-run 95 % half-width of 2 % with 19 df: T* = sqrt(8 x 3) = 4.90 s;
+ * with min_time 6 s the clamp gives 6 s; with o = 30 s (sqrt(240) = 15.5 s) first_max_s. */
+static void second_pass_length(void)
+{
+    const double cost[3] = {11, 11, 38}, min_time[3] = {1, 6, 1}, want[3] = {4.899, 6, 10};
+    for (int c = 0; c < 3; c++) {
+        struct passes p;
+        struct passes_opts o = passes_opts_default();
+        struct passes_rep r;
+        double max_s = 0;
+        unsigned t;
+        o.precision = 0.05;
+        o.all_decide = 1;
+        o.min_time_s = min_time[c];
+        o.first_max_s = 10;
+        CHECK_INT_EQ(passes_init(&p, &o), 0);
+        memset(&r, 0, sizeof r);
+        r.counts = 1;
+        r.kept_s = 8;
+        r.cost_s = cost[c];
+        r.se_df = 19;
+        r.latency_ms = NAN;
+        for (unsigned n = 1; n <= 4; n *= 2) {
+            r.threads = n;
+            r.tps = 1000.0 * n;
+            r.ci95_tps = 0.02 * r.tps;
+            CHECK_INT_EQ(passes_add(&p, &r), 0);
+        }
+        t = passes_next(&p, NULL, &max_s);
+        CHECK(t == 1 || t == 2 || t == 4);
+        CHECK_NEAR(max_s, want[c], 0.001);
+        passes_destroy(&p);
+    }
+}
+
 static void real_series(void)
 {
     const char *path = "tests/fixtures/host-series/coverage.jsonl";
@@ -800,6 +838,7 @@ int main(void)
     where_time_goes();
     level_record();
     floor_of_one_df();
+    second_pass_length();
     real_series();
     return check_report();
 }
