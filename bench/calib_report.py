@@ -126,49 +126,77 @@ def coverage(res):
 
 
 def time_figures(res):
-    auto, fixed = load(res + "/time-auto.jsonl"), load(res + "/time-fixed.jsonl")
-    if not auto or not fixed:
+    """Each --threads auto curve (time-auto.C.jsonl) against the fixed sweeps (time-fixed.jsonl,
+    targets fixedC); time-wall.txt holds "C t0 t1 t2" per curve (curve from t0 to t1, its sweep
+    from t1 to t2)."""
+    fixed = load(res + "/time-fixed.jsonl")
+    walls = {}
+    try:
+        for line in open(res + "/time-wall.txt"):
+            c, t0, t1, t2 = line.split()
+            walls[c] = (float(t0), float(t1), float(t2))
+    except (OSError, ValueError):
+        pass
+    if not walls or not fixed:
         print("== time: no records")
         return
-    try:
-        t0, t1, t2 = (float(x) for x in open(res + "/time-wall.txt").read().split())
-    except (OSError, ValueError):
-        t0 = t1 = t2 = None
-    levels = {p["threads"]: p for p in auto if method(p) == "replicates"}
-    for p in auto:
-        if method(p) != "replicates" and p["threads"] not in levels and counts(p):
-            levels[p["threads"]] = p
-    reps = [p for p in auto if method(p) == "within_run"]
-    fx = {p["threads"]: p for p in fixed}
-    print("== time: oltp_read_write --threads auto in passes vs the same levels as fixed runs")
-    inside = n = within5 = 0
-    for th in sorted(levels):
-        p = levels[th]
-        iv = (p.get("extra") or {}).get("interval") or {}
-        h = p.get("ci95_tps")
-        f = fx.get(th)
-        ok = f is not None and h is not None and abs(p["tps"] - f["tps"]) <= h
-        if f is not None and h is not None:
-            n += 1
-            inside += ok
-        within5 += h is not None and h / p["tps"] <= 0.05 + 1e-9
-        print("  %3d threads: %9.1f tps +/- %s (%s, %s replicates)   fixed %s   %s"
-              % (th, p["tps"], pct(h / p["tps"]) if h else "?", iv.get("noise", iv.get("method", "?")),
-                 iv.get("replicates", 1), "%9.1f" % f["tps"] if f else "-",
-                 "contains" if ok else "misses" if f else ""))
-    ta = sum(elapsed(p) for p in reps)
-    tf = sum(p["duration_s"] for p in fixed)
-    print("levels within +/- 5 %%: %d of %d; intervals containing the fixed run's tps: %d of %d"
-          % (within5, len(levels), inside, n))
-    if t0 is not None:
-        print("time (wall): auto %.0f s, fixed %d x 60 s sweep %.0f s: ratio %.3f (goal <= 0.3)"
-              % (t1 - t0, len(fixed), t2 - t1, (t1 - t0) / (t2 - t1)))
-    print("time (measured runs): auto %.0f s over %d replicates, fixed %.0f s: ratio %.3f"
-          % (ta, len(reps), tf, ta / tf if tf else float("nan")))
-    rtr = [((p.get("extra") or {}).get("interval") or {}).get("run_to_run_cv") for p in auto]
-    rtr = [x for x in rtr if x is not None]
+    ref = {}
+    for p in fixed:
+        ref.setdefault(p["threads"], []).append(p["tps"])
+    print("== time: oltp_read_write --threads auto in passes vs the same levels as fixed %s runs"
+          % ("%.0f s" % fixed[0]["duration_s"]))
+    print("   (reference: the mean of every fixed run of the level, one per sweep, the sweeps "
+          "minutes apart)")
+    inside = n = within5 = n_levels = 0
+    t_auto = t_sweep = 0.0
+    rtr = []
+    for c in sorted(walls, key=int):
+        auto = load(res + "/time-auto.%s.jsonl" % c)
+        t0, t1, t2 = walls[c]
+        levels = {p["threads"]: p for p in auto if method(p) == "replicates"}
+        for p in auto:
+            if method(p) != "replicates" and p["threads"] not in levels and counts(p):
+                levels[p["threads"]] = p
+        reps = [p for p in auto if method(p) == "within_run"]
+        print("curve %s: %d levels, %d replicates, %.0f s; its sweep %d x %.0f s runs %.0f s: "
+              "ratio %.3f" % (c, len(levels), len(reps), t1 - t0, len(levels),
+                              fixed[0]["duration_s"], t2 - t1, (t1 - t0) / (t2 - t1)))
+        t_auto += t1 - t0
+        t_sweep += t2 - t1
+        for th in sorted(levels):
+            p = levels[th]
+            iv = (p.get("extra") or {}).get("interval") or {}
+            h = p.get("ci95_tps")
+            f = ref.get(th)
+            m = statistics.mean(f) if f else None
+            ok = m is not None and h is not None and abs(p["tps"] - m) <= h
+            if m is not None and h is not None:
+                n += 1
+                inside += ok
+            n_levels += 1
+            within5 += h is not None and h / p["tps"] <= 0.05 + 1e-9
+            print("  %3d threads: %9.1f tps +/- %s (%s, %s replicates)   reference %s (%d runs)  "
+                  "error %s   %s"
+                  % (th, p["tps"], pct(h / p["tps"]) if h else "?",
+                     iv.get("noise", iv.get("method", "?")), iv.get("replicates", 1),
+                     "%9.1f" % m if m else "-", len(f or []),
+                     "%+.1f %%" % (100 * (p["tps"] - m) / m) if m else "-",
+                     "contains" if ok else "misses" if m else ""))
+        cv = [((p.get("extra") or {}).get("interval") or {}).get("run_to_run_cv") for p in auto]
+        cv = [x for x in cv if x is not None]
+        if cv:
+            rtr.append(cv[-1])
+    print("levels within +/- 5 %%: %d of %d; intervals containing the reference: %d of %d"
+          % (within5, n_levels, inside, n))
+    print("time (wall): %d curves %.0f s, their sweeps %.0f s: ratio %.3f (goal <= 0.3)"
+          % (len(walls), t_auto, t_sweep, t_auto / t_sweep if t_sweep else float("nan")))
+    spread = [statistics.stdev(v) / statistics.mean(v) for v in ref.values() if len(v) >= 2]
+    if spread:
+        print("noise floor: the fixed runs of a level differ by a CV of median %s (%d levels)"
+              % (pct(statistics.median(spread)), len(spread)))
     if rtr:
-        print("noise floor: the passes' run-to-run CV between replicates %s" % pct(rtr[-1]))
+        print("noise floor: each curve's passes said run-to-run CV between replicates %s"
+              % ", ".join(pct(x) for x in rtr))
 
 
 def main():

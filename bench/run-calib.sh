@@ -5,7 +5,7 @@
 #   bench/run-calib.sh [--sizeup BIN] [--port N] [--dir DIR] [--reps R] [--fixed S]
 #                      [--sweep-time S] [--max-points N] [--tables N] [--table-size N]
 #                      [--only points|ladder|coverage|time|precision] [--rounds N]
-#                      [--fixed-rounds N] [--precision P] [--replicates N]
+#                      [--fixed-rounds N] [--precision P] [--replicates N] [--time-curves C]
 #
 # Starts its own throwaway MariaDB (scripts/mariadb-server.sh) on 127.0.0.1:PORT (default 23114,
 # datadir DIR, default /tmp/calib-bench), prepares TABLES x TABLE_SIZE rows (4 x 50000), then:
@@ -38,9 +38,12 @@
 #    CV, each calibrated point's error and stated 95 % half-width and whether it contains the
 #    reference; then the fraction of intervals that contain it (goal >= 90 %) and the noise floor
 #    (the fixed runs' pooled CV, and what the passes said). `uptime` is logged before every round.
-# 4. time (--only time, or precision): oltp_read_write --threads auto --max-points 6 at
-#    --precision P in passes, then the same levels as fixed --time S runs; prints the time ratio
-#    (goal <= 0.3), each level's interval and whether it contains the fixed run's tps.
+# 4. time (--only time, or precision): --time-curves C times (default 2): oltp_read_write
+#    --threads auto --max-points 6 at --precision P in passes (a fresh --out and target each: the
+#    curve alone, no earlier levels), then the same levels as a sweep of fixed --time S runs.
+#    Prints each curve's time ratio (its wall time / its sweep's) and the ratio over all curves
+#    (goal <= 0.3), each level's interval and whether it contains the reference: the mean of
+#    every fixed run of that level in the sweeps (up to C of them, minutes apart).
 #
 # The records are left in DIR/*.jsonl for auditing. On a shared, loaded machine throughput
 # drifts with the neighbours' load: the figures carry that noise (say so when quoting them).
@@ -60,6 +63,7 @@ rounds=6
 fixed_rounds=4
 precision=5%
 replicates=5
+time_curves=2
 while [ $# -gt 0 ]; do
     case $1 in
     --sizeup) sizeup=$2; shift 2 ;;
@@ -76,7 +80,8 @@ while [ $# -gt 0 ]; do
     --fixed-rounds) fixed_rounds=$2; shift 2 ;;
     --precision) precision=$2; shift 2 ;;
     --replicates) replicates=$2; shift 2 ;;
-    -h|--help) sed -n '2,44p' "$0"; exit 0 ;;
+    --time-curves) time_curves=$2; shift 2 ;;
+    -h|--help) sed -n '2,49p' "$0"; exit 0 ;;
     *) echo "run-calib.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -126,21 +131,24 @@ print(int(any(round(1 + i * (n - 1) / max(f - 1, 1)) == r for i in range(f))))" 
     [ "$only" = coverage ] && exit 0
 fi
 if [ "$only" = time ] || [ "$only" = precision ]; then
-    load "time start"
-    echo "run-calib: time: --threads auto, 6 levels, --precision $precision ($(date -u +%T))" >&2
-    t0=$(date +%s.%N)
-    "$sizeup" probe "${conn[@]}" --workload oltp_read_write --threads auto --max-points 6 \
-        --precision "$precision" --replicates "$replicates" --target auto \
-        --out "$res/time-auto.jsonl" run >/dev/null 2>>"$res/time-auto.log"
-    t1=$(date +%s.%N)
-    levels=$(python3 -c "import json, sys; print(','.join(sorted({str(json.loads(l)['threads']) \
-for l in open(sys.argv[1]) if l.strip()}, key=int)))" "$res/time-auto.jsonl")
-    load "time: fixed levels $levels"
-    echo "run-calib: time: fixed $fixed s levels $levels ($(date -u +%T))" >&2
-    "$sizeup" probe "${conn[@]}" --workload oltp_read_write --threads "$levels" --time "$fixed" \
-        --target fixed --out "$res/time-fixed.jsonl" run >/dev/null 2>>"$res/time-fixed.log"
-    t2=$(date +%s.%N)
-    echo "$t0 $t1 $t2" >"$res/time-wall.txt"
+    rm -f "$res"/time-auto.*.jsonl "$res/time-fixed.jsonl" "$res/time-wall.txt"
+    for c in $(seq 1 "$time_curves"); do
+        load "time: curve $c start"
+        echo "run-calib: time: curve $c: --threads auto, 6 levels, --precision $precision ($(date -u +%T))" >&2
+        t0=$(date +%s.%N)
+        "$sizeup" probe "${conn[@]}" --workload oltp_read_write --threads auto --max-points 6 \
+            --precision "$precision" --replicates "$replicates" --target "auto$c" \
+            --out "$res/time-auto.$c.jsonl" run >/dev/null 2>>"$res/time-auto.$c.log"
+        t1=$(date +%s.%N)
+        levels=$(python3 -c "import json, sys; print(','.join(sorted({str(json.loads(l)['threads']) \
+for l in open(sys.argv[1]) if l.strip()}, key=int)))" "$res/time-auto.$c.jsonl")
+        load "time: curve $c: fixed levels $levels"
+        echo "run-calib: time: curve $c: fixed $fixed s levels $levels ($(date -u +%T))" >&2
+        "$sizeup" probe "${conn[@]}" --workload oltp_read_write --threads "$levels" --time "$fixed" \
+            --target "fixed$c" --out "$res/time-fixed.jsonl" run >/dev/null 2>>"$res/time-fixed.log"
+        t2=$(date +%s.%N)
+        echo "$c $t0 $t1 $t2" >>"$res/time-wall.txt"
+    done
     load "time end"
     python3 "$here/bench/calib_report.py" --time "$res" || true
     exit 0
