@@ -310,6 +310,9 @@ static void plan_length(struct passes *p, double *omega2_rep)
             t = p->o.min_time_s;
         p->rep_s = t;
     }
+    if (!(p->rep_s > 0)) /* T* 0 (no cost beyond the kept time) with --min-time 0: a limit of 0
+                          * would be none at all */
+        p->rep_s = fmin(p->o.first_max_s, p->o.max_time_s);
     if (isfinite(k))
         *omega2_rep = k / p->rep_s;
 }

@@ -24,10 +24,12 @@
  * variance-time product, cost beyond the kept time), sigma_b the server's floor's when it has
  * more df than the curve's own pool. While no level has 2 replicates (the second pass, when
  * nothing earlier is known), sigma_b is taken at a replicate's median within-run CV - the least
- * between-run part 2 replicates could tell from none - so T* = sqrt(kept x o), at most
- * first_max_s; the pool after that pass corrects it. First_max_s again when sigma_b is estimated at
+ * between-run part 2 replicates could tell from none - so T* = sqrt(k o / w^2), about
+ * sqrt(kept x o) when the replicates are alike, clamped to [min_time_s, first_max_s] (min_time_s
+ * winning); the pool after that pass corrects it. First_max_s again when sigma_b is estimated at
  * 0 (T* infinite: not shown worth one long run with so few df, and a level's budget may not hold
- * one). Past the noise floor a longer run buys nothing; another replicate does.
+ * one), and when a T* of 0 (no cost beyond the kept time) meets a min_time_s of 0 (a limit of 0
+ * would be none). Past the noise floor a longer run buys nothing; another replicate does.
  *
  * The server's noise floor (opts.history: replicated levels measured on the same server before
  * this curve, e.g. the other workloads of a study or earlier runs in the same --out file): every
@@ -153,7 +155,8 @@ void passes_destroy(struct passes *p);
  */
 int passes_add(struct passes *p, const struct passes_rep *r);
 
-/** The length limit of a first-pass replicate, s: first_max_s, or rep_s once noise is known. */
+/** The length limit of the next replicate of the first pass (a level the ladder adds), s: rep_s,
+ * which is first_max_s until a pass after the first is planned (passes.h: how long). */
 double passes_first_max_s(const struct passes *p);
 
 /** 1 when the budget is spent (the ladder's first pass should stop too), else 0. */
