@@ -513,8 +513,17 @@ int probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
             }
             break;
         }
-        if (rc == SIZEUP_EXIT_OK)
+        if (rc == SIZEUP_EXIT_OK) {
             say_passes(o, &ps, 1);
+            if (in_passes && ps.hist_levels == 0 && ps.pool.nu > 0)
+                /* the floor's reason (passes.h): replicates back to back within one curve do
+                 * not see drift on the scale of minutes; a later run can */
+                say(o,
+                    "sizeup probe: noise floor: none known before on %s: the intervals carry the "
+                    "noise seen within this curve's %.0f s of replicates, not slower drift; a "
+                    "later run on %s with the same --out takes this one as its floor\n",
+                    o->target, ps.spent_s, o->target);
+        }
     }
     if (in_passes) {
         /* the levels as far as they were measured, also after a fault or the stop flag */

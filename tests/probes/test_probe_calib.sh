@@ -135,6 +135,10 @@ for lv in levels if fails else []:
     print("level record interval:", json.dumps({k: v for k, v in lv["extra"]["interval"].items() if k != "rule"}))
 sys.exit(1 if fails else 0)' "$TMPD/auto.jsonl" "$here/.."
 check_true "passes: the noise floor on progress" grep -q "run-to-run noise on this server" "$TMPD/auto.err"
+# a first curve on a target has no floor: the probe says what its intervals cannot see
+check_true "passes: no floor before, said" grep -Eq \
+    "noise floor: none known before on ladder: .* this curve's [0-9]+ s of replicates, not slower drift" \
+    "$TMPD/auto.err"
 
 # ---- a precision below the noise floor: said plainly, and the time budget holds ----------------
 start=$(date +%s.%N)
