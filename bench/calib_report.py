@@ -132,17 +132,22 @@ def time_figures(res):
     fixed = load(res + "/time-fixed.jsonl")
     walls = {}
     try:
-        for line in open(res + "/time-wall.txt"):
+        lines = open(res + "/time-wall.txt").read().splitlines()
+    except OSError:
+        lines = []
+    for i, line in enumerate(lines, 1):
+        try:
             c, t0, t1, t2 = line.split()
             walls[c] = (float(t0), float(t1), float(t2))
-    except (OSError, ValueError):
-        pass
+        except ValueError:
+            print("time-wall.txt:%d: expected 'curve t0 t1 t2', got %r: curve left out" % (i, line))
     if not walls or not fixed:
         print("== time: no records")
         return
     ref = {}
     for p in fixed:
-        ref.setdefault(p["threads"], []).append(p["tps"])
+        if counts(p) and p.get("tps"):
+            ref.setdefault(p["threads"], []).append(p["tps"])
     print("== time: oltp_read_write --threads auto in passes vs the same levels as fixed %s runs"
           % ("%.0f s" % fixed[0]["duration_s"]))
     print("   (reference: the mean of every fixed run of the level, one per sweep, the sweeps "
@@ -158,8 +163,9 @@ def time_figures(res):
             if method(p) != "replicates" and p["threads"] not in levels and counts(p):
                 levels[p["threads"]] = p
         reps = [p for p in auto if method(p) == "within_run"]
+        swept = len({p["threads"] for p in auto})
         print("curve %s: %d levels, %d replicates, %.0f s; its sweep %d x %.0f s runs %.0f s: "
-              "ratio %.3f" % (c, len(levels), len(reps), t1 - t0, len(levels),
+              "ratio %.3f" % (c, len(levels), len(reps), t1 - t0, swept,
                               fixed[0]["duration_s"], t2 - t1, (t1 - t0) / (t2 - t1)))
         t_auto += t1 - t0
         t_sweep += t2 - t1

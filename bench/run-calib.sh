@@ -131,21 +131,35 @@ print(int(any(round(1 + i * (n - 1) / max(f - 1, 1)) == r for i in range(f))))" 
     [ "$only" = coverage ] && exit 0
 fi
 if [ "$only" = time ] || [ "$only" = precision ]; then
-    rm -f "$res"/time-auto.*.jsonl "$res/time-fixed.jsonl" "$res/time-wall.txt"
+    rm -f "$res"/time-auto.* "$res"/time-fixed.* "$res/time-wall.txt"
+    # a curve or sweep that fails ends the loop; the curves measured so far are still reported
     for c in $(seq 1 "$time_curves"); do
         load "time: curve $c start"
-        echo "run-calib: time: curve $c: --threads auto, 6 levels, --precision $precision ($(date -u +%T))" >&2
+        echo "run-calib: time: curve $c: --threads auto, 6 levels, --precision $precision" \
+            "($(date -u +%T))" >&2
         t0=$(date +%s.%N)
-        "$sizeup" probe "${conn[@]}" --workload oltp_read_write --threads auto --max-points 6 \
-            --precision "$precision" --replicates "$replicates" --target "auto$c" \
-            --out "$res/time-auto.$c.jsonl" run >/dev/null 2>>"$res/time-auto.$c.log"
+        if ! "$sizeup" probe "${conn[@]}" --workload oltp_read_write --threads auto \
+            --max-points 6 --precision "$precision" --replicates "$replicates" \
+            --target "auto$c" --out "$res/time-auto.$c.jsonl" run \
+            >/dev/null 2>>"$res/time-auto.$c.log"; then
+            echo "run-calib: time: curve $c failed (see $res/time-auto.$c.log)" >&2
+            break
+        fi
         t1=$(date +%s.%N)
-        levels=$(python3 -c "import json, sys; print(','.join(sorted({str(json.loads(l)['threads']) \
-for l in open(sys.argv[1]) if l.strip()}, key=int)))" "$res/time-auto.$c.jsonl")
+        levels=$(python3 -c "import json, sys; print(','.join(sorted({str(json.loads(l)['threads'])
+    for l in open(sys.argv[1]) if l.strip()}, key=int)))" "$res/time-auto.$c.jsonl")
+        if [ -z "$levels" ]; then
+            echo "run-calib: time: curve $c wrote no records" >&2
+            break
+        fi
         load "time: curve $c: fixed levels $levels"
         echo "run-calib: time: curve $c: fixed $fixed s levels $levels ($(date -u +%T))" >&2
-        "$sizeup" probe "${conn[@]}" --workload oltp_read_write --threads "$levels" --time "$fixed" \
-            --target "fixed$c" --out "$res/time-fixed.jsonl" run >/dev/null 2>>"$res/time-fixed.log"
+        if ! "$sizeup" probe "${conn[@]}" --workload oltp_read_write --threads "$levels" \
+            --time "$fixed" --target "fixed$c" --out "$res/time-fixed.jsonl" run \
+            >/dev/null 2>>"$res/time-fixed.log"; then
+            echo "run-calib: time: the sweep of curve $c failed (see $res/time-fixed.log)" >&2
+            break
+        fi
         t2=$(date +%s.%N)
         echo "$c $t0 $t1 $t2" >>"$res/time-wall.txt"
     done
