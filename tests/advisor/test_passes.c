@@ -618,7 +618,7 @@ static void second_pass_length(void)
 {
     static const struct {
         double o, min_time, ci, want;
-    } c[] = {{3, 1, 1, 2.7386}, {3, 6, 1, 6}, {60, 1, 1, 10},
+    } c[] = {{3, 1, 1, 2.7386}, {3, 6, 1, 6},  {60, 1, 1, 10},
              {3, 12, 1, 12},    {3, 1, 0, 10}, {0, 0, 1, 10}};
     const double rel[3] = {0.01, 0.02, 0.04}, kept[3] = {10, 2, 8};
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
