@@ -1,6 +1,7 @@
 /* probe_drive.c - the levels of one curve over a probe session (see probe_drive.h). */
 #include "probe_drive.h"
 
+#include "calib.h"
 #include "cli.h"
 #include "curve.h"
 #include "sbtables.h"
@@ -62,6 +63,14 @@ void probe_drive_passes(struct probe_drive_opts *o, const struct probe_config *c
     o->popts.max_reps = replicates;
     o->popts.min_time_s = cfg->min_time_s;
     o->popts.max_time_s = cfg->max_time_s;
+    {
+        /* no replicate of a later pass shorter than the least run that has a within-run
+         * interval (probes/calib.h: CALIB_MIN_BATCHES ticks): a shorter one has none, and its
+         * throughput is mostly the ramp-up (--min-time 0 let T* go to 0.25 s) */
+        double least = CALIB_MIN_BATCHES * (cfg->tick_s > 0 ? cfg->tick_s : PROBE_TICK_S);
+        if (o->popts.min_time_s < least && least < cfg->max_time_s)
+            o->popts.min_time_s = least;
+    }
     o->popts.first_max_s = fmin(o->popts.first_max_s, cfg->max_time_s);
     if (o->popts.first_max_s <= cfg->min_time_s || replicates <= 1)
         o->popts.first_max_s = cfg->max_time_s; /* one pass: each level as long as before */
