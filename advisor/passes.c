@@ -281,35 +281,33 @@ static void costs(const struct passes *p, double *k, double *o, double *w2)
 /* The replicate length limit from the noise (passes.h), and the best attainable precision. */
 static void plan_length(struct passes *p, double *omega2_rep)
 {
-    double k, o, t;
+    double k, o, w2, sigma_b, cap, t;
     /* the server's floor when it knows more than the curve's own replicates */
     const struct noise_pool *q = p->floor.nu > p->pool.nu ? &p->floor : &p->pool;
-    double w2;
     costs(p, &k, &o, &w2);
     *omega2_rep = NAN;
     if (q->nu == 0) {
         /* no level has 2 replicates yet: the between-run part is unknown. Take it at a
          * replicate's own within-run CV, the least one that 2 replicates of that length could
          * tell apart from none (sigma_b^2 = s^2 - w^2, passes.h); T* = sqrt(k o / w^2), the
-         * geometric mean of the kept time and the cost beyond it. The next pool corrects it. */
-        t = isfinite(k) && isfinite(o) && w2 > 0 ? noise_replicate_s(k, o, sqrt(w2)) : NAN;
-        if (!isfinite(t) || t > p->o.first_max_s)
-            t = p->o.first_max_s;
-        if (t < p->o.min_time_s)
-            t = p->o.min_time_s;
-        p->rep_s = fmin(t, p->o.max_time_s);
+         * geometric mean of the kept time and the cost beyond it, at most first-pass length.
+         * The next pool corrects it. */
+        sigma_b = w2 > 0 ? sqrt(w2) : NAN;
+        cap = p->o.first_max_s;
     } else {
-        t = isfinite(k) && isfinite(o) ? noise_replicate_s(k, o, q->between_cv) : NAN;
-        if (!isfinite(t)) /* no between part shown (or unknown): not shown absent either with
-                           * this few df, so first-pass length, not one run to --max-time
-                           * (which a level's budget may not even hold) */
-            t = p->o.first_max_s;
-        if (t > p->o.max_time_s)
-            t = p->o.max_time_s;
-        if (t < p->o.min_time_s)
-            t = p->o.min_time_s;
-        p->rep_s = t;
+        sigma_b = q->between_cv;
+        cap = p->o.max_time_s;
     }
+    t = isfinite(k) && isfinite(o) ? noise_replicate_s(k, o, sigma_b) : NAN;
+    if (!isfinite(t)) /* no between part shown (or unknown): not shown absent either with this
+                       * few df, so first-pass length, not one run to --max-time (which a
+                       * level's budget may not even hold) */
+        t = p->o.first_max_s;
+    if (t > cap)
+        t = cap;
+    if (t < p->o.min_time_s)
+        t = p->o.min_time_s;
+    p->rep_s = fmin(t, p->o.max_time_s);
     if (!(p->rep_s > 0)) /* T* 0 (no cost beyond the kept time) with --min-time 0: a limit of 0
                           * would be none at all */
         p->rep_s = fmin(p->o.first_max_s, p->o.max_time_s);
