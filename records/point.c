@@ -26,6 +26,25 @@ static void set_err(struct point_error *err, const char *fmt, ...)
     va_end(ap);
 }
 
+const char *const point_server_keys[PSRV_N] = {"window_s",          "transactions",
+                                               "ios_per_tx",        "reads_per_tx",
+                                               "writes_per_tx",     "data_fsyncs_per_tx",
+                                               "log_fsyncs_per_tx", "log_writes_per_tx",
+                                               "read_kib_per_tx",   "written_kib_per_tx",
+                                               "log_kib_per_tx",    "bp_requests_per_tx",
+                                               "bp_reads_per_tx",   "bp_miss_ratio",
+                                               "cpu_s_per_tx",      "iops",
+                                               "iops_max",          "io_mb_s",
+                                               "buffer_pool_mib",   "data_mib"};
+
+int point_has_server(const struct point *p)
+{
+    for (int i = 0; i < PSRV_N; i++)
+        if (!isnan(p->server.v[i]))
+            return 1;
+    return p->server.per_tx && json_object_size(p->server.per_tx) > 0;
+}
+
 void point_init(struct point *p)
 {
     memset(p, 0, sizeof *p);
@@ -41,6 +60,8 @@ void point_init(struct point *p)
     p->steady = -1;
     p->io.reads_ps = p->io.writes_ps = p->io.fsyncs_ps = NAN;
     p->io.read_mib_s = p->io.written_mib_s = NAN;
+    for (int i = 0; i < PSRV_N; i++)
+        p->server.v[i] = NAN;
     p->client_cpu_s = NAN;
     p->client.index = p->client.count = p->client.threads = POINT_NONE;
     p->client.started_unix_s = p->client.ended_unix_s = NAN;
@@ -69,6 +90,8 @@ void point_destroy(struct point *p)
     free(p->started_at);
     json_decref(p->options);
     json_decref(p->extra);
+    json_decref(p->server.per_tx);
+    free(p->server.from);
     free(p->source_file);
     point_init(p);
 }
@@ -119,13 +142,15 @@ int point_copy(struct point *dst, const struct point *src)
     tmp.n_hist = tmp.cap_hist = 0;
     tmp.latency_hist = NULL;
     tmp.client.start_at = NULL;
-    tmp.options = tmp.extra = NULL;
+    tmp.options = tmp.extra = tmp.server.per_tx = NULL;
+    tmp.server.from = NULL;
     if (point_set_str(&tmp.target, src->target) || point_set_str(&tmp.config, src->config) ||
         point_set_str(&tmp.workload, src->workload) || point_set_str(&tmp.tool, src->tool) ||
         point_set_str(&tmp.server_version, src->server_version) ||
         point_set_str(&tmp.started_at, src->started_at) ||
         point_set_str(&tmp.source_file, src->source_file) ||
-        point_set_str(&tmp.client.start_at, src->client.start_at))
+        point_set_str(&tmp.client.start_at, src->client.start_at) ||
+        point_set_str(&tmp.server.from, src->server.from))
         goto nomem;
     if (src->latency_hist) {
         if (!(tmp.latency_hist = hist_new()))
@@ -147,6 +172,8 @@ int point_copy(struct point *dst, const struct point *src)
     if (src->options && !(tmp.options = json_deep_copy(src->options)))
         goto nomem;
     if (src->extra && !(tmp.extra = json_deep_copy(src->extra)))
+        goto nomem;
+    if (src->server.per_tx && !(tmp.server.per_tx = json_deep_copy(src->server.per_tx)))
         goto nomem;
     *dst = tmp;
     return POINT_OK;
@@ -338,6 +365,25 @@ static int put_str(json_t *o, const char *key, const char *s)
     return json_object_set_new(o, key, point_json_string(s));
 }
 
+/* The server block as JSON (point_has_server(p) is true); NULL when out of memory. */
+static json_t *server_to_json(const struct point *p)
+{
+    json_t *o = json_object();
+    int rc = 0;
+    if (!o)
+        return NULL;
+    rc |= put_str(o, "from", p->server.from);
+    for (int i = 0; i < PSRV_N; i++)
+        rc |= put_real(o, point_server_keys[i], p->server.v[i]);
+    if (p->server.per_tx && json_object_size(p->server.per_tx) > 0)
+        rc |= json_object_set(o, "per_tx", p->server.per_tx);
+    if (rc) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 static void pct_key(char *buf, size_t cap, double pct)
 {
     snprintf(buf, cap, "p%g", pct);
@@ -499,6 +545,11 @@ json_t *point_to_json(const struct point *p, struct point_error *err)
         rc |= put_real(io, "read_mib_s", p->io.read_mib_s);
         rc |= put_real(io, "written_mib_s", p->io.written_mib_s);
         rc |= json_object_set_new(o, "io", io);
+    }
+    if (point_has_server(p)) {
+        if (!(sub = server_to_json(p)))
+            goto nomem;
+        rc |= json_object_set_new(o, "server", sub);
     }
     if (p->n_series) {
         sub = series_to_json(p);

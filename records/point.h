@@ -33,6 +33,9 @@
  *   incomplete    true when the run ended before its summary (killed, interrupted)
  *   flags         array of strings ("qps_below_tps", "interrupted", ...)
  *   io            {"reads_ps","writes_ps","fsyncs_ps","read_mib_s","written_mib_s"} (fileio, disk)
+ *   server        the database server's demand per transaction (struct point_server below):
+ *                 {"from", "window_s", "transactions", "ios_per_tx", "reads_per_tx", ...,
+ *                 "per_tx": {"Com_select": 10.0, "Handler_read_key": ..., ...}}
  *   series        array of per-interval objects {"t","threads","tps","qps","reads_ps",
  *                 "writes_ps","other_ps","lat_ms","pct","errors_ps","reconnects_ps",
  *                 "read_mib_s","written_mib_s","fsyncs_ps"} (t in s from the start; absent
@@ -123,6 +126,49 @@ struct point_io {
     double read_mib_s, written_mib_s;      /* MiB (2^20 bytes) per second */
 };
 
+/*
+ * The `server` block: what the database server did per transaction over a level, from its own
+ * counters (a probe reads SHOW GLOBAL STATUS before and after the level: the deltas divided by
+ * the transactions the level completed between the two reads) or from a table's I/O columns
+ * (iops_avg, iops_max, bw_mbps, divided by the row's tps). Every figure is >= 0; NAN = absent
+ * (a counter the server does not have is left out, never 0). docs/point-record.md "The server
+ * block" gives each key's counter.
+ */
+enum point_server_field {
+    PSRV_WINDOW_S,           /* s between the two reads of the counters */
+    PSRV_TRANSACTIONS,       /* transactions the level completed between them */
+    PSRV_IOS_PER_TX,         /* physical I/Os per transaction: data reads + data writes + redo
+                              * log writes (a table: its IOPS column / tps) */
+    PSRV_READS_PER_TX,       /* Innodb_data_reads */
+    PSRV_WRITES_PER_TX,      /* Innodb_data_writes */
+    PSRV_DATA_FSYNCS_PER_TX, /* Innodb_data_fsyncs */
+    PSRV_LOG_FSYNCS_PER_TX,  /* Innodb_os_log_fsyncs */
+    PSRV_LOG_WRITES_PER_TX,  /* Innodb_log_writes (redo log writes) */
+    PSRV_READ_KIB_PER_TX,    /* Innodb_data_read, KiB */
+    PSRV_WRITTEN_KIB_PER_TX, /* Innodb_data_written, KiB */
+    PSRV_LOG_KIB_PER_TX,     /* Innodb_os_log_written, KiB */
+    PSRV_BP_REQUESTS_PER_TX, /* Innodb_buffer_pool_read_requests (logical page reads) */
+    PSRV_BP_READS_PER_TX,    /* Innodb_buffer_pool_reads (pages read from disk) */
+    PSRV_BP_MISS_RATIO,      /* bp reads / bp read requests, 0..1 */
+    PSRV_CPU_S_PER_TX,       /* the server process's CPU seconds (user + system) */
+    PSRV_IOPS,               /* physical I/Os per second over the window (a table: its avg) */
+    PSRV_IOPS_MAX,           /* a table's peak IOPS column */
+    PSRV_IO_MB_S,            /* MB/s (10^6 bytes) read + written (a table: as it gives it) */
+    PSRV_BUFFER_POOL_MIB,    /* innodb_buffer_pool_size, MiB */
+    PSRV_DATA_MIB,           /* data + index length of the probe's tables, MiB */
+    PSRV_N
+};
+
+struct point_server {
+    double v[PSRV_N]; /* NAN = absent */
+    json_t *per_tx;   /* {"Com_select": 10.0, "Handler_write": ...}: counters per transaction
+                       * (owned reference or NULL) */
+    char *from;       /* where the figures come from, e.g. "SHOW GLOBAL STATUS" (owned) */
+};
+
+/* JSON key of each field, in enum order. */
+extern const char *const point_server_keys[PSRV_N];
+
 /* The `client` object of a part (count POINT_NONE when the point is not one). */
 struct point_client {
     int64_t index, count, threads;
@@ -147,6 +193,7 @@ struct point {
     char **flags;
     size_t n_flags;
     struct point_io io;
+    struct point_server server;
     struct point_interval *series;
     size_t n_series, cap_series;
     struct point_bucket *histogram;
@@ -181,6 +228,9 @@ struct point *point_new(void);
 
 /** Free a heap point and what it owns. NULL-safe. */
 void point_free(struct point *p);
+
+/** 1 when the point carries a server block (any figure or per_tx counter), else 0. */
+int point_has_server(const struct point *p);
 
 /**
  * Deep copy src into dst (dst must be initialised; its old contents are destroyed).

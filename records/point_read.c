@@ -105,6 +105,7 @@ static const char *const point_keys[] = {"schema",
                                          "incomplete",
                                          "flags",
                                          "io",
+                                         "server",
                                          "series",
                                          "histogram",
                                          "tool",
@@ -127,6 +128,64 @@ static const char *const series_keys[] = {
     NULL};
 static const char *const io_keys[] = {"reads_ps",   "writes_ps",     "fsyncs_ps",
                                       "read_mib_s", "written_mib_s", NULL};
+/* per_tx: an object of counters, each a finite number >= 0. */
+static int check_per_tx(struct jr *r, const json_t *v)
+{
+    const char *name;
+    json_t *c;
+    int rc = POINT_OK;
+    size_t m;
+    if (!json_is_object(v))
+        return bad(r, "per_tx", "an object of counters per transaction");
+    m = jr_push_key(r, "per_tx");
+    json_object_foreach((json_t *)v, name, c)
+    {
+        double x = json_is_number(c) ? json_number_value(c) : -1;
+        if (!(x >= 0) || !isfinite(x)) {
+            rc = bad(r, name, "a number >= 0 (the counter's delta per transaction)");
+            break;
+        }
+    }
+    jr_pop(r, m);
+    return rc;
+}
+
+/* The server block: every figure a number >= 0 (a ratio <= 1), per_tx an object of such
+ * numbers, from a string; no other key. */
+static int read_server(struct jr *r, const json_t *o, struct point *p)
+{
+    const char *key;
+    json_t *v;
+    int rc = 0;
+    size_t n;
+    if (!o)
+        return POINT_OK;
+    if (!json_is_object(o))
+        return bad(r, "server", "an object");
+    n = jr_push_key(r, "server");
+    json_object_foreach((json_t *)o, key, v)
+    {
+        int i = 0;
+        while (i < PSRV_N && strcmp(key, point_server_keys[i]) != 0)
+            i++;
+        if (i < PSRV_N)
+            rc = get_real(r, o, key, &p->server.v[i], 0);
+        else if (strcmp(key, "from") == 0)
+            rc = get_str(r, o, "from", &p->server.from, 0);
+        else if (strcmp(key, "per_tx") == 0) {
+            if ((rc = check_per_tx(r, v)) == POINT_OK && !(p->server.per_tx = json_deep_copy(v)))
+                rc = POINT_ENOMEM;
+        } else
+            rc = bad(r, key, "a key of the server block (docs/point-record.md)");
+        if (rc)
+            break;
+    }
+    if (!rc && p->server.v[PSRV_BP_MISS_RATIO] > 1)
+        rc = bad(r, "bp_miss_ratio", "a ratio between 0 and 1");
+    jr_pop(r, n);
+    return rc;
+}
+
 static const char *const source_keys[] = {"kind", "file", "line", NULL};
 
 static int read_latency(struct jr *r, const json_t *o, struct point *p)
@@ -417,7 +476,8 @@ static int read_point(struct jr *r, const json_t *o, struct point *p)
         if (rc)
             return POINT_EPARSE;
     }
-    if ((rc = read_series(r, json_object_get(o, "series"), p)) ||
+    if ((rc = read_server(r, json_object_get(o, "server"), p)) ||
+        (rc = read_series(r, json_object_get(o, "series"), p)) ||
         (rc = read_histogram(r, json_object_get(o, "histogram"), p)) ||
         (rc = read_latency_hist(r, json_object_get(o, "latency_histogram"), p)) ||
         (rc = read_client(r, json_object_get(o, "client"), p)))

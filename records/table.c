@@ -143,6 +143,34 @@ static int is_utf8(const char *s)
     return u != NULL;
 }
 
+/* A column of extra as a number, NAN when absent or not a number. */
+static double extra_num(const struct point *p, const char *name)
+{
+    const json_t *v = p->extra ? json_object_get(p->extra, name) : NULL;
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The server block from a table's I/O columns (the published IDC-versus-cloud table's iops_avg,
+ * iops_max, bw_mbps): IOPS as given, I/Os per transaction = iops_avg / tps. The columns stay in
+ * extra as they were. IMPORT_OK or IMPORT_ENOMEM. */
+static int server_from_columns(struct point *p)
+{
+    double iops = extra_num(p, "iops_avg"), iops_max = extra_num(p, "iops_max");
+    double mb_s = extra_num(p, "bw_mbps");
+    if (isnan(iops))
+        iops = extra_num(p, "iops");
+    if (isnan(iops) && isnan(iops_max) && isnan(mb_s))
+        return IMPORT_OK;
+    p->server.v[PSRV_IOPS] = iops;
+    p->server.v[PSRV_IOPS_MAX] = iops_max;
+    p->server.v[PSRV_IO_MB_S] = mb_s;
+    if (p->tps > 0 && !isnan(iops))
+        p->server.v[PSRV_IOS_PER_TX] = iops / p->tps;
+    return point_set_str(&p->server.from, "table columns (iops_avg or iops, iops_max, bw_mbps)")
+               ? IMPORT_ENOMEM
+               : IMPORT_OK;
+}
+
 /* Fill one point from one row (long layout). IMPORT_OK, IMPORT_EPARSE, IMPORT_ENOMEM. */
 static int fill_point(struct tbl *t, struct point *p, const struct tbl_row *r)
 {
@@ -246,7 +274,7 @@ static int fill_point(struct tbl *t, struct point *p, const struct tbl_row *r)
         if (point_add_flag(p, "tps_from_tpm_total"))
             return IMPORT_ENOMEM;
     }
-    return IMPORT_OK;
+    return server_from_columns(p);
 }
 
 /* One point of a wide row: column col's cell as the tps of the target named by the column.

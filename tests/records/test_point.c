@@ -311,8 +311,64 @@ static void predicted(void)
     point_destroy(&b);
 }
 
+/* The server block (docs/point-record.md): written when present, read back exactly, copied, and
+ * refused when a figure is negative, a ratio above 1, a key unknown or a counter not a number. */
+static void server_block(void)
+{
+    struct point a, b, c;
+    struct point_error err = {""};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    point_init(&a);
+    point_init(&b);
+    point_init(&c);
+    CHECK(point_set_str(&a.target, "t") == POINT_OK && point_set_str(&a.workload, "w") == 0);
+    a.threads = 4;
+    CHECK(!point_has_server(&a));
+    /* the published IDC table's 16-thread idc-nvme row: 24722 IOPS at 1437 tps */
+    a.server.v[PSRV_IOPS] = 24722;
+    a.server.v[PSRV_IOS_PER_TX] = 24722.0 / 1437.0;
+    a.server.v[PSRV_BP_MISS_RATIO] = 0.04;
+    a.server.per_tx = json_pack("{s:f}", "Com_select", 14.0);
+    CHECK(point_set_str(&a.server.from, "table columns") == POINT_OK);
+    CHECK(point_has_server(&a));
+    CHECK_INT_EQ(point_write(f, &a, &err), POINT_OK);
+    fclose(f);
+    CHECK(strstr(buf, "\"server\":{\"from\":\"table columns\",\"ios_per_tx\":") != NULL);
+    CHECK(strstr(buf, "\"window_s\"") == NULL); /* absent stays absent */
+    CHECK_INT_EQ(read_one(buf, &b, &err), 1);
+    CHECK_NEAR(b.server.v[PSRV_IOS_PER_TX], 24722.0 / 1437.0, 1e-12);
+    CHECK_NEAR(b.server.v[PSRV_IOPS], 24722, 0);
+    CHECK(isnan(b.server.v[PSRV_CPU_S_PER_TX]));
+    CHECK(b.server.per_tx && json_real_value(json_object_get(b.server.per_tx, "Com_select")) == 14);
+    CHECK(b.server.from && strcmp(b.server.from, "table columns") == 0);
+    CHECK_INT_EQ(point_copy(&c, &b), POINT_OK);
+    CHECK(c.server.per_tx != b.server.per_tx && json_equal(c.server.per_tx, b.server.per_tx));
+    CHECK_NEAR(c.server.v[PSRV_BP_MISS_RATIO], 0.04, 0);
+    free(buf);
+#define SRV_LINE(body)                                                                             \
+    "{\"schema\":\"sizeup.point/1\",\"target\":\"a\",\"workload\":\"w\",\"threads\":1,"            \
+    "\"server\":" body ",\"source\":{\"kind\":\"table\"}}\n"
+    CHECK_INT_EQ(read_one(SRV_LINE("{\"reads_per_tx\":-1}"), &b, &err), POINT_EPARSE);
+    CHECK(strstr(err.msg, "$.server.reads_per_tx: expected a number >= 0") != NULL);
+    CHECK_INT_EQ(read_one(SRV_LINE("{\"bp_miss_ratio\":1.5}"), &b, &err), POINT_EPARSE);
+    CHECK(strstr(err.msg, "bp_miss_ratio") != NULL && strstr(err.msg, "between 0 and 1"));
+    CHECK_INT_EQ(read_one(SRV_LINE("{\"iops_per_tx\":3}"), &b, &err), POINT_EPARSE);
+    CHECK(strstr(err.msg, "$.server.iops_per_tx") != NULL);
+    CHECK_INT_EQ(read_one(SRV_LINE("{\"per_tx\":{\"Com_select\":\"x\"}}"), &b, &err), POINT_EPARSE);
+    CHECK(strstr(err.msg, "$.server.per_tx.Com_select: expected a number >= 0") != NULL);
+    CHECK_INT_EQ(read_one(SRV_LINE("[1]"), &b, &err), POINT_EPARSE);
+    CHECK(strstr(err.msg, "$.server: expected an object") != NULL);
+#undef SRV_LINE
+    point_destroy(&a);
+    point_destroy(&b);
+    point_destroy(&c);
+}
+
 int main(void)
 {
+    server_block();
     round_trip();
     predicted();
     strict_reader();
