@@ -4,6 +4,7 @@
 #include "oltp.h"
 #include "report.h"
 #include "sbtables.h"
+#include "srvstat.h"
 
 #include <errno.h>
 #include <math.h>
@@ -21,7 +22,11 @@ struct probe_session {
     unsigned max_connections;
     char flags[96];
     struct point last; /* the last attempt's record */
+    int said_srv;      /* SRV_SAID_*: what about the server's counters was said already */
 };
+
+/* Said once per session about the server block (srvstat.h). */
+enum { SRV_SAID_UNREAD = 1, SRV_SAID_MISSING = 2, SRV_SAID_CPU = 4, SRV_SAID_PART = 8 };
 
 struct probe_session *probe_session_new(const struct probe_session_opts *o, char *err, size_t cap)
 {
@@ -232,13 +237,16 @@ int probe_session_write(struct probe_session *s, const struct point *p)
 
 /* The level's record (kept as s->last), appended to --out and fsync'ed. 0, or -1 with msg. */
 static int write_point(struct probe_session *s, const struct probe_config *cfg,
-                       const struct probe_result *r, const json_t *interval)
+                       const struct probe_result *r, const json_t *interval,
+                       const struct srvstat_snap *before, const struct srvstat_snap *after)
 {
     struct point *p = &s->last;
     int rc;
     point_destroy(p);
     point_init(p);
     rc = probe_fill_point(cfg, r, p);
+    if (!rc && srvstat_demand(before, after, r->tot.events, level_tps(r), p) == POINT_ENOMEM)
+        rc = POINT_ENOMEM;
     if (!rc)
         rc = session_fields(s, p);
     if (!rc && interval) {
@@ -254,6 +262,47 @@ static int write_point(struct probe_session *s, const struct probe_config *cfg,
         return -1;
     }
     return append_record(s, p);
+}
+
+/* Read the server's counters for a level (srvstat.h); what cannot be had is said once. A part
+ * of a multi-client level does not read them: the server's counters hold every client's
+ * transactions, which this process does not know. */
+static void server_snapshot(struct probe_session *s, int first, struct srvstat_snap *snap)
+{
+    const struct probe_config *cfg = s->o.cfg;
+    char err[300], missing[300];
+    srvstat_init(snap);
+    if (cfg->client_count > 0) {
+        if (first && !(s->said_srv & SRV_SAID_PART) && cfg->progress)
+            fprintf(cfg->progress, "sizeup probe: a part of a multi-client level: the server's "
+                                   "counters per transaction are left out of its record (they "
+                                   "count every client's transactions)\n");
+        s->said_srv |= SRV_SAID_PART;
+        return;
+    }
+    if (srvstat_read(&cfg->conn, first, snap, err, sizeof err) != 0) {
+        if (!(s->said_srv & SRV_SAID_UNREAD) && cfg->progress)
+            fprintf(cfg->progress,
+                    "sizeup probe: the server's counters could not be read (%s): this level's "
+                    "record has no server block\n",
+                    err);
+        s->said_srv |= SRV_SAID_UNREAD;
+        return;
+    }
+    if (!first)
+        return;
+    if (srvstat_missing(snap, missing, sizeof missing)[0] && !(s->said_srv & SRV_SAID_MISSING) &&
+        cfg->progress)
+        fprintf(cfg->progress,
+                "sizeup probe: the server has no %s: the server block leaves out what needs "
+                "them\n",
+                missing);
+    if (isnan(snap->cpu_s) && !(s->said_srv & SRV_SAID_CPU) && cfg->progress)
+        fprintf(cfg->progress,
+                "sizeup probe: the server's CPU time per transaction is left out: "
+                "%s\n",
+                snap->cpu_why);
+    s->said_srv |= SRV_SAID_MISSING | SRV_SAID_CPU;
 }
 
 /* The fault flags of a result, as its record carries them ("" when none). */
@@ -391,19 +440,28 @@ enum probe_level_status probe_session_level_with(struct probe_session *s, unsign
     s->msg[0] = '\0';
     for (unsigned attempt = 0;; attempt++) {
         struct probe_result r;
+        struct srvstat_snap before, after;
         enum probe_level_status st;
         const char *flags;
         double t0 = now_s();
+        int wrc;
         lv->attempts = attempt + 1;
         if (attempt > 0 && cfg->progress)
             fprintf(cfg->progress, "sizeup probe: %u threads, %s: measuring again (%u of %u)\n",
                     threads, level_kind(cfg), attempt, s->o.remeasure);
+        server_snapshot(s, 1, &before);
         if (probe_run(cfg, threads, &r) != 0) {
             snprintf(s->msg, sizeof s->msg, "%s", r.err.msg);
             probe_result_destroy(&r);
+            srvstat_destroy(&before);
             return lv->status = PROBE_LEVEL_FAILED;
         }
+        if (before.ok && r.end != PROBE_END_CONNECT)
+            server_snapshot(s, 0, &after);
+        else
+            srvstat_init(&after);
         if (r.end == PROBE_END_CONNECT) {
+            srvstat_destroy(&before);
             s->err = r.err;
             connect_failure(s, &r.err);
             probe_result_destroy(&r);
@@ -424,7 +482,10 @@ enum probe_level_status probe_session_level_with(struct probe_session *s, unsign
                 report_summary(cfg->out, &r, cfg->percentile);
             fflush(cfg->out);
         }
-        if (write_point(s, cfg, &r, interval) != 0) {
+        wrc = write_point(s, cfg, &r, interval, &before, &after);
+        srvstat_destroy(&before);
+        srvstat_destroy(&after);
+        if (wrc != 0) {
             probe_result_destroy(&r);
             return lv->status = PROBE_LEVEL_FAILED;
         }
