@@ -2,6 +2,7 @@
 #include "rankset.h"
 
 #include "confidence.h"
+#include "csvfield.h"
 #include "decision.h"
 #include "tco.h"
 
@@ -593,14 +594,17 @@ int rank_set_write_csv(FILE *f, const struct rank_set *s)
         const struct rank_row *r = &s->rows[i];
         if (r->rank)
             fprintf(f, "%ld", r->rank);
-        fprintf(f, ",%s,%s", r->config, rank_status_name(r->status));
+        fputc(',', f);
+        csv_write_field(f, r->config);
+        fprintf(f, ",%s", rank_status_name(r->status));
         csv_real(f, r->x.value);
         csv_real(f, r->x.lo);
         csv_real(f, r->x.hi);
         csv_real(f, r->n);
         fprintf(f, ",%s", curve_basis_name(r->basis));
         csv_real(f, r->cost_per_hour);
-        fprintf(f, ",%s", s->cat->currency);
+        fputc(',', f);
+        csv_write_field(f, s->cat->currency);
         csv_real(f, r->tps_per_cost);
         csv_real(f, r->cost_per_mtx);
         csv_real(f, r->headroom);
