@@ -9,6 +9,7 @@
 #   > TEXT                     stdout contains TEXT (a literal substring)
 #   >! TEXT                    stdout does not contain TEXT
 #   ! TEXT                     stderr contains TEXT
+#   !! TEXT                    stderr does not contain TEXT
 #   = N                        stdout has exactly N lines
 #   >>>                        the lines up to <<< are exactly stdout
 #   $$ SHELL                   a shell command run before the case's command (set-up)
@@ -45,6 +46,7 @@ run_case() {
         out) grep -qF -- "$text" "$tmp/out" || fail "stdout lacks: $text" ;;
         notout) grep -qF -- "$text" "$tmp/out" && fail "stdout has: $text" ;;
         err) grep -qF -- "$text" "$tmp/err" || fail "stderr lacks: $text" ;;
+        noterr) grep -qF -- "$text" "$tmp/err" && fail "stderr has: $text" ;;
         lines) n=$(wc -l <"$tmp/out"); [ "$n" -eq "$text" ] || fail "stdout has $n lines, expected $text" ;;
         esac
     done
@@ -77,6 +79,7 @@ while IFS= read -r line || [ -n "$line" ]; do
     "? "*) want_status=${line#\? } ;;
     ">! "*) checks+=("notout"$'\t'"${line#>! }") ;;
     "> "*) checks+=("out"$'\t'"${line#> }") ;;
+    "!! "*) checks+=("noterr"$'\t'"${line#!! }") ;;
     "! "*) checks+=("err"$'\t'"${line#! }") ;;
     "= "*) checks+=("lines"$'\t'"${line#= }") ;;
     ">>>") in_exact=1 ;;

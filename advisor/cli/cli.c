@@ -443,6 +443,57 @@ static const struct cli_opt *opt_of(const struct cli_cmd *cmd, size_t n, int c, 
     return NULL;
 }
 
+/* An option that takes a secret or a secret's path: never reachable by abbreviation. */
+static int is_secret_opt(const char *name)
+{
+    return strstr(name, "password") || strstr(name, "secret") || strstr(name, "token") ||
+           strstr(name, "ssl-key");
+}
+
+/*
+ * Before getopt_long sees argv (it accepts any unique prefix of a long name and would echo the
+ * value in its errors): a long option that names a password but is not an option of the table
+ * (sysbench's --mysql-password, --password, --mysql-pass) is refused with how to give one, and a
+ * prefix of a secret option's name must be spelled out. Neither message holds the value.
+ * Returns 0, or the exit status of the refusal.
+ */
+static int guard_secrets(const struct cli_cmd *cmd, size_t n, int argc, char **argv)
+{
+    for (int a = 1; a < argc; a++) {
+        const char *arg = argv[a];
+        char name[64];
+        size_t len, i;
+        if (strcmp(arg, "--") == 0 || (cmd->subs && arg[0] != '-'))
+            break; /* a dispatcher's subcommand guards its own options */
+        if (strncmp(arg, "--", 2) != 0 || !arg[2])
+            continue;
+        len = strcspn(arg + 2, "=");
+        if (len >= sizeof name)
+            continue;
+        memcpy(name, arg + 2, len);
+        name[len] = '\0';
+        for (i = 0; i < n && strcmp(cmd->options[i].name, name) != 0; i++)
+            ;
+        if (i < n || strcmp(name, "help") == 0)
+            continue;
+        if (strstr(name, "pass"))
+            return cli_usage_error(
+                cmd->name,
+                "--%s: sizeup takes no password on the command line (it would be in the shell's "
+                "history and the process list): use --mysql-password-file FILE, an option file "
+                "([client] password=...; --defaults-extra-file FILE), or MYSQL_PWD",
+                name);
+        for (i = 0; i < n; i++)
+            if (is_secret_opt(cmd->options[i].name) &&
+                strncmp(cmd->options[i].name, name, len) == 0)
+                return cli_usage_error(cmd->name,
+                                       "--%s: give the option's whole name (--%s): an option that "
+                                       "takes a secret or a secret's path is never abbreviated",
+                                       name, cmd->options[i].name);
+    }
+    return 0;
+}
+
 int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, void *dest, struct cli_args *args)
 {
     struct option longs[CLI_MAX_OPTIONS + 2];
@@ -480,6 +531,8 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, void *dest, stru
             return SIZEUP_EXIT_FAIL;
         }
     }
+    if ((c = guard_secrets(cmd, n, argc, argv)) != 0)
+        return c;
     longs[n] = (struct option){"help", no_argument, NULL, HELP_VAL};
     longs[n + 1] = (struct option){NULL, 0, NULL, 0};
     shorts[ns++] = HELP_VAL;
