@@ -1,5 +1,4 @@
 /* srvstat.c - the server's counters around a level (see srvstat.h). */
-#define _GNU_SOURCE
 #include "srvstat.h"
 
 #include <errno.h>
