@@ -450,46 +450,101 @@ static int is_secret_opt(const char *name)
            strstr(name, "ssl-key");
 }
 
+/* 1 when needle occurs within the first len bytes of s. */
+static int has_word(const char *s, size_t len, const char *needle)
+{
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= len; i++)
+        if (strncmp(s + i, needle, k) == 0)
+            return 1;
+    return 0;
+}
+
+/* 1 when option o takes a value that may be the next word (not a flag, not optional). */
+static int takes_word(const struct cli_opt *o)
+{
+    return o->type != CLI_FLAG && !o->optional;
+}
+
+/* The option of the table that getopt_long would take the long name (len bytes) for: an exact
+ * name, else the only option it is a prefix of; NULL when none or ambiguous. */
+static const struct cli_opt *long_match(const struct cli_cmd *cmd, size_t n, const char *name,
+                                        size_t len)
+{
+    const struct cli_opt *hit = NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *on = cmd->options[i].name;
+        if (strncmp(on, name, len) != 0)
+            continue;
+        if (on[len] == '\0')
+            return &cmd->options[i];
+        hit = hit ? NULL : &cmd->options[i];
+    }
+    return hit;
+}
+
 /*
  * Before getopt_long sees argv (it accepts any unique prefix of a long name and would echo the
- * value in its errors): a long option that names a password but is not an option of the table
- * (sysbench's --mysql-password, --password, --mysql-pass) is refused with how to give one, and a
- * prefix of a secret option's name must be spelled out. Neither message holds the value.
+ * value in its errors): a long option that names a password, a secret or a token but is not an
+ * option of the table (sysbench's --mysql-password, --password, --mysql-pass) is refused with
+ * how to give a password, and a prefix of a secret option's name must be spelled out. Neither
+ * message holds the value. The scan follows getopt_long's reading: the value of an option that
+ * takes one as the next word is skipped (it is not an option, even when it starts with "--"),
+ * and a "--" that is not such a value ends it.
  * Returns 0, or the exit status of the refusal.
  */
 static int guard_secrets(const struct cli_cmd *cmd, size_t n, int argc, char **argv)
 {
     for (int a = 1; a < argc; a++) {
         const char *arg = argv[a];
-        char name[64];
-        size_t len, i;
+        const struct cli_opt *o;
+        size_t len;
         if (strcmp(arg, "--") == 0 || (cmd->subs && arg[0] != '-'))
             break; /* a dispatcher's subcommand guards its own options */
+        if (arg[0] == '-' && arg[1] && arg[1] != '-') {
+            /* short options: "-o FILE" takes the next word when the value is not attached */
+            for (const char *c = arg + 1; *c; c++) {
+                const struct cli_opt *so = NULL;
+                for (size_t i = 0; i < n && !so; i++)
+                    if (cmd->options[i].short_name == *c)
+                        so = &cmd->options[i];
+                if (so && takes_word(so)) {
+                    if (!c[1])
+                        a++;
+                    break;
+                }
+            }
+            continue;
+        }
         if (strncmp(arg, "--", 2) != 0 || !arg[2])
             continue;
         len = strcspn(arg + 2, "=");
-        if (len >= sizeof name)
+        o = long_match(cmd, n, arg + 2, len);
+        if (o && strlen(o->name) == len) {
+            if (takes_word(o) && !arg[2 + len])
+                a++;
             continue;
-        memcpy(name, arg + 2, len);
-        name[len] = '\0';
-        for (i = 0; i < n && strcmp(cmd->options[i].name, name) != 0; i++)
-            ;
-        if (i < n || strcmp(name, "help") == 0)
+        }
+        if (len == 4 && strncmp(arg + 2, "help", 4) == 0)
             continue;
-        if (strstr(name, "pass"))
+        if (has_word(arg + 2, len, "pass") || has_word(arg + 2, len, "pwd") ||
+            has_word(arg + 2, len, "secret") || has_word(arg + 2, len, "token"))
             return cli_usage_error(
                 cmd->name,
-                "--%s: sizeup takes no password on the command line (it would be in the shell's "
-                "history and the process list): use --mysql-password-file FILE, an option file "
-                "([client] password=...; --defaults-extra-file FILE), or MYSQL_PWD",
-                name);
-        for (i = 0; i < n; i++)
+                "--%.*s: sizeup takes no password or secret on the command line (it would be in "
+                "the shell's history and the process list): use --mysql-password-file FILE, an "
+                "option file ([client] password=...; --defaults-extra-file FILE), or MYSQL_PWD",
+                (int)(len > 64 ? 64 : len), arg + 2);
+        for (size_t i = 0; i < n; i++)
             if (is_secret_opt(cmd->options[i].name) &&
-                strncmp(cmd->options[i].name, name, len) == 0)
+                strncmp(cmd->options[i].name, arg + 2, len) == 0)
                 return cli_usage_error(cmd->name,
-                                       "--%s: give the option's whole name (--%s): an option that "
-                                       "takes a secret or a secret's path is never abbreviated",
-                                       name, cmd->options[i].name);
+                                       "--%.*s: give the option's whole name (--%s): an option "
+                                       "that takes a secret or a secret's path is never "
+                                       "abbreviated",
+                                       (int)(len > 64 ? 64 : len), arg + 2, cmd->options[i].name);
+        if (o && takes_word(o) && !arg[2 + len])
+            a++; /* an abbreviation getopt_long takes: its value is the next word */
     }
     return 0;
 }
@@ -551,7 +606,9 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, void *dest, stru
             const char *text = argv[optind - 1];
             if (optopt > 0 && optopt < 128 && isprint(optopt) && strncmp(text, "--", 2) != 0)
                 return cli_usage_error(cmd->name, "unknown option '-%c'", optopt);
-            return cli_usage_error(cmd->name, "unknown option '%s'", text);
+            /* the name only: a value after '=' may be a secret given to a wrong name */
+            return cli_usage_error(cmd->name, "unknown option '%.*s'%s", (int)strcspn(text, "="),
+                                   text, strchr(text, '=') ? " (its value not shown)" : "");
         }
         if (c == ':') {
             o = opt_of(cmd, n, optopt, &i);
