@@ -649,7 +649,8 @@ int passes_level_record(const struct passes *p, unsigned threads, const struct p
     json_decref(out->extra);
     out->extra = NULL;
     out->warmup_s = NAN;
-    if (point_set_str(&out->started_at, reps[0]->started_at) != POINT_OK)
+    if (point_set_str(&out->started_at, reps[0]->started_at) != POINT_OK ||
+        point_server_pool(out, reps, n) != POINT_OK)
         return -1;
     out->tps = lv.mean;
     out->ci95_tps = lv.half95;

@@ -41,7 +41,7 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* A counter's text as uint64; 0 when it is not a plain decimal. */
+/* A counter's text as uint64: 0, or -1 when it is not a plain decimal. */
 static int parse_u64(const char *v, uint64_t *out)
 {
     char *end;
@@ -211,16 +211,18 @@ int srvstat_read(const struct myconn_opts *o, int with_sizes, struct srvstat_sna
     /* the status is read last in a level's first snapshot and first in its second, so that the
      * window between them holds no statement of ours but one SHOW GLOBAL STATUS */
     rc = myconn_connect(&c, o);
+    /* best-effort: a refusal leaves the sizes unknown (NAN, v.bp NAN), not the counters */
+    if (rc == 0 && with_sizes &&
+        myconn_query_rows(&c, "SHOW TABLE STATUS LIKE 'sbtest%'", on_table, &s->data_bytes))
+        s->data_bytes = NAN;
     if (rc == 0 && with_sizes)
-        rc = myconn_query_rows(&c, "SHOW TABLE STATUS LIKE 'sbtest%'", on_table, &s->data_bytes);
-    if (rc == 0 && with_sizes)
-        rc = read_vars(&c, &v);
+        read_vars(&c, &v);
     if (rc == 0) {
         s->t_mono_s = now_s();
         rc = myconn_query_rows(&c, "SHOW GLOBAL STATUS", on_status, &sc);
     }
     if (rc == 0 && !with_sizes)
-        rc = read_vars(&c, &v);
+        read_vars(&c, &v);
     if (rc != 0 || sc.nomem) {
         snprintf(err, cap, "%s", sc.nomem ? "out of memory" : c.err.msg);
         myconn_close(&c);
@@ -304,8 +306,12 @@ int srvstat_demand(const struct srvstat_snap *a, const struct srvstat_snap *b,
     v[PSRV_READS_PER_TX] = rd = per_tx(a, b, SRV_DATA_READS, tx);
     v[PSRV_WRITES_PER_TX] = wr = per_tx(a, b, SRV_DATA_WRITES, tx);
     v[PSRV_LOG_WRITES_PER_TX] = per_tx(a, b, SRV_LOG_WRITES, tx);
+    /* the redo log's writes are apart from Innodb_data_writes only where the log was rewritten
+     * (MariaDB 10.8+, which has no Innodb_os_log_fsyncs): srvstat.h */
     v[PSRV_IOS_PER_TX] =
-        rd + wr + (isnan(v[PSRV_LOG_WRITES_PER_TX]) ? 0 : v[PSRV_LOG_WRITES_PER_TX]);
+        rd + wr +
+        (!b->have[SRV_LOG_FSYNCS] && !isnan(v[PSRV_LOG_WRITES_PER_TX]) ? v[PSRV_LOG_WRITES_PER_TX]
+                                                                       : 0);
     v[PSRV_DATA_FSYNCS_PER_TX] = per_tx(a, b, SRV_DATA_FSYNCS, tx);
     v[PSRV_LOG_FSYNCS_PER_TX] = per_tx(a, b, SRV_LOG_FSYNCS, tx);
     v[PSRV_READ_KIB_PER_TX] = per_tx(a, b, SRV_DATA_READ, tx) / 1024;

@@ -7,7 +7,8 @@
  * statements that need no privilege beyond USAGE and count in no Com_* but Com_show_*:
  *   - SHOW GLOBAL STATUS: the Innodb_* counters below, every Com_* and Handler_* counter and
  *     Innodb_rows_*;
- *   - SHOW GLOBAL VARIABLES LIKE 'innodb_buffer_pool_size' / 'pid_file' / 'hostname';
+ *   - SHOW GLOBAL VARIABLES WHERE Variable_name IN ('innodb_buffer_pool_size', 'pid_file',
+ *     'hostname');
  *   - SHOW TABLE STATUS LIKE 'sbtest%' in the probe's database: data + index length.
  * The server's CPU time is read from /proc/PID/stat (utime + stime, USER_HZ ticks) only when the
  * server runs on this host: its hostname is this host's, its pid file is readable here and the
@@ -88,7 +89,8 @@ void srvstat_destroy(struct srvstat_snap *s);
  *                    of a level); 0: the counters and the CPU only
  * @param err         why it failed (cap bytes), or ""
  * @return 0 (s->ok = 1), or -1 when the server could not be reached or refused SHOW GLOBAL
- *         STATUS (s->ok = 0, err says why).
+ *         STATUS (s->ok = 0, err says why). The sizes are best-effort: a refused SHOW TABLE
+ *         STATUS or SHOW GLOBAL VARIABLES leaves them (and the CPU) unknown, not the counters.
  */
 int srvstat_read(const struct myconn_opts *o, int with_sizes, struct srvstat_snap *s, char *err,
                  size_t cap);
@@ -96,12 +98,14 @@ int srvstat_read(const struct myconn_opts *o, int with_sizes, struct srvstat_sna
 /**
  * The demand per transaction between two snapshots into p's server block (docs/point-record.md
  * "The server block"): window_s, transactions, reads/writes/fsyncs/KiB per transaction,
- * ios_per_tx (data reads + data writes + redo log writes, the log's term when the server has
- * the counter), the buffer-pool miss ratio (reads / read requests; left out when
- * no read request was made), cpu_s_per_tx (both snapshots' CPU known), iops (ios_per_tx x tps),
- * io_mb_s (bytes read + written x tps / 10^6), buffer_pool_mib and data_mib (from a),
- * per_tx (every named counter that moved), from "SHOW GLOBAL STATUS". A counter that went
- * backwards (the server restarted between the snapshots) gives no block at all.
+ * ios_per_tx (data reads + data writes, + redo log writes where Innodb_data_writes leaves them
+ * out: a server without Innodb_os_log_fsyncs, MariaDB 10.8 and later, whose redo log was
+ * rewritten then; MySQL and older MariaDB count the log's writes in Innodb_data_writes, an
+ * assumption from their source, and there the term is not added), the buffer-pool miss ratio (reads
+ * / read requests; left out when no read request was made), cpu_s_per_tx (both snapshots' CPU
+ * known), iops (ios_per_tx x tps), io_mb_s (bytes read + written x tps / 10^6), buffer_pool_mib and
+ * data_mib (from a), per_tx (every named counter that moved), from "SHOW GLOBAL STATUS". A counter
+ * that went backwards (the server restarted between the snapshots) gives no block at all.
  * @param transactions  transactions completed between the snapshots (> 0)
  * @param tps           the level's throughput, to turn per-transaction figures into rates
  * @return 1 when a block was written, 0 when none could be (a snapshot missing, no

@@ -365,6 +365,79 @@ static int put_str(json_t *o, const char *key, const char *s)
     return json_object_set_new(o, key, point_json_string(s));
 }
 
+/* Clear a server block: every figure absent. */
+static void server_clear(struct point_server *s)
+{
+    json_decref(s->per_tx);
+    free(s->from);
+    memset(s, 0, sizeof *s);
+    for (int i = 0; i < PSRV_N; i++)
+        s->v[i] = NAN;
+}
+
+int point_server_pool(struct point *out, const struct point *const *reps, size_t n)
+{
+    struct point_server acc;
+    double tx = 0, w[PSRV_N] = {0};
+    const struct point *first = NULL, *last = NULL;
+    server_clear(&out->server);
+    memset(&acc, 0, sizeof acc);
+    for (int i = 0; i < PSRV_N; i++)
+        acc.v[i] = 0;
+    if (!(acc.per_tx = json_object()))
+        return POINT_ENOMEM;
+    for (size_t r = 0; r < n; r++) {
+        const struct point_server *s = &reps[r]->server;
+        double t = s->v[PSRV_TRANSACTIONS];
+        const char *key;
+        json_t *val;
+        if (!(t > 0))
+            continue;
+        first = first ? first : reps[r];
+        last = reps[r];
+        tx += t;
+        for (int i = 0; i < PSRV_N; i++)
+            if (!isnan(s->v[i])) {
+                acc.v[i] += i == PSRV_TRANSACTIONS || i == PSRV_WINDOW_S ? s->v[i] : s->v[i] * t;
+                w[i] += t;
+            }
+        json_object_foreach(s->per_tx, key, val)
+        {
+            json_t *cur = json_object_get(acc.per_tx, key);
+            double sum = (cur ? json_real_value(cur) : 0) + json_number_value(val) * t;
+            if (json_object_set_new(acc.per_tx, key, json_real(sum))) {
+                json_decref(acc.per_tx);
+                return POINT_ENOMEM;
+            }
+        }
+    }
+    if (!first) {
+        json_decref(acc.per_tx);
+        return POINT_OK;
+    }
+    {
+        const char *key;
+        json_t *val;
+        json_object_foreach(acc.per_tx, key, val) json_real_set(val, json_real_value(val) / tx);
+    }
+    for (int i = 0; i < PSRV_N; i++)
+        acc.v[i] = w[i] > 0
+                       ? (i == PSRV_TRANSACTIONS || i == PSRV_WINDOW_S ? acc.v[i] : acc.v[i] / w[i])
+                       : NAN;
+    acc.v[PSRV_BP_MISS_RATIO] =
+        acc.v[PSRV_BP_REQUESTS_PER_TX] > 0 && !isnan(acc.v[PSRV_BP_READS_PER_TX])
+            ? fmin(1, acc.v[PSRV_BP_READS_PER_TX] / acc.v[PSRV_BP_REQUESTS_PER_TX])
+            : NAN;
+    acc.v[PSRV_BUFFER_POOL_MIB] = last->server.v[PSRV_BUFFER_POOL_MIB];
+    acc.v[PSRV_DATA_MIB] = last->server.v[PSRV_DATA_MIB];
+    if (first->server.from && !(acc.from = strdup(first->server.from))) {
+        json_decref(acc.per_tx);
+        return POINT_ENOMEM;
+    }
+    out->server = acc;
+    return POINT_OK;
+}
+
 /* The server block as JSON (point_has_server(p) is true); NULL when out of memory. */
 static json_t *server_to_json(const struct point *p)
 {

@@ -233,6 +233,18 @@ void point_free(struct point *p);
 int point_has_server(const struct point *p);
 
 /**
+ * Pool the server blocks of n replicates of one level into out's (replaced): over the
+ * replicates that have a block with transactions > 0, transactions and window_s are summed,
+ * every per-transaction figure and per_tx counter is their mean weighted by transactions (the
+ * whole level's delta / its transactions), bp_miss_ratio is bp_reads / bp_requests of the
+ * pool, iops and io_mb_s the transactions-weighted mean of the replicates' rates,
+ * buffer_pool_mib and data_mib the last replicate's, from the first's. No replicate with a
+ * block: out has none.
+ * @return POINT_OK or POINT_ENOMEM (out's block then cleared).
+ */
+int point_server_pool(struct point *out, const struct point *const *reps, size_t n);
+
+/**
  * Deep copy src into dst (dst must be initialised; its old contents are destroyed).
  * @return POINT_OK or POINT_ENOMEM (dst then left initialised, absent).
  */

@@ -143,11 +143,13 @@ static int is_utf8(const char *s)
     return u != NULL;
 }
 
-/* A column of extra as a number, NAN when absent or not a number. */
+/* A column of extra as a number >= 0, NAN when absent, not a number or negative (a table's
+ * "missing" marker such as -1 is not a figure). */
 static double extra_num(const struct point *p, const char *name)
 {
     const json_t *v = p->extra ? json_object_get(p->extra, name) : NULL;
-    return json_is_number(v) ? json_number_value(v) : NAN;
+    double x = json_is_number(v) ? json_number_value(v) : NAN;
+    return x >= 0 && isfinite(x) ? x : NAN;
 }
 
 /* The server block from a table's I/O columns (the published IDC-versus-cloud table's iops_avg,

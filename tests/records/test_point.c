@@ -366,9 +366,57 @@ static void server_block(void)
     point_destroy(&c);
 }
 
+/* Replicates of one level pooled (point_server_pool): the level's counter deltas over its
+ * transactions, worked out here by hand. */
+static void server_pool(void)
+{
+    struct point r[3], out;
+    const struct point *reps[3] = {&r[0], &r[1], &r[2]};
+    for (int i = 0; i < 3; i++)
+        point_init(&r[i]);
+    point_init(&out);
+    r[0].server.v[PSRV_TRANSACTIONS] = 1000;
+    r[0].server.v[PSRV_WINDOW_S] = 2;
+    r[0].server.v[PSRV_READS_PER_TX] = 2;
+    r[0].server.v[PSRV_BP_REQUESTS_PER_TX] = 100;
+    r[0].server.v[PSRV_BP_READS_PER_TX] = 1;
+    r[0].server.v[PSRV_DATA_MIB] = 10;
+    r[0].server.per_tx = json_pack("{s:f}", "Com_select", 14.0);
+    point_set_str(&r[0].server.from, "SHOW GLOBAL STATUS");
+    /* r[1]: no block (e.g. its counters could not be read): left out */
+    r[2].server.v[PSRV_TRANSACTIONS] = 3000;
+    r[2].server.v[PSRV_WINDOW_S] = 5;
+    r[2].server.v[PSRV_READS_PER_TX] = 4;
+    r[2].server.v[PSRV_BP_REQUESTS_PER_TX] = 100;
+    r[2].server.v[PSRV_BP_READS_PER_TX] = 5;
+    r[2].server.v[PSRV_DATA_MIB] = 12;
+    r[2].server.per_tx = json_pack("{s:f,s:f}", "Com_select", 15.0, "Com_update", 2.0);
+    CHECK_INT_EQ(point_server_pool(&out, reps, 3), POINT_OK);
+    CHECK_NEAR(out.server.v[PSRV_TRANSACTIONS], 4000, 0);
+    CHECK_NEAR(out.server.v[PSRV_WINDOW_S], 7, 0);
+    CHECK_NEAR(out.server.v[PSRV_READS_PER_TX], (2000.0 + 12000) / 4000, 1e-12);
+    CHECK_NEAR(out.server.v[PSRV_BP_MISS_RATIO], (1000.0 + 15000) / 400000, 1e-12);
+    CHECK_NEAR(out.server.v[PSRV_DATA_MIB], 12, 0); /* the last replicate's */
+    CHECK(isnan(out.server.v[PSRV_CPU_S_PER_TX]));
+    CHECK_NEAR(json_real_value(json_object_get(out.server.per_tx, "Com_select")),
+               (14000.0 + 45000) / 4000, 1e-12);
+    /* a counter one replicate lacks: the others' delta over all the level's transactions */
+    CHECK_NEAR(json_real_value(json_object_get(out.server.per_tx, "Com_update")), 6000.0 / 4000,
+               1e-12);
+    CHECK(out.server.from && strcmp(out.server.from, "SHOW GLOBAL STATUS") == 0);
+    /* no replicate with a block: none */
+    reps[0] = reps[2] = &r[1];
+    CHECK_INT_EQ(point_server_pool(&out, reps, 3), POINT_OK);
+    CHECK(!point_has_server(&out));
+    for (int i = 0; i < 3; i++)
+        point_destroy(&r[i]);
+    point_destroy(&out);
+}
+
 int main(void)
 {
     server_block();
+    server_pool();
     round_trip();
     predicted();
     strict_reader();
