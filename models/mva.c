@@ -17,7 +17,11 @@ int mva_bottleneck(const struct mva_station *st, size_t k, double *x_max)
             dmax = d;
         }
     }
-    *x_max = best >= 0 && dmax > 0 ? 1 / dmax : INFINITY;
+    if (best < 0 || !(dmax > 0)) {
+        *x_max = INFINITY;
+        return -1; /* no station queues, or none has a demand */
+    }
+    *x_max = 1 / dmax;
     return best;
 }
 

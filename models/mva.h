@@ -52,7 +52,7 @@ int mva_solve(const struct mva_station *st, size_t k, double think_s, unsigned n
 /**
  * The bottleneck: the station with the largest demand per server (D / c; a delay station never
  * binds). Its throughput bound 1 / max(D / c) into *x_max (INFINITY when no station queues).
- * @return its index, or -1 when none queues.
+ * @return its index, or -1 when no station queues or none has a demand > 0.
  */
 int mva_bottleneck(const struct mva_station *st, size_t k, double *x_max);
 
