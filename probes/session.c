@@ -456,7 +456,9 @@ enum probe_level_status probe_session_level_with(struct probe_session *s, unsign
             srvstat_destroy(&before);
             return lv->status = PROBE_LEVEL_FAILED;
         }
-        if (before.ok && r.end != PROBE_END_CONNECT)
+        /* a level that stalled, reconnected or did not end well does not count: no block, and
+         * no wait on a server that may still be frozen */
+        if (before.ok && r.end == PROBE_END_OK && !r.stalled && r.tot.reconnects == 0)
             server_snapshot(s, 0, &after);
         else
             srvstat_init(&after);

@@ -197,6 +197,7 @@ int srvstat_read(const struct myconn_opts *o, int with_sizes, struct srvstat_sna
                  size_t cap)
 {
     struct myconn c;
+    struct myconn_opts oo;
     struct status_ctx sc;
     struct vars v;
     int rc;
@@ -210,7 +211,14 @@ int srvstat_read(const struct myconn_opts *o, int with_sizes, struct srvstat_sna
     sc.nomem = 0;
     /* the status is read last in a level's first snapshot and first in its second, so that the
      * window between them holds no statement of ours but one SHOW GLOBAL STATUS */
-    rc = myconn_connect(&c, o);
+    /* a frozen server must not hold the probe: SRVSTAT_TIMEOUT_S for the connection and each
+     * statement, whatever the caller's (a level has PROBE_STALL_S; these statements take ms) */
+    oo = *o;
+    if (!oo.connect_timeout_s || oo.connect_timeout_s > SRVSTAT_TIMEOUT_S)
+        oo.connect_timeout_s = SRVSTAT_TIMEOUT_S;
+    if (!oo.timeout_s || oo.timeout_s > SRVSTAT_TIMEOUT_S)
+        oo.timeout_s = SRVSTAT_TIMEOUT_S;
+    rc = myconn_connect(&c, &oo);
     /* best-effort: a refusal leaves the sizes unknown (NAN, v.bp NAN), not the counters */
     if (rc == 0 && with_sizes &&
         myconn_query_rows(&c, "SHOW TABLE STATUS LIKE 'sbtest%'", on_table, &s->data_bytes))

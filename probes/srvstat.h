@@ -3,7 +3,8 @@
  * transaction (physical reads and writes, fsyncs, bytes, buffer-pool misses, CPU seconds), the
  * demand a queueing model of the server needs to say what another disk or size would do.
  *
- * A snapshot is read on a connection of its own, opened and closed for the purpose, with
+ * A snapshot is read on a connection of its own, opened and closed for the purpose (at most
+ * SRVSTAT_TIMEOUT_S for the connection and for each statement), with
  * statements that need no privilege beyond USAGE and count in no Com_* but Com_show_*:
  *   - SHOW GLOBAL STATUS: the Innodb_* counters below, every Com_* and Handler_* counter and
  *     Innodb_rows_*;
@@ -39,6 +40,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* Seconds a snapshot's connection and each of its statements may take: a frozen server gives
+ * no snapshot rather than holding the probe. */
+#define SRVSTAT_TIMEOUT_S 3
 
 /* The fixed counters a snapshot keeps (order of srvstat_counter_names()). */
 enum srvstat_counter {
