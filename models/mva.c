@@ -36,9 +36,8 @@ int mva_solve(const struct mva_station *st, size_t k, double think_s, unsigned n
         return -1;
     total = think_s;
     for (size_t i = 0; i < k; i++) {
-        double d = st[i].demand_s;
-        unsigned c = st[i].servers;
-        if (!(d >= 0) || !isfinite(d))
+        double d = st[i].demand_s, c = st[i].servers;
+        if (!(d >= 0) || !isfinite(d) || !(c == 0 || (c >= 1 && isfinite(c))))
             return -1;
         total += d;
         dq[i] = c == 0 ? 0 : d / c;

@@ -27,8 +27,9 @@
 
 /* One resource of the server. */
 struct mva_station {
-    double demand_s;  /* service demand of one transaction, s (visits x service time), >= 0 */
-    unsigned servers; /* 1 = a single-server queue; c > 1 = c servers (Seidmann); 0 = a delay */
+    double demand_s; /* service demand of one transaction, s (visits x service time), >= 0 */
+    double servers;  /* 1 = a single-server queue; c > 1 = c servers (Seidmann's split, which
+                      * takes a c that is not whole too); 0 = a delay; (0, 1) is refused */
 };
 
 /* Most stations of one network (before Seidmann's split). */
@@ -36,7 +37,8 @@ struct mva_station {
 
 /**
  * Solve the network for n = 1..n_max customers.
- * @param st, k    the stations (k <= MVA_MAX_STATIONS), demands finite and >= 0
+ * @param st, k    the stations (k <= MVA_MAX_STATIONS), demands finite and >= 0, servers 0 or
+ *                 >= 1
  * @param think_s  think time Z, s (>= 0)
  * @param n_max    largest population (>= 1)
  * @param x        out: x[n-1] = throughput at n customers, transactions/s (n_max values)

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "cmd_catalog.h"
 #include "commands.h"
+#include "diskpred.h"
 #include "import.h"
 #include "outfile.h"
 #include "predict.h"
@@ -28,6 +29,10 @@ struct predict_args {
     const char *workload, *out;
     struct slo slo;
     int json, validate;
+    const char *disks[DISKPRED_MAX_DISKS];
+    size_t n_disks;
+    const char *from, *probed_disk;
+    long long vcpus;
 };
 
 #define A(field) CLI_AT(struct predict_args, field)
@@ -54,6 +59,18 @@ static const struct cli_opt predict_options[] = {
      .help = "print the leave-one-out table: each measured size predicted from the others"},
     {"json", 0, CLI_FLAG, A(json),
      .help = "write the predicted sizeup.point/1 records (with --validate: sizeup.validation/1)"},
+    {"disk", 0, CLI_STRING, CLI_LIST(struct predict_args, disks, n_disks), .arg_name = "SPEC",
+     .example = "essd=22653@0.5ms",
+     .help = "predict the --from curve on this disk instead of other sizes: ID=IOPS@LATENCY or "
+             "ID=DISK:SIZE@LATENCY (a catalog disk type at SIZE GiB; LATENCY of one I/O, a bare "
+             "number in ms) (repeatable)"},
+    {"from", 0, CLI_STRING, A(from), .arg_name = "TARGET",
+     .help = "with --disk: the measured target whose curve and demands are used"},
+    {"probed-disk", 0, CLI_STRING, A(probed_disk), .arg_name = "SPEC",
+     .help = "with --disk: the disk --from was measured on, as --disk takes it"},
+    {"vcpus", 0, CLI_INT, A(vcpus), .arg_name = "N", .min = 1, .max = 4096,
+     .dflt_doc = "the catalog configuration's vCPUs",
+     .help = "with --disk: vCPUs of the --from server"},
     {"output", 'o', CLI_PATH, A(out), .help = "write to FILE (replaced whole) instead of stdout"},
     {0}};
 #undef A
@@ -74,8 +91,15 @@ const struct cli_cmd cmd_predict_cli = {
         "target named like a configuration).",
     .options = predict_options,
     .max_operands = 0,
-    .epilog = "Exit status: 0; 1 nothing to predict from; 2 bad command line; 3 some input "
-              "rejected (a\nfile, a point joining no configuration); 4 a catalog URL failed."};
+    .epilog =
+        "Other disks (--disk): the --from target's curve on disks it was not measured on, by\n"
+        "mean-value analysis of a CPU (its vCPUs), a disk (IOPS limit, one I/O's latency) and a\n"
+        "delay, with the CPU time and I/Os per transaction its points measured (the server\n"
+        "block of a probe, or a table's cpu_peak_pct and iops_avg); each level says which\n"
+        "resource binds; the interval is +/-33 %, the largest error of the published\n"
+        "validation (docs/predict.md \"Other disks\").\n\n"
+        "Exit status: 0; 1 nothing to predict from; 2 bad command line; 3 some input "
+        "rejected (a\nfile, a point joining no configuration); 4 a catalog URL failed."};
 
 struct emit_ctx {
     const struct predict_set *s;
@@ -89,6 +113,127 @@ static int emit(FILE *f, const void *vctx)
         return c->a->json ? predict_write_validation_json(f, c->s)
                           : predict_write_validation_text(f, c->s);
     return c->a->json ? predict_write_points(f, c->s) : predict_write_text(f, c->s);
+}
+
+/* vCPUs of a catalog configuration (a server slice, the server, or the instance); 0: unknown. */
+static unsigned config_vcpus(const struct cat_catalog *cat, const char *id)
+{
+    const struct cat_config *c = cat_find_config(cat, id);
+    const struct cat_server *sv;
+    const struct cat_instance *in;
+    if (!c)
+        return 0;
+    if (c->slice_vcpu > 0)
+        return (unsigned)c->slice_vcpu;
+    if (c->server && (sv = cat_find_server(cat, c->server)))
+        return (unsigned)sv->vcpu;
+    if (c->instance && (in = cat_find_instance(cat, c->instance)) && in->vcpu > 0)
+        return (unsigned)in->vcpu;
+    return 0;
+}
+
+struct disk_emit {
+    const struct diskpred_base *b;
+    const struct diskpred_profile *d;
+    size_t n_d;
+    const double *levels;
+    size_t n_levels;
+    int json;
+};
+
+static int emit_disks(FILE *f, const void *vctx)
+{
+    const struct disk_emit *e = vctx;
+    const struct diskpred_base *b = e->b;
+    struct diskpred_level lv[PREDICT_MAX_LEVELS];
+    char err[256], ceil[200];
+    if (!e->json)
+        fprintf(f,
+                "disks for %s / %s: %u vCPUs; at its best level (%g threads, %.0f tps) a "
+                "transaction took %.3f ms of CPU (%s) and %.1f I/Os; delay %.3f ms; measured on %s "
+                "(%s)\n",
+                b->target, b->workload, b->vcpus, b->at_threads, b->at_tps, 1e3 * b->cpu_s,
+                b->cpu_from, b->ios, 1e3 * b->z_s, b->probed.id, b->probed.source);
+    for (size_t k = 0; k < e->n_d; k++) {
+        const struct diskpred_profile *d = &e->d[k];
+        if (diskpred_curve(b, d, e->levels, e->n_levels, lv, err, sizeof err) != 0) {
+            fprintf(stderr, "sizeup: predict: %s\n", err);
+            return -1;
+        }
+        if (e->json) {
+            for (size_t i = 0; i < e->n_levels; i++) {
+                struct point p;
+                struct point_error pe;
+                int rc;
+                point_init(&p);
+                rc = diskpred_fill_point(b, d, &lv[i], &p);
+                if (rc == POINT_OK)
+                    rc = point_write(f, &p, &pe);
+                point_destroy(&p);
+                if (rc != POINT_OK)
+                    return -1;
+            }
+            continue;
+        }
+        fprintf(f, "\n%s: %s\n  %s\n", d->id, d->source,
+                diskpred_ceiling_text(b, d, ceil, sizeof ceil));
+        fprintf(f, "  threads      tps  95%% interval      latency ms  binds (utilisation)\n");
+        for (size_t i = 0; i < e->n_levels; i++)
+            fprintf(f, "  %7g %8.0f  [%.0f, %.0f]%*s %10.2f  %s %.2f\n", lv[i].threads, lv[i].tps,
+                    lv[i].lo, lv[i].hi,
+                    (int)(14 - fmin(14, snprintf(NULL, 0, "[%.0f, %.0f]", lv[i].lo, lv[i].hi))), "",
+                    lv[i].latency_ms, lv[i].disk_binds ? "disk" : "CPU ", lv[i].util);
+    }
+    if (!e->json)
+        fprintf(f,
+                "\nbasis: predicted (not measured): mean-value analysis of the CPU, the disk and "
+                "the delay\n  with the demands above; 95%% interval +/-%.0f %%, the largest "
+                "error of the published\n  IDC-versus-cloud validation (docs/predict.md)\n",
+                100 * DISKPRED_REL95);
+    return ferror(f) ? -1 : 0;
+}
+
+/* predict --disk: the --from curve on other disks. Exit status. */
+static int predict_disks(const struct predict_args *a, const struct point_list *pts,
+                         const struct cat_catalog *cat, int status)
+{
+    struct diskpred_profile probed, d[DISKPRED_MAX_DISKS];
+    struct diskpred_base b;
+    struct disk_emit e;
+    double levels[PREDICT_MAX_LEVELS];
+    char err[320];
+    unsigned vcpus;
+    if (!a->from)
+        return cli_usage_error("predict", "--disk needs --from TARGET: the measured curve to use");
+    if (!a->probed_disk)
+        return cli_usage_error("predict",
+                               "--disk needs --probed-disk SPEC: the disk %s was measured on, "
+                               "with its IOPS and the latency of one I/O",
+                               a->from);
+    if (diskpred_profile_parse(a->probed_disk, cat, &probed, err, sizeof err) != 0)
+        return cli_usage_error("predict", "--probed-disk: %s", err);
+    for (size_t i = 0; i < a->n_disks; i++)
+        if (diskpred_profile_parse(a->disks[i], cat, &d[i], err, sizeof err) != 0)
+            return cli_usage_error("predict", "--disk: %s", err);
+    vcpus = a->vcpus > 0 ? (unsigned)a->vcpus : config_vcpus(cat, a->from);
+    if (vcpus == 0)
+        return cli_usage_error("predict",
+                               "no vCPU count for %s: it is no configuration of the catalogs "
+                               "with one; give --vcpus N",
+                               a->from);
+    if (diskpred_base_build(pts, a->from, a->workload, vcpus, &probed, &b, err, sizeof err) != 0) {
+        fprintf(stderr, "sizeup: predict: %s\n", err);
+        return SIZEUP_EXIT_FAIL;
+    }
+    for (size_t i = 0; i < a->n_threads; i++)
+        levels[i] = (double)a->threads[i];
+    e.b = &b;
+    e.d = d;
+    e.n_d = a->n_disks;
+    e.levels = a->n_threads ? levels : b.levels;
+    e.n_levels = a->n_threads ? a->n_threads : b.n_levels;
+    e.json = a->json;
+    return outfile_emit(a->out, "the predictions", emit_disks, &e) == 0 ? status : SIZEUP_EXIT_FAIL;
 }
 
 int cmd_predict(int argc, char **argv)
@@ -160,6 +305,14 @@ int cmd_predict(int argc, char **argv)
             fprintf(stderr, "sizeup: %s\n", rep.msg);
             status = SIZEUP_EXIT_INPUT;
         }
+    }
+    if (a.n_disks > 0) {
+        rc = predict_disks(&a, &pts, cat, status);
+        goto out_pts;
+    }
+    if (a.from || a.probed_disk || a.vcpus) {
+        rc = cli_usage_error("predict", "--from, --probed-disk and --vcpus go with --disk");
+        goto out_pts;
     }
     memset(&po, 0, sizeof po);
     po.threads = a.n_threads ? levels : NULL;

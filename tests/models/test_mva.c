@@ -69,5 +69,13 @@ int main(void)
     CHECK_INT_EQ(mva_solve(&one, 1, 0, 10, x, r, NULL), -1); /* no time anywhere */
     one.demand_s = NAN;
     CHECK_INT_EQ(mva_solve(&one, 1, 0, 10, x, r, NULL), -1);
+    one.demand_s = 0.004;
+    one.servers = 0.5; /* between a delay and one server: no such station */
+    CHECK_INT_EQ(mva_solve(&one, 1, 0, 10, x, r, NULL), -1);
+    /* Seidmann with c = 2.5 servers: R(1) = D, X(N) -> c / D */
+    one.servers = 2.5;
+    CHECK_INT_EQ(mva_solve(&one, 1, 0, 64, x, r, NULL), 0);
+    CHECK_NEAR_REL(r[0], 0.004, 1e-12);
+    CHECK(x[63] <= 2.5 / 0.004 && x[63] > 0.98 * 2.5 / 0.004);
     return check_report();
 }

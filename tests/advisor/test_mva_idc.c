@@ -9,6 +9,7 @@
  * tps at every level up to 128 threads is at most 15 % (the issue's goal), and each disk's
  * predicted plateau (X at 128) within 10 % of its measured best. */
 #include "check.h"
+#include "diskpred.h"
 #include "mva.h"
 
 #include <math.h>
@@ -78,6 +79,9 @@ int main(int argc, char **argv)
     if (n != 36)
         return check_report();
     base = find(rows, n, "idc-nvme", 16);
+    CHECK(base != NULL);
+    if (!base)
+        return check_report();
     dcpu = base->cpu_pct / 100 * 4 / base->tps;
     ios = base->iops_avg / base->tps;
     CHECK_NEAR(ios, 24722.0 / 1437.0, 1e-12);
@@ -85,6 +89,9 @@ int main(int argc, char **argv)
         const struct row *one = find(rows, n, disks[d], 1);
         double lim = 0, s, best = 0;
         struct mva_station st[2];
+        CHECK(one != NULL);
+        if (!one)
+            continue;
         for (int i = 0; i < n; i++)
             if (strcmp(rows[i].target, disks[d]) == 0) {
                 lim = fmax(lim, rows[i].iops_max);
@@ -93,10 +100,12 @@ int main(int argc, char **argv)
         s = (1 / one->tps - dcpu) / ios;
         CHECK(s > 0);
         st[0] = (struct mva_station){dcpu, 4};
-        st[1] = (struct mva_station){ios * s, (unsigned)fmax(1, lround(lim * s))};
+        st[1] = (struct mva_station){ios * s, fmax(1, lim * s)};
         CHECK_INT_EQ(mva_solve(st, 2, 0, 128, x, NULL, NULL), 0);
         for (int i = 0; i < n; i++)
-            if (strcmp(rows[i].target, disks[d]) == 0 && rows[i].threads <= 128) {
+            /* the 1-thread level calibrated s: its error is 0 by construction, left out */
+            if (strcmp(rows[i].target, disks[d]) == 0 && rows[i].threads > 1 &&
+                rows[i].threads <= 128) {
                 double e = x[rows[i].threads - 1] / rows[i].tps - 1;
                 errs[ne++] = fabs(e);
                 printf("%-16s %3d threads: predicted %6.0f measured %6.0f (%+.1f %%)\n", disks[d],
@@ -108,7 +117,10 @@ int main(int argc, char **argv)
     qsort(errs, (size_t)ne, sizeof errs[0], cmp);
     printf("median |error| %.1f %% over %d levels\n",
            100 * (ne % 2 ? errs[ne / 2] : (errs[ne / 2 - 1] + errs[ne / 2]) / 2), ne);
-    CHECK_INT_EQ(ne, 21);
+    CHECK_INT_EQ(ne, 18);
     CHECK((ne % 2 ? errs[ne / 2] : (errs[ne / 2 - 1] + errs[ne / 2]) / 2) <= 0.15);
+    printf("largest |error| %.1f %%; the stated interval +/- %.0f %%\n", 100 * errs[ne - 1],
+           100 * DISKPRED_REL95);
+    CHECK(errs[ne - 1] <= DISKPRED_REL95);
     return check_report();
 }

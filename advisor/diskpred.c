@@ -1,0 +1,360 @@
+/* diskpred.c - a measured curve on another disk, by mean-value analysis (see diskpred.h). */
+#include "diskpred.h"
+
+#include "curve.h"
+#include "disk_perf.h"
+#include "mva.h"
+#include "units.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* LATENCY: a bare number is ms; else a duration with its unit. 0, or -1. */
+static int parse_latency_ms(const char *s, double *ms)
+{
+    double v;
+    if (units_parse_double(s, 0, 1e6, &v) == 0) {
+        *ms = v;
+        return *ms > 0 ? 0 : -1;
+    }
+    if (units_parse_duration(s, &v) != 0 || !(v > 0))
+        return -1;
+    *ms = v * 1e3;
+    return 0;
+}
+
+int diskpred_profile_parse(const char *spec, const struct cat_catalog *cat,
+                           struct diskpred_profile *out, char *err, size_t cap)
+{
+    const char *eq = strchr(spec, '='), *at = strrchr(spec, '@'), *colon;
+    char body[128], lat[64];
+    size_t idlen;
+    memset(out, 0, sizeof *out);
+    if (!eq || eq == spec || (idlen = (size_t)(eq - spec)) >= sizeof out->id) {
+        snprintf(err, cap,
+                 "'%s' is not a disk profile: expected ID=IOPS@LATENCY (e.g. "
+                 "essd=22653@0.5ms) or ID=DISK:SIZE@LATENCY (a catalog disk type at SIZE GiB)",
+                 spec);
+        return -1;
+    }
+    memcpy(out->id, spec, idlen);
+    if (!at || at < eq) {
+        snprintf(err, cap,
+                 "'%s' has no latency: give the latency of one I/O after '@' (e.g. @0.2ms; a "
+                 "published figure or a `sizeup disk` result); sizeup does not make one up",
+                 spec);
+        return -1;
+    }
+    if ((size_t)(at - eq - 1) >= sizeof body || strlen(at + 1) >= sizeof lat) {
+        snprintf(err, cap, "'%s': too long", spec);
+        return -1;
+    }
+    memcpy(body, eq + 1, (size_t)(at - eq - 1));
+    body[at - eq - 1] = '\0';
+    snprintf(lat, sizeof lat, "%s", at + 1);
+    if (parse_latency_ms(lat, &out->latency_ms) != 0) {
+        snprintf(err, cap, "'%s': the latency '%s' is not a duration > 0 (e.g. 0.2ms, 150us)", spec,
+                 lat);
+        return -1;
+    }
+    colon = strchr(body, ':');
+    if (!colon) {
+        if (units_parse_double(body, 1, 1e9, &out->iops) != 0) {
+            snprintf(err, cap, "'%s': the IOPS '%s' is not a number from 1 to 1e9", spec, body);
+            return -1;
+        }
+        snprintf(out->source, sizeof out->source, "stated: %.0f IOPS, %g ms an I/O", out->iops,
+                 out->latency_ms);
+        return 0;
+    }
+    {
+        char type[96], msg[200];
+        const struct cat_disk *d;
+        struct cat_disk_perf perf;
+        double gib;
+        snprintf(type, sizeof type, "%.*s", (int)(colon - body), body);
+        d = cat ? cat_find_disk(cat, type) : NULL;
+        if (!d) {
+            snprintf(err, cap, "'%s': no disk type '%s' in the catalogs (catalog disks lists them)",
+                     spec, type);
+            return -1;
+        }
+        if (units_parse_double(colon + 1, 0, 1e9, &gib) != 0) {
+            snprintf(err, cap, "'%s': the size '%s' is not a number of GiB", spec, colon + 1);
+            return -1;
+        }
+        if (cat_disk_performance(d, gib, 0, 0, &perf, msg, sizeof msg) != CAT_OK) {
+            snprintf(err, cap, "'%s': %s", spec, msg);
+            return -1;
+        }
+        out->iops = perf.iops;
+        snprintf(out->source, sizeof out->source,
+                 "%s at %g GiB: %.0f IOPS (%s); %g ms an I/O (stated)", d->name ? d->name : d->id,
+                 gib, perf.iops, d->id, out->latency_ms);
+    }
+    return 0;
+}
+
+/* A point's CPU demand per transaction, s: the server's own, else cpu_peak_pct. NAN: none. */
+static double point_cpu_s(const struct point *p, unsigned vcpus, const char **from)
+{
+    const json_t *v = p->extra ? json_object_get(p->extra, "cpu_peak_pct") : NULL;
+    if (!isnan(p->server.v[PSRV_CPU_S_PER_TX])) {
+        *from = "the server's CPU time per transaction (cpu_s_per_tx)";
+        return p->server.v[PSRV_CPU_S_PER_TX];
+    }
+    if (json_is_number(v) && p->tps > 0) {
+        *from = "the utilisation law: cpu_peak_pct / 100 x vCPUs / tps";
+        return json_number_value(v) / 100 * vcpus / p->tps;
+    }
+    return NAN;
+}
+
+/* The network of b on disk d, with delay z. */
+static void stations(const struct diskpred_base *b, const struct diskpred_profile *d, double z,
+                     struct mva_station st[3])
+{
+    /* c = L s servers of service time s: at most L IOPS, one I/O alone s. A disk with L s < 1
+     * serves one I/O at a time in 1 / L (> s: its limit, not its latency, sets the time) */
+    double s = d->latency_ms / 1e3, c = d->iops * s;
+    if (c < 1) {
+        c = 1;
+        s = 1 / d->iops;
+    }
+    st[0] = (struct mva_station){b->cpu_s, b->vcpus};
+    st[1] = (struct mva_station){b->ios * s, c};
+    st[2] = (struct mva_station){z, 0};
+}
+
+/* X at n customers of b on d with delay z. */
+static double x_at(const struct diskpred_base *b, const struct diskpred_profile *d, double z,
+                   unsigned n, double *work)
+{
+    struct mva_station st[3];
+    stations(b, d, z, st);
+    if (mva_solve(st, 3, 0, n, work, NULL, NULL) != 0)
+        return NAN;
+    return work[n - 1];
+}
+
+/* The delay with which the probed network gives the smallest level's throughput. */
+static double fit_delay(const struct diskpred_base *b)
+{
+    unsigned n0 = (unsigned)lround(b->levels[0]);
+    double *work = malloc(sizeof *work * n0), lo = 0, hi = 1;
+    double want = b->tps[0];
+    if (!work)
+        return NAN;
+    if (!(x_at(b, &b->probed, 0, n0, work) > want)) {
+        free(work);
+        return 0; /* the demands alone give that level or less */
+    }
+    while (x_at(b, &b->probed, hi, n0, work) > want && hi < 1e3)
+        hi *= 2;
+    for (int i = 0; i < 60; i++) {
+        double mid = (lo + hi) / 2;
+        if (x_at(b, &b->probed, mid, n0, work) > want)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    free(work);
+    return (lo + hi) / 2;
+}
+
+int diskpred_base_build(const struct point_list *pts, const char *target, const char *workload,
+                        unsigned vcpus, const struct diskpred_profile *probed,
+                        struct diskpred_base *out, char *err, size_t cap)
+{
+    struct curve_groups g;
+    struct curve_level lv[64];
+    struct curve_spec spec = curve_spec_default();
+    const struct curve_group *grp = NULL;
+    size_t nlv = 0, best = 0, found = 0;
+    double cpu_sum = 0, ios_sum = 0;
+    int cpu_n = 0, ios_n = 0;
+    memset(out, 0, sizeof *out);
+    if (vcpus == 0) {
+        snprintf(err, cap, "no vCPU count for %s: give --vcpus N", target);
+        return -1;
+    }
+    if (curve_groups_build(&g, pts, NULL) != CURVE_OK) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < g.n; i++)
+        if (strcmp(g.g[i].key, target) == 0 &&
+            (!workload || strcmp(g.g[i].workload, workload) == 0) && g.g[i].n > 0) {
+            grp = &g.g[i];
+            found++;
+        }
+    if (found != 1) {
+        if (found)
+            snprintf(err, cap, "target '%s' has curves of %zu workloads: give --workload", target,
+                     found);
+        else
+            snprintf(err, cap, "no point of target '%s'%s%s counts", target,
+                     workload ? " and workload " : "", workload ? workload : "");
+        curve_groups_destroy(&g);
+        return -1;
+    }
+    if (grp->n > 64 ||
+        curve_levels_points(pts, grp->idx, grp->n, &spec, lv, &nlv, err, cap) != CURVE_OK) {
+        if (grp->n > 64)
+            snprintf(err, cap, "%s: more than 64 levels", target);
+        curve_groups_destroy(&g);
+        return -1;
+    }
+    for (size_t i = 1; i < nlv; i++)
+        if (lv[i].x > lv[best].x)
+            best = i;
+    out->cpu_from = NULL;
+    for (size_t i = 0; i < grp->n; i++) {
+        const struct point *p = &pts->items[grp->idx[i]];
+        double n = p->threads > 0 ? (double)p->threads : (double)p->nodes, c;
+        if (n != lv[best].n)
+            continue;
+        c = point_cpu_s(p, vcpus, &out->cpu_from);
+        if (!isnan(c)) {
+            cpu_sum += c;
+            cpu_n++;
+        }
+        if (!isnan(p->server.v[PSRV_IOS_PER_TX])) {
+            ios_sum += p->server.v[PSRV_IOS_PER_TX];
+            ios_n++;
+        }
+    }
+    snprintf(out->target, sizeof out->target, "%s", target);
+    snprintf(out->workload, sizeof out->workload, "%s", grp->workload);
+    curve_groups_destroy(&g);
+    if (ios_n == 0) {
+        snprintf(err, cap,
+                 "%s at %g threads: no I/Os per transaction (the server block's ios_per_tx): "
+                 "probe with this sizeup (it reads the server's counters), or give a table with "
+                 "an iops_avg column",
+                 target, lv[best].n);
+        return -1;
+    }
+    if (cpu_n == 0) {
+        snprintf(err, cap,
+                 "%s at %g threads: no CPU demand: the server block has no cpu_s_per_tx (the "
+                 "server ran on another host) and the points no cpu_peak_pct",
+                 target, lv[best].n);
+        return -1;
+    }
+    out->vcpus = vcpus;
+    out->cpu_s = cpu_sum / cpu_n;
+    out->ios = ios_sum / ios_n;
+    out->at_threads = lv[best].n;
+    out->at_tps = lv[best].x;
+    out->probed = *probed;
+    out->n_levels = nlv;
+    for (size_t i = 0; i < nlv; i++) {
+        out->levels[i] = lv[i].n;
+        out->tps[i] = lv[i].x;
+    }
+    if (!(out->cpu_s > 0) || !(out->ios >= 0) || !(lv[0].n >= 1)) {
+        snprintf(err, cap, "%s: the demands are not usable (CPU %g s, %g I/Os a transaction)",
+                 target, out->cpu_s, out->ios);
+        return -1;
+    }
+    out->z_s = fit_delay(out);
+    if (isnan(out->z_s)) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    return 0;
+}
+
+int diskpred_curve(const struct diskpred_base *b, const struct diskpred_profile *d,
+                   const double *threads, size_t n, struct diskpred_level *out, char *err,
+                   size_t cap)
+{
+    struct mva_station st[3];
+    unsigned nmax = 0;
+    double *x;
+    for (size_t i = 0; i < n; i++) {
+        if (!(threads[i] >= 1) || threads[i] > 100000 || threads[i] != floor(threads[i])) {
+            snprintf(err, cap, "a level of %g threads: expected a whole number from 1 to 100000",
+                     threads[i]);
+            return -1;
+        }
+        nmax = (unsigned)fmax(nmax, threads[i]);
+    }
+    if (!(d->iops > 0) || !(d->latency_ms > 0)) {
+        snprintf(err, cap, "disk %s: a profile needs IOPS > 0 and a latency > 0", d->id);
+        return -1;
+    }
+    if (n == 0)
+        return 0;
+    if (!(x = malloc(sizeof *x * nmax))) {
+        snprintf(err, cap, "out of memory");
+        return -1;
+    }
+    stations(b, d, b->z_s, st);
+    if (mva_solve(st, 3, 0, nmax, x, NULL, NULL) != 0) {
+        snprintf(err, cap, "the model of %s cannot be solved", b->target);
+        free(x);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned k = (unsigned)threads[i];
+        double xv = x[k - 1], ucpu = xv * st[0].demand_s / st[0].servers,
+               udisk = xv * st[1].demand_s / st[1].servers;
+        out[i].threads = k;
+        out[i].tps = xv;
+        out[i].lo = xv * (1 - DISKPRED_REL95);
+        out[i].hi = xv * (1 + DISKPRED_REL95);
+        out[i].latency_ms = 1e3 * k / xv;
+        out[i].disk_binds = udisk > ucpu;
+        out[i].util = fmax(ucpu, udisk);
+    }
+    free(x);
+    return 0;
+}
+
+const char *diskpred_ceiling_text(const struct diskpred_base *b, const struct diskpred_profile *d,
+                                  char *buf, size_t cap)
+{
+    double xdisk = b->ios > 0 ? d->iops / b->ios : INFINITY, xcpu = b->vcpus / b->cpu_s;
+    if (xdisk < xcpu)
+        snprintf(buf, cap, "disk-bound: %.0f IOPS / %.1f I/Os per transaction = %.0f tps", d->iops,
+                 b->ios, xdisk);
+    else
+        snprintf(buf, cap, "CPU-bound: %u vCPUs / %.2f ms = %.0f tps", b->vcpus, 1e3 * b->cpu_s,
+                 xcpu);
+    return buf;
+}
+
+int diskpred_fill_point(const struct diskpred_base *b, const struct diskpred_profile *d,
+                        const struct diskpred_level *lv, struct point *p)
+{
+    json_t *pred;
+    if (point_set_str(&p->target, d->id) || point_set_str(&p->workload, b->workload) ||
+        point_add_predicted_from(p, b->target))
+        return POINT_ENOMEM;
+    p->threads = (int64_t)lv->threads;
+    p->tps = lv->tps;
+    p->ci95_tps = lv->tps * DISKPRED_REL95;
+    p->latency_ms.avg = lv->latency_ms;
+    p->predicted = 1;
+    p->source_kind = POINT_SRC_PREDICTION;
+    p->server.v[PSRV_IOS_PER_TX] = b->ios;
+    p->server.v[PSRV_IOPS] = b->ios * lv->tps;
+    if (point_set_str(&p->server.from, "predicted (sizeup predict --disk)"))
+        return POINT_ENOMEM;
+    pred = json_pack("{s:s,s:{s:s,s:f,s:f,s:s},s:f,s:I,s:f,s:f,s:s,s:f,s:f}", "method",
+                     "mean-value analysis: CPU (vCPUs), disk (IOPS, latency), delay", "disk", "id",
+                     d->id, "iops", d->iops, "latency_ms", d->latency_ms, "source", d->source,
+                     "cpu_ms", 1e3 * b->cpu_s, "vcpus", (json_int_t)b->vcpus, "ios_per_tx", b->ios,
+                     "delay_ms", 1e3 * b->z_s, "binds", lv->disk_binds ? "disk" : "cpu",
+                     "utilisation", lv->util, "from_level", b->at_threads);
+    if (!pred)
+        return POINT_ENOMEM;
+    if (!p->extra && !(p->extra = json_object())) {
+        json_decref(pred);
+        return POINT_ENOMEM;
+    }
+    return json_object_set_new(p->extra, "prediction", pred) ? POINT_ENOMEM : POINT_OK;
+}
