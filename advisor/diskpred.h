@@ -12,14 +12,20 @@
  *     tps (the utilisation law); the disk's I/Os per transaction, the server block's
  *     ios_per_tx (a probe's counters, or a table's IOPS column / tps);
  *   - the probed disk's profile (IOPS limit L0, latency s0 of one I/O) gives its demand
- *     ios x s0; the delay Z (network, locks, the client) is what the smallest measured level
- *     leaves: the Z >= 0 with which the network gives that level's measured throughput
- *     (bisection; 0 when the demands alone already explain it).
+ *     ios x s0; the delay Z (network, locks, the client) is what the calibration level leaves:
+ *     the Z >= 0 with which the network gives that level's measured throughput (bisection; 0
+ *     when the demands alone already explain it). The calibration level is the one of the most
+ *     tps per thread, where a transaction's own time is least disturbed by others (the
+ *     smallest level, unless a superlinear first step, a 1-thread level slowed by wake-ups on
+ *     an idle host, makes the next one faster per thread).
  * On a disk of profile (L, s) the disk station is c = L s servers of service time s (at most L
  * IOPS; one I/O alone takes s; Seidmann's split takes a c that is not whole) with demand ios x
- * s; a disk with L s < 1 is one server of service time 1 / L. Each level's prediction
- * names the resource that binds (the station of highest utilisation X D / c): "disk-bound: L
- * IOPS / ios I/Os per transaction = L / ios tps" or "CPU-bound: vCPUs / D_cpu".
+ * s. A disk with L s < 1 cannot be parallel servers of latency s (one I/O at a time would
+ * already pass L): its limit is a throttle (a cloud disk's QoS, a blkio cgroup), which adds
+ * nothing below the limit and holds the rate to it above; it is a delay of ios x s with the
+ * throughput capped at L / ios (the asymptotic bound, Lazowska et al. 1984 ch. 5). Each level's
+ * prediction names the resource that binds (the station of highest utilisation X D / c):
+ * "disk-bound: L IOPS / ios I/Os per transaction = L / ios tps" or "CPU-bound: vCPUs / D_cpu".
  *
  * The interval of a predicted tps is +/- DISKPRED_REL95 of it: the largest |error| of the
  * published validation (tests/models/test_mva_idc.c: the IDC-versus-cloud study's three cloud
@@ -57,8 +63,12 @@ struct diskpred_profile {
 
 /**
  * Parse a profile: "ID=IOPS@LATENCY" (e.g. "essd=22653@0.51ms"; LATENCY a duration, a bare
- * number in ms) or "ID=DISK:SIZE@LATENCY" with a disk type of cat at SIZE GiB, whose IOPS come
- * from the type's rule (catalogs/disk_perf.h). A latency is required: no figure is made up.
+ * number in ms), "ID=DISK:SIZE@LATENCY" with a disk type of cat at SIZE GiB, whose IOPS come
+ * from the type's rule (catalogs/disk_perf.h), or "ID=@FILE[@LATENCY]" from a `sizeup disk
+ * --out` file: the most I/Os per second of its random tests and the median latency of
+ * randread (else randrw) at queue depth 1 (its mean when it has no median), or the latency
+ * stated (a throttled device's QD-1 latency is
+ * its limit's 1 / L, not the device's). A latency is required: no figure is made up.
  * @param cat  catalog for the DISK form; may be NULL (then that form is refused)
  * @return 0, or -1 with err ("'essd=22653' has no latency: ...", "no disk type 'x' in the
  *         catalogs", "size 5 GiB is outside ESSD PL1's 20-65536 GiB").
@@ -77,6 +87,7 @@ struct diskpred_base {
     double at_tps;        /* its mean tps */
     const char *cpu_from; /* "the server's CPU time (cpu_s_per_tx)" or "cpu_peak_pct" */
     struct diskpred_profile probed;
+    size_t cal;        /* the level the delay is fitted at: the most tps per thread */
     double levels[64]; /* the measured levels' threads (ascending) */
     double tps[64];    /* their mean tps */
     size_t n_levels;

@@ -5,6 +5,9 @@
 #   scripts/mariadb-server.sh stop DIR           stop it (DIR is kept; remove it yourself)
 #   scripts/mariadb-server.sh status DIR         exit 0 when it answers
 #
+# SIZEUP_MARIADB_OPTS, when set, is appended to the server's options (a later option wins), e.g.
+# "--innodb-buffer-pool-size=16M --innodb-flush-method=O_DIRECT" for an I/O-bound server.
+#
 # The server listens on 127.0.0.1:PORT (default 23061) and DIR/mysqld.sock only. It has a database
 # `sbtest` and a user `sbtest` (password `sbtest`, host 127.0.0.1 and localhost) with all privileges on
 # it, plus PROCESS and RELOAD for SHOW GLOBAL STATUS; root has no password over the socket.
@@ -63,7 +66,7 @@ start)
         --bind-address=127.0.0.1 --pid-file="$dir/mysqld.pid" --log-error="$dir/error.log" \
         --user="$user" --innodb-buffer-pool-size=256M --innodb-log-file-size=128M \
         --innodb-flush-log-at-trx-commit=2 --max-connections=600 --skip-name-resolve \
-        --performance-schema=OFF >"$dir/stdout.log" 2>&1 &
+        --performance-schema=OFF ${SIZEUP_MARIADB_OPTS:-} >"$dir/stdout.log" 2>&1 &
     pid=$!
     for _ in $(seq 1 120); do
         if "$admin" --no-defaults --socket="$sock" -uroot ping >/dev/null 2>&1; then

@@ -149,11 +149,12 @@ static int emit_disks(FILE *f, const void *vctx)
     char err[256], ceil[200];
     if (!e->json)
         fprintf(f,
-                "disks for %s / %s: %u vCPUs; at its best level (%g threads, %.0f tps) a "
-                "transaction took %.3f ms of CPU (%s) and %.1f I/Os; delay %.3f ms; measured on %s "
-                "(%s)\n",
+                "disks for %s / %s on %u vCPUs, from its best level (%g threads, %.0f tps):\n"
+                "  a transaction takes %.3f ms of CPU (%s) and %.3g I/Os;\n"
+                "  delay %.3f ms (fitted at %g thread%s); measured on %s (%s)\n",
                 b->target, b->workload, b->vcpus, b->at_threads, b->at_tps, 1e3 * b->cpu_s,
-                b->cpu_from, b->ios, 1e3 * b->z_s, b->probed.id, b->probed.source);
+                b->cpu_from, b->ios, 1e3 * b->z_s, b->levels[b->cal],
+                b->levels[b->cal] == 1 ? "" : "s", b->probed.id, b->probed.source);
     for (size_t k = 0; k < e->n_d; k++) {
         const struct diskpred_profile *d = &e->d[k];
         if (diskpred_curve(b, d, e->levels, e->n_levels, lv, err, sizeof err) != 0) {
