@@ -220,12 +220,83 @@ static int add_predicted(const struct rank_cli *o, const char *cmd, const struct
     return 0;
 }
 
+/* Levenshtein distance of a and b (each at most 63 bytes: a workload name). */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[64];
+    if (la > 63 || lb > 63)
+        return (size_t)-1;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[lb];
+}
+
+/* Every workload of --mix / --workload is one some point has: a typo is misuse, named with the
+ * closest workload the points have (issue 28.7: it ranked nothing and exited 0). 0, or 2. */
+static int check_mix(const struct rank_cli *o, const char *cmd, const struct point_list *pts)
+{
+    for (size_t m = 0; m < o->opt.n_mix; m++) {
+        const char *w = o->opt.mix[m].workload, *best = NULL;
+        size_t dbest = (size_t)-1, len = 0, found = 0;
+        char have[512] = "";
+        for (size_t i = 0; i < pts->n && !found; i++)
+            found = pts->items[i].workload && strcmp(pts->items[i].workload, w) == 0;
+        if (found || pts->n == 0)
+            continue;
+        for (size_t i = 0; i < pts->n; i++) {
+            const char *x = pts->items[i].workload;
+            size_t d, k;
+            if (!x)
+                continue;
+            for (k = 0;
+                 k < i && !(pts->items[k].workload && strcmp(pts->items[k].workload, x) == 0); k++)
+                ;
+            if (k < i)
+                continue; /* listed already */
+            if (len < sizeof have - 1)
+                len += (size_t)snprintf(have + len, sizeof have - len, "%s%s", len ? ", " : "", x);
+            if ((d = edit_distance(w, x)) < dbest) {
+                dbest = d;
+                best = x;
+            }
+        }
+        if (len >= sizeof have - 1)
+            snprintf(have + sizeof have - 6, 6, ", ...");
+        if (best && dbest <= 3)
+            return cli_usage_error(cmd,
+                                   "no point has workload '%s' (of the mix): did you mean '%s'? "
+                                   "the points have: %s",
+                                   w, best, have);
+        return cli_usage_error(cmd, "no point has workload '%s' (of the mix); the points have: %s",
+                               w, have);
+    }
+    return 0;
+}
+
 int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *pts,
                  struct cat_catalog **cat, struct rank_set *s, int *status)
 {
     int rc = rank_cli_load(o, cmd, pts, cat, status);
     if (rc != 0)
         return rc;
+    if ((rc = check_mix(o, cmd, pts)) != 0) {
+        cat_catalog_free(*cat);
+        *cat = NULL;
+        return rc;
+    }
     rc = rank_set_build(s, pts, *cat, &o->opt, o->maps, o->n_maps, stderr);
     if (rc < 0) {
         cat_catalog_free(*cat);

@@ -293,3 +293,16 @@ $ rank --points data/published/seekdb-4c8g-1c2g.csv --workload oltp_insert --slo
 ? 0
 > | ≥ 0 % | measured |
 > ≥ headroom: the curve still rises at its largest level
+
+### a mix workload no point has is misuse, named with the closest one (issue 28.7: it ranked nothing, exit 0)
+$ rank --points data/published/seekdb-4c8g-1c2g.csv --catalog data/catalogs/published.json --slo p99:50ms --mix oltp_read_write:0.7,oltp_pointselect:0.3
+? 2
+! no point has workload 'oltp_pointselect' (of the mix): did you mean 'oltp_point_select'?
+! the points have: oltp_point_select, oltp_read_only, oltp_read_write
+= 0
+
+### report with the same typo writes no report
+$$ rm -f "$TRANSCRIPT_TMP/r.html"
+$ report --points data/published/seekdb-4c8g-1c2g.csv --catalog data/catalogs/published.json --slo p99:50ms --workload oltp_pointselect -o $TRANSCRIPT_TMP/r.html
+? 2
+! did you mean 'oltp_point_select'?
