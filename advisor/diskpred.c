@@ -4,6 +4,7 @@
 #include "curve.h"
 #include "disk_perf.h"
 #include "mva.h"
+#include "slo.h"
 #include "units.h"
 
 #include <errno.h>
@@ -11,41 +12,43 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-/* LATENCY: a bare number is ms; else a duration with its unit. 0, or -1. */
+/* LATENCY with its unit (us, ms or s: slo_parse_latency, the project's one rule), at most
+ * 10 s. 0, or -1. */
 static int parse_latency_ms(const char *s, double *ms)
 {
     double v;
-    if (units_parse_double(s, 0, 1e6, &v) == 0) {
-        *ms = v;
-        return *ms > 0 ? 0 : -1;
-    }
-    if (units_parse_duration(s, &v) != 0 || !(v > 0))
+    char e[128];
+    if (slo_parse_latency(s, &v, e, sizeof e) != 0 || !(v > 0) || v > 10)
         return -1;
     *ms = v * 1e3;
     return 0;
 }
 
-/* One I/O's latency at queue depth 1: the median (a throttle's waits fall on a few I/Os and
- * lift the mean, not the median: blkio at 2,000 IOPS gave 0.50 ms mean, 0.037 ms median, the
- * device alone 0.044 ms), else the mean. */
-static double qd1_latency(const struct point *p)
-{
-    double v = point_percentile(p, 50);
-    return v > 0 ? v : p->latency_ms.avg;
-}
-
-/* A profile from a `sizeup disk --out` file: the most I/Os per second of any random test, and
+/* One I/O's latency is taken at queue depth 1 as the median (a throttle's waits fall on a few
+ * I/Os and lift the mean, not the median: blkio at 2,000 IOPS gave 0.50 ms mean, 0.037 ms
+ * median, the device alone 0.044 ms), else the mean.
+ * A profile from a `sizeup disk --out` file: the most I/Os per second of any random test, and
  * the mean latency of randread (else randrw) at queue depth 1. 0, or -1 with err. */
 static int profile_from_file(const char *path, struct diskpred_profile *out, char *err, size_t cap)
 {
-    FILE *f = fopen(path, "r");
+    static const char *const tests[] = {"disk_randread", "disk_randrw", "disk_randwrite"};
+    FILE *f;
+    struct stat st;
     struct point_reader *r;
     struct point p;
     struct point_error pe;
-    double lat_rr = NAN, lat_rw = NAN;
-    int rc;
-    if (!f) {
+    double iops[3] = {0, 0, 0}, lat[3] = {NAN, NAN, NAN};
+    int median[3] = {0, 0, 0}, rc, t;
+    char target[128] = "";
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, cap, "%s: %s", path,
+                 errno && stat(path, &st) != 0 ? strerror(errno)
+                                               : "not a regular file (a sizeup disk --out file)");
+        return -1;
+    }
+    if (!(f = fopen(path, "r"))) {
         snprintf(err, cap, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
@@ -55,34 +58,53 @@ static int profile_from_file(const char *path, struct diskpred_profile *out, cha
         return -1;
     }
     point_init(&p);
-    out->iops = 0;
     while ((rc = point_reader_next(r, &p, &pe)) == 1) {
-        if (!p.workload || strncmp(p.workload, "disk_rand", 9) != 0 || !(p.tps > 0))
+        for (t = 0; t < 3 && !(p.workload && strcmp(p.workload, tests[t]) == 0); t++)
+            ;
+        if (t == 3 || !(p.tps > 0))
             continue;
-        out->iops = fmax(out->iops, p.tps);
-        if (p.threads == 1 && strcmp(p.workload, "disk_randread") == 0)
-            lat_rr = qd1_latency(&p);
-        if (p.threads == 1 && strcmp(p.workload, "disk_randrw") == 0)
-            lat_rw = qd1_latency(&p);
+        if (!target[0])
+            snprintf(target, sizeof target, "%s", p.target);
+        else if (strcmp(target, p.target) != 0) {
+            snprintf(err, cap,
+                     "%s: records of two disks (targets '%s' and '%s'): give one sizeup disk run "
+                     "a file",
+                     path, target, p.target);
+            rc = -100;
+            break;
+        }
+        iops[t] = fmax(iops[t], p.tps);
+        if (p.threads == 1) {
+            double m = point_percentile(&p, 50);
+            median[t] = m > 0;
+            lat[t] = m > 0 ? m : p.latency_ms.avg;
+        }
     }
     point_destroy(&p);
     point_reader_free(r);
     fclose(f);
+    if (rc == -100)
+        return -1;
     if (rc < 0) {
         snprintf(err, cap, "%s", pe.msg);
         return -1;
     }
-    out->latency_ms = !isnan(lat_rr) ? lat_rr : lat_rw;
-    if (!(out->iops > 0) || !(out->latency_ms > 0)) {
+    /* an OLTP workload reads more than it writes: randread first, then randrw, then randwrite */
+    for (t = 0; t < 3 && !(iops[t] > 0 && lat[t] > 0); t++)
+        ;
+    if (t == 3) {
         snprintf(err, cap,
-                 "%s: no random-I/O record of sizeup disk with IOPS and a queue-depth-1 "
-                 "latency (run sizeup disk --tests randread --iodepth 1,16 --out %s)",
-                 path, path);
+                 "%s: no random-I/O test of sizeup disk with IOPS and a queue-depth-1 latency "
+                 "(make one: sizeup disk --dir DIR --tests randread --iodepth 1,16 --out "
+                 "NEW.jsonl)",
+                 path);
         return -1;
     }
+    out->iops = iops[t];
+    out->latency_ms = lat[t];
     snprintf(out->source, sizeof out->source,
-             "sizeup disk %.80s: %.0f IOPS, %g ms an I/O (median at QD 1)", path, out->iops,
-             out->latency_ms);
+             "sizeup disk %.60s (%s): %.0f IOPS, %g ms an I/O (%s at QD 1)", path, tests[t] + 5,
+             out->iops, out->latency_ms, median[t] ? "median" : "mean");
     return 0;
 }
 
@@ -93,10 +115,24 @@ int diskpred_profile_parse(const char *spec, const struct cat_catalog *cat,
     char body[128], lat[64];
     size_t idlen;
     memset(out, 0, sizeof *out);
+    if (eq && (size_t)(eq - spec) >= sizeof out->id) {
+        snprintf(err, cap, "'%.80s...': the ID before '=' is longer than %zu bytes", spec,
+                 sizeof out->id - 1);
+        return -1;
+    }
+    for (const char *c = spec; eq && c < eq; c++)
+        if ((unsigned char)*c <= ' ' || *c == '"' || *c == '\'' || *c == '\\' || *c == 0x7f) {
+            snprintf(err, cap,
+                     "the ID of '%.80s' has a space, quote or control character: name it with "
+                     "letters, digits, '-', '_', '.'",
+                     spec);
+            return -1;
+        }
     if (!eq || eq == spec || (idlen = (size_t)(eq - spec)) >= sizeof out->id) {
         snprintf(err, cap,
                  "'%s' is not a disk profile: expected ID=IOPS@LATENCY (e.g. "
-                 "essd=22653@0.5ms) or ID=DISK:SIZE@LATENCY (a catalog disk type at SIZE GiB)",
+                 "essd=22653@0.5ms), ID=DISK:SIZE@LATENCY (a catalog disk type at SIZE GiB) or "
+                 "ID=@FILE[@LATENCY] (a sizeup disk --out file)",
                  spec);
         return -1;
     }
@@ -114,7 +150,10 @@ int diskpred_profile_parse(const char *spec, const struct cat_catalog *cat,
             return -1;
         if (at > eq + 1) {
             if (parse_latency_ms(at + 1, &out->latency_ms) != 0) {
-                snprintf(err, cap, "'%s': the latency '%s' is not a duration > 0", spec, at + 1);
+                snprintf(err, cap,
+                         "'%s': the latency '%s' is not a latency with its unit up to 10 s (e.g. "
+                         "0.2ms, 150us)",
+                         spec, at + 1);
                 return -1;
             }
             snprintf(out->source, sizeof out->source,
@@ -138,8 +177,10 @@ int diskpred_profile_parse(const char *spec, const struct cat_catalog *cat,
     body[at - eq - 1] = '\0';
     snprintf(lat, sizeof lat, "%s", at + 1);
     if (parse_latency_ms(lat, &out->latency_ms) != 0) {
-        snprintf(err, cap, "'%s': the latency '%s' is not a duration > 0 (e.g. 0.2ms, 150us)", spec,
-                 lat);
+        snprintf(err, cap,
+                 "'%s': the latency '%s' is not a latency with its unit up to 10 s (e.g. 0.2ms, "
+                 "150us)",
+                 spec, lat);
         return -1;
     }
     colon = strchr(body, ':');
@@ -160,7 +201,9 @@ int diskpred_profile_parse(const char *spec, const struct cat_catalog *cat,
         snprintf(type, sizeof type, "%.*s", (int)(colon - body), body);
         d = cat ? cat_find_disk(cat, type) : NULL;
         if (!d) {
-            snprintf(err, cap, "'%s': no disk type '%s' in the catalogs (catalog disks lists them)",
+            snprintf(err, cap,
+                     "'%s': no disk type '%s' in the catalogs (their \"disks\", "
+                     "docs/catalog-format.md)",
                      spec, type);
             return -1;
         }
@@ -257,23 +300,78 @@ static double fit_delay(const struct diskpred_base *b)
     return (lo + hi) / 2;
 }
 
+/* The keys of a grouping: each point's target, NULL for a predicted point (never a measurement
+ * to model from). */
+static const char **measured_keys(const struct point_list *pts)
+{
+    const char **keys = malloc(sizeof *keys * (pts->n ? pts->n : 1));
+    if (keys)
+        for (size_t i = 0; i < pts->n; i++)
+            keys[i] = pts->items[i].predicted ? NULL : pts->items[i].target;
+    return keys;
+}
+
+/* X at the best level with CPU demand c (the delay refitted at the calibration level). */
+static double x_best_with_cpu(struct diskpred_base *b, double c, size_t best)
+{
+    unsigned n = (unsigned)lround(b->levels[best]);
+    double *work = malloc(sizeof *work * n), x;
+    if (!work)
+        return NAN;
+    b->cpu_s = c;
+    b->z_s = fit_delay(b);
+    x = isnan(b->z_s) ? NAN : x_at(b, &b->probed, b->z_s, n, work);
+    free(work);
+    return x;
+}
+
+/* The model on the probed disk gives the measured best level: when it gives more (the CPUs did
+ * other work too: a load generator on the same host, the server's background threads), the
+ * CPU demand is raised until it gives that level (bisection); the rise is reported. 0 or -1. */
+static int calibrate_cpu(struct diskpred_base *b, size_t best)
+{
+    double lo = b->cpu_s, hi = b->cpu_s, want = b->tps[best], x;
+    b->cpu_s_measured = b->cpu_s;
+    x = x_best_with_cpu(b, lo, best);
+    if (isnan(x))
+        return -1;
+    if (x <= want * 1.02)
+        return 0;
+    for (int k = 0; k < 40 && x_best_with_cpu(b, hi, best) > want; k++)
+        hi *= 2;
+    for (int k = 0; k < 50; k++) {
+        double mid = (lo + hi) / 2;
+        x = x_best_with_cpu(b, mid, best);
+        if (isnan(x))
+            return -1;
+        if (x > want)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return isnan(x_best_with_cpu(b, hi, best)) ? -1 : 0;
+}
+
 int diskpred_base_build(const struct point_list *pts, const char *target, const char *workload,
                         unsigned vcpus, const struct diskpred_profile *probed,
                         struct diskpred_base *out, char *err, size_t cap)
 {
     struct curve_groups g;
-    struct curve_level lv[64];
+    struct curve_level *lv = NULL;
     struct curve_spec spec = curve_spec_default();
     const struct curve_group *grp = NULL;
-    size_t nlv = 0, best = 0, found = 0;
+    const char **keys;
+    size_t nlv = 0, best = 0, found = 0, len = 0;
     double cpu_sum = 0, ios_sum = 0;
-    int cpu_n = 0, ios_n = 0;
+    int cpu_n = 0, ios_n = 0, rc = -1;
+    char names[256] = "";
     memset(out, 0, sizeof *out);
     if (vcpus == 0) {
         snprintf(err, cap, "no vCPU count for %s: give --vcpus N", target);
         return -1;
     }
-    if (curve_groups_build(&g, pts, NULL) != CURVE_OK) {
+    if (!(keys = measured_keys(pts)) || curve_groups_build(&g, pts, keys) != CURVE_OK) {
+        free(keys);
         snprintf(err, cap, "out of memory");
         return -1;
     }
@@ -282,23 +380,34 @@ int diskpred_base_build(const struct point_list *pts, const char *target, const 
             (!workload || strcmp(g.g[i].workload, workload) == 0) && g.g[i].n > 0) {
             grp = &g.g[i];
             found++;
+            if (len < sizeof names)
+                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
+                                        g.g[i].workload);
         }
     if (found != 1) {
         if (found)
-            snprintf(err, cap, "target '%s' has curves of %zu workloads: give --workload", target,
-                     found);
-        else
-            snprintf(err, cap, "no point of target '%s'%s%s counts", target,
-                     workload ? " and workload " : "", workload ? workload : "");
-        curve_groups_destroy(&g);
-        return -1;
+            snprintf(err, cap, "target '%s' has curves of %zu workloads (%s): give --workload",
+                     target, found, names);
+        else {
+            len = 0;
+            for (size_t i = 0; i < g.n && len < sizeof names; i++)
+                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s / %s",
+                                        len ? ", " : "", g.g[i].key, g.g[i].workload);
+            snprintf(err, cap, "no measured point of target '%s'%s%s counts (the points have: %s)",
+                     target, workload ? " and workload " : "", workload ? workload : "",
+                     names[0] ? names : "none that counts");
+        }
+        goto out;
     }
-    if (grp->n > 64 ||
-        curve_levels_points(pts, grp->idx, grp->n, &spec, lv, &nlv, err, cap) != CURVE_OK) {
-        if (grp->n > 64)
-            snprintf(err, cap, "%s: more than 64 levels", target);
-        curve_groups_destroy(&g);
-        return -1;
+    if (!(lv = malloc(sizeof *lv * grp->n))) {
+        snprintf(err, cap, "out of memory");
+        goto out;
+    }
+    if (curve_levels_points(pts, grp->idx, grp->n, &spec, lv, &nlv, err, cap) != CURVE_OK)
+        goto out;
+    if (nlv > DISKPRED_MAX_LEVELS) {
+        snprintf(err, cap, "%s: %zu levels, more than %d", target, nlv, DISKPRED_MAX_LEVELS);
+        goto out;
     }
     for (size_t i = 1; i < nlv; i++)
         if (lv[i].x > lv[best].x)
@@ -321,21 +430,20 @@ int diskpred_base_build(const struct point_list *pts, const char *target, const 
     }
     snprintf(out->target, sizeof out->target, "%s", target);
     snprintf(out->workload, sizeof out->workload, "%s", grp->workload);
-    curve_groups_destroy(&g);
     if (ios_n == 0) {
         snprintf(err, cap,
                  "%s at %g threads: no I/Os per transaction (the server block's ios_per_tx): "
                  "probe with this sizeup (it reads the server's counters), or give a table with "
                  "an iops_avg column",
                  target, lv[best].n);
-        return -1;
+        goto out;
     }
     if (cpu_n == 0) {
         snprintf(err, cap,
                  "%s at %g threads: no CPU demand: the server block has no cpu_s_per_tx (the "
                  "server ran on another host) and the points no cpu_peak_pct",
                  target, lv[best].n);
-        return -1;
+        goto out;
     }
     out->vcpus = vcpus;
     out->cpu_s = cpu_sum / cpu_n;
@@ -351,7 +459,26 @@ int diskpred_base_build(const struct point_list *pts, const char *target, const 
     if (!(out->cpu_s > 0) || !(out->ios >= 0) || !(lv[0].n >= 1)) {
         snprintf(err, cap, "%s: the demands are not usable (CPU %g s, %g I/Os a transaction)",
                  target, out->cpu_s, out->ios);
-        return -1;
+        goto out;
+    }
+    /* the utilisation law at the measured best level: the figures given must allow it */
+    if (out->cpu_s * out->at_tps > vcpus * 1.05) {
+        snprintf(err, cap,
+                 "%s at %g threads did %.0f tps at %.4g ms of CPU a transaction: %.2f CPUs busy, "
+                 "more than the %u vCPUs given (--vcpus or the catalog's)",
+                 target, out->at_threads, out->at_tps, 1e3 * out->cpu_s, out->cpu_s * out->at_tps,
+                 vcpus);
+        rc = DISKPRED_CONTRADICTS;
+        goto out;
+    }
+    if (out->ios * out->at_tps > probed->iops * 1.05) {
+        snprintf(err, cap,
+                 "%s at %g threads did %.0f tps at %.3g I/Os a transaction: %.0f IOPS, more than "
+                 "the %.0f of --probed-disk %s",
+                 target, out->at_threads, out->at_tps, out->ios, out->ios * out->at_tps,
+                 probed->iops, probed->id);
+        rc = DISKPRED_CONTRADICTS;
+        goto out;
     }
     /* the level where a transaction's own time is least disturbed: the most tps per thread (a
      * superlinear first step, a 1-thread level slowed by wake-ups on an idle host, is not it) */
@@ -359,12 +486,28 @@ int diskpred_base_build(const struct point_list *pts, const char *target, const 
     for (size_t i = 1; i < nlv; i++)
         if (out->tps[i] / out->levels[i] > out->tps[out->cal] / out->levels[out->cal])
             out->cal = i;
-    out->z_s = fit_delay(out);
-    if (isnan(out->z_s)) {
+    if (calibrate_cpu(out, best) != 0 || isnan(out->z_s)) {
         snprintf(err, cap, "out of memory");
-        return -1;
+        goto out;
     }
-    return 0;
+    rc = 0;
+out:
+    free(lv);
+    free(keys);
+    curve_groups_destroy(&g);
+    return rc;
+}
+
+const char *diskpred_binds_name(enum diskpred_binds b)
+{
+    return b == DISKPRED_DISK ? "disk" : b == DISKPRED_CPU ? "cpu" : "none";
+}
+
+/* The lower of the disk's and the CPU's throughput ceilings, tps. */
+static double ceiling_tps(const struct diskpred_base *b, const struct diskpred_profile *d)
+{
+    double xcpu = b->vcpus / b->cpu_s, xdisk = b->ios > 0 ? d->iops / b->ios : INFINITY;
+    return fmin(xcpu, xdisk);
 }
 
 int diskpred_curve(const struct diskpred_base *b, const struct diskpred_profile *d,
@@ -373,11 +516,12 @@ int diskpred_curve(const struct diskpred_base *b, const struct diskpred_profile 
 {
     struct mva_station st[3];
     unsigned nmax = 0;
-    double *x;
+    double *x, *q, top;
     for (size_t i = 0; i < n; i++) {
-        if (!(threads[i] >= 1) || threads[i] > 100000 || threads[i] != floor(threads[i])) {
-            snprintf(err, cap, "a level of %g threads: expected a whole number from 1 to 100000",
-                     threads[i]);
+        if (!(threads[i] >= 1) || threads[i] > DISKPRED_MAX_THREADS ||
+            threads[i] != floor(threads[i])) {
+            snprintf(err, cap, "a level of %g threads: expected a whole number from 1 to %d",
+                     threads[i], DISKPRED_MAX_THREADS);
             return -1;
         }
         nmax = (unsigned)fmax(nmax, threads[i]);
@@ -388,30 +532,45 @@ int diskpred_curve(const struct diskpred_base *b, const struct diskpred_profile 
     }
     if (n == 0)
         return 0;
-    if (!(x = malloc(sizeof *x * nmax))) {
+    x = malloc(sizeof *x * nmax);
+    q = malloc(sizeof *q * nmax * 3);
+    if (!x || !q) {
+        free(x);
+        free(q);
         snprintf(err, cap, "out of memory");
         return -1;
     }
     stations(b, d, b->z_s, st);
-    if (mva_solve(st, 3, 0, nmax, x, NULL, NULL) != 0) {
+    if (mva_solve(st, 3, 0, nmax, x, NULL, q) != 0) {
         snprintf(err, cap, "the model of %s cannot be solved", b->target);
         free(x);
+        free(q);
         return -1;
     }
+    top = ceiling_tps(b, d);
     for (size_t i = 0; i < n; i++) {
         unsigned k = (unsigned)threads[i];
         double xv = capped(b, d, x[k - 1]), ucpu = xv * st[0].demand_s / st[0].servers,
                udisk =
-                   rate_limited(d) ? xv * b->ios / d->iops : xv * st[1].demand_s / st[1].servers;
+                   rate_limited(d) ? xv * b->ios / d->iops : xv * st[1].demand_s / st[1].servers,
+               qsum =
+                   q[(size_t)(k - 1) * 3] + q[(size_t)(k - 1) * 3 + 1] + q[(size_t)(k - 1) * 3 + 2];
         out[i].threads = k;
         out[i].tps = xv;
         out[i].lo = xv * (1 - DISKPRED_REL95);
-        out[i].hi = xv * (1 + DISKPRED_REL95);
+        out[i].hi = fmin(xv * (1 + DISKPRED_REL95), fmax(xv, top));
         out[i].latency_ms = 1e3 * k / xv;
-        out[i].disk_binds = udisk > ucpu;
         out[i].util = fmax(ucpu, udisk);
+        out[i].binds = out[i].util < DISKPRED_BINDS_UTIL ? DISKPRED_NONE
+                       : udisk > ucpu                    ? DISKPRED_DISK
+                                                         : DISKPRED_CPU;
+        /* Little's law per station: the share of the response time is the share of the
+         * transactions there (a rate-limited disk's wait for its limit is not in it) */
+        out[i].cpu_share = qsum > 0 ? q[(size_t)(k - 1) * 3] / qsum : 0;
+        out[i].disk_share = qsum > 0 ? q[(size_t)(k - 1) * 3 + 1] / qsum : 0;
     }
     free(x);
+    free(q);
     return 0;
 }
 
@@ -423,7 +582,7 @@ const char *diskpred_ceiling_text(const struct diskpred_base *b, const struct di
         snprintf(buf, cap, "disk-bound: %.0f IOPS / %.3g I/Os per transaction = %.0f tps", d->iops,
                  b->ios, xdisk);
     else
-        snprintf(buf, cap, "CPU-bound: %u vCPUs / %.2f ms = %.0f tps", b->vcpus, 1e3 * b->cpu_s,
+        snprintf(buf, cap, "CPU-bound: %u vCPUs / %.4g ms = %.0f tps", b->vcpus, 1e3 * b->cpu_s,
                  xcpu);
     return buf;
 }
@@ -445,12 +604,13 @@ int diskpred_fill_point(const struct diskpred_base *b, const struct diskpred_pro
     p->server.v[PSRV_IOPS] = b->ios * lv->tps;
     if (point_set_str(&p->server.from, "predicted (sizeup predict --disk)"))
         return POINT_ENOMEM;
-    pred = json_pack("{s:s,s:{s:s,s:f,s:f,s:s},s:f,s:I,s:f,s:f,s:s,s:f,s:f}", "method",
+    pred = json_pack("{s:s,s:{s:s,s:f,s:f,s:s},s:f,s:f,s:I,s:f,s:f,s:s,s:f,s:f,s:f,s:f}", "method",
                      "mean-value analysis: CPU (vCPUs), disk (IOPS, latency), delay", "disk", "id",
                      d->id, "iops", d->iops, "latency_ms", d->latency_ms, "source", d->source,
-                     "cpu_ms", 1e3 * b->cpu_s, "vcpus", (json_int_t)b->vcpus, "ios_per_tx", b->ios,
-                     "delay_ms", 1e3 * b->z_s, "binds", lv->disk_binds ? "disk" : "cpu",
-                     "utilisation", lv->util, "from_level", b->at_threads);
+                     "cpu_ms", 1e3 * b->cpu_s, "cpu_ms_measured", 1e3 * b->cpu_s_measured, "vcpus",
+                     (json_int_t)b->vcpus, "ios_per_tx", b->ios, "delay_ms", 1e3 * b->z_s, "binds",
+                     diskpred_binds_name(lv->binds), "utilisation", lv->util, "disk_share",
+                     lv->disk_share, "cpu_share", lv->cpu_share, "from_level", b->at_threads);
     if (!pred)
         return POINT_ENOMEM;
     if (!p->extra && !(p->extra = json_object())) {

@@ -47,8 +47,16 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* Most disks one prediction compares. */
+/* Most disks one prediction compares, and most measured levels of the curve modelled. */
 #define DISKPRED_MAX_DISKS 64
+#define DISKPRED_MAX_LEVELS 64
+#define DISKPRED_MAX_THREADS 100000
+
+/* diskpred_base_build's return when the figures given contradict the points (exit 2). */
+#define DISKPRED_CONTRADICTS (-2)
+
+/* A resource binds at a level when it is at least this busy (the knee of the curve). */
+#define DISKPRED_BINDS_UTIL 0.8
 
 /* Relative 95 % half-width of a predicted tps (see above). */
 #define DISKPRED_REL95 0.33
@@ -62,16 +70,19 @@ struct diskpred_profile {
 };
 
 /**
- * Parse a profile: "ID=IOPS@LATENCY" (e.g. "essd=22653@0.51ms"; LATENCY a duration, a bare
- * number in ms), "ID=DISK:SIZE@LATENCY" with a disk type of cat at SIZE GiB, whose IOPS come
- * from the type's rule (catalogs/disk_perf.h), or "ID=@FILE[@LATENCY]" from a `sizeup disk
- * --out` file: the most I/Os per second of its random tests and the median latency of
- * randread (else randrw) at queue depth 1 (its mean when it has no median), or the latency
- * stated (a throttled device's QD-1 latency is
- * its limit's 1 / L, not the device's). A latency is required: no figure is made up.
+ * Parse a profile: "ID=IOPS@LATENCY" (e.g. "essd=22653@0.51ms"; LATENCY with its unit us, ms
+ * or s, slo_parse_latency's rule, at most 10 s), "ID=DISK:SIZE@LATENCY" with a disk type of cat
+ * at SIZE GiB, whose IOPS come from the type's rule (catalogs/disk_perf.h), or
+ * "ID=@FILE[@LATENCY]" from a `sizeup disk --out` file: the most I/Os per second of its
+ * randread test (else randrw, else randwrite: an OLTP workload reads more than it writes) and
+ * that test's median latency at queue depth 1 (its mean when it has no median), or the latency
+ * stated (a throttled device's mean QD-1 latency is its limit's 1 / L, not the device's). A
+ * latency is required: no figure is made up. The ID (what the predicted points are named) has
+ * no space, quote or control character.
  * @param cat  catalog for the DISK form; may be NULL (then that form is refused)
  * @return 0, or -1 with err ("'essd=22653' has no latency: ...", "no disk type 'x' in the
- *         catalogs", "size 5 GiB is outside ESSD PL1's 20-65536 GiB").
+ *         catalogs", "size 5 GiB is outside ESSD PL1's 20-65536 GiB", a file that is not a
+ *         regular file, holds no random-I/O test or the records of two disks).
  */
 int diskpred_profile_parse(const char *spec, const struct cat_catalog *cat,
                            struct diskpred_profile *out, char *err, size_t cap);
@@ -80,16 +91,18 @@ int diskpred_profile_parse(const char *spec, const struct cat_catalog *cat,
 struct diskpred_base {
     char target[128], workload[128];
     unsigned vcpus;
-    double cpu_s;         /* CPU demand of a transaction, s */
-    double ios;           /* I/Os per transaction */
-    double z_s;           /* the delay, s */
-    double at_threads;    /* the level the demands were read at */
-    double at_tps;        /* its mean tps */
-    const char *cpu_from; /* "the server's CPU time (cpu_s_per_tx)" or "cpu_peak_pct" */
+    double cpu_s;          /* CPU demand of a transaction, s, as modelled (see above) */
+    double cpu_s_measured; /* the points' own figure; cpu_s is more when it was raised so that
+                              the probed disk gives the measured best level */
+    double ios;            /* I/Os per transaction */
+    double z_s;            /* the delay, s */
+    double at_threads;     /* the level the demands were read at */
+    double at_tps;         /* its mean tps */
+    const char *cpu_from;  /* "the server's CPU time (cpu_s_per_tx)" or "cpu_peak_pct" */
     struct diskpred_profile probed;
-    size_t cal;        /* the level the delay is fitted at: the most tps per thread */
-    double levels[64]; /* the measured levels' threads (ascending) */
-    double tps[64];    /* their mean tps */
+    size_t cal; /* the level the delay is fitted at: the most tps per thread */
+    double levels[DISKPRED_MAX_LEVELS]; /* the measured levels' threads (ascending) */
+    double tps[DISKPRED_MAX_LEVELS];    /* their mean tps */
     size_t n_levels;
 };
 
@@ -97,21 +110,36 @@ struct diskpred_base {
  * Build the model of target's curve of workload (NULL: the target's only workload) from pts.
  * @param vcpus   the configuration's vCPUs (> 0)
  * @param probed  the profile of the disk the points were measured on
- * @return 0, or -1 with err naming what is missing ("no point of target 'x' counts", "the
- *         points of x have no server block with ios_per_tx: probe with sizeup 0.2 or give a table
- *         with an iops_avg column", "no CPU demand: ...", "2 workloads: give --workload").
+ * Predicted points (basis predicted) are never modelled from. The utilisation law must hold at
+ * the best level: CPU demand x tps <= vcpus and I/Os x tps <= the probed disk's IOPS (5 %
+ * slack). When the model on the probed disk gives more than the measured best level (the CPUs
+ * did other work too), the CPU demand is raised until it gives that level (cpu_s_measured
+ * keeps the points' own), so that no prediction on a disk that does not bind passes what the
+ * server was measured to do.
+ * @return 0; DISKPRED_CONTRADICTS when vcpus or the probed disk contradict the points (err
+ *         says which figure); or -1 with err naming what is missing ("no measured point of
+ *         target 'x' counts (the points have: ...)", "no I/Os per transaction ...", "no CPU
+ *         demand: ...", "curves of 2 workloads (a, b): give --workload").
  */
 int diskpred_base_build(const struct point_list *pts, const char *target, const char *workload,
                         unsigned vcpus, const struct diskpred_profile *probed,
                         struct diskpred_base *out, char *err, size_t cap);
 
+/* What limits a predicted level. */
+enum diskpred_binds { DISKPRED_NONE, DISKPRED_CPU, DISKPRED_DISK };
+
 /* One predicted level. */
 struct diskpred_level {
-    double threads, tps, lo, hi; /* tps and its 95 % interval */
+    double threads, tps, lo, hi; /* tps and its 95 % interval (hi at most the ceiling) */
     double latency_ms;           /* mean response time N / X */
-    int disk_binds;              /* 1: the disk is the busiest station, 0: the CPU */
-    double util;                 /* that station's utilisation, 0..1 */
+    enum diskpred_binds binds;   /* the busiest station when at least DISKPRED_BINDS_UTIL busy */
+    double util;                 /* the busiest station's utilisation, 0..1 */
+    double disk_share;           /* share of the response time spent at the disk, 0..1 */
+    double cpu_share;            /* at the CPU, 0..1 (the rest: the delay) */
 };
+
+/** "disk", "cpu" or "none". */
+const char *diskpred_binds_name(enum diskpred_binds b);
 
 /**
  * Predict the curve on a disk at threads[0..n-1] (each >= 1, at most 100000).

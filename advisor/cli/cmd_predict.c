@@ -61,9 +61,10 @@ static const struct cli_opt predict_options[] = {
      .help = "write the predicted sizeup.point/1 records (with --validate: sizeup.validation/1)"},
     {"disk", 0, CLI_STRING, CLI_LIST(struct predict_args, disks, n_disks), .arg_name = "SPEC",
      .example = "essd=22653@0.5ms",
-     .help = "predict the --from curve on this disk instead of other sizes: ID=IOPS@LATENCY or "
-             "ID=DISK:SIZE@LATENCY (a catalog disk type at SIZE GiB; LATENCY of one I/O, a bare "
-             "number in ms) (repeatable)"},
+     .help = "predict the --from curve on this disk instead of other sizes: ID=IOPS@LATENCY, "
+             "ID=DISK:SIZE@LATENCY (a catalog disk type at SIZE GiB) or ID=@FILE[@LATENCY] (a "
+             "sizeup disk --out file); LATENCY of one I/O with its unit, e.g. 0.2ms "
+             "(repeatable)"},
     {"from", 0, CLI_STRING, A(from), .arg_name = "TARGET",
      .help = "with --disk: the measured target whose curve and demands are used"},
     {"probed-disk", 0, CLI_STRING, A(probed_disk), .arg_name = "SPEC",
@@ -77,7 +78,9 @@ static const struct cli_opt predict_options[] = {
 
 const struct cli_cmd cmd_predict_cli = {
     .name = "predict",
-    .usage = "Usage: sizeup predict --points FILE... --catalog FILE|URL... [OPTIONS]",
+    .usage = "Usage: sizeup predict --points FILE... --catalog FILE|URL... [OPTIONS]\n"
+             "       sizeup predict --points FILE... --from TARGET --probed-disk SPEC --disk "
+             "SPEC... [OPTIONS]",
     .description =
         "Predict the threads-versus-throughput curve of every configuration of the catalogs that\n"
         "has no measured points, from the measured configurations of the same instance family\n"
@@ -155,6 +158,14 @@ static int emit_disks(FILE *f, const void *vctx)
                 b->target, b->workload, b->vcpus, b->at_threads, b->at_tps, 1e3 * b->cpu_s,
                 b->cpu_from, b->ios, 1e3 * b->z_s, b->levels[b->cal],
                 b->levels[b->cal] == 1 ? "" : "s", b->probed.id, b->probed.source);
+    if (!e->json && b->cpu_s > 1.02 * b->cpu_s_measured)
+        fprintf(
+            f,
+            "  note: the CPU time is raised from the measured %.4g ms to %.4g ms a transaction, "
+            "so that\n  the model on %s gives the measured %.0f tps at %g threads: the CPUs "
+            "did other work too\n  (a load generator on the same host, the server's "
+            "background threads)\n",
+            1e3 * b->cpu_s_measured, 1e3 * b->cpu_s, b->probed.id, b->at_tps, b->at_threads);
     for (size_t k = 0; k < e->n_d; k++) {
         const struct diskpred_profile *d = &e->d[k];
         if (diskpred_curve(b, d, e->levels, e->n_levels, lv, err, sizeof err) != 0) {
@@ -178,12 +189,20 @@ static int emit_disks(FILE *f, const void *vctx)
         }
         fprintf(f, "\n%s: %s\n  %s\n", d->id, d->source,
                 diskpred_ceiling_text(b, d, ceil, sizeof ceil));
-        fprintf(f, "  threads      tps  95%% interval      latency ms  binds (utilisation)\n");
-        for (size_t i = 0; i < e->n_levels; i++)
-            fprintf(f, "  %7g %8.0f  [%.0f, %.0f]%*s %10.2f  %s %.2f\n", lv[i].threads, lv[i].tps,
+        fprintf(f, "  threads      tps  95%% interval      latency ms  binds\n");
+        for (size_t i = 0; i < e->n_levels; i++) {
+            char why[96];
+            if (lv[i].binds == DISKPRED_NONE)
+                snprintf(why, sizeof why, "none (%.0f %% busy); time: disk %.0f %%, CPU %.0f %%",
+                         100 * lv[i].util, 100 * lv[i].disk_share, 100 * lv[i].cpu_share);
+            else
+                snprintf(why, sizeof why, "%s (%.0f %% busy)", diskpred_binds_name(lv[i].binds),
+                         100 * lv[i].util);
+            fprintf(f, "  %7g %8.0f  [%.0f, %.0f]%*s %10.2f  %s\n", lv[i].threads, lv[i].tps,
                     lv[i].lo, lv[i].hi,
                     (int)(14 - fmin(14, snprintf(NULL, 0, "[%.0f, %.0f]", lv[i].lo, lv[i].hi))), "",
-                    lv[i].latency_ms, lv[i].disk_binds ? "disk" : "CPU ", lv[i].util);
+                    lv[i].latency_ms, why);
+        }
     }
     if (!e->json)
         fprintf(f,
@@ -192,6 +211,17 @@ static int emit_disks(FILE *f, const void *vctx)
                 "error of the published\n  IDC-versus-cloud validation (docs/predict.md)\n",
                 100 * DISKPRED_REL95);
     return ferror(f) ? -1 : 0;
+}
+
+/* A profile that did not parse: a file's content is rejected input (3), a spec misuse (2). */
+static int profile_error(const char *opt, const char *spec, const char *err)
+{
+    const char *eq = strchr(spec, '=');
+    if (eq && eq[1] == '@' && !strstr(err, "is not a latency")) {
+        fprintf(stderr, "sizeup: predict: %s: %s\n", opt, err);
+        return SIZEUP_EXIT_INPUT;
+    }
+    return cli_usage_error("predict", "%s: %s", opt, err);
 }
 
 /* predict --disk: the --from curve on other disks. Exit status. */
@@ -204,6 +234,7 @@ static int predict_disks(const struct predict_args *a, const struct point_list *
     double levels[PREDICT_MAX_LEVELS];
     char err[320];
     unsigned vcpus;
+    int rc;
     if (!a->from)
         return cli_usage_error("predict", "--disk needs --from TARGET: the measured curve to use");
     if (!a->probed_disk)
@@ -211,18 +242,36 @@ static int predict_disks(const struct predict_args *a, const struct point_list *
                                "--disk needs --probed-disk SPEC: the disk %s was measured on, "
                                "with its IOPS and the latency of one I/O",
                                a->from);
+    if (a->validate || a->n_transfer || a->n_maps)
+        return cli_usage_error("predict", "--validate, --transfer and --map are not for --disk");
+    for (size_t i = 0; i < a->n_threads; i++)
+        if (a->threads[i] > DISKPRED_MAX_THREADS)
+            return cli_usage_error("predict", "--threads: %lld is more than --disk models (%d)",
+                                   a->threads[i], DISKPRED_MAX_THREADS);
     if (diskpred_profile_parse(a->probed_disk, cat, &probed, err, sizeof err) != 0)
-        return cli_usage_error("predict", "--probed-disk: %s", err);
-    for (size_t i = 0; i < a->n_disks; i++)
+        return profile_error("--probed-disk", a->probed_disk, err);
+    for (size_t i = 0; i < a->n_disks; i++) {
         if (diskpred_profile_parse(a->disks[i], cat, &d[i], err, sizeof err) != 0)
-            return cli_usage_error("predict", "--disk: %s", err);
+            return profile_error("--disk", a->disks[i], err);
+        if (strcmp(d[i].id, a->from) == 0)
+            return cli_usage_error("predict",
+                                   "--disk %s: a prediction named like the measured target would "
+                                   "read as its measurement; name it otherwise",
+                                   d[i].id);
+        for (size_t k = 0; k < i; k++)
+            if (strcmp(d[k].id, d[i].id) == 0)
+                return cli_usage_error("predict", "--disk %s given twice", d[i].id);
+    }
     vcpus = a->vcpus > 0 ? (unsigned)a->vcpus : config_vcpus(cat, a->from);
     if (vcpus == 0)
         return cli_usage_error("predict",
                                "no vCPU count for %s: it is no configuration of the catalogs "
                                "with one; give --vcpus N",
                                a->from);
-    if (diskpred_base_build(pts, a->from, a->workload, vcpus, &probed, &b, err, sizeof err) != 0) {
+    rc = diskpred_base_build(pts, a->from, a->workload, vcpus, &probed, &b, err, sizeof err);
+    if (rc == DISKPRED_CONTRADICTS)
+        return cli_usage_error("predict", "%s", err);
+    if (rc != 0) {
         fprintf(stderr, "sizeup: predict: %s\n", err);
         return SIZEUP_EXIT_FAIL;
     }
