@@ -324,6 +324,8 @@ static void progress_lines(struct probe_session *s, const struct probe_result *r
 {
     const struct probe_config *cfg = s->o.cfg;
     FILE *f = cfg->progress;
+    double pct, lat;
+    char stat[16];
     if (!f)
         return;
     if (r->calibrated) {
@@ -341,10 +343,17 @@ static void progress_lines(struct probe_session *s, const struct probe_result *r
                              : "NOT steady (stopped at --max-time or earlier)",
                 r->warmup_s, r->kept_s, r->elapsed_s);
     }
+    /* the statistic asked (--slo, else --percentile), not a fixed p95 (issue 28.15) */
+    pct = s->o.latency_pct > 0 ? s->o.latency_pct : cfg->percentile > 0 ? cfg->percentile : 95;
+    lat = s->o.latency_avg ? level_avg_ms(r) : level_pct_ms(r, pct);
+    if (s->o.latency_avg)
+        snprintf(stat, sizeof stat, "avg");
+    else
+        snprintf(stat, sizeof stat, "p%g", pct);
     fprintf(f,
-            "sizeup probe: %u threads: %.2f tps, p95 %.2f ms, %lu errors, %lu reconnects, "
+            "sizeup probe: %u threads: %.2f tps, %s %.2f ms, %lu errors, %lu reconnects, "
             "client CPU %.2f s%s%s\n",
-            r->threads, level_tps(r), isnan(level_pct_ms(r, 95)) ? 0.0 : level_pct_ms(r, 95),
+            r->threads, level_tps(r), stat, isnan(lat) ? 0.0 : lat,
             (unsigned long)(r->calibrated ? r->kept.errors : r->tot.errors),
             (unsigned long)r->tot.reconnects, r->client_cpu_s, s->out ? " -> " : "",
             s->out ? s->o.out_path : "");

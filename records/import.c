@@ -54,6 +54,7 @@ struct import_reader {
     const struct fmt_ops *ops;
     void *state;
     int done, final_rc;
+    int said_unknown; /* the note that a point's workload could not be named was given */
 };
 
 enum import_format import_detect(const char *buf, size_t len, const char *path)
@@ -264,6 +265,14 @@ int import_next(struct import_reader *r, struct point *out)
             rep->n_points++;
             if (out->incomplete)
                 rep->n_incomplete++;
+            if (!r->said_unknown && out->workload && strcmp(out->workload, "unknown") == 0) {
+                /* issue 28.8: 'unknown' later broke --mix without a word */
+                r->said_unknown = 1;
+                import_diag(&r->src, IMPORT_NOTE, 0,
+                            "note: neither the file nor its name says which workload ran: its "
+                            "points are workload 'unknown'; name it with --workload NAME (e.g. "
+                            "oltp_read_write), or in the file name (oltp_read_write_16.log)");
+            }
             return 1;
         }
     }

@@ -212,3 +212,17 @@ $ import data/published/klustron-tpch-tpcds-queries.csv data/published/seekdb-4c
 ? 3
 = 2
 ! query-suite timings go to different outputs
+
+### a table that names no workload: its points are 'unknown', and the import says how to name it (issue 28.8)
+$$ printf 'threads,tps\n1,100\n2,190\n' > "$TRANSCRIPT_TMP/bench.csv"
+$ import $TRANSCRIPT_TMP/bench.csv
+? 0
+> "workload":"unknown"
+! note: neither the file nor its name says which workload ran
+! name it with --workload NAME
+
+### named with --workload: no note
+$ import --workload oltp_read_write $TRANSCRIPT_TMP/bench.csv
+? 0
+> "workload":"oltp_read_write"
+!! neither the file nor its name
