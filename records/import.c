@@ -261,6 +261,11 @@ int import_next(struct import_reader *r, struct point *out)
             point_destroy(out);
             import_diag(&r->src, IMPORT_ERROR, 0, "out of memory");
             rc = IMPORT_ENOMEM;
+        } else if (strlen(out->workload) > POINT_WORKLOAD_MAX) {
+            import_diag(&r->src, IMPORT_ERROR, out->source_line > 0 ? out->source_line : 0,
+                        "a workload name of %zu bytes ('%.40s...'): at most %d; shorten it",
+                        strlen(out->workload), out->workload, POINT_WORKLOAD_MAX);
+            rc = IMPORT_EPARSE;
         } else {
             rep->n_points++;
             if (out->incomplete)

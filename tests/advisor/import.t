@@ -226,3 +226,11 @@ $ import --workload oltp_read_write $TRANSCRIPT_TMP/bench.csv
 ? 0
 > "workload":"oltp_read_write"
 !! neither the file nor its name
+
+### a workload name longer than 63 bytes is refused at its line (issue 27.6: rank truncated it)
+$$ printf 'target,workload,threads,tps\na,%070d,1,100\n' 0 > "$TRANSCRIPT_TMP/long.csv"
+$ import $TRANSCRIPT_TMP/long.csv
+? 3
+! long.csv:2: a workload name of 70 bytes
+! at most 63; shorten it
+= 0
