@@ -239,6 +239,9 @@ const char *curve_start_text(const struct curve *c, char *buf, size_t cap)
     return buf;
 }
 
+/* A noise bound above this (relative) cannot tell the models apart. */
+#define CURVE_BOUND_TOO_WIDE 0.25
+
 const char *curve_model_text(const struct curve *c, char *buf, size_t cap)
 {
     const char *xn = curve_x_name(c);
@@ -261,10 +264,18 @@ const char *curve_model_text(const struct curve *c, char *buf, size_t cap)
                          model_kind_name(c->fit.kind), range, 100 * k->worst_rel, c->lv[k->worst].n,
                          unit_at(c, c->lv[k->worst].n), 100 * k->worst_bound_rel);
         if (c->point_rel > SHAPE_NOISE_REL && n > 0 && (size_t)n < cap)
+            n +=
+                snprintf(buf + n, cap - (size_t)n,
+                         "; a single point is off by %.1f %% (at %g %s, R^2 %.2f), within the "
+                         "noise of its level",
+                         100 * c->point_rel, c->point_rel_n, unit_at(c, c->point_rel_n), c->fit.r2);
+        /* issue 28.2: a bound that wide holds any of the models (USL, Amdahl and the piecewise
+         * line differ by less than that over a measured range) */
+        if (k->worst_bound_rel > CURVE_BOUND_TOO_WIDE && n > 0 && (size_t)n < cap)
             snprintf(buf + n, cap - (size_t)n,
-                     "; a single point is off by %.1f %% (at %g %s, R^2 %.2f), within the noise "
-                     "of its level",
-                     100 * c->point_rel, c->point_rel_n, unit_at(c, c->point_rel_n), c->fit.r2);
+                     "; but a noise bound that wide cannot tell models apart: the levels are too "
+                     "noisy for the model to say more than the points (measure longer, or more "
+                     "replicates)");
     } else if (!k->describes && k->pattern) {
         snprintf(buf, cap,
                  "no model describes the points: the %s model's residuals%s have one sign at %zu "

@@ -172,3 +172,15 @@ $ fit data/published/rds-idc-vs-cloud-4c16g.csv --think-time 5s --predict 4
 ! idc-nvme / oltp_legacy: --think-time 5 s exceeds N/X = 0.004474 s at 4 threads
 >! -4995
 
+
+### a model within a noise bound that wide is said not to tell models apart (issue 28.2)
+$$ printf 'target,workload,threads,tps\nn,w,1,100\nn,w,1,160\nn,w,2,190\nn,w,2,300\nn,w,4,330\nn,w,4,520\nn,w,8,420\nn,w,8,700\nn,w,16,480\nn,w,16,760\n' > "$TRANSCRIPT_TMP/noisy.csv"
+$ fit $TRANSCRIPT_TMP/noisy.csv
+? 0
+> within the noise bound 59.4 %
+> but a noise bound that wide
+
+### a quiet curve says nothing of the kind
+$ fit data/published/rds-idc-vs-cloud-4c16g.csv
+? 0
+>! cannot tell models apart
