@@ -1,6 +1,8 @@
 /* rankset.c - join points to configurations, fit, rank and price them (rankset.h). */
 #include "rankset.h"
 
+#include "disk_perf.h"
+
 #include "cost.h"
 
 #include <math.h>
@@ -214,6 +216,43 @@ static int pick_workload(struct rank_set *s, const struct point_list *pts, FILE 
     return 0;
 }
 
+/* IOPS of a configuration's disk by its type's rule, NAN when it has none or no disk. */
+static double config_iops(const struct cat_catalog *cat, const struct cat_config *cf)
+{
+    const struct cat_disk *d = cf && cf->disk ? cat_find_disk(cat, cf->disk) : NULL;
+    struct cat_disk_perf perf;
+    if (!d || cat_disk_performance(d, cf->size_gib, cf->provisioned_iops,
+                                   cf->provisioned_throughput_mb_s, &perf, NULL, 0) != CAT_OK)
+        return NAN;
+    return perf.iops;
+}
+
+/* --map T=C where T is a configuration of the catalogs too and C's disk differs from T's (type,
+ * or IOPS by the types' rules): C's row is T's throughput on T's disk. Said once per map, with
+ * both disks and how to predict C's (issue 24.6: an ESSD curve mapped to a PL0 configuration
+ * the catalog rates at 7,800 IOPS went unflagged). */
+static void map_disk_notes(const struct cat_catalog *cat, const struct rank_map *maps,
+                           size_t n_maps, FILE *errf)
+{
+    for (size_t i = 0; i < n_maps && errf; i++) {
+        const struct cat_config *from = cat_find_config(cat, maps[i].target);
+        const struct cat_config *to = cat_find_config(cat, maps[i].config);
+        double a, b;
+        if (!from || !to || from == to || !from->disk || !to->disk)
+            continue;
+        a = config_iops(cat, from);
+        b = config_iops(cat, to);
+        if (strcmp(from->disk, to->disk) == 0 && !(fabs(a - b) > 0.05 * fmax(a, b)))
+            continue;
+        fprintf(errf,
+                "sizeup: note: --map %s=%s: %s was measured on %s at %g GiB (%.0f IOPS by its "
+                "rule), %s has %s at %g GiB (%.0f IOPS): its row is %s's throughput on %s's "
+                "disk, not predicted for its own (sizeup predict --disk predicts it)\n",
+                maps[i].target, maps[i].config, maps[i].target, from->disk, from->size_gib, a,
+                maps[i].config, to->disk, to->size_gib, b, maps[i].target, maps[i].target);
+    }
+}
+
 int rank_set_build(struct rank_set *s, const struct point_list *pts, const struct cat_catalog *cat,
                    const struct rank_options *opt, const struct rank_map *maps, size_t n_maps,
                    FILE *errf)
@@ -230,6 +269,7 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
     memset(&groups, 0, sizeof groups);
     s->opt = *opt;
     s->cat = cat;
+    map_disk_notes(cat, maps, n_maps, errf);
     if (s->opt.n_mix == 0 && pick_workload(s, pts, errf) != 0)
         return -1;
     keys = malloc((pts->n + 1) * sizeof *keys);

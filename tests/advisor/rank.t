@@ -306,3 +306,14 @@ $$ rm -f "$TRANSCRIPT_TMP/r.html"
 $ report --points data/published/seekdb-4c8g-1c2g.csv --catalog data/catalogs/published.json --slo p99:50ms --workload oltp_pointselect -o $TRANSCRIPT_TMP/r.html
 ? 2
 ! did you mean 'oltp_point_select'?
+
+### --map onto a configuration with another disk says so (issue 24.6); the IOPS by the catalog's rules: local-nvme 165 x 500 GiB, Huawei EVS SSD 1800 + 50 x 500 GiB
+$ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:20ms --map idc-nvme=cloud-ssd
+? 0
+! note: --map idc-nvme=cloud-ssd: idc-nvme was measured on local-nvme at 500 GiB (82500 IOPS by its rule), cloud-ssd has huawei-evs-ssd at 500 GiB (26800 IOPS)
+! sizeup predict --disk predicts it
+
+### no map, no such note
+$ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:20ms
+? 0
+!! note: --map
