@@ -13,6 +13,7 @@
 #include "launcher.h"
 #include "levelfile.h"
 #include "limit.h"
+#include "outlock.h"
 #include "passes.h"
 #include "point.h"
 #include "probe.h"
@@ -525,7 +526,25 @@ static json_t *options_json(const struct probe_cli *pc)
     return j;
 }
 
+static int run_levels_locked(struct probe_cli *pc);
+
+/* probe run: one writer of --out at a time (util/outlock.h), from before it is read to after
+ * the older level records are removed. */
 static int run_levels(struct probe_cli *pc)
+{
+    char err[800];
+    int fd = -1, rc;
+    if (pc->out && strcmp(pc->out, "-") != 0 &&
+        (fd = outlock_take(pc->out, "sizeup probe run", err, sizeof err)) < 0) {
+        fprintf(stderr, "sizeup: %s\n", err);
+        return SIZEUP_EXIT_FAIL;
+    }
+    rc = run_levels_locked(pc);
+    outlock_release(fd);
+    return rc;
+}
+
+static int run_levels_locked(struct probe_cli *pc)
 {
     struct probe_session_opts so;
     struct probe_drive_opts d;

@@ -28,6 +28,7 @@
 #include "import.h"
 #include "mysql_conn.h"
 #include "outfile.h"
+#include "outlock.h"
 #include "point.h"
 #include "rankset.h"
 #include "report_html.h"
@@ -332,6 +333,7 @@ int cmd_study(int argc, char **argv)
     struct cat_catalog *cat = NULL;
     struct study_probe_files files;
     char err[1200], results[4096], done_path[4096], log_path[4096], parts_path[4096];
+    int lockfd = -1;
     int rc, status = SIZEUP_EXIT_OK, unreachable = 0, lib = 0;
     struct point_list done;
     struct stat st;
@@ -372,6 +374,13 @@ int cmd_study(int argc, char **argv)
     if (mkdir(s.output, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "sizeup: cannot create the output folder %s: %s\n", s.output,
                 strerror(errno));
+        status = SIZEUP_EXIT_FAIL;
+        goto out;
+    }
+    /* one study at a time in an output folder (util/outlock.h): a second one would drop and
+     * recreate the first's tables and interleave its records (issue 27.8) */
+    if ((lockfd = outlock_take(results, "sizeup study", err, sizeof err)) < 0) {
+        fprintf(stderr, "sizeup: %s\n", err);
         status = SIZEUP_EXIT_FAIL;
         goto out;
     }
@@ -433,6 +442,7 @@ int cmd_study(int argc, char **argv)
     if (status == SIZEUP_EXIT_OK && unreachable)
         status = SIZEUP_EXIT_UNREACHABLE;
 out:
+    outlock_release(lockfd);
     point_list_destroy(&done);
     cat_catalog_free(cat);
     study_probes_free(sp);

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# One writer of a results file at a time (issue 27.7, util/outlock.h): two `probe run` on one
+# --out lost records (one replaced the file while the other appended to the old inode).
+#   - a second run on the same --out is refused at once (exit 1), naming the holder's pid, and
+#     writes nothing; the first run's records are all there;
+#   - once the first has ended, a run on the same --out goes on;
+#   - a run killed with SIGKILL holds no lock: the next run goes on.
+. "$(dirname "$0")/probe_lib.sh"
+drop_sbtest_tables
+probe prepare --tables 1 --table-size 1000 >/dev/null 2>&1
+check_eq "prepare" $? 0
+out=$TMPD/out.jsonl
+MYSQL_PWD=$SIZEUP_MYSQL_PASSWORD "$SIZEUP_BIN" probe run "${PROBE_CONN[@]}" --tables 1 \
+    --table-size 1000 --workload oltp_point_select --threads 1,2 --time 2 --out "$out" \
+    >/dev/null 2>"$TMPD/first.err" &
+first=$!
+for _ in $(seq 1 100); do grep -q "pid $first" "$out.lock" 2>/dev/null && break; sleep 0.1; done
+check_true "the lock names the first run" grep -q "pid $first, sizeup probe run since" "$out.lock"
+probe run --tables 1 --table-size 1000 --workload oltp_point_select --threads 4 --time 1 \
+    --out "$out" >/dev/null 2>"$TMPD/second.err"
+check_eq "a second writer is refused" $? 1
+check_true "and told who holds it" grep -q "is being written by another run (pid $first, sizeup probe run" "$TMPD/second.err"
+wait "$first"
+check_eq "the first run ends well" $? 0
+check_eq "the first run's 2 levels are all in --out, none of the second's" \
+    "$(python3 -c 'import json,sys; print(",".join(str(json.loads(l)["threads"]) for l in open(sys.argv[1])))' "$out")" "1,2"
+probe run --tables 1 --table-size 1000 --workload oltp_point_select --threads 4 --time 1 \
+    --out "$out" >/dev/null 2>&1
+check_eq "after it, the next run goes on" $? 0
+MYSQL_PWD=$SIZEUP_MYSQL_PASSWORD "$SIZEUP_BIN" probe run "${PROBE_CONN[@]}" --tables 1 \
+    --table-size 1000 --workload oltp_point_select --threads 1 --time 5 --out "$out" \
+    >/dev/null 2>&1 &
+killed=$!
+for _ in $(seq 1 100); do grep -q "pid $killed" "$out.lock" 2>/dev/null && break; sleep 0.1; done
+kill -KILL "$killed"
+wait "$killed" 2>/dev/null
+probe run --tables 1 --table-size 1000 --workload oltp_point_select --threads 1 --time 1 \
+    --out "$out" >/dev/null 2>&1
+check_eq "a run killed with SIGKILL holds no lock" $? 0
+drop_sbtest_tables
+finish
