@@ -133,11 +133,20 @@ static int on_table(void *ctx, unsigned n, const char *const *row)
     return 0;
 }
 
+/* The first line of a file into buf (cap bytes). 0, or -1 when it cannot be read. */
+static int first_line(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    int ok = f && fgets(buf, (int)cap, f) != NULL;
+    if (f)
+        fclose(f);
+    return ok ? 0 : -1;
+}
+
 /* The server process's CPU seconds when it runs here, else NAN with why. */
 static double server_cpu_s(const struct vars *v, char *why, size_t cap)
 {
-    char host[256] = "", path[64], comm[64] = "", buf[1024];
-    FILE *f;
+    char host[256] = "", path[64], comm[64] = "", buf[1024], pidline[32] = "";
     long pid = 0;
     unsigned long long ut, st;
     const char *p;
@@ -146,34 +155,23 @@ static double server_cpu_s(const struct vars *v, char *why, size_t cap)
                  v->hostname[0] ? v->hostname : "its hostname is not readable");
         return NAN;
     }
-    f = v->pid_file[0] ? fopen(v->pid_file, "r") : NULL;
-    if (!f || fscanf(f, "%ld", &pid) != 1 || pid <= 0) {
+    if (!v->pid_file[0] || first_line(v->pid_file, pidline, sizeof pidline) != 0 ||
+        sscanf(pidline, "%ld", &pid) != 1 || pid <= 0) {
         snprintf(why, cap, "its pid file (%.100s) is not readable here",
                  v->pid_file[0] ? v->pid_file : "none");
-        if (f)
-            fclose(f);
         return NAN;
     }
-    fclose(f);
     snprintf(path, sizeof path, "/proc/%ld/comm", pid);
-    f = fopen(path, "r");
-    if (!f || !fgets(comm, sizeof comm, f) ||
+    if (first_line(path, comm, sizeof comm) != 0 ||
         (strncmp(comm, "mariadbd", 8) != 0 && strncmp(comm, "mysqld", 6) != 0)) {
         snprintf(why, cap, "process %ld is not a mariadbd or mysqld on this host", pid);
-        if (f)
-            fclose(f);
         return NAN;
     }
-    fclose(f);
     snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-    f = fopen(path, "r");
-    if (!f || !fgets(buf, sizeof buf, f)) {
+    if (first_line(path, buf, sizeof buf) != 0) {
         snprintf(why, cap, "%s is not readable", path);
-        if (f)
-            fclose(f);
         return NAN;
     }
-    fclose(f);
     /* proc(5): after "pid (comm) ", field 3 is state; utime and stime are fields 14 and 15 */
     p = strrchr(buf, ')');
     if (!p ||
