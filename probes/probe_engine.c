@@ -162,9 +162,13 @@ static void flush(struct loop *L)
 
 /* ---- epoll and timers ---------------------------------------------------------------------- */
 
+/* Stop watching c's socket. Only while the library still holds that socket: once it closed it
+ * (a failed operation ends its connection), the kernel dropped the registration with the file,
+ * and the number may already be another worker's new socket, which is no business of this
+ * loop's epoll (ThreadSanitizer saw that reuse in the frozen-server test). */
 static void unwatch(struct loop *L, struct engine_conn *c)
 {
-    if (c->fd >= 0)
+    if (c->fd >= 0 && c->fd == myconn_socket(&c->w.conn))
         epoll_ctl(L->epfd, EPOLL_CTL_DEL, c->fd, NULL);
     c->fd = -1;
     c->mask = 0;
@@ -252,8 +256,8 @@ static void set_busy(struct loop *L, struct engine_conn *c, int on)
 /* Close the statements' server side and the connection. */
 static void close_conn(struct loop *L, struct engine_conn *c)
 {
+    unwatch(L, c); /* first: the abort may close the socket, freeing its number */
     myasync_abort(&c->a);
-    unwatch(L, c);
     oltp_worker_unprepare(&c->w);
     myconn_close(&c->w.conn);
 }
