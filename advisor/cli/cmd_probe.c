@@ -529,12 +529,14 @@ static json_t *options_json(const struct probe_cli *pc)
 static int run_levels_locked(struct probe_cli *pc);
 
 /* probe run: one writer of --out at a time (util/outlock.h), from before it is read to after
- * the older level records are removed. */
+ * the older level records are removed. The parts of one level measured by several clients
+ * (--client I/K) append to one --out together, each a whole line at a time, and never rewrite
+ * it: they take no lock. */
 static int run_levels(struct probe_cli *pc)
 {
     char err[800];
     int fd = -1, rc;
-    if (pc->out && strcmp(pc->out, "-") != 0 &&
+    if (pc->out && strcmp(pc->out, "-") != 0 && pc->cfg.client_count == 0 &&
         (fd = outlock_take(pc->out, "sizeup probe run", err, sizeof err)) < 0) {
         fprintf(stderr, "sizeup: %s\n", err);
         return SIZEUP_EXIT_FAIL;
