@@ -35,4 +35,15 @@ int append_whole(int fd, const void *buf, size_t len);
  */
 int append_whole_stream(FILE *f, const void *buf, size_t len);
 
+/**
+ * Before a --resume reads a JSON Lines file: a last line without its newline (power loss, or a
+ * kill between the bytes of a write that append_whole could not take back) is either a whole
+ * JSON object, which gets its newline, or a torn record, which is moved to path.torn (appended
+ * there, so nothing is lost) and cut from the file. Only the last line is ever touched.
+ * @param msg  what was done, for a warning (cap bytes), or "" when nothing was
+ * @return 0 nothing to do, 1 the newline added, 2 a torn line moved to path.torn, or -1 with msg
+ *         (the file could not be read, or the .torn file written: the file is then unchanged).
+ */
+int append_cut_torn(const char *path, char *msg, size_t cap);
+
 #endif

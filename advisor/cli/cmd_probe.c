@@ -5,6 +5,7 @@
  * progress and errors to stderr, one sizeup.point/1 record per --threads level to --out
  * (appended, flushed and fsync'ed when the level ends).
  */
+#include "append.h"
 #include "cli.h"
 #include "commands.h"
 #include "curve.h"
@@ -562,6 +563,12 @@ static int run_levels_locked(struct probe_cli *pc)
                  : pc->cfg.percentile > 0 ? pc->cfg.percentile
                                           : 95;
     point_list_init(&done);
+    if (pc->out && pc->resume) {
+        /* a torn last record (power loss) is set aside, not a reason to stop (issue 27.11) */
+        char msg[900];
+        if (append_cut_torn(pc->out, msg, sizeof msg) != 0 && msg[0])
+            fprintf(stderr, "sizeup probe: warning: %s\n", msg);
+    }
     if (pc->out && (pc->resume || pc->cfg.precision > 0) && stat(pc->out, &st) == 0 &&
         st.st_size > 0) {
         /* (an empty or missing --out: nothing measured yet, a fresh start) what --out already

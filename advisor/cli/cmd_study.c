@@ -21,6 +21,7 @@
  * there (one that counts, curve.h) is taken instead of measured, for a list and for the auto
  * ladder alike, and finished-curves.txt names the curves whose ladder has ended.
  */
+#include "append.h"
 #include "cli.h"
 #include "cmd_catalog.h"
 #include "commands.h"
@@ -390,6 +391,8 @@ int cmd_study(int argc, char **argv)
     }
     if (o.resume && stat(results, &st) == 0 && st.st_size > 0) {
         struct import_report rep;
+        if (append_cut_torn(results, err, sizeof err) != 0 && err[0])
+            fprintf(stderr, "study: warning: %s\n", err);
         if (import_file(results, NULL, &done, &rep) < 0) {
             fprintf(stderr, "sizeup: %s\n", rep.msg);
             status = SIZEUP_EXIT_INPUT;

@@ -24,6 +24,49 @@ static off_t file_size(const char *path)
     return stat(path, &st) == 0 ? st.st_size : -1;
 }
 
+/* Write text to path (replaced). */
+static void put(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The last line of a JSON Lines file before --resume (append_cut_torn). */
+static void cut_torn(void)
+{
+    char path[] = "/tmp/sizeup-torn-XXXXXX", torn[64], msg[1024], buf[256];
+    int fd = mkstemp(path);
+    FILE *f;
+    close(fd);
+    snprintf(torn, sizeof torn, "%s.torn", path);
+    unlink(torn);
+    put(path, "{\"a\":1}\n{\"b\":2}\n");
+    CHECK_INT_EQ(append_cut_torn(path, msg, sizeof msg), 0); /* whole: nothing */
+    CHECK_STR_EQ(msg, "");
+    put(path, "{\"a\":1}\n{\"b\":2}"); /* a whole object without its newline */
+    CHECK_INT_EQ(append_cut_torn(path, msg, sizeof msg), 1);
+    CHECK_INT_EQ(file_size(path), 16);
+    f = fopen(path, "r");
+    CHECK(f && fgets(buf, sizeof buf, f) && strcmp(buf, "{\"a\":1}\n") == 0); /* untouched */
+    if (f)
+        fclose(f);
+    put(path, "{\"a\":1}\n{\"b\":"); /* torn */
+    CHECK_INT_EQ(append_cut_torn(path, msg, sizeof msg), 2);
+    CHECK_INT_EQ(file_size(path), 8);
+    CHECK(strstr(msg, "torn record (5 bytes") != NULL);
+    f = fopen(torn, "r");
+    CHECK(f && fgets(buf, sizeof buf, f) && strcmp(buf, "{\"b\":\n") == 0);
+    if (f)
+        fclose(f);
+    put(path, "{\"b\":"); /* a file of one torn line: cut to empty */
+    CHECK_INT_EQ(append_cut_torn(path, msg, sizeof msg), 2);
+    CHECK_INT_EQ(file_size(path), 0);
+    CHECK_INT_EQ(append_cut_torn(path, msg, sizeof msg), 0); /* empty: nothing */
+    unlink(path);
+    unlink(torn);
+}
+
 int main(void)
 {
     char path[] = "/tmp/test-append.XXXXXX";
@@ -103,5 +146,6 @@ int main(void)
     CHECK_INT_EQ(append_whole(fd, rec, 600), 0);
     close(fd);
     unlink(path);
+    cut_torn();
     return check_report();
 }
