@@ -5,13 +5,16 @@
 
 #include <mysql.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Client and server errnos that mean the connection is gone. */
@@ -39,6 +42,35 @@ void myconn_library_end(void)
 /* --defaults-extra-file's folder and file (myconn_defaults_extra_file), "" when none. */
 static char extra_dir[PATH_MAX], extra_cnf[PATH_MAX + 16];
 
+/* Remove the folders "sizeup-cnf.PID.*" in tmp that a run killed before its cleanup left
+ * (SIGKILL: issue 27.3), when PID is gone and the folder holds nothing but its my.cnf (the
+ * include line, no secret). A live run's folder, or anything else, is left alone. */
+static void sweep_stale(const char *tmp)
+{
+    DIR *d = opendir(tmp);
+    struct dirent *e;
+    struct stat st;
+    if (!d)
+        return;
+    while ((e = readdir(d))) {
+        char dir[PATH_MAX], cnf[PATH_MAX + 16], *end;
+        long pid;
+        if (strncmp(e->d_name, "sizeup-cnf.", 11) != 0)
+            continue;
+        pid = strtol(e->d_name + 11, &end, 10);
+        if (end == e->d_name + 11 || *end != '.' || pid <= 0 || pid == (long)getpid() ||
+            kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue;
+        if ((size_t)snprintf(dir, sizeof dir, "%s/%s", tmp, e->d_name) >= sizeof dir ||
+            lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != getuid())
+            continue; /* ours only: a folder of this user */
+        snprintf(cnf, sizeof cnf, "%s/my.cnf", dir);
+        unlink(cnf);
+        rmdir(dir); /* fails, and leaves it, when anything else is in it */
+    }
+    closedir(d);
+}
+
 int myconn_defaults_extra_file(const char *path, char *err, size_t cap)
 {
     char real[PATH_MAX];
@@ -55,7 +87,10 @@ int myconn_defaults_extra_file(const char *path, char *err, size_t cap)
         snprintf(err, cap, "%s: a file name with a line break cannot be included", path);
         return -1;
     }
-    snprintf(extra_dir, sizeof extra_dir, "%s/sizeup-cnf.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    sweep_stale(tmp && *tmp ? tmp : "/tmp");
+    /* the pid in the name: a later run removes the folder of one killed before its cleanup */
+    snprintf(extra_dir, sizeof extra_dir, "%s/sizeup-cnf.%ld.XXXXXX", tmp && *tmp ? tmp : "/tmp",
+             (long)getpid());
     if (!mkdtemp(extra_dir)) {
         snprintf(err, cap, "cannot make a folder for --defaults-extra-file in %s: %s",
                  tmp && *tmp ? tmp : "/tmp", strerror(errno));

@@ -162,8 +162,11 @@ void myconn_library_end(void);
  * MySQL clients do). Connector/C has no option for it; its search reads $MARIADB_HOME/my.cnf
  * there, so this writes a private my.cnf (a new mode-0700 folder under $TMPDIR or /tmp) holding
  * "!include FILE" (after an !include of the $MARIADB_HOME or $MYSQL_HOME file the caller had)
- * and points MARIADB_HOME at it. Call once, in the main thread, before myconn_library_init()
- * (the library takes its search folders then); myconn_defaults_cleanup() removes the folder.
+ * and points MARIADB_HOME at it. The folder is named sizeup-cnf.PID.XXXXXX; a run first removes
+ * such folders of this user whose PID is gone (a run killed with SIGKILL before its cleanup)
+ * when they hold nothing but their my.cnf. Call once, in the main thread, before
+ * myconn_library_init() (the library takes its search folders then); myconn_defaults_cleanup()
+ * removes the folder.
  * @param path  the file; it must exist and be readable
  * @param err   why not (cap bytes): "FILE: No such file or directory", ...
  * @return 0, or -1.

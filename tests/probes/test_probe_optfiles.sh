@@ -116,6 +116,21 @@ run noextra HOME="$home" --
 check_true "without it: refused (no password)" refused_for noextra optprobe
 check_true "--defaults-extra-file: its private folder removed" \
     bash -c "! ls -d '${TMPDIR:-/tmp}'/sizeup-cnf.* 2>/dev/null | grep -q ."
+# a run killed with SIGKILL leaves its folder (issue 27.3): the next run removes the folders of
+# runs that are gone (their pid in the name) holding only their my.cnf, and nothing else
+tmpd=$TMPD/tmp
+mkdir -p "$tmpd"
+dead=$(sh -c 'echo $$') # a process that has ended
+for d in "sizeup-cnf.$dead.stale_1" "sizeup-cnf.$$.alive_1" "sizeup-cnf.$dead.other_1"; do
+    mkdir -p "$tmpd/$d" && printf '!include /nowhere\n' >"$tmpd/$d/my.cnf"
+done
+: >"$tmpd/sizeup-cnf.$dead.other_1/notes.txt"
+run sweep HOME="$home" TMPDIR="$tmpd" -- --defaults-extra-file "$TMPD/extra.cnf"
+check_eq "a stale --defaults-extra-file folder: the run works" "$rc" 0
+check_true "the gone run's folder is removed" test ! -e "$tmpd/sizeup-cnf.$dead.stale_1"
+check_true "a live run's folder is kept" test -e "$tmpd/sizeup-cnf.$$.alive_1/my.cnf"
+check_true "a folder holding more than its my.cnf is kept" test -e "$tmpd/sizeup-cnf.$dead.other_1/notes.txt"
+check_eq "and this run's own is gone at its end" "$(ls "$tmpd" | grep -c "^sizeup-cnf\.[0-9]*\.[A-Za-z0-9]\{6\}$")" 0
 
 # ---- missing files -------------------------------------------------------------------------------
 run missing -- --defaults-file "$TMPD/no-such.cnf"
@@ -129,7 +144,7 @@ check_true "missing --defaults-extra-file: named" grep -q "no-such-extra.cnf: No
 # ---- the password nowhere ------------------------------------------------------------------------
 check_true "password in no output and no record" \
     bash -c "! grep -rq -- '$PW' '$TMPD'/*.out '$TMPD'/*.err '$TMPD'/*.jsonl"
-check_eq "cases run" "$n" 18
+check_eq "cases run" "$n" 19
 
 probe cleanup --tables 1 >/dev/null 2>&1
 rootsql "DROP USER IF EXISTS 'optprobe'@'127.0.0.1'"
