@@ -147,7 +147,7 @@ int diskpred_profile_parse(const char *spec, const struct cat_catalog *cat,
         memcpy(path, eq + 2, plen);
         path[plen] = '\0';
         if (profile_from_file(path, out, err, cap) != 0)
-            return -1;
+            return DISKPRED_BAD_FILE;
         if (at > eq + 1) {
             if (parse_latency_ms(at + 1, &out->latency_ms) != 0) {
                 snprintf(err, cap,

@@ -52,6 +52,9 @@
 #define DISKPRED_MAX_LEVELS 64
 #define DISKPRED_MAX_THREADS 100000
 
+/* diskpred_profile_parse's return when a sizeup disk file cannot be used (exit 3). */
+#define DISKPRED_BAD_FILE (-3)
+
 /* diskpred_base_build's return when the figures given contradict the points (exit 2). */
 #define DISKPRED_CONTRADICTS (-2)
 
@@ -80,9 +83,11 @@ struct diskpred_profile {
  * latency is required: no figure is made up. The ID (what the predicted points are named) has
  * no space, quote or control character.
  * @param cat  catalog for the DISK form; may be NULL (then that form is refused)
- * @return 0, or -1 with err ("'essd=22653' has no latency: ...", "no disk type 'x' in the
- *         catalogs", "size 5 GiB is outside ESSD PL1's 20-65536 GiB", a file that is not a
- *         regular file, holds no random-I/O test or the records of two disks).
+ * @return 0; DISKPRED_BAD_FILE when the FILE of ID=@FILE cannot be used (not a regular file,
+ *         no random-I/O test, the records of two disks, a bad record: err says which); or -1 for
+ *         a spec that is misused, with err ("'essd=22653' has no latency: ...", "no disk type 'x'
+ * in the catalogs", "size 5 GiB is outside ESSD PL1's 20-65536 GiB", a file that is not a regular
+ * file, holds no random-I/O test or the records of two disks).
  */
 int diskpred_profile_parse(const char *spec, const struct cat_catalog *cat,
                            struct diskpred_profile *out, char *err, size_t cap);

@@ -31,12 +31,11 @@ static void command_of(long pid, char *buf, size_t cap)
     }
 }
 
-int outlock_take(const char *path, const char *what, char *err, size_t cap)
+int outlock_take(const char *path, char *err, size_t cap)
 {
     char lock[4096], cmd[160];
     struct flock fl;
     int fd;
-    (void)what;
     if ((size_t)snprintf(lock, sizeof lock, "%s.lock", path) >= sizeof lock) {
         snprintf(err, cap, "%.200s: the name is too long for its lock file", path);
         return -1;

@@ -21,13 +21,12 @@
 
 /**
  * Take the lock of path (FILE.lock is created, mode 0644, when missing).
- * @param what  the run ("sizeup probe run"); the refused run reads the holder's command line
  * @param err   why not (cap bytes): "out.jsonl is being written by another run (pid 123: sizeup
  *              probe run --out out.jsonl ...): wait for it to end, or give another output", or
  *              the system error
  * @return a descriptor >= 0 that holds the lock (outlock_release), or -1.
  */
-int outlock_take(const char *path, const char *what, char *err, size_t cap);
+int outlock_take(const char *path, char *err, size_t cap);
 
 /** Release a lock outlock_take returned (negative: nothing): close its descriptor. */
 void outlock_release(int fd);

@@ -213,11 +213,10 @@ static int emit_disks(FILE *f, const void *vctx)
     return ferror(f) ? -1 : 0;
 }
 
-/* A profile that did not parse: a file's content is rejected input (3), a spec misuse (2). */
-static int profile_error(const char *opt, const char *spec, const char *err)
+/* A profile that did not parse: a disk file's content is rejected input (3), a spec misuse (2). */
+static int profile_error(const char *opt, int rc, const char *err)
 {
-    const char *eq = strchr(spec, '=');
-    if (eq && eq[1] == '@' && !strstr(err, "is not a latency")) {
+    if (rc == DISKPRED_BAD_FILE) {
         fprintf(stderr, "sizeup: predict: %s: %s\n", opt, err);
         return SIZEUP_EXIT_INPUT;
     }
@@ -248,11 +247,11 @@ static int predict_disks(const struct predict_args *a, const struct point_list *
         if (a->threads[i] > DISKPRED_MAX_THREADS)
             return cli_usage_error("predict", "--threads: %lld is more than --disk models (%d)",
                                    a->threads[i], DISKPRED_MAX_THREADS);
-    if (diskpred_profile_parse(a->probed_disk, cat, &probed, err, sizeof err) != 0)
-        return profile_error("--probed-disk", a->probed_disk, err);
+    if ((rc = diskpred_profile_parse(a->probed_disk, cat, &probed, err, sizeof err)) != 0)
+        return profile_error("--probed-disk", rc, err);
     for (size_t i = 0; i < a->n_disks; i++) {
-        if (diskpred_profile_parse(a->disks[i], cat, &d[i], err, sizeof err) != 0)
-            return profile_error("--disk", a->disks[i], err);
+        if ((rc = diskpred_profile_parse(a->disks[i], cat, &d[i], err, sizeof err)) != 0)
+            return profile_error("--disk", rc, err);
         if (strcmp(d[i].id, a->from) == 0)
             return cli_usage_error("predict",
                                    "--disk %s: a prediction named like the measured target would "

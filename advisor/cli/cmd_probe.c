@@ -538,7 +538,7 @@ static int run_levels(struct probe_cli *pc)
     char err[800];
     int fd = -1, rc;
     if (pc->out && strcmp(pc->out, "-") != 0 && pc->cfg.client_count == 0 &&
-        (fd = outlock_take(pc->out, "sizeup probe run", err, sizeof err)) < 0) {
+        (fd = outlock_take(pc->out, err, sizeof err)) < 0) {
         fprintf(stderr, "sizeup: %s\n", err);
         return SIZEUP_EXIT_FAIL;
     }

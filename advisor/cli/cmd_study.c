@@ -380,7 +380,7 @@ int cmd_study(int argc, char **argv)
     }
     /* one study at a time in an output folder (util/outlock.h): a second one would drop and
      * recreate the first's tables and interleave its records (issue 27.8) */
-    if ((lockfd = outlock_take(results, "sizeup study", err, sizeof err)) < 0) {
+    if ((lockfd = outlock_take(results, err, sizeof err)) < 0) {
         fprintf(stderr, "sizeup: %s\n", err);
         status = SIZEUP_EXIT_FAIL;
         goto out;
