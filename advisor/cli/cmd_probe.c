@@ -8,6 +8,7 @@
 #include "append.h"
 #include "cli.h"
 #include "commands.h"
+#include "conn_cli.h"
 #include "curve.h"
 #include "import.h"
 #include "ladder.h"
@@ -49,8 +50,8 @@ struct probe_threads {
 struct probe_cli {
     struct probe_config cfg;
     struct probe_threads threads;
-    const char *pwfile, *extra_file, *target, *config, *out;
-    char *password; /* owned, wiped and freed at the end */
+    struct conn_cli cc; /* the connection options besides cfg.conn (conn_cli.h) */
+    const char *target, *config, *out;
     enum sbrand_dist dist;
     unsigned spec_iter, spec_pct, spec_res;
     double pareto_h;
@@ -59,7 +60,6 @@ struct probe_cli {
     struct ladder_opts ladder;
     struct slo slo;      /* --slo; target_s 0 when absent */
     int resume;          /* --resume */
-    int ssl_mode_given;  /* --mysql-ssl-mode on the command line */
     double give_up_s;    /* --give-up */
     unsigned remeasure;  /* --remeasure */
     unsigned replicates; /* --replicates */
@@ -108,13 +108,6 @@ static const struct cli_choice workloads[] = {{"oltp_read_write", OLTP_READ_WRIT
                                               {"oltp_legacy", OLTP_LEGACY},
                                               {NULL, 0}};
 
-static const struct cli_choice ssl_modes[] = {{"DISABLED", MYCONN_SSL_DISABLED},
-                                              {"PREFERRED", MYCONN_SSL_PREFERRED},
-                                              {"REQUIRED", MYCONN_SSL_REQUIRED},
-                                              {"VERIFY_CA", MYCONN_SSL_VERIFY_CA},
-                                              {"VERIFY_IDENTITY", MYCONN_SSL_VERIFY_IDENTITY},
-                                              {NULL, 0}};
-
 static const struct cli_choice rand_types[] = {{"special", SBRAND_SPECIAL},
                                                {"uniform", SBRAND_UNIFORM},
                                                {"gaussian", SBRAND_GAUSSIAN},
@@ -133,34 +126,7 @@ static const struct cli_choice ps_modes[] = {
 static const struct cli_opt probe_options[] = {
     {"workload", 0, CLI_CHOICE, A(cfg.oltp.workload), .choices = workloads,
      .dflt = "oltp_read_write", .help = "the sysbench 1.0.20 script to run"},
-    {"mysql-host", 0, CLI_STRING, A(cfg.conn.host), .arg_name = "HOST",
-     .dflt_doc = "the option files' host, else " MYCONN_DEFAULT_HOST, .help = "server host"},
-    {"mysql-port", 0, CLI_INT, A(cfg.conn.port), .min = LIMIT_PORT_MIN, .max = LIMIT_PORT_MAX,
-     .dflt_doc = "the option files' port, else " STR(MYCONN_DEFAULT_PORT),
-     .help = "server TCP port"},
-    {"mysql-socket", 0, CLI_PATH, A(cfg.conn.socket), .arg_name = "PATH",
-     .dflt_doc = "the option files' socket when the host is localhost",
-     .help = "Unix socket (then the host is localhost)"},
-    {"mysql-user", 0, CLI_STRING, A(cfg.conn.user),
-     .dflt_doc = "the option files' user, else " MYCONN_DEFAULT_USER, .help = "user"},
-    {"mysql-db", 0, CLI_STRING, A(cfg.conn.db),
-     .dflt_doc = "the option files' database, else " MYCONN_DEFAULT_DB, .help = "database"},
-    {"mysql-password-file", 0, CLI_PATH, A(pwfile),
-     .help = "read the password from the first line of FILE (the order of the password's "
-             "sources is above); never printed or stored"},
-    {"defaults-file", 0, CLI_PATH, A(cfg.conn.defaults_file),
-     .help = "read only this option file (with what it includes), not the default search"},
-    {"defaults-extra-file", 0, CLI_PATH, A(extra_file),
-     .help = "read this option file too, after the system ones and before ~/.my.cnf"},
-    {"no-defaults", 0, CLI_FLAG, A(cfg.conn.no_defaults), .help = "read no option file"},
-    {"defaults-group", 0, CLI_STRING, A(cfg.conn.defaults_group), .dflt = MYCONN_DEFAULT_GROUP,
-     .help = "the option files' group read besides [client], [client-server] and "
-             "[client-mariadb]"},
-    {"mysql-ssl-mode", 0, CLI_CHOICE, A(cfg.conn.ssl_mode), .arg_name = "MODE",
-     .choices = ssl_modes, .dflt = "DISABLED", .help = "TLS"},
-    {"mysql-ssl-ca", 0, CLI_PATH, A(cfg.conn.ssl_ca), .help = "CA certificate (PEM)"},
-    {"mysql-ssl-cert", 0, CLI_PATH, A(cfg.conn.ssl_cert), .help = "client certificate (PEM)"},
-    {"mysql-ssl-key", 0, CLI_PATH, A(cfg.conn.ssl_key), .help = "client key (PEM)"},
+    CONN_CLI_OPTIONS(struct probe_cli, cc, cfg.conn),
     {"tables", 0, CLI_INT, A(cfg.oltp.tables), .min = LIMIT_TABLES_MIN, .max = LIMIT_TABLES_MAX,
      .dflt = "1", .help = "number of tables sbtest1..N"},
     {"table-size", 0, CLI_INT, A(cfg.oltp.table_size), .min = LIMIT_TABLE_SIZE_MIN,
@@ -308,16 +274,7 @@ const struct cli_cmd cmd_probe_cli = {
         "  run      measure each --threads level (or the auto ladder) and append its point to\n"
         "           --out\n"
         "  cleanup  drop the tables sizeup created\n"
-        "\n"
-        "Connection options are read as the MySQL clients read them, by MariaDB Connector/C\n"
-        "itself: the option files (--defaults-file, else /etc/my.cnf, /etc/mysql/my.cnf,\n"
-        "$MARIADB_HOME/my.cnf, --defaults-extra-file, ~/.my.cnf; !include and !includedir\n"
-        "work), groups [client], [client-server], [client-mariadb] and [sizeup], every key the\n"
-        "library knows (host, port, user, password, socket, database, ssl-ca, ssl-cert,\n"
-        "ssl-key, ssl-verify-server-cert, ...). The command line overrides the files, and the\n"
-        "files override sizeup's defaults. The password, first found: --mysql-password-file;\n"
-        "the option files, when --defaults-file or --defaults-extra-file names one; MYSQL_PWD;\n"
-        "the option files of the default search. It is never printed or recorded.",
+        "\n" CONN_CLI_DOC,
     .options = probe_options,
     .min_operands = 1,
     .max_operands = 1,
@@ -328,40 +285,6 @@ const struct cli_cmd cmd_probe_cli = {
         "not read --out; 4 the server could not be reached, or did not answer again within\n"
         "--give-up; 130 interrupted (SIGINT or SIGTERM, treated alike): what was measured is\n"
         "kept."};
-
-/* Password from --mysql-password-file: its first line. */
-static int read_password_file(const char *path, char **out)
-{
-    char why[512];
-    if (readfile_secret_line(path, out, why, sizeof why) == 0)
-        return 0;
-    fprintf(stderr, "sizeup: --mysql-password-file: %s\n", why);
-    return -1;
-}
-
-static void free_password(struct probe_cli *pc)
-{
-    if (pc->password) {
-        memset(pc->password, 0, strlen(pc->password));
-        free(pc->password);
-        pc->password = NULL;
-    }
-}
-
-/* The password sizeup passes to the connections (pc->password, NULL: Connector/C's own order,
- * the option files' then MYSQL_PWD): --mysql-password-file; else MYSQL_PWD when no option file
- * is named on the command line, so that it comes before ~/.my.cnf and the system files. */
-static int resolve_password(struct probe_cli *pc)
-{
-    const char *env = getenv("MYSQL_PWD");
-    if (pc->pwfile)
-        return read_password_file(pc->pwfile, &pc->password);
-    if (env && !pc->cfg.conn.defaults_file && !pc->extra_file) {
-        pc->password = strdup(env);
-        return pc->password ? 0 : -1;
-    }
-    return 0;
-}
 
 /* A whole number of seconds (the client library's and the report's unit). */
 static int whole_seconds(const char *opt, double s, unsigned *out)
@@ -424,21 +347,10 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
     if ((rc = cli_parse(&cmd_probe_cli, argc, argv, pc, &a)) != CLI_RUN)
         return rc;
     *command = a.argv[0];
-    pc->ssl_mode_given = cli_given(&cmd_probe_cli, &a, "mysql-ssl-mode");
     if (strcmp(*command, "prepare") && strcmp(*command, "run") && strcmp(*command, "cleanup"))
         return cli_usage_error("probe", "unknown command '%s' (prepare, run or cleanup)", *command);
-    if (cfg->conn.no_defaults && (cfg->conn.defaults_file || pc->extra_file))
-        return cli_usage_error("probe", "--no-defaults reads no option file: it excludes "
-                                        "--defaults-file and --defaults-extra-file");
-    if (cfg->conn.defaults_file && pc->extra_file)
-        return cli_usage_error("probe", "--defaults-file reads only its file: include the other "
-                                        "one in it (!include FILE) instead of "
-                                        "--defaults-extra-file");
-    if (cfg->conn.defaults_file && access(cfg->conn.defaults_file, R_OK) != 0) {
-        fprintf(stderr, "sizeup: --defaults-file %s: %s\n", cfg->conn.defaults_file,
-                strerror(errno));
-        return SIZEUP_EXIT_USAGE;
-    }
+    if ((rc = conn_cli_check("probe", &cmd_probe_cli, &a, &cfg->conn, &pc->cc)) != CLI_RUN)
+        return rc;
     cfg->give_up_s = pc->give_up_s; /* a connection's reconnects inside a level stop there too */
     if (whole_seconds("mysql-timeout", pc->mysql_timeout_s, &cfg->conn.timeout_s) ||
         whole_seconds("report-interval", pc->report_interval_s, &cfg->report_interval_s))
@@ -661,42 +573,16 @@ int cmd_probe(int argc, char **argv)
     rc = parse_args(argc, argv, &pc, &command);
     if (rc != CLI_RUN)
         return rc;
-    if (resolve_password(&pc))
-        return SIZEUP_EXIT_USAGE;
-    pc.cfg.conn.password = pc.password;
-    if (pc.extra_file && myconn_defaults_extra_file(pc.extra_file, msg, sizeof msg) != 0) {
-        fprintf(stderr, "sizeup: --defaults-extra-file %s\n", msg);
-        free_password(&pc);
-        return SIZEUP_EXIT_USAGE;
-    }
     pc.cfg.out = stdout;
     pc.cfg.progress = stderr;
     pc.cfg.progress_live = isatty(fileno(stderr));
     /* SIGINT and SIGTERM alike stop the level after the events in flight (stopflag.h) */
     pc.cfg.stop = stopflag_get();
-    if (stopflag_install() != 0) {
+    if ((rc = conn_cli_open(&pc.cfg.conn, &pc.cc, &where)) != CLI_RUN) {
+        /* the reason is on stderr */
+    } else if (stopflag_install() != 0) {
         fprintf(stderr, "sizeup: cannot handle SIGINT/SIGTERM: %s\n", strerror(errno));
         rc = SIZEUP_EXIT_FAIL;
-    } else if (myconn_library_init()) {
-        fprintf(stderr, "sizeup: cannot initialise the MySQL client library\n");
-        rc = SIZEUP_EXIT_FAIL;
-    } else if (myconn_resolve(&pc.cfg.conn, &where) != 0) {
-        fprintf(stderr, "sizeup: out of memory\n");
-        rc = SIZEUP_EXIT_FAIL;
-    } else if (where.tls_conflict) {
-        fprintf(stderr,
-                "sizeup: %s: an option file sets it too, and Connector/C applies the files "
-                "after the command line: remove it from the file, or use --no-defaults or a "
-                "--defaults-file without it\n",
-                where.tls_conflict);
-        rc = SIZEUP_EXIT_USAGE;
-    } else if (where.tls_from_files && pc.ssl_mode_given) {
-        fprintf(stderr, "sizeup: --mysql-ssl-mode DISABLED: an option file turns TLS on (ssl, "
-                        "ssl-ca, ssl-capath, ssl-cert, ssl-key, ssl-cipher or "
-                        "ssl-verify-server-cert), and Connector/C applies the files after "
-                        "the command line: remove them from the file, or use --no-defaults or a "
-                        "--defaults-file without them\n");
-        rc = SIZEUP_EXIT_USAGE;
     } else if (strcmp(command, "run") == 0) {
         if (!pc.target)
             pc.target = pc.cfg.conn.host; /* "localhost" with a socket */
@@ -725,8 +611,6 @@ int cmd_probe(int argc, char **argv)
             rc = SIZEUP_EXIT_INTERRUPTED;
     }
     stopflag_restore();
-    free_password(&pc);
-    myconn_library_end();
-    myconn_defaults_cleanup();
+    conn_cli_close(&pc.cc);
     return rc;
 }
