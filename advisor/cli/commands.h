@@ -39,6 +39,10 @@ struct probe_config;
  * @return 0, or -1 when the table's defaults do not parse (a defect test_cli_help catches).
  */
 int cmd_probe_config_default(struct probe_config *cfg);
+/** sizeup observe [-o WORKLOAD] : sample a running server read-only (cmd_observe.c). */
+int cmd_observe(int argc, char **argv);
+extern const struct cli_cmd cmd_observe_cli;
+
 /** sizeup merge PARTS... [-o POINTS] : parts measured by several load generators -> points. */
 int cmd_merge(int argc, char **argv);
 extern const struct cli_cmd cmd_merge_cli;

@@ -4,6 +4,7 @@
 #include "confidence.h"
 #include "rankpred.h"
 #include "tco.h"
+#include "workload.h"
 
 #include "cmd_catalog.h"
 #include "import.h"
@@ -325,7 +326,56 @@ int rank_cli_parse_horizon(const char *arg, void *dest, char *err, size_t cap)
     return tco_parse_horizon(arg, dest, err, cap);
 }
 
-int rank_cli_finish(const struct rank_cli *o, const char *cmd, const struct cli_args *args,
+int rank_cli_require(struct rank_cli *o, const char *cmd)
+{
+    struct workload_req q;
+    char msg[1024];
+    double at;
+    if (!o->require)
+        return 0;
+    if (o->opt.n_mix || o->opt.required_tps > 0)
+        return cli_usage_error(cmd, "--require takes the mix and the throughput from the record: "
+                                    "it excludes --mix, --workload and --required-tps");
+    if (workload_read(o->require, &q, msg, sizeof msg) != 0) {
+        fprintf(stderr, "sizeup: --require %s\n", msg);
+        return SIZEUP_EXIT_INPUT;
+    }
+    if (workload_stat_get(&q.mix_tps, o->require_at, &at) != 0)
+        return cli_usage_error(cmd, "--require-at takes mean, p50, p95, p99 or max, not '%s'",
+                               o->require_at);
+    if (!(at > 0)) {
+        fprintf(stderr,
+                "sizeup: --require %s: the %s of the observed intervals is %g tps: no load was "
+                "observed, nothing to size for\n",
+                o->require, o->require_at, at);
+        return SIZEUP_EXIT_INPUT;
+    }
+    if (q.n > RANK_MAX_MIX) {
+        fprintf(stderr, "sizeup: --require %s: more than %d workloads in the mix\n", o->require,
+                RANK_MAX_MIX);
+        return SIZEUP_EXIT_INPUT;
+    }
+    o->opt.n_mix = q.n;
+    for (size_t i = 0; i < q.n; i++) {
+        snprintf(o->opt.mix[i].workload, sizeof o->opt.mix[i].workload, "%s", q.workload[i]);
+        o->opt.mix[i].weight = q.weight[i];
+    }
+    o->opt.required_tps = at * o->growth * (1 + o->headroom);
+    fprintf(stderr, "sizeup %s: sizing for %s: %s %.1f tps x growth %g x (1 + headroom %g) = %.1f "
+                    "tps of the mix",
+            cmd, o->require, o->require_at, at, o->growth, o->headroom, o->opt.required_tps);
+    for (size_t i = 0; i < q.n; i++)
+        fprintf(stderr, "%s %s:%.3f", i ? "," : "", q.workload[i], q.weight[i]);
+    fprintf(stderr, "\n");
+    if (q.residual > 0.1)
+        fprintf(stderr,
+                "sizeup %s: note: the mix issues the observed statements only approximately: "
+                "%.0f %% of them differ (the record's mix.residual)\n",
+                cmd, 100 * q.residual);
+    return 0;
+}
+
+int rank_cli_finish(struct rank_cli *o, const char *cmd, const struct cli_args *args,
                     struct point_list *pts, struct cat_catalog **cat, struct rank_set *s,
                     int *status)
 {
@@ -333,6 +383,8 @@ int rank_cli_finish(const struct rank_cli *o, const char *cmd, const struct cli_
     if (args->argc > 0)
         return cli_usage_error(cmd, "unexpected argument '%s' (points go after --points)",
                                args->argv[0]);
+    if ((rc = rank_cli_require(o, cmd)) != 0)
+        return rc;
     point_list_init(pts);
     rank_set_init(s);
     rc = rank_cli_run(o, cmd, pts, cat, s, status);

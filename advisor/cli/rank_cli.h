@@ -87,6 +87,41 @@ int rank_cli_parse_horizon(const char *arg, void *months, char *err, size_t cap)
          .arg_name = "N",   .min = 1e-9,                                                           \
          .max = 1e15,       .takes = "a throughput > 0",                                           \
          .example = "5000", .help = "size for N tps: nodes and monthly cost, ranked by cost"},     \
+        {"require",                                                                                \
+         0,                                                                                        \
+         CLI_PATH,                                                                                 \
+         CLI_AT(T, m.require),                                                                     \
+         .arg_name = "FILE",                                                                       \
+         .help = "size for the load of a sizeup.workload/1 record (sizeup observe): its mix, and "  \
+                 "its --require-at tps x --growth x (1 + --headroom) as --required-tps"},          \
+        {"require-at",                                                                             \
+         0,                                                                                        \
+         CLI_STRING,                                                                               \
+         CLI_AT(T, m.require_at),                                                                  \
+         .arg_name = "STAT",                                                                       \
+         .dflt = "p95",                                                                            \
+         .help = "with --require: the statistic of the observed intervals sized for (mean, p50, "  \
+                 "p95, p99 or max)"},                                                              \
+        {"growth",                                                                                 \
+         0,                                                                                        \
+         CLI_REAL,                                                                                 \
+         CLI_AT(T, m.growth),                                                                      \
+         .arg_name = "F",                                                                          \
+         .min = 1e-3,                                                                              \
+         .max = 1e6,                                                                               \
+         .dflt = "1",                                                                              \
+         .example = "2",                                                                           \
+         .help = "with --require: the load grows by F (2 = twice the observed load)"},             \
+        {"headroom",                                                                               \
+         0,                                                                                        \
+         CLI_REAL,                                                                                 \
+         CLI_AT(T, m.headroom),                                                                    \
+         .arg_name = "F",                                                                          \
+         .min = 0,                                                                                 \
+         .max = 100,                                                                               \
+         .dflt = "0.3",                                                                            \
+         .example = "0.5",                                                                         \
+         .help = "with --require: spare capacity on top, as a fraction (0.3 = 30 %)"},             \
         {"pricing",           0,                                                                   \
          CLI_CHOICE,          CLI_AT(T, m.opt.pricing),                                            \
          .arg_name = "P",     .choices = cli_pricings,                                             \
@@ -168,6 +203,10 @@ struct rank_cli {
     int predict;                              /* --predict */
     const char *transfer[RANK_CLI_MAX_FILES]; /* --transfer rules */
     size_t n_transfer;
+    const char *require;    /* --require: a sizeup.workload/1 record, or NULL */
+    const char *require_at; /* --require-at: mean, p50, p95, p99, max */
+    double growth;          /* --growth */
+    double headroom;        /* --headroom */
 };
 
 /** Empty: no files, no maps (the table's defaults set the target and the pricing). */
@@ -177,14 +216,25 @@ void rank_cli_init(struct rank_cli *o);
 void rank_cli_destroy(struct rank_cli *o);
 
 /**
- * After option parsing: refuse operands (points go after --points), then load and rank as
- * rank_cli_run (pts and s are initialised here).
+ * After option parsing: refuse operands (points go after --points), turn --require into the mix
+ * and the required throughput (rank_cli_require), then load and rank as rank_cli_run (pts and
+ * s are initialised here).
  * @param args  what cli_parse found (its operands are refused)
  * @return 0, or an exit code (nothing to free but o).
  */
-int rank_cli_finish(const struct rank_cli *o, const char *cmd, const struct cli_args *args,
+int rank_cli_finish(struct rank_cli *o, const char *cmd, const struct cli_args *args,
                     struct point_list *pts, struct cat_catalog **cat, struct rank_set *s,
                     int *status);
+
+/**
+ * --require FILE: read the workload record (workload_read) and set o->opt's mix to its weights
+ * and o->opt.required_tps to its --require-at statistic of the mix's tps x --growth x
+ * (1 + --headroom); says so on stderr. Nothing when --require is absent.
+ * @return 0; SIZEUP_EXIT_USAGE (--require with --mix, --workload or --required-tps, or an unknown
+ *         --require-at); SIZEUP_EXIT_INPUT (the record cannot be read, is not a workload record,
+ *         or observed no load), with the reason on stderr.
+ */
+int rank_cli_require(struct rank_cli *o, const char *cmd);
 
 /**
  * Load the catalogs --catalog names (default $SIZEUP_CATALOG, else the bundled published.json);

@@ -1,0 +1,97 @@
+/*
+ * workmix.h - a server's observed statement rates as a mix of sysbench's OLTP workloads, and
+ * its transactions per second when only the status counters are known: how `sizeup observe`
+ * turns what a production server does into the --mix weights and the throughput a sizing asks
+ * of measured sysbench curves.
+ *
+ * The classes are what MariaDB's and MySQL's status counters tell apart without
+ * performance_schema: point and range SELECTs (Select_range counts a SELECT whose first table
+ * is read by a range), INSERTs, UPDATEs, DELETEs and transaction ends (COMMIT + ROLLBACK).
+ * A transaction of each workload issues, with sysbench 1.0.20's defaults (oltp_common.lua:
+ * point_selects 10, simple/sum/order/distinct_ranges 1 each, index_updates 1,
+ * non_index_updates 1, delete_inserts 1; oltp_point_select.lua runs one point select without
+ * BEGIN):
+ *                       point  range  insert  update  delete  end
+ *   oltp_point_select     1      0      0       0       0      0
+ *   oltp_read_only       10      4      0       0       0      1
+ *   oltp_read_write      10      4      1       2       1      1
+ *   oltp_write_only       0      0      1       2       1      1
+ * (checked against MariaDB 10.11's counters under sysbench 1.0.20 in tests/probes/observe.py).
+ * The four columns are independent, so a rate vector has one least-squares mix.
+ *
+ * Thread-safety: pure functions.
+ */
+#ifndef SIZEUP_MODELS_WORKMIX_H
+#define SIZEUP_MODELS_WORKMIX_H
+
+enum workmix_class {
+    WM_POINT,  /* point SELECTs: Com_select - Select_range (less the observer's own) */
+    WM_RANGE,  /* range SELECTs: Select_range */
+    WM_INSERT, /* Com_insert + Com_insert_select + Com_replace + Com_replace_select */
+    WM_UPDATE, /* Com_update + Com_update_multi */
+    WM_DELETE, /* Com_delete + Com_delete_multi */
+    WM_END,    /* Com_commit + Com_rollback + Com_xa_commit + Com_xa_rollback */
+    WM_N_CLASS
+};
+
+enum workmix_workload {
+    WM_POINT_SELECT,
+    WM_READ_ONLY,
+    WM_READ_WRITE,
+    WM_WRITE_ONLY,
+    WM_N_WORKLOAD
+};
+
+/* A workload whose share of the mix's transactions would be below this is left out and the
+ * others refitted: a mix does not ask for curves of a workload that is noise in it. */
+#define WORKMIX_MIN_SHARE 0.01
+
+/** "point_select", "range_select", "insert", "update", "delete", "end". */
+const char *workmix_class_name(enum workmix_class c);
+
+/** sysbench's script names: "oltp_point_select", "oltp_read_only", ... */
+const char *workmix_workload_name(enum workmix_workload w);
+
+/** Statements of class c in one transaction of workload w (the table above). */
+double workmix_per_tx(enum workmix_workload w, enum workmix_class c);
+
+/** Statements (point + range + insert + update + delete) in one transaction of w. */
+double workmix_statements_per_tx(enum workmix_workload w);
+
+struct workmix {
+    double tps[WM_N_WORKLOAD]; /* transactions/s of each workload (>= 0) */
+    double total_tps;          /* their sum: the mix's throughput in sysbench transactions */
+    double fitted[WM_N_CLASS]; /* statements/s of each class the mix issues */
+    double residual;           /* sum |fitted - observed| / sum observed over the classes:
+                                * the share of the statements the mix does not explain
+                                * (0 when nothing was observed) */
+};
+
+/**
+ * The non-negative least-squares mix of the four workloads whose statement rates are nearest
+ * the observed ones (sum of squared differences over the classes; every subset of workloads is
+ * solved and the best one whose rates are all >= 0 and whose shares are all >= WORKMIX_MIN_SHARE
+ * is kept, which is the exact NNLS solution under that rule). Units: statements per second in,
+ * transactions per second out (any common time unit works).
+ * @param rate  observed statements/s of each class (finite, >= 0)
+ * @return 0, or -1 for a bad rate (m zeroed).
+ */
+int workmix_fit(const double rate[WM_N_CLASS], struct workmix *m);
+
+/**
+ * Transactions per second from the status counters alone (no transaction counter of the engine
+ * readable): explicit transactions (ends, E) plus the statements that ran outside them in
+ * autocommit. Statements inside the explicit transactions are E x n, n the statements per
+ * transaction of the mix's transactional workloads (read_only 14, read_write 18, write_only 4,
+ * weighted by their rates; when the mix has none, every statement is taken to be inside one),
+ * capped at the statements observed S:
+ *     tps = S                          when E = 0
+ *     tps = E + S - min(S, E n)        otherwise
+ * Exact for sysbench's workloads and any mix of them; for another application it counts an
+ * autocommit statement as a transaction and a transaction by its COMMIT or ROLLBACK.
+ * @param rate  as workmix_fit's; m its mix of the same rates
+ * @return tps (>= 0), or NAN for a bad rate.
+ */
+double workmix_tps_status(const double rate[WM_N_CLASS], const struct workmix *m);
+
+#endif
