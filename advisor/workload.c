@@ -101,6 +101,18 @@ static void class_rates(const struct workload_delta *d, double rate[WM_N_CLASS])
     rate[WM_END] = d->ends / t;
 }
 
+/* An interval's tps: the engine's count, else ends + share x statements (the status rule). */
+static double interval_tps(const struct workload *w, const struct workload_interval *iv,
+                           double share)
+{
+    double stmts = 0;
+    if (strcmp(w->tps_rule, "innodb_metrics") == 0 && isfinite(iv->d.engine_tx))
+        return iv->d.engine_tx / iv->seconds;
+    for (int c = 0; c < WM_END; c++)
+        stmts += iv->rate[c];
+    return iv->rate[WM_END] + share * stmts;
+}
+
 int workload_add(struct workload *w, double start_s, const struct workload_delta *d,
                  const double *s, size_t k, const char *excluded)
 {
@@ -138,11 +150,30 @@ int workload_add(struct workload *w, double start_s, const struct workload_delta
     }
     iv->mix_tps = m.total_tps;
     iv->qps = d->questions / d->seconds;
-    iv->tps = strcmp(w->tps_rule, "innodb_metrics") == 0 && isfinite(d->engine_tx)
-                  ? d->engine_tx / d->seconds
-                  : workmix_tps_status(iv->rate, &m);
+    for (int c = 0; c < WM_N_CLASS; c++)
+        w->stmts[c] += iv->rate[c] * d->seconds;
     w->n++;
+    iv->tps = interval_tps(w, iv, workload_autocommit_share(w));
     return 0;
+}
+
+double workload_autocommit_share(const struct workload *w)
+{
+    struct workmix m;
+    double s = 0;
+    for (int c = 0; c < WM_END; c++)
+        s += w->stmts[c];
+    if (!(s > 0) || workmix_fit(w->stmts, &m) != 0)
+        return 0;
+    return fmax(0, fmin(1, (workmix_tps_status(w->stmts, &m) - w->stmts[WM_END]) / s));
+}
+
+void workload_settle(struct workload *w)
+{
+    double a = workload_autocommit_share(w);
+    for (size_t i = 0; i < w->n; i++)
+        if (!w->iv[i].excluded[0])
+            w->iv[i].tps = interval_tps(w, &w->iv[i], a);
 }
 
 /* Statistics of the counted intervals' field at offset off; mean = time-weighted. */

@@ -83,6 +83,7 @@ struct workload {
     size_t n_schemas;
     char **notes;
     size_t n_notes;
+    double stmts[WM_N_CLASS]; /* statements of each class over the counted intervals */
 };
 
 /** An empty record. */
@@ -100,6 +101,22 @@ void workload_destroy(struct workload *w);
  */
 int workload_add(struct workload *w, double start_s, const struct workload_delta *d,
                  const double *s, size_t k, const char *excluded);
+
+/**
+ * The share of the statements that ran in autocommit, over the whole observation so far, by
+ * workmix_tps_status's rule on the counted intervals' totals: (tps_status - ends) / statements
+ * (0 when no statement was counted). Taken over the totals, not per interval, because a
+ * transaction open across an interval's end puts its statements in one interval and its COMMIT
+ * in the next: per interval that would count its statements as autocommit ones.
+ */
+double workload_autocommit_share(const struct workload *w);
+
+/**
+ * Set every counted interval's tps under the "status" rule from the share so far: ends +
+ * share x statements, so that the intervals add up to the totals' transactions. Call before
+ * writing or summarising (workload_add sets a provisional figure from the share up to then).
+ */
+void workload_settle(struct workload *w);
 
 /** Add a session sample (Threads_running less the observer). @return 0 or -1 (memory). */
 int workload_add_session(struct workload *w, double running);

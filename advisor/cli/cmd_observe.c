@@ -30,6 +30,8 @@
 /* Threads_running samples per interval (at least OBS_SAMPLE_MIN_S apart). */
 #define OBS_SESSION_SAMPLES 10
 #define OBS_SAMPLE_MIN_S 0.1
+/* Intervals up to which the record is rewritten after every one (then once a minute). */
+#define OBS_REWRITE_EVERY 100
 
 struct observe_cli {
     struct conn_cli cc;
@@ -208,12 +210,13 @@ static void interval_delta(const struct obs_status *a, const struct obs_status *
 }
 
 /* The record to FILE (replaced whole) or stdout. */
-static int write_record(const struct observe_cli *oc, const struct workload *w)
+static int write_record(const struct observe_cli *oc, struct workload *w)
 {
     char *buf = NULL, err[512];
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     int rc;
+    workload_settle(w);
     if (!f) {
         fprintf(stderr, "sizeup: out of memory\n");
         return -1;
@@ -366,7 +369,7 @@ static int observe(struct observe_cli *oc, struct workload *w)
 {
     struct obs_conn c;
     struct obs_status a, b;
-    double t0, end_t;
+    double t0, end_t, written_at = 0;
     int rc, status = SIZEUP_EXIT_OK;
     memset(&c, 0, sizeof c);
     memset(&a, 0, sizeof a);
@@ -478,9 +481,14 @@ static int observe(struct observe_cli *oc, struct workload *w)
             w->complete = 1;
             break;
         }
-        if (oc->out && strcmp(oc->out, "-") != 0 && write_record(oc, w) != 0) {
-            status = SIZEUP_EXIT_FAIL;
-            goto done;
+        /* the record rewritten whole: every interval while it is small, then once a minute */
+        if (oc->out && strcmp(oc->out, "-") != 0 &&
+            (w->n <= OBS_REWRITE_EVERY || now_s() - written_at >= 60)) {
+            if (write_record(oc, w) != 0) {
+                status = SIZEUP_EXIT_FAIL;
+                goto done;
+            }
+            written_at = now_s();
         }
     }
     /* the data size at the end: what the working set is sized from */

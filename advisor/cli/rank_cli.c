@@ -246,7 +246,8 @@ static size_t edit_distance(const char *a, const char *b)
 }
 
 /* Every workload of --mix / --workload is one some point has: a typo is misuse, named with the
- * closest workload the points have (issue 28.7: it ranked nothing and exited 0). 0, or 2. */
+ * closest workload the points have (issue 28.7: it ranked nothing and exited 0). 0, or 2; 3
+ * when the mix came from --require (an input the points cannot answer, not a typo). */
 static int check_mix(const struct rank_cli *o, const char *cmd, const struct point_list *pts)
 {
     for (size_t m = 0; m < o->opt.n_mix; m++) {
@@ -276,6 +277,15 @@ static int check_mix(const struct rank_cli *o, const char *cmd, const struct poi
         }
         if (len >= sizeof have - 1)
             snprintf(have + sizeof have - 6, 6, ", ...");
+        if (o->require) {
+            /* not a typo: the observed load has a workload nobody measured */
+            fprintf(stderr,
+                    "sizeup: --require %s: the observed load's mix has %s (weight %.3f), which no "
+                    "point measures (the points have: %s): measure it (sizeup probe run "
+                    "--workload %s) or give --mix and --required-tps yourself\n",
+                    o->require, w, o->opt.mix[m].weight, have, w);
+            return SIZEUP_EXIT_INPUT;
+        }
         if (best && dbest <= 3)
             return cli_usage_error(cmd,
                                    "no point has workload '%s' (of the mix): did you mean '%s'? "
@@ -361,8 +371,9 @@ int rank_cli_require(struct rank_cli *o, const char *cmd)
         o->opt.mix[i].weight = q.weight[i];
     }
     o->opt.required_tps = at * o->growth * (1 + o->headroom);
-    fprintf(stderr, "sizeup %s: sizing for %s: %s %.1f tps x growth %g x (1 + headroom %g) = %.1f "
-                    "tps of the mix",
+    fprintf(stderr,
+            "sizeup %s: sizing for %s: %s %.1f tps x growth %g x (1 + headroom %g) = %.1f "
+            "tps of the mix",
             cmd, o->require, o->require_at, at, o->growth, o->headroom, o->opt.required_tps);
     for (size_t i = 0; i < q.n; i++)
         fprintf(stderr, "%s %s:%.3f", i ? "," : "", q.workload[i], q.weight[i]);

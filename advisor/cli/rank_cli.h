@@ -92,7 +92,7 @@ int rank_cli_parse_horizon(const char *arg, void *months, char *err, size_t cap)
          CLI_PATH,                                                                                 \
          CLI_AT(T, m.require),                                                                     \
          .arg_name = "FILE",                                                                       \
-         .help = "size for the load of a sizeup.workload/1 record (sizeup observe): its mix, and "  \
+         .help = "size for the load of a sizeup.workload/1 record (sizeup observe): its mix, and " \
                  "its --require-at tps x --growth x (1 + --headroom) as --required-tps"},          \
         {"require-at",                                                                             \
          0,                                                                                        \

@@ -317,3 +317,62 @@ $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:20ms --map i
 $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:20ms
 ? 0
 !! note: --map
+
+# --require (issue 25): a sizeup.workload/1 record sizes the ranking. The fixture's mix tps
+# p95 is 500 and its mix oltp_read_only alone, so --growth 2 asks 500 x 2 x (1 + 0.3) = 1300 tps
+# of oltp_read_only; the published AWS table measures c5.large at 1308 tps (p95 <= 50 ms, 4
+# threads), the cheapest configuration that carries it on one node.
+### --require: the record's p95 x growth x (1 + headroom), at its mix
+$ rank --require tests/fixtures/workload/read-only-500.json --growth 2 --points data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv --catalog data/catalogs/aws-us-east-1.json
+? 0
+! p95 500.0 tps x growth 2 x (1 + headroom 0.3) = 1300.0 tps of the mix oltp_read_only:1.000
+> required 1300 tps
+>    1 c5.large         1308
+
+### --require-at max --headroom 0: 530 tps
+$ rank --require tests/fixtures/workload/read-only-500.json --require-at max --headroom 0 --points data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv --catalog data/catalogs/aws-us-east-1.json
+? 0
+! max 530.0 tps x growth 1 x (1 + headroom 0) = 530.0 tps
+> required 530 tps
+
+### --require: a record without a field: file:line:col, exit 3
+$ rank --require tests/fixtures/workload/missing-p95.json --points data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv --catalog data/catalogs/aws-us-east-1.json
+? 3
+! missing-p95.json:19:16: $.summary.mix_tps: missing required key 'p95'
+= 0
+
+### --require: an unknown schema version, exit 3
+$ rank --require tests/fixtures/workload/version-2.json --points data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv --catalog data/catalogs/aws-us-east-1.json
+? 3
+! version-2.json:2:13: $.schema: unknown schema version 'sizeup.workload/2'
+= 0
+
+### --require: a points file is not a workload record, exit 3
+$ rank --require tests/fixtures/rank/main-job-results.jsonl --points data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv --catalog data/catalogs/aws-us-east-1.json
+? 3
+! main-job-results.jsonl:1:12: $.schema: 'sizeup.point/1' is not a workload record
+! measured points go to --points
+= 0
+
+### --require: a record of no load sizes nothing, exit 3
+$ rank --require tests/fixtures/workload/no-load.json --points data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv --catalog data/catalogs/aws-us-east-1.json
+? 3
+! no load was observed, nothing to size for
+= 0
+
+### --require: a mix workload no point measures is named, nothing ranked, exit 3
+$ rank --require tests/fixtures/workload/mixed-residual.json --points data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv --catalog data/catalogs/aws-us-east-1.json
+? 3
+! 30 % of them differ
+! the observed load's mix has oltp_point_select (weight 0.250), which no point measures
+= 0
+
+### --require with --mix or --required-tps is misuse
+$ rank --require tests/fixtures/workload/read-only-500.json --required-tps 100 --points data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv
+? 2
+! it excludes --mix, --workload and --required-tps
+
+### --require-at: a statistic the record does not have is misuse
+$ rank --require tests/fixtures/workload/read-only-500.json --require-at p42 --points data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv
+? 2
+! --require-at takes mean, p50, p95, p99 or max, not 'p42'

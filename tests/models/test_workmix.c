@@ -1,0 +1,86 @@
+/* test_workmix.c - observed statement rates as a mix of sysbench workloads (models/workmix.h),
+ * against answers worked out here from sysbench 1.0.20's statement counts per transaction
+ * (oltp_common.lua's defaults: 10 point selects, 4 ranges, 2 updates, 1 delete, 1 insert):
+ *   - each workload alone at 100 tps: that workload at 100 tps, nothing else, no residual, and
+ *     tps_status 100;
+ *   - 500 point_select + 50 read_write tps at once: exactly those, tps_status 550 (the 500
+ *     autocommit selects are transactions, the 50 x 18 statements inside COMMITs are not);
+ *   - a workload at 0.5 % of the transactions (below WORKMIX_MIN_SHARE) is left out and the
+ *     rest refitted: 1000 point_select + 5 write_only -> 1000 point_select, residual = the 25
+ *     write-only statements of 1025;
+ *   - autocommit UPDATEs only (no COMMIT): tps_status = the statements; the least-squares mix is
+ *     write_only at x = 400 / 14 tps (the x that minimises (2x - 100)^2 + 3 x^2: its derivative
+ *     14 x - 400 is 0 there), residual (|2x - 100| + 3x) / 100;
+ *   - a bad rate (NaN, negative) is refused. */
+#include "check.h"
+#include "workmix.h"
+
+#include <math.h>
+#include <string.h>
+
+static void rates_of(const double tps[WM_N_WORKLOAD], double rate[WM_N_CLASS])
+{
+    for (int c = 0; c < WM_N_CLASS; c++) {
+        rate[c] = 0;
+        for (int w = 0; w < WM_N_WORKLOAD; w++)
+            rate[c] += tps[w] * workmix_per_tx((enum workmix_workload)w, (enum workmix_class)c);
+    }
+}
+
+int main(void)
+{
+    double rate[WM_N_CLASS], tps[WM_N_WORKLOAD];
+    struct workmix m;
+
+    /* the statement counts of the table */
+    CHECK_NEAR(workmix_statements_per_tx(WM_POINT_SELECT), 1, 0);
+    CHECK_NEAR(workmix_statements_per_tx(WM_READ_ONLY), 14, 0);
+    CHECK_NEAR(workmix_statements_per_tx(WM_READ_WRITE), 18, 0);
+    CHECK_NEAR(workmix_statements_per_tx(WM_WRITE_ONLY), 4, 0);
+    CHECK_STR_EQ(workmix_workload_name(WM_READ_WRITE), "oltp_read_write");
+
+    for (int w = 0; w < WM_N_WORKLOAD; w++) {
+        memset(tps, 0, sizeof tps);
+        tps[w] = 100;
+        rates_of(tps, rate);
+        CHECK_INT_EQ(workmix_fit(rate, &m), 0);
+        for (int k = 0; k < WM_N_WORKLOAD; k++)
+            CHECK_NEAR(m.tps[k], k == w ? 100 : 0, 1e-9);
+        CHECK_NEAR(m.total_tps, 100, 1e-9);
+        CHECK_NEAR(m.residual, 0, 1e-12);
+        CHECK_NEAR(workmix_tps_status(rate, &m), 100, 1e-9);
+    }
+
+    memset(tps, 0, sizeof tps);
+    tps[WM_POINT_SELECT] = 500;
+    tps[WM_READ_WRITE] = 50;
+    rates_of(tps, rate);
+    CHECK_INT_EQ(workmix_fit(rate, &m), 0);
+    CHECK_NEAR(m.tps[WM_POINT_SELECT], 500, 1e-9);
+    CHECK_NEAR(m.tps[WM_READ_WRITE], 50, 1e-9);
+    CHECK_NEAR(m.tps[WM_READ_ONLY] + m.tps[WM_WRITE_ONLY], 0, 1e-9);
+    CHECK_NEAR(workmix_tps_status(rate, &m), 550, 1e-9);
+
+    memset(tps, 0, sizeof tps);
+    tps[WM_POINT_SELECT] = 1000;
+    tps[WM_WRITE_ONLY] = 5;
+    rates_of(tps, rate);
+    CHECK_INT_EQ(workmix_fit(rate, &m), 0);
+    CHECK_NEAR(m.tps[WM_POINT_SELECT], 1000, 1e-9);
+    CHECK_NEAR(m.tps[WM_WRITE_ONLY], 0, 0);
+    CHECK_NEAR(m.residual, 25.0 / 1025.0, 1e-12);
+
+    memset(rate, 0, sizeof rate);
+    rate[WM_UPDATE] = 100;
+    CHECK_INT_EQ(workmix_fit(rate, &m), 0);
+    CHECK_NEAR(m.tps[WM_WRITE_ONLY], 400.0 / 14.0, 1e-9);
+    CHECK_NEAR(m.residual, (fabs(800.0 / 14.0 - 100) + 3 * 400.0 / 14.0) / 100, 1e-12);
+    CHECK_NEAR(workmix_tps_status(rate, &m), 100, 1e-12);
+
+    rate[WM_POINT] = NAN;
+    CHECK_INT_EQ(workmix_fit(rate, &m), -1);
+    CHECK(isnan(workmix_tps_status(rate, &m)));
+    rate[WM_POINT] = -1;
+    CHECK_INT_EQ(workmix_fit(rate, &m), -1);
+    return check_report();
+}

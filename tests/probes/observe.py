@@ -1,0 +1,289 @@
+#!/usr/bin/env python3
+"""sizeup observe against a real MariaDB while sysbench 1.0.20 makes a known load (issue 25).
+
+A server of its own (scripts/mariadb-server.sh on the port given), so that nothing else counts
+in its counters and it can be restarted and stopped:
+  - each of oltp_point_select, oltp_read_only, oltp_read_write, oltp_write_only alone, then
+    point_select and read_write at once: the transactions and queries the record counts are
+    within 2 % of what sysbench reports for its run (the observation window holds the whole
+    run), and the mix gives the workload (or the two in sysbench's proportion);
+  - a saturating server-bound load of 4 connections: running sessions within 1 of 4;
+  - observing changes nothing: CHECKSUM TABLE of every table and the server's write, DDL,
+    lock and SET counters are the same after; the general log holds only the statements
+    probes/observe.h documents;
+  - a restart mid-observation: the interval across it is left out, no rate is negative or
+    beyond what the load could give;
+  - the server going away: exit 4, what was sampled kept; SIGINT: exit 130, kept;
+    --until-interrupted: SIGINT ends it with exit 0.
+Exit 77 (skipped) when sysbench is not installed.
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+BIN = os.environ["SIZEUP_BIN"]
+SRC = os.environ.get("SIZEUP_SOURCE_DIR", ".")
+SCRIPT = os.path.join(SRC, "scripts", "mariadb-server.sh")
+PORT = int(sys.argv[1]) if len(sys.argv) > 1 else 23197
+DIR = sys.argv[2] if len(sys.argv) > 2 else "/tmp/sizeup-observe-test"
+SOCK = os.path.join(DIR, "mysqld.sock")
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what, flush=True)
+    if not cond:
+        failures.append(what)
+
+
+def server(cmd):
+    r = subprocess.run(["bash", SCRIPT, cmd, DIR, str(PORT)], capture_output=True, text=True)
+    if r.returncode != 0 and cmd == "start":
+        sys.exit("cannot start the test server: " + r.stderr)
+
+
+def root_sql(sql):
+    """Run sql as root over the socket; rows as lists of strings."""
+    client = shutil.which("mariadb") or shutil.which("mysql")
+    r = subprocess.run([client, "--no-defaults", "-uroot", "--socket=" + SOCK, "-N", "-B", "-e", sql],
+                       capture_output=True, text=True, env={k: v for k, v in os.environ.items()
+                                                            if k != "MYSQL_PWD"})
+    if r.returncode != 0:
+        sys.exit("root sql failed: %s: %s" % (sql, r.stderr))
+    return [line.split("\t") for line in r.stdout.splitlines()]
+
+
+def sysbench(workload, *args):
+    return subprocess.Popen(["sysbench", "--db-driver=mysql", "--mysql-host=127.0.0.1",
+                             "--mysql-port=%d" % PORT, "--mysql-user=sbtest",
+                             "--mysql-password=sbtest", "--mysql-db=sbtest", "--tables=1",
+                             "--table-size=10000", workload] + list(args) + ["run"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def sb_totals(p):
+    out = p.communicate()[0]
+    tx = re.search(r"transactions:\s+(\d+)", out)
+    q = re.search(r"queries:\s+(\d+)", out)
+    if p.returncode != 0 or not tx or not q:
+        sys.exit("sysbench failed:\n" + out)
+    return int(tx.group(1)), int(q.group(1))
+
+
+def observe(out, *args):
+    """Start sizeup observe; return once it has read its first snapshot (its banner)."""
+    env = dict(os.environ, MYSQL_PWD="sbtest")
+    p = subprocess.Popen([BIN, "observe", "--no-defaults", "--mysql-host=127.0.0.1",
+                          "--mysql-port=%d" % PORT, "--mysql-user=sbtest", "--interval=1s",
+                          "-o", out] + list(args),
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    p.banner = p.stderr.readline()
+    return p
+
+
+def finish(p):
+    out, err = p.communicate(timeout=120)
+    return p.returncode, out, p.banner + err
+
+
+def stop(p):
+    """SIGINT to an --until-interrupted observation once the load is over and counted."""
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)
+    return finish(p)
+
+
+def record(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def near(a, b, rel):
+    return abs(a - b) <= rel * abs(b)
+
+
+def main():
+    if not shutil.which("sysbench"):
+        print("skipped: sysbench is not installed (scripts/deps.sh installs it)")
+        return 77
+    server("stop")
+    shutil.rmtree(DIR, ignore_errors=True)
+    server("start")
+    try:
+        run_checks()
+    finally:
+        server("stop")
+    if failures:
+        print("%d check(s) failed" % len(failures))
+        return 1
+    print("all checks passed")
+    return 0
+
+
+def run_checks():
+    tmp = os.path.join(DIR, "records")
+    os.makedirs(tmp, exist_ok=True)
+    p = subprocess.run(["sysbench", "--db-driver=mysql", "--mysql-host=127.0.0.1",
+                        "--mysql-port=%d" % PORT, "--mysql-user=sbtest", "--mysql-password=sbtest",
+                        "--mysql-db=sbtest", "--tables=1", "--table-size=10000", "oltp_read_write",
+                        "prepare"], capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit("sysbench prepare failed: " + p.stdout + p.stderr)
+
+    # 1. one workload at a time, at a rate the two cores keep up with
+    for workload, rate in (("oltp_point_select", 2000), ("oltp_read_only", 200),
+                           ("oltp_read_write", 150), ("oltp_write_only", 500)):
+        path = os.path.join(tmp, workload + ".json")
+        o = observe(path, "--until-interrupted")
+        tx, q = sb_totals(sysbench(workload, "--time=3", "--threads=2", "--rate=%d" % rate))
+        rc, out, err = stop(o)
+        check(rc == 0, "%s: observe exits 0 (%d: %s)" % (workload, rc, err.strip()[-200:]))
+        r = record(path)
+        s = r["summary"]
+        check(near(s["transactions"], tx, 0.02),
+              "%s: %.0f transactions observed, sysbench %d" % (workload, s["transactions"], tx))
+        check(near(s["queries"], q, 0.02),
+              "%s: %.0f queries observed, sysbench %d" % (workload, s["queries"], q))
+        w = r["mix"]["weights"]
+        check(w.get(workload, 0) >= 0.98, "%s: mix %s" % (workload, w))
+        check(r["tps_rule"] == "status", "%s: the status rule (InnoDB's trx counters are off)"
+              % workload)
+
+    # 2. point_select and read_write at once: sysbench's proportion
+    path = os.path.join(tmp, "mixed.json")
+    o = observe(path, "--until-interrupted")
+    a = sysbench("oltp_point_select", "--time=3", "--threads=1", "--rate=1500")
+    b = sysbench("oltp_read_write", "--time=3", "--threads=1", "--rate=100")
+    (tx_a, q_a), (tx_b, q_b) = sb_totals(a), sb_totals(b)
+    rc, out, err = stop(o)
+    r = record(path)
+    s = r["summary"]
+    check(near(s["transactions"], tx_a + tx_b, 0.02),
+          "mixed: %.0f transactions observed, sysbench %d + %d" % (s["transactions"], tx_a, tx_b))
+    check(near(s["queries"], q_a + q_b, 0.02),
+          "mixed: %.0f queries observed, sysbench %d + %d" % (s["queries"], q_a, q_b))
+    w = r["mix"]["weights"]
+    truth = tx_a / (tx_a + tx_b)
+    check(abs(w.get("oltp_point_select", 0) - truth) <= 0.02 and
+          abs(w.get("oltp_read_write", 0) - (1 - truth)) <= 0.02,
+          "mixed: weights %s, sysbench's proportion %.3f / %.3f" % (w, truth, 1 - truth))
+
+    # 3. a saturating, server-bound load: 4 connections, each mostly inside the server
+    path = os.path.join(tmp, "saturated.json")
+    sb = sysbench("oltp_read_only", "--time=7", "--threads=4", "--range_size=5000",
+                  "--simple_ranges=0", "--order_ranges=0", "--distinct_ranges=0", "--sum_ranges=4")
+    time.sleep(1.5)
+    o = observe(path, "--duration=4s")
+    rc, out, err = finish(o)
+    sb_totals(sb)
+    sess = record(path)["summary"]["sessions"]
+    check(abs(sess["mean"] - 4) <= 1, "saturated: %.2f sessions running on average, 4 connections"
+          % sess["mean"])
+
+    # 4. observing changes nothing
+    tables = root_sql("SELECT CONCAT('`', TABLE_SCHEMA, '`.`', TABLE_NAME, '`') FROM "
+                      "information_schema.TABLES WHERE TABLE_TYPE = 'BASE TABLE' AND TABLE_SCHEMA "
+                      "NOT IN ('information_schema', 'performance_schema', 'sys')")
+    names = ", ".join(t[0] for t in tables)
+    counters = ("'Com_insert', 'Com_update', 'Com_delete', 'Com_replace', 'Com_insert_select', "
+                "'Com_create_table', 'Com_create_db', 'Com_drop_table', 'Com_alter_table', "
+                "'Com_set_option', 'Com_lock_tables', 'Com_flush', 'Com_truncate', "
+                "'Com_create_index', 'Com_commit', 'Com_begin', 'Handler_write', "
+                "'Handler_update', 'Handler_delete'")
+    before_sum = root_sql("CHECKSUM TABLE " + names)
+    before = root_sql("SHOW GLOBAL STATUS WHERE Variable_name IN (%s)" % counters)
+    log = os.path.join(DIR, "general.log")
+    root_sql("SET GLOBAL general_log_file = '%s'; SET GLOBAL general_log = ON" % log)
+    path = os.path.join(tmp, "idle.json")
+    rc, out, err = finish(observe(path, "--duration=3s"))
+    root_sql("SET GLOBAL general_log = OFF")
+    after = root_sql("SHOW GLOBAL STATUS WHERE Variable_name IN (%s)" % counters)
+    after_sum = root_sql("CHECKSUM TABLE " + names)
+    check(rc == 0, "idle: observe exits 0")
+    check(before_sum == after_sum, "idle: CHECKSUM TABLE of %d tables unchanged" % len(tables))
+    # the root client's own SET statements are Com_set_option: compare all but that, then it
+    changed = [(b[0], b[1], a[1]) for b, a in zip(before, after) if b != a
+               and b[0] != "Com_set_option"]
+    check(not changed, "idle: write, DDL, lock and commit counters unchanged %s" % changed)
+    with open(log) as f:
+        lines = f.read().splitlines()
+    ids = set()
+    for line in lines:
+        m = re.search(r"\s(\d+) Connect\s+sbtest@", line)
+        if m:
+            ids.add(m.group(1))
+    allowed = [r"^SHOW GLOBAL STATUS$", r"^SHOW GLOBAL STATUS LIKE 'Threads_running'$",
+               r"^SHOW GLOBAL VARIABLES WHERE Variable_name IN \(",
+               r"^SELECT NAME, COUNT FROM information_schema\.INNODB_METRICS WHERE ",
+               r"^SELECT TABLE_SCHEMA, SUM\(DATA_LENGTH \+ INDEX_LENGTH\), COUNT\(\*\) FROM "
+               r"information_schema\.TABLES "]
+    seen, bad = 0, []
+    for line in lines:
+        m = re.search(r"\s(\d+) (Query|Init DB|Execute|Prepare|Field List|Refresh|Shutdown)\s+(.*)$",
+                      line)
+        if m and m.group(1) in ids:
+            seen += 1
+            if m.group(2) != "Query" or not any(re.search(a, m.group(3)) for a in allowed):
+                bad.append(m.group(2) + " " + m.group(3))
+    check(ids and seen > 10, "idle: the general log has the observer's %d statements" % seen)
+    check(not bad, "idle: only the documented statements were sent %s" % bad[:3])
+
+    # 5. a restart mid-observation: left out, no negative or impossible rate
+    path = os.path.join(tmp, "restart.json")
+    o = observe(path, "--duration=14s")
+    time.sleep(0.5)
+    sb = sysbench("oltp_point_select", "--time=3", "--threads=1", "--rate=1000")
+    sb_totals(sb)
+    server("stop")
+    server("start")
+    rc, out, err = finish(o)
+    check(rc == 0, "restart: observe exits 0 (%d: %s)" % (rc, err.strip()[-300:]))
+    r = record(path)
+    left = [iv for iv in r["intervals"] if "excluded" in iv]
+    counted = [iv for iv in r["intervals"] if "excluded" not in iv]
+    check(any("restarted" in iv["excluded"] for iv in left),
+          "restart: the interval across the restart is left out %s"
+          % [iv["excluded"] for iv in left])
+    check(counted and all(0 <= iv["tps"] <= 1500 and 0 <= iv["qps"] <= 1600 for iv in counted),
+          "restart: every counted rate within what a 1000 tps load gives %s"
+          % [(round(iv["tps"]), round(iv["qps"])) for iv in counted])
+
+    # 6. SIGINT keeps what was sampled (exit 130); --until-interrupted ends on it (exit 0)
+    path = os.path.join(tmp, "sigint.json")
+    o = observe(path, "--duration=60s")
+    time.sleep(3.5)
+    o.send_signal(signal.SIGINT)
+    rc, out, err = finish(o)
+    r = record(path)
+    check(rc == 130 and r["ended"] == "interrupted" and not r["complete"] and
+          r["summary"]["intervals"] >= 2,
+          "SIGINT: exit %d, ended %s, %d intervals kept" % (rc, r["ended"],
+                                                          r["summary"]["intervals"]))
+    path = os.path.join(tmp, "until.json")
+    o = observe(path, "--until-interrupted")
+    time.sleep(2.5)
+    o.send_signal(signal.SIGINT)
+    rc, out, err = finish(o)
+    r = record(path)
+    check(rc == 0 and r["complete"] and r["summary"]["intervals"] >= 1,
+          "--until-interrupted: SIGINT ends it, exit %d, complete %s" % (rc, r["complete"]))
+
+    # 7. the server going away: exit 4, what was sampled is kept
+    path = os.path.join(tmp, "gone.json")
+    o = observe(path, "--duration=60s", "--give-up=2s")
+    time.sleep(3.5)
+    server("stop")
+    rc, out, err = finish(o)
+    r = record(path)
+    check(rc == 4, "gone: exit %d (4: the server could not be reached)" % rc)
+    check(r["ended"] == "server gone" and not r["complete"] and r["summary"]["intervals"] >= 2,
+          "gone: ended '%s', %d intervals kept" % (r["ended"], r["summary"]["intervals"]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
