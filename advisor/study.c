@@ -1,6 +1,7 @@
 /* study.c - load and validate a sizeup.study/1 file. */
 #include "study.h"
 #include "tco.h"
+#include "workload.h"
 
 #include "jsonread.h"
 
@@ -97,6 +98,7 @@ static int load_candidate(struct jr *l, struct study *s, json_t *c, size_t i)
         return jr_fail_at(l, jp, "out of memory");
     cd->tables = 4;
     cd->table_size = 10000;
+    cd->data_set_given = json_object_get(c, "tables") || json_object_get(c, "table_size");
     if (get_limited(l, c, "tables", jp, LIMIT_TABLES, &cd->tables) ||
         get_limited(l, c, "table_size", jp, LIMIT_TABLE_SIZE, &cd->table_size))
         return -1;
@@ -165,13 +167,75 @@ static int load_candidate(struct jr *l, struct study *s, json_t *c, size_t i)
     return 0;
 }
 
+/* "require": a sizeup.workload/1 record (workload.h) gives the workloads, the required
+ * throughput (its require_at statistic of the mix's tps x growth x (1 + headroom), as rank
+ * --require) and the data set of the candidates that name none. */
+static int load_require(struct jr *l, json_t *root, struct study *s)
+{
+    struct workload_req q;
+    char *file = NULL, *at = NULL, msg[1024];
+    double x, growth = 1, headroom = 0.3;
+    const struct limit *ts = limit_get(LIMIT_TABLE_SIZE), *tb = limit_get(LIMIT_TABLES);
+    if (json_object_get(root, "workloads"))
+        return jr_fail_at(l, "$.workloads",
+                          "\"require\" takes the workloads from the record: leave \"workloads\" "
+                          "out");
+    if (get_str(l, root, "require", "$", 1, &file) || get_str(l, root, "require_at", "$", 0, &at) ||
+        jr_get_num(l, root, "growth", 0, 1e-3, 1e6, 1, &growth) ||
+        jr_get_num(l, root, "headroom", 0, 0, 100, 0.3, &headroom)) {
+        free(file);
+        free(at);
+        return -1;
+    }
+    s->require = resolve(s, file);
+    free(file);
+    if (!s->require) {
+        free(at);
+        return jr_fail_at(l, "$.require", "out of memory");
+    }
+    if (workload_read(s->require, &q, msg, sizeof msg) != 0) {
+        free(at);
+        return jr_fail_at(l, "$.require", "%s", msg);
+    }
+    if (workload_stat_get(&q.mix_tps, at ? at : "p95", &x) != 0) {
+        jr_fail_at(l, "$.require_at", "expected mean, p50, p95, p99 or max, not \"%s\"", at);
+        free(at);
+        return -1;
+    }
+    free(at);
+    if (!(x > 0))
+        return jr_fail_at(l, "$.require", "%s: no load was observed, nothing to size for",
+                          s->require);
+    s->required_tps = x * growth * (1 + headroom);
+    if (!(s->wl = calloc(q.n, sizeof *s->wl)))
+        return jr_fail_at(l, "$", "out of memory");
+    for (size_t i = 0; i < q.n; i++) {
+        s->wl[i].weight = q.weight[i];
+        if (!(s->wl[s->n_wl++].name = strdup(q.workload[i])))
+            return jr_fail_at(l, "$", "out of memory");
+    }
+    if (q.probe_table_size > ts->max || q.probe_tables > tb->max)
+        return jr_fail_at(l, "$.require",
+                          "%s: the record's probe data set (%ld tables of %ld rows) is beyond "
+                          "the probe's limits (%g tables of %g rows): give the candidates "
+                          "\"tables\" and \"table_size\"",
+                          s->require, q.probe_tables, q.probe_table_size, tb->max, ts->max);
+    for (size_t i = 0; i < s->n_cand; i++)
+        if (!s->cand[i].data_set_given) {
+            s->cand[i].tables = q.probe_tables;
+            s->cand[i].table_size = q.probe_table_size;
+        }
+    return 0;
+}
+
 static int load(struct jr *l, json_t *root, struct study *s)
 {
     static const char *const keys[] = {"schema",        "name",        "candidates", "workloads",
                                        "ladder",        "max_threads", "max_points", "precision",
                                        "max_time",      "budget",      "slo",        "required_tps",
                                        "pricing",       "catalogs",    "output",     "horizon",
-                                       "discount_rate", "ha_standby",  NULL};
+                                       "discount_rate", "ha_standby",  "require",    "require_at",
+                                       "growth",        "headroom",    NULL};
     json_t *v, *c;
     const char *key;
     size_t i;
@@ -205,14 +269,23 @@ static int load(struct jr *l, json_t *root, struct study *s)
             }
     }
 
+    if (json_object_get(root, "require")) {
+        if (load_require(l, root, s))
+            return -1;
+    } else if (json_object_get(root, "require_at") || json_object_get(root, "growth") ||
+               json_object_get(root, "headroom")) {
+        return jr_fail_at(l, "$",
+                          "\"require_at\", \"growth\" and \"headroom\" go with "
+                          "\"require\": a sizeup.workload/1 record");
+    }
     v = json_object_get(root, "workloads");
-    if (!json_is_object(v) || json_object_size(v) == 0)
+    if (!s->n_wl && (!json_is_object(v) || json_object_size(v) == 0))
         return jr_fail_at(l, v ? "$.workloads" : "$",
-                          "expected \"workloads\": {\"oltp_read_write\": 1, ...} with weights > 0");
-    s->wl = calloc(json_object_size(v), sizeof *s->wl);
-    if (!s->wl)
+                          "expected \"workloads\": {\"oltp_read_write\": 1, ...} with weights > 0 "
+                          "(or \"require\": a sizeup.workload/1 record)");
+    if (!s->n_wl && !(s->wl = calloc(json_object_size(v), sizeof *s->wl)))
         return jr_fail_at(l, "$", "out of memory");
-    json_object_foreach(v, key, c)
+    json_object_foreach(s->require ? NULL : v, key, c)
     {
         char jp[200];
         snprintf(jp, sizeof jp, "$.workloads.%s", key);
@@ -332,9 +405,11 @@ static int load(struct jr *l, json_t *root, struct study *s)
         if (slo_parse(s->slo, &s->target, why, sizeof why) != 0)
             return jr_fail_at(l, "$.slo", "%s", why);
     }
-    s->required_tps = NAN;
     v = json_object_get(root, "required_tps");
-    if (v) {
+    if (v && s->require) {
+        return jr_fail_at(l, "$.required_tps",
+                          "\"require\" sizes for the observed load: leave \"required_tps\" out");
+    } else if (v) {
         if (!json_is_number(v) || !(json_number_value(v) > 0))
             return jr_fail_at(l, "$.required_tps", "expected a throughput > 0 (transactions/s)");
         s->required_tps = json_number_value(v);
@@ -476,6 +551,7 @@ void study_destroy(struct study *s)
     free(s->pricing);
     free_list(s->catalogs, s->n_catalogs);
     free(s->output);
+    free(s->require);
     free(s->text);
     memset(s, 0, sizeof *s);
 }

@@ -35,6 +35,13 @@
  *     "slo": "p95:50ms",                            latency target (required; slo.h:
  *                                                   avg|pNN:VALUE with us, ms or s)
  *     "required_tps": 5000,                         optional
+ *     "require": "busy-hour.json",                  optional, instead of "workloads" and
+ *     "require_at": "p95", "growth": 2,             "required_tps": a sizeup.workload/1 record
+ *     "headroom": 0.3,                              (sizeup observe) gives the mix, the
+ *                                                   required tps (as rank --require: its
+ *                                                   require_at statistic x growth x (1 +
+ *                                                   headroom); defaults p95, 1, 0.3) and the
+ *                                                   data set of candidates that name none
  *     "pricing": "on-demand",                       optional
  *     "horizon": "3y",                              optional, as rank --horizon (default:
  *                                                   the owned servers' amortisation period)
@@ -76,8 +83,9 @@ struct study_candidate {
     int probe;    /* 1: mysql given, probe it; 0: import results */
     struct study_mysql mysql;
     long tables, table_size;
-    long clients;   /* load generators per level: 1 (default), or K merged (probe only) */
-    char **results; /* files to import (paths resolved), n_results of them */
+    int data_set_given; /* "tables" or "table_size" was in the file (else "require"'s apply) */
+    long clients;       /* load generators per level: 1 (default), or K merged (probe only) */
+    char **results;     /* files to import (paths resolved), n_results of them */
     size_t n_results;
 };
 
@@ -111,8 +119,9 @@ struct study {
     int ha_standby;       /* standby copies for configurations that are not HA, [0, 100] */
     char **catalogs;      /* paths resolved, or URLs */
     size_t n_catalogs;
-    char *output; /* folder, resolved */
-    char *text;   /* the file's text, for study_fail_at's positions */
+    char *output;  /* folder, resolved */
+    char *require; /* "require": the workload record, resolved; NULL when not given */
+    char *text;    /* the file's text, for study_fail_at's positions */
     size_t len;
 };
 

@@ -73,6 +73,22 @@ int main(void)
     CHECK_INT_EQ(study_load(FIX "missing-optfile.json", &s, err, sizeof err), -1);
     CHECK(strstr(err, "missing-optfile.json:5:56: $.candidates[0].mysql.defaults_file") != NULL);
     CHECK(strstr(err, FIX "no-such.cnf: No such file or directory") != NULL);
+    /* "require" (issue 25): the record tests/fixtures/workload/read-only-500.json has mix tps
+     * p95 500 and oltp_read_only alone, probe data set 1 x 400000 rows: growth 2 and the
+     * default headroom 0.3 ask 500 x 2 x 1.3 = 1300 tps; the candidate without a data set of
+     * its own takes the record's, the one with "tables"/"table_size" keeps them */
+    CHECK_INT_EQ(study_load(FIX "require.json", &s, err, sizeof err), 0);
+    CHECK_NEAR(s.required_tps, 1300, 1e-9);
+    CHECK_INT_EQ((long long)s.n_wl, 1);
+    CHECK_STR_EQ(s.wl[0].name, "oltp_read_only");
+    CHECK_NEAR(s.wl[0].weight, 1, 0);
+    CHECK_INT_EQ(s.cand[0].tables, 1);
+    CHECK_INT_EQ(s.cand[0].table_size, 400000);
+    CHECK_INT_EQ(s.cand[1].tables, 2);
+    CHECK_INT_EQ(s.cand[1].table_size, 1000);
+    study_destroy(&s);
+    CHECK_INT_EQ(study_load(FIX "require-and-workloads.json", &s, err, sizeof err), -1);
+    CHECK(strstr(err, "$.workloads: \"require\" takes the workloads from the record") != NULL);
     CHECK_INT_EQ(study_load("tests/fixtures/bad/unknown.txt", &s, err, sizeof err), -1);
     CHECK(strstr(err, "unknown.txt:1:9: not valid JSON") != NULL);
     return check_report();
