@@ -370,6 +370,7 @@ static int observe(struct observe_cli *oc, struct workload *w)
     struct obs_conn c;
     struct obs_status a, b;
     double t0, end_t, written_at = 0;
+    char span[64];
     int rc, status = SIZEUP_EXIT_OK;
     memset(&c, 0, sizeof c);
     memset(&a, 0, sizeof a);
@@ -387,11 +388,14 @@ static int observe(struct observe_cli *oc, struct workload *w)
         workload_note(w, "tps by the status rule: %s", c.trx_why);
     t0 = a.t_mono_s;
     end_t = t0 + oc->duration_s;
+    if (oc->until_interrupted)
+        snprintf(span, sizeof span, "until interrupted (SIGINT)");
+    else
+        snprintf(span, sizeof span, "for %g s", oc->duration_s);
     fprintf(stderr,
             "sizeup observe: %s:%u (%s), every %g s %s; read-only: SHOW GLOBAL STATUS, SHOW "
             "GLOBAL VARIABLES, information_schema\n",
-            w->host, w->port, w->version, oc->interval_s,
-            oc->until_interrupted ? "until interrupted" : "for the duration");
+            w->host, w->port, w->version, oc->interval_s, span);
     for (;;) {
         double next = a.t_mono_s + oc->interval_s, step;
         size_t k = 0, first = w->n_sessions;
