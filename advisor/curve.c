@@ -443,7 +443,7 @@ static void find_peak(struct curve *c)
     p->below_range = c->shape.best == 0;
     p->n.value = p->n.lo = p->n.hi = b->n;
     p->x.value = b->x;
-    p->x.lo = b->x - curve_level_half(b);
+    p->x.lo = fmax(0, b->x - curve_level_half(b)); /* a throughput is never below 0 */
     p->x.hi = b->x + curve_level_half(b);
 }
 

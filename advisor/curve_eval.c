@@ -73,7 +73,9 @@ static int throughput(const struct curve *c, double n, struct curve_value *out)
     if ((l = curve_level_at(c, n)) != NULL) {
         double h = curve_level_half(l);
         out->x.value = l->x;
-        out->x.lo = l->x - h;
+        /* an interval wider than the value stays wide, down to 0 (no throughput is below it):
+         * never dropped, so that it counts where certainty is computed (issue 28.1) */
+        out->x.lo = fmax(0, l->x - h);
         out->x.hi = l->x + h;
         out->basis = CURVE_BASIS_MEASURED;
         return CURVE_OK;
@@ -87,6 +89,7 @@ static int throughput(const struct curve *c, double n, struct curve_value *out)
                 out->x = pr.x;
                 if (!(out->x.lo <= out->x.value && out->x.value <= out->x.hi))
                     out->x.lo = out->x.hi = out->x.value;
+                out->x.lo = fmax(0, out->x.lo);
                 out->basis = CURVE_BASIS_INTERPOLATED;
                 out->from_model = 1;
                 return CURVE_OK;
@@ -98,7 +101,7 @@ static int throughput(const struct curve *c, double n, struct curve_value *out)
             const struct curve_level *a = &c->lv[i], *b = &c->lv[i + 1];
             double ha = curve_level_half(a), hb = curve_level_half(b);
             out->x.value = interp(c, i, n, a->x, b->x);
-            out->x.lo = interp(c, i, n, a->x - ha, b->x - hb);
+            out->x.lo = fmax(0, interp(c, i, n, a->x - ha, b->x - hb));
             out->x.hi = interp(c, i, n, a->x + ha, b->x + hb);
         }
         out->basis = CURVE_BASIS_INTERPOLATED;
@@ -110,6 +113,8 @@ static int throughput(const struct curve *c, double n, struct curve_value *out)
         if (derived_predict(&c->fit, n, 0, 0, &pr) == MODEL_OK && isfinite(pr.x.value) &&
             pr.x.value > 0) {
             out->x = pr.x;
+            if (isfinite(out->x.lo))
+                out->x.lo = fmax(0, out->x.lo);
             out->basis = CURVE_BASIS_EXTRAPOLATED;
             out->from_model = 1;
         }

@@ -132,8 +132,9 @@ void rank_row_eval(struct rank_row *row, const char *config, int config_nodes,
             continue;
         }
         inv += opt->mix[i].weight / a->x.value;
-        if (isfinite(a->x.lo) && a->x.lo > 0 && isfinite(a->x.hi)) {
-            inv_lo += opt->mix[i].weight / a->x.lo;
+        if (isfinite(a->x.lo) && a->x.lo >= 0 && isfinite(a->x.hi)) {
+            /* a lower bound of 0 (an interval as wide as the value) makes the mix's 0 too */
+            inv_lo += a->x.lo > 0 ? opt->mix[i].weight / a->x.lo : INFINITY;
             inv_hi += opt->mix[i].weight / a->x.hi;
         } else {
             have_iv = 0;

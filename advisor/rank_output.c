@@ -185,6 +185,28 @@ static int power_load_text(const struct rank_set *s, const struct rank_row *r, c
     return 1;
 }
 
+/* First of all, when the first-ranked configuration's 95 % interval is wider than half its
+ * throughput either way (its low end below half the value): the data cannot tell a 2x
+ * difference, so the ranking cannot be decided on it (issue 28.1). */
+static void too_noisy(FILE *f, const struct rank_set *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        const struct rank_row *r = &s->rows[i];
+        double v = r->x.value, half;
+        if (r->rank != 1 || r->status != RANK_MET || !(v > 0) || !isfinite(r->x.lo) ||
+            !isfinite(r->x.hi))
+            continue;
+        half = fmax(v - r->x.lo, r->x.hi - v);
+        if (half <= 0.5 * v)
+            continue;
+        fprintf(f,
+                "too noisy to rank: %s, first, has %.0f tps [%.0f, %.0f] at the target, +/-%.0f "
+                "%% (95 %%):\n  the ranking cannot be decided on it; probe again on a quieter "
+                "host or for longer\n  (more --replicates, a tighter --precision)\n",
+                r->config, v, r->x.lo, r->x.hi, 100 * half / v);
+    }
+}
+
 static void header_lines(FILE *f, const struct rank_set *s)
 {
     char slo[64], wl[256];
@@ -203,13 +225,15 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
     int req = s->opt.required_tps > 0, w = 6; /* w: configuration column width */
     struct notes nl;
 
-    /* the configuration column: as wide as the longest id, 6 to 18 characters */
+    /* the configuration column: as wide as the longest id, 6 to 40 characters; a longer id is
+     * printed whole (its row shifts), never cut, so two ids never read alike (issue 28.13) */
     for (size_t i = 0; i < s->n; i++)
         if ((int)strlen(s->rows[i].config) > w)
             w = (int)strlen(s->rows[i].config);
-    if (w > 18)
-        w = 18;
+    if (w > 40)
+        w = 40;
 
+    too_noisy(f, s);
     header_lines(f, s);
     if (!req) {
         char h1[24], h2[24], h3[24];
@@ -236,12 +260,12 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
             snprintf(rk, sizeof rk, "-");
         if (r->status != RANK_MET) {
             if (r->status == RANK_NEVER && r->n_at == 1 && isfinite(r->at[0].c.latency_s))
-                fprintf(f, "%4s %-*.*s never meets the target (%.4g ms at %g %s%s already)", rk, w,
-                        w, r->config, r->at[0].c.latency_s * 1e3, r->at[0].c.latency_n,
+                fprintf(f, "%4s %-*s never meets the target (%.4g ms at %g %s%s already)", rk, w,
+                        r->config, r->at[0].c.latency_s * 1e3, r->at[0].c.latency_n,
                         strcmp(x_name(s, i), "nodes") == 0 ? "node" : "thread",
                         r->at[0].c.latency_n == 1 ? "" : "s");
             else
-                fprintf(f, "%4s %-*.*s %s", rk, w, w, r->config, rank_status_text(r->status));
+                fprintf(f, "%4s %-*s %s", rk, w, r->config, rank_status_text(r->status));
             fprintf(f, "\n");
             continue;
         }
@@ -255,13 +279,13 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
             if (isfinite(r->headroom))
                 snprintf(hr, sizeof hr, "%s%.0f%%", r->headroom_lower_bound ? ">=" : "",
                          100 * r->headroom);
-            fprintf(f, "%4s %-*.*s %8s %-17s %7s %7.4g %10s %8.3g %6s %s%s\n", rk, w, w, r->config,
+            fprintf(f, "%4s %-*s %8s %-17s %7s %7.4g %10s %8.3g %6s %s%s\n", rk, w, r->config,
                     num(c, sizeof c, r->x.value), g,
                     isfinite(r->n) ? (snprintf(d, sizeof d, "%.1f", r->n), d) : "-",
                     r->cost_per_hour, num(e, sizeof e, r->tps_per_cost), r->cost_per_mtx, hr,
                     basis_short(r->basis), r->standby_added ? " +sb" : "");
         } else {
-            fprintf(f, "%4s %-*.*s %8s %7s %8.4g %6ld %6ld %-8s %12.2f%s\n", rk, w, w, r->config,
+            fprintf(f, "%4s %-*s %8s %7s %8.4g %6ld %6ld %-8s %12.2f%s\n", rk, w, r->config,
                     num(c, sizeof c, r->x.value),
                     isfinite(r->n) ? (snprintf(d, sizeof d, "%.1f", r->n), d) : "-",
                     r->cost_per_hour, r->units, r->nodes_needed,

@@ -47,8 +47,8 @@ static void widen(struct rank_row *row, const struct curve *const *cv, const str
                 a->x.hi = hi;
         }
         inv += o->mix[w].weight / a->x.value;
-        if (a->x.lo > 0 && isfinite(a->x.hi)) {
-            inv_lo += o->mix[w].weight / a->x.lo;
+        if (a->x.lo >= 0 && isfinite(a->x.hi)) {
+            inv_lo += a->x.lo > 0 ? o->mix[w].weight / a->x.lo : INFINITY;
             inv_hi += o->mix[w].weight / a->x.hi;
         } else {
             all = 0;

@@ -565,14 +565,24 @@ int workload_read(const char *path, struct workload_req *q, char *msg, size_t ca
 {
     char *text = NULL;
     size_t len = 0;
+    int rc;
+    memset(q, 0, sizeof *q);
+    if (readfile(path, WORKLOAD_MAX_FILE_BYTES, &text, &len, msg, cap) != READFILE_OK)
+        return -1;
+    rc = workload_read_text(path, text, len, q, msg, cap);
+    free(text);
+    return rc;
+}
+
+int workload_read_text(const char *path, const char *text, size_t len, struct workload_req *q,
+                       char *msg, size_t cap)
+{
     json_error_t jerr;
     json_t *root;
     struct jr r;
     const char *schema;
     int rc;
     memset(q, 0, sizeof *q);
-    if (readfile(path, WORKLOAD_MAX_FILE_BYTES, &text, &len, msg, cap) != READFILE_OK)
-        return -1;
     /* the first value alone first: a JSON Lines file of points is named, not a syntax error */
     root = json_loadb(text, len, JSON_DISABLE_EOF_CHECK, &jerr);
     if (root && json_is_object(root) && json_is_string(json_object_get(root, "schema"))) {
@@ -587,7 +597,6 @@ int workload_read(const char *path, struct workload_req *q, char *msg, size_t ca
                             ? "; measured points go to --points"
                             : "");
             json_decref(root);
-            free(text);
             return -1;
         }
         if (strcmp(schema, WORKLOAD_SCHEMA) != 0) {
@@ -597,7 +606,6 @@ int workload_read(const char *path, struct workload_req *q, char *msg, size_t ca
                         "wrote it?)",
                         schema, WORKLOAD_SCHEMA);
             json_decref(root);
-            free(text);
             return -1;
         }
     }
@@ -605,7 +613,6 @@ int workload_read(const char *path, struct workload_req *q, char *msg, size_t ca
     root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
         jr_syntax_error(msg, cap, path, 1, &jerr);
-        free(text);
         return -1;
     }
     jr_init(&r, path, text, len, 1, msg, cap);
@@ -617,6 +624,5 @@ int workload_read(const char *path, struct workload_req *q, char *msg, size_t ca
     else
         rc = read_req(&r, root, q);
     json_decref(root);
-    free(text);
     return rc == JR_OK ? 0 : -1;
 }

@@ -169,6 +169,11 @@ struct workload_req {
  */
 int workload_read(const char *path, struct workload_req *r, char *msg, size_t cap);
 
+/** workload_read on text already in memory (len bytes, not NUL-terminated); name is the file
+ * name for messages. Same returns. */
+int workload_read_text(const char *name, const char *text, size_t len, struct workload_req *r,
+                       char *msg, size_t cap);
+
 /** The statistic named by stat ("mean", "p50", "p95", "p99", "max") of s into *out.
  * @return 0, or -1 for an unknown name. */
 int workload_stat_get(const struct workload_stat *s, const char *stat, double *out);
