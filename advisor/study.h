@@ -1,5 +1,5 @@
 /*
- * study.h - the sizeup.study/1 file: the input of a whole sizing study (DESIGN.md).
+ * study.h - the sizeup.study/1 file: the input of a whole sizing study (docs/study.md).
  *
  *   {
  *     "schema": "sizeup.study/1",

@@ -30,7 +30,7 @@ gp3 = {"id": "bench-gp3", "provider": "aws", "name": "EBS gp3",
        "prices": {"per_gib_month": {"amount": 0.08, "currency": "USD",
                                     "source": "data/prices/disks_and_other.csv (infracost golden)",
                                     "as_of": "2024-07-01"}},
-       "source": "AWS gp3 baseline (catalogs.md section 3)"}
+       "source": "AWS gp3 baseline (docs/reference/catalogs.md section 3)"}
 for name, sizes in (("5k", 35), ("100k", 700)):
     cat = {"schema": "sizeup.catalog/1", "currency": "USD", "as_of": "2026-12-01",
            "disks": [gp3], "instances": aws["instances"], "configs": list(aws["configs"])}

@@ -20,7 +20,7 @@
 
 #define CAT_SCHEMA "sizeup.catalog/1"
 /* Hours per month used to turn monthly prices into hourly ones (AWS and Azure convention,
- * catalogs.md 2e). */
+ * docs/reference/catalogs.md 2e). */
 #define CAT_HOURS_PER_MONTH 730.0
 /* Hours per year (365 x 24), used by the on-premises amortisation formula. */
 #define CAT_HOURS_PER_YEAR 8760.0

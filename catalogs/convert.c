@@ -97,20 +97,22 @@ static int add_price(json_t *prices, enum cat_pricing pricing, double amount, co
     return json_array_append_new(prices, p);
 }
 
-/* Local instance-store disk of converted AWS instances (rule: catalogs.md section 3). */
+/* Local instance-store disk of converted AWS instances (rule: docs/reference/catalogs.md section
+ * 3). */
 static int ensure_instance_store(json_t *catalog)
 {
     json_t *disks = json_object_get(catalog, "disks");
     json_t *d;
     if (find_by_id(disks, "aws-instance-store"))
         return 0;
-    d = json_pack("{s:s, s:s, s:s, s:b, s:{s:i, s:i}, s:{s:i, s:i}, s:{s:i, s:i}, s:s}", "id",
-                  "aws-instance-store", "provider", "aws", "name", "EC2 instance store (SSD)",
-                  "local", 1, "size_gib", "min", 1, "max", 65536, "iops", "per_gib", 165, "cap",
-                  240000, "throughput_mb_s", "base", 200, "cap", 200, "source",
-                  "typical local NVMe: IOPS min{165 x C, 240,000} per disk (Alibaba 'Local "
-                  "disks'), 200 MB/s measured on i3.large (blog.marcomontagna.com); "
-                  "catalogs.md section 3. Per-type figures are not in instances.json.");
+    d = json_pack(
+        "{s:s, s:s, s:s, s:b, s:{s:i, s:i}, s:{s:i, s:i}, s:{s:i, s:i}, s:s}", "id",
+        "aws-instance-store", "provider", "aws", "name", "EC2 instance store (SSD)", "local", 1,
+        "size_gib", "min", 1, "max", 65536, "iops", "per_gib", 165, "cap", 240000,
+        "throughput_mb_s", "base", 200, "cap", 200, "source",
+        "typical local NVMe: IOPS min{165 x C, 240,000} per disk (Alibaba 'Local "
+        "disks'), 200 MB/s measured on i3.large (blog.marcomontagna.com); "
+        "docs/reference/catalogs.md section 3. Per-type figures are not in instances.json.");
     if (!d)
         return -1;
     return json_array_append_new(disks, d);

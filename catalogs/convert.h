@@ -4,13 +4,13 @@
  *  - ec2instances.info instances.json (a JSON array of instance objects; prices are strings
  *    in USD per hour under pricing[region][os]: "ondemand", "spot_avg" and
  *    reserved["yrTerm{1,3}{Standard,Convertible}.{noUpfront,partialUpfront,allUpfront}"],
- *    reserved values being effective hourly rates; catalogs.md section 2a);
+ *    reserved values being effective hourly rates; docs/reference/catalogs.md section 2a);
  *  - Azure Retail Prices API pages ({"Items": [...], "NextPageLink": ...}; items with
  *    armSkuName, armRegionName, retailPrice, unitOfMeasure "1 Hour", currencyCode, productName
  *    ending in " Windows" for Windows, skuName ending in " Spot" / " Low Priority", type
  *    Consumption | Reservation | DevTestConsumption, reservationTerm "1 Year" | "3 Years",
- *    effectiveStartDate; catalogs.md section 2c). A Reservation retailPrice is the price of
- *    the whole term and becomes an hourly rate: retailPrice / (years x 8760).
+ *    effectiveStartDate; docs/reference/catalogs.md section 2c). A Reservation retailPrice is the
+ * price of the whole term and becomes an hourly rate: retailPrice / (years x 8760).
  *
  * Prices are parsed from strings or numbers with strtod; a value that is not a finite number
  * >= 0 (e.g. "N/A") is skipped and counted. An instance with none of the asked prices is left

@@ -9,8 +9,8 @@
  * Determining True Total Cost of Ownership for Data Centers", 2008, and of the cloud vendors'
  * TCO calculators: server hardware with a refresh period, software, power with PUE, space,
  * network, IT labour, storage with its redundancy, a utilisation/consolidation factor;
- * catalogs.md section 5; docs/catalog-format.md "Servers"). For the share e of the server a
- * configuration pays: a slice's s = max(slice vCPU / vCPU, slice GiB / GiB) divided by the
+ * docs/reference/catalogs.md section 5; docs/catalog-format.md "Servers"). For the share e of the
+ * server a configuration pays: a slice's s = max(slice vCPU / vCPU, slice GiB / GiB) divided by the
  * server's utilisation u (the packing factor: idle capacity is paid by the slices that run),
  * e = min(1, s / u); a whole server e = 1. Per copy (nodes x (1 + standby copies)):
  *   capital      = capex x e / (life years x 8760)

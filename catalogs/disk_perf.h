@@ -2,7 +2,7 @@
  * disk_perf.h - performance of a disk type at a capacity and provisioning, from the rule data of
  * struct cat_disk (catalog.h). No provider is special-cased: AWS gp3/gp2/io2, Alibaba ESSD
  * PL0-PL3 and AutoPL, Huawei EVS and local NVMe all differ only in their numbers
- * (rules and sources in ../shared/reference/catalogs.md section 3, bundled in
+ * (each rule's source, the vendor's documentation page, is in its catalog entry in
  * data/catalogs/).
  *
  *   baseline(C)   = max(floor, min(base + per_gib*C, cap, cap_per_gib*C))   for IOPS and MB/s

@@ -4,7 +4,7 @@
  * (and on transient transport errors) honouring Retry-After, gzip/deflate transfer,
  * a size cap, a conditional-request cache (ETag / Last-Modified) and Azure Retail Prices
  * paging (NextPageLink, with the $skip fallback of Microsoft Q&A 1188465). Client checklist:
- * catalogs.md section 2e.
+ * docs/reference/catalogs.md section 2e.
  *
  * Cache: one pair of files per URL in the cache folder, <fnv1a64(url)>.body and .meta
  * (JSON: url, etag, last_modified). A repeated fetch sends If-None-Match / If-Modified-Since
@@ -44,7 +44,7 @@ struct cat_fetch_options {
     int require_json;        /* 1 (default): every response body must be JSON */
     int progress;            /* 1: progress on stderr for downloads taking over 2 s */
     int retry_not_found;     /* 1: retry HTTP 404 too (AWS region indexes name files that are
-                                still being published; catalogs.md 2e); default 0 */
+                                still being published; docs/reference/catalogs.md 2e); default 0 */
 };
 
 /* What a fetch did. */

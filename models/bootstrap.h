@@ -2,16 +2,16 @@
  * bootstrap.h - residual bootstrap intervals for the derived figures of a fit.
  *
  * B. Efron & R. Tibshirani, "An Introduction to the Bootstrap" (1993), §9.5 (bootstrapping
- * residuals) and §13 (percentile intervals); models.md §4.4. Each replicate refits the same
- * model to X*_i = Xhat(N_i) + r_j * sqrt(n/(n-p)), r_j drawn with replacement from the fit's
- * residuals by a gsl_rng (mt19937) with a fixed seed, so a run is reproducible (a resampled
+ * residuals) and §13 (percentile intervals); docs/reference/models.md §4.4. Each replicate refits
+ * the same model to X*_i = Xhat(N_i) + r_j * sqrt(n/(n-p)), r_j drawn with replacement from the
+ * fit's residuals by a gsl_rng (mt19937) with a fixed seed, so a run is reproducible (a resampled
  * throughput may be <= 0; the USL refit accepts it, usl_options.any_sign_x). The 95 %
  * interval of a figure is the 2.5 % and 97.5 % quantiles of its replicates (linear between
  * order statistics). A replicate without a peak (kappa at 0, sigma at 1) has N* = +infinity:
  * when more than 2.5 % of them have none, the upper bound is +INFINITY ("peak not identified"),
  * and its maximum throughput is the ceiling lambda/sigma. More honest than the delta method
- * for 5-10 points and skewed figures such as N* (models.md §4.4: vendor curve b has N* in
- * [139, unbounded)).
+ * for 5-10 points and skewed figures such as N* (docs/reference/models.md §4.4: vendor curve b has
+ * N* in [139, unbounded)).
  *
  * Thread-safety: touches only its arguments (the workspace belongs to one thread).
  */

@@ -2,17 +2,17 @@
  * derived.h - figures derived from a fitted model, each with a 95 % interval.
  *
  *   peak concurrency  N* = sqrt((1 - sigma) / kappa)              (Gunther, GCaP 2007, eq. 4.33)
- *   peak throughput   X(N*) = lambda N* / (2(1 - sigma) + (sigma - kappa) N*)   (models.md §1.1)
- *   ceiling           lambda / sigma, the Amdahl asymptote (R usl limit.scalability);
- *                     X_m for the piecewise model
- *   knee              X_m / lambda (piecewise); 1/sigma for the USL and Amdahl (R usl
- *                     optimal.scalability: where the linear bound meets the ceiling)
+ *   peak throughput   X(N*) = lambda N* / (2(1 - sigma) + (sigma - kappa) N*)
+ * (docs/reference/models.md §1.1) ceiling           lambda / sigma, the Amdahl asymptote (R usl
+ * limit.scalability); X_m for the piecewise model knee              X_m / lambda (piecewise);
+ * 1/sigma for the USL and Amdahl (R usl optimal.scalability: where the linear bound meets the
+ * ceiling)
  *
  * Intervals: delta method (model_delta_se) with the t quantile of the fit's degrees of freedom,
  * value -/+ t * SE, clipped at 0 for quantities that cannot be negative. A peak is reported
  * only for a USL whose kappa is significant (fit_kappa_significant), or whose points fall beyond
  * their noise after the best level (model_fit.peak_in_data: the data show the peak); otherwise
- * the model has no peak (models.md §0 item 3).
+ * the model has no peak (docs/reference/models.md §0 item 3).
  *
  * Regime at the largest x measured, from the terms of D(N) = 1 + sigma (N-1) + kappa N (N-1)
  * (Gunther, arXiv:0808.1431, eq. 26): contention-bound when sigma (N-1) >= kappa N (N-1),

@@ -1,9 +1,9 @@
 /*
  * fit.h - fit every model to one curve and choose one.
  *
- * Selection (models.md §0 item 3 and §4.5): the USL, Amdahl's law and the piecewise bound are
- * fitted; the model with the smallest AICc (Hurvich & Tsai, Biometrika 76, 1989) is chosen,
- * except that the USL is chosen over Amdahl's law only when its extra parameter kappa is
+ * Selection (docs/reference/models.md §0 item 3 and §4.5): the USL, Amdahl's law and the piecewise
+ * bound are fitted; the model with the smallest AICc (Hurvich & Tsai, Biometrika 76, 1989) is
+ * chosen, except that the USL is chosen over Amdahl's law only when its extra parameter kappa is
  * significant (its 95 % interval excludes 0, i.e. kappa/SE(kappa) > t(0.975, n-3)) and it
  * has the smaller AICc: the nested model wins when the extra parameter is not significant.
  * The data come first (fit_options.peak_seen): when the points fall beyond their noise after

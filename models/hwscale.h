@@ -37,10 +37,10 @@
  * neighbours at fixed u gives a median |error| of the peak of 3.3 % (docs/predict.md).
  *
  * Latency: the mean follows from Little's law for a closed loop with zero think time,
- * R = N / X (models.md 1.3); every measured statistic k (mean, p95, ...) is carried as its ratio
- * to that, r_k = L_k / (N / X), and the prediction blends the sizes' r_k at the same u with the
- * throughput's log-v weights (linear in log u between levels, held outside a size's range):
- * L_k = r_k N / X.
+ * R = N / X (docs/reference/models.md 1.3); every measured statistic k (mean, p95, ...) is carried
+ * as its ratio to that, r_k = L_k / (N / X), and the prediction blends the sizes' r_k at the same u
+ * with the throughput's log-v weights (linear in log u between levels, held outside a size's
+ * range): L_k = r_k N / X.
  *
  * Interval: the 95 % half-width of a predicted throughput is X sqrt(q^2 + c^2), where q is the
  * family's leave-one-out error (hwscale_validate: the 95th percentile of |predicted/measured - 1|

@@ -3,12 +3,12 @@
  *
  * Mean response time of a closed loop (sysbench --threads=N without --rate) by Little's law:
  *   R(N) = N / X(N) - Z        (Z = think time; B. Schwartz, "Practical Scalability Analysis
- *                               with the USL", eq. r_n; models.md §1.3)
+ *                               with the USL", eq. r_n; docs/reference/models.md §1.3)
  * Units: R is in the reciprocal unit of X (seconds when X is per second); Z likewise.
  *
  * Concurrency at a target mean latency R_t for the USL: N/X = R_t + Z solves
  *   kappa N^2 + (sigma - kappa) N + (1 - sigma - lambda (R_t + Z)) = 0,
- * taken in the cancellation-free form (models.md §1.3)
+ * taken in the cancellation-free form (docs/reference/models.md §1.3)
  *   N_R = 2c / ((sigma - kappa) + sqrt((sigma - kappa)^2 + 4 kappa c)),  c = lambda (R_t+Z) - 1 +
  * sigma, which gives c/sigma when kappa = 0. Past the peak N* both latency and throughput get
  * worse, so the answer is capped at N* (never beyond) and the throughput is X(min(N_R, N*)). For

@@ -9,7 +9,7 @@
  *              (N. Gunther, "Guerrilla Capacity Planning", Springer 2007, eq. 4.31)
  *   Amdahl     the USL with kappa = 0: X(N) = lambda*N / (1 + sigma*(N-1))
  *   piecewise  X(N) = min(lambda*N, X_m): the asymptotic bounds of a closed system with zero
- *              think time (exact for M/M/c; models.md §1.4)
+ *              think time (exact for M/M/c; docs/reference/models.md §1.4)
  *
  * Parameters live in par[] in a fixed order (MODEL_LAMBDA, MODEL_SIGMA, MODEL_KAPPA for the USL
  * and Amdahl; MODEL_LAMBDA, MODEL_XM for piecewise). A parameter held at a bound (sigma or

@@ -4,8 +4,8 @@
  * For a closed system of c identical servers with zero think time the exact throughput is
  * min(N, c)/S (the asymptotic bounds of operational analysis: Lazowska et al., "Quantitative
  * System Performance", 1984, ch. 5), so this is the zero-think-time M/M/c curve and a baseline
- * for model selection (models.md §1.4). The SSE is not smooth in (lambda, X_m), so the fit
- * enumerates the splits of the points sorted by N: the k smallest N on the linear branch
+ * for model selection (docs/reference/models.md §1.4). The SSE is not smooth in (lambda, X_m), so
+ * the fit enumerates the splits of the points sorted by N: the k smallest N on the linear branch
  * (lambda = sum X_i N_i / sum N_i^2), the rest on the flat branch (X_m = their mean); a split is
  * admissible when lambda*N_k <= X_m <= lambda*N_{k+1} (consistent with the min) and the flat
  * branch holds at least 2 distinct N (one point cannot tell a ceiling from a rise). All points on

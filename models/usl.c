@@ -101,7 +101,8 @@ static int usl_f(const gsl_vector *th, void *data, gsl_vector *f)
     return GSL_SUCCESS;
 }
 
-/* dX/dlambda = N/D, dX/dsigma = -X (N-1)/D, dX/dkappa = -X N(N-1)/D (models.md §4.1) */
+/* dX/dlambda = N/D, dX/dsigma = -X (N-1)/D, dX/dkappa = -X N(N-1)/D (docs/reference/models.md §4.1)
+ */
 static int usl_df(const gsl_vector *th, void *data, gsl_matrix *J)
 {
     const struct face *fc = data;

@@ -11,9 +11,9 @@
  * lambda0 = max X/N. Each face runs to xtol = gtol = 1e-12 or max_iter; a run that stops
  * with GSL_ENOPROG or GSL_EMAXITER is kept only if it passes the looser stationarity test
  * gsl_multifit_nlinear_test(1e-9, 1e-7).
- * Bounds sigma >= 0, kappa >= 0, sigma < 1 by active-set face enumeration (models.md §4.2):
- * the free fit and every face {sigma = 0}, {kappa = 0}, {sigma = kappa = 0}, and {sigma = 1},
- * {sigma = 1, kappa = 0} (the closure of sigma < 1, where a curve that falls from its first
+ * Bounds sigma >= 0, kappa >= 0, sigma < 1 by active-set face enumeration (docs/reference/models.md
+ * §4.2): the free fit and every face {sigma = 0}, {kappa = 0}, {sigma = kappa = 0}, and {sigma =
+ * 1}, {sigma = 1, kappa = 0} (the closure of sigma < 1, where a curve that falls from its first
  * point ends up) are fitted and the admissible run with the smallest SSE is kept (a pinned face
  * must beat a freer one by more than 1e-9 relative). With two simple bounds this is the
  * Karush-Kuhn-Tucker solution; a parameter on its bound is reported fixed (value 0, no standard

@@ -6,8 +6,8 @@
  *
  * Each operation is the whole of what the blocking code does for it: a statement is executed,
  * its result set (if any) fully transferred and freed, and it is classified read / write /
- * other as sysbench does (sysbench.md 2.3); a text query likewise, any further result sets
- * drained; a prepare falls back to text emulation on 1295 ER_UNSUPPORTED_PS.
+ * other as sysbench does (docs/reference/sysbench.md 2.3); a text query likewise, any further
+ * result sets drained; a prepare falls back to text emulation on 1295 ER_UNSUPPORTED_PS.
  *
  * Use (an event loop, probes/probe_engine.c):
  *   rc = myasync_execute(&a, &conn, stmt);        // or _connect, _prepare, _query

@@ -3,10 +3,11 @@
  * libmysqlclient's API): connect with TLS options, server-side prepared statements with the
  * binds sysbench uses, text queries, and errors kept with their class.
  *
- * Call sequence (sysbench.md 2.5): myconn_library_init() once in the main thread before any
- * thread starts; per thread mysql_thread_init() (myconn_thread_init) and myconn_thread_end();
- * myconn_connect() takes a *fresh* handle from mysql_init() every time, including reconnects
- * (reusing a closed handle is what crashes sysbench 1.0.20 with libmariadb, its issue #527).
+ * Call sequence (docs/reference/sysbench.md 2.5): myconn_library_init() once in the main thread
+ * before any thread starts; per thread mysql_thread_init() (myconn_thread_init) and
+ * myconn_thread_end(); myconn_connect() takes a *fresh* handle from mysql_init() every time,
+ * including reconnects (reusing a closed handle is what crashes sysbench 1.0.20 with libmariadb,
+ * its issue #527).
  *
  * Error classes (struct myconn_error):
  *   MYCONN_IGNORABLE  errno in --mysql-ignore-errors (default 1213,1020,1205, or "all"): the

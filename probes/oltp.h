@@ -3,8 +3,8 @@
  * statements of each workload and the shape of one event ("transaction"), and `cleanup`.
  *
  * Sources (read, not copied): the Lua scripts of sysbench 1.0.20 (oltp_common.lua and one
- * script per workload; tests/include/oltp_legacy/{common,oltp}.lua for oltp_legacy) and
- * ../shared/reference/sysbench.md sections 1-2.  SQL text, statement order, the random draw
+ * script per workload; tests/include/oltp_legacy/{common,oltp}.lua for oltp_legacy) in
+ * akopytov/sysbench at tag 1.0.20.  SQL text, statement order, the random draw
  * behind every value and the order of the draws follow the scripts, so that for the same RNG
  * state the same statements are sent.
  *

@@ -8,7 +8,7 @@
  * workers = threads each thread drives one connection, as sysbench does; nothing else about the
  * run changes with the number of workers.
  *
- * Run model (sysbench 1.0.20's, sysbench.md 2.4, 4, 5), per connection:
+ * Run model (sysbench 1.0.20's, docs/reference/sysbench.md 2.4, 4, 5), per connection:
  *   - statements prepared once per connection (again after a reconnect);
  *   - closed loop by default: each connection runs the next event as soon as the previous ends;
  *   - with rate > 0 an open loop: arrivals are a Poisson process of that rate (exponential
@@ -47,7 +47,7 @@
  * part: flag `partial`, a `client` object and the lossless latency histogram (records/merge.h
  * combines the parts).
  *
- * Aggregation (CONVENTIONS.md "Threads"): each worker owns a 64-byte aligned slot with its
+ * Aggregation: each worker owns a 64-byte aligned slot with its
  * counters and latency histogram, updated under the slot's own mutex once per turn of its loop;
  * the calling thread is the single aggregator: every report interval it drains every slot into
  * an interval histogram (for the interval line's percentile) and a cumulative one (for the

@@ -8,7 +8,7 @@
  * connection the run model is probe.h's, as with one thread per connection: closed or open
  * loop, the same statements, draws, retries, reconnects and error classes.
  *
- * Sharing with the aggregator (CONVENTIONS.md "Threads"): each worker owns a 64-byte aligned
+ * Sharing with the aggregator: each worker owns a 64-byte aligned
  * slot with its counters and latency histogram; a worker adds the events it completed in one
  * turn of its loop under the slot's own mutex (one lock per turn, not per event); the
  * aggregator drains every slot each tick. Beside the slot, two relaxed atomics the aggregator

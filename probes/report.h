@@ -1,6 +1,6 @@
 /*
  * report.h - the probe's text report in sysbench 1.0.20's layout (src/sysbench.c,
- * src/db_driver.c; ../shared/reference/sysbench.md 6.1), so that people and sysbench parsers
+ * src/db_driver.c of akopytov/sysbench 1.0.20), so that people and sysbench parsers
  * read it as they read sysbench: header, "[ Ns ]" intermediate lines, SQL statistics, general
  * statistics, latency, threads fairness.
  *

@@ -4,15 +4,15 @@
  * gaussian, special, pareto), the unique-sequence generator and the '#'/'@' string templates.
  *
  * Sources (read, not copied): akopytov/sysbench 1.0.20 src/sb_rand.c, src/sb_rand.h,
- * src/xoroshiro128plus.h (xoroshiro128+ by Blackman and Vigna, 2016, public domain), and
- * ../shared/reference/sysbench.md section 4.  Every formula below keeps sysbench's operation
- * order and double -> uint32 truncations, so the same state gives the same numbers.
+ * src/xoroshiro128plus.h (xoroshiro128+ by Blackman and Vigna, 2016, public domain).  Every formula
+ * below keeps sysbench's operation order and double -> uint32 truncations, so the same state gives
+ * the same numbers.
  *
- * Seeding (sysbench.md 4): sysbench seeds libc random() with --rand-seed (or the time), the
- * main thread takes 4 random() values for its own generator and 2 for the unique sequence, and
- * each worker then takes 4.  Here the libc generator is a struct sbrand_seeder (glibc's
- * random_r with a private 128-byte state, which is what srandom()/random() use), so there is no
- * hidden global state; workers are seeded in thread order, which makes a run with a given
+ * Seeding (docs/reference/sysbench.md 4): sysbench seeds libc random() with --rand-seed (or the
+ * time), the main thread takes 4 random() values for its own generator and 2 for the unique
+ * sequence, and each worker then takes 4.  Here the libc generator is a struct sbrand_seeder
+ * (glibc's random_r with a private 128-byte state, which is what srandom()/random() use), so there
+ * is no hidden global state; workers are seeded in thread order, which makes a run with a given
  * --rand-seed repeatable (in sysbench the workers race for random()).
  *
  * Thread-safety: a struct sbrand belongs to one thread.  sbrand_unique_next() is safe from

@@ -14,7 +14,7 @@
  * region says so with its return code (HIST_BELOW_RANGE / HIST_ABOVE_RANGE), so a report can
  * print "> 100 s" instead of a cap that looks like a measurement (sysbench issue #242).
  *
- * Use by a multi-threaded probe (CONVENTIONS.md "Threads"):
+ * Use by a multi-threaded probe:
  *   - each worker thread owns one struct hist (64-byte aligned, so two threads' histograms
  *     never share a cache line) and calls hist_record() for each event, without atomics;
  *   - once per interval one aggregator takes each thread's histogram (under that thread's own

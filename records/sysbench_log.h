@@ -1,7 +1,7 @@
 /*
  * sysbench_log.h - read sysbench's text output as point records, one run at a time.
  *
- * Reads what sysbench prints for `run` (sysbench.md §6, §7):
+ * Reads what sysbench prints for `run` (docs/reference/sysbench.md §6, §7):
  *   - 1.0.x and 1.1 (master) OLTP scripts: header (threads, target rate, report interval,
  *     warm-up, seed), intermediate "[ Ns ] thds: ..." lines (kept as the point's series; the
  *     Lua report_default's "err/s X" without a colon too, as tpcc.lua prints it), the

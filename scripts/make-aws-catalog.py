@@ -3,7 +3,7 @@
 
     scripts/make-aws-catalog.py [--check]     (run from the repository root)
 
-Inputs (copied from ../shared/reference so this runs from a clean clone; data/prices/README.md
+Inputs (dated copies of public tables, so this runs from a clean clone; data/prices/README.md
 names their origin):
 
   data/prices/aws_ec2_us-east-1_ondemand_linux.csv  SpareCores sc-data, us-east-1 Linux

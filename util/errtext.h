@@ -1,6 +1,6 @@
 /*
  * errtext.h - error text with a position: "FILE:LINE:COLUMN: what was wrong, what was
- * expected", the one shape every sizeup message about bad input takes (CONVENTIONS.md). The
+ * expected", the one shape every sizeup message about bad input takes. The
  * text goes into a caller's buffer (an error struct's msg[]); nothing is allocated.
  *
  * Thread-safety: pure functions.

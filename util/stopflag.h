@@ -1,7 +1,7 @@
 /*
  * stopflag.h - the stop flag: SIGINT and SIGTERM set it, long work polls it and stops at the
  * next safe point, keeping what was measured. It is the one piece of global mutable state the
- * conventions allow (CONVENTIONS.md), and this module is the only place that holds it.
+ * conventions allow, and this module is the only place that holds it.
  *
  * SIGTERM is treated as SIGINT (issue 12.5): both stop the work the same way and the command
  * exits 130, the status of an interrupt, whichever came; the flag holds the number of the

@@ -3,7 +3,7 @@
  * parser that fills a command's option struct from argv and renders its --help from the same
  * table, and dispatch to subcommands.
  *
- * A command declares (sysbench's options-as-data, CONVENTIONS.md):
+ * A command declares (sysbench's options-as-data: src/sb_options.c):
  *
  *     struct fit_opts { int model; double think_s; struct slo target; ... };
  *     static const struct cli_opt fit_table[] = {
@@ -25,7 +25,7 @@
  * two cannot disagree. A default computed at run time (the host name) is said in words in
  * .dflt_doc, and the command sets it itself.
  *
- * Conventions (jq, CONVENTIONS.md): --help (added to every table) goes to stdout and exits 0;
+ * Conventions (as jq's): --help (added to every table) goes to stdout and exits 0;
  * misuse goes to stderr as "sizeup: --threads takes a list of positive integers, e.g.
  * 1,2,4,8, not 'x'" and "Try 'sizeup CMD --help'.", and exits SIZEUP_EXIT_USAGE (2).
  *

@@ -1,8 +1,8 @@
 /*
  * cmd_probe.c - `sizeup probe prepare|run|cleanup`: sysbench 1.0.20-compatible OLTP probes.
  *
- * Options carry sysbench's names (sysbench.md 3). The sysbench-layout report goes to stdout,
- * progress and errors to stderr, one sizeup.point/1 record per --threads level to --out
+ * Options carry sysbench's names (docs/reference/sysbench.md 3). The sysbench-layout report goes to
+ * stdout, progress and errors to stderr, one sizeup.point/1 record per --threads level to --out
  * (appended, flushed and fsync'ed when the level ends).
  */
 #include "append.h"

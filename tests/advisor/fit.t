@@ -1,5 +1,5 @@
 # Transcript of `sizeup fit` (format: tests/transcript.sh).
-# Expected figures: models.md §5 (idc-nvme = vendor curve a: USL peak near 42 threads), the
+# Expected figures: docs/reference/models.md §5 (idc-nvme = vendor curve a: USL peak near 42 threads), the
 # table itself (idc-nvme's best level is 1437 tps at 16 threads, then 1429 at 32 and a fall to
 # 779 at 512: peaked; the cloud curves end within 5 % of their best: plateaus) and the
 # issue's "done when" (a fit with intervals for each of the four curves of the table).
@@ -133,7 +133,7 @@ $ fit --predict 8,64,1024 data/published/seekdb-4c8g-1c2g.csv
 > p99
 > (extrapolated)  beyond the data
 
-### bootstrap intervals (models.md §4.4: vendor curve a N* [37.0, 49.1]; same shape in tps)
+### bootstrap intervals (docs/reference/models.md §4.4: vendor curve a N* [37.0, 49.1]; same shape in tps)
 $ fit --bootstrap 2000 data/published/rds-idc-vs-cloud-4c16g.csv
 ? 0
 > the usl's N* = 42.297 [36.

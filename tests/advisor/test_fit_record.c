@@ -1,7 +1,8 @@
 /*
  * test_fit_record.c - the sizeup.fit/1 writer: one parseable JSON line per record carrying the
- * fit's figures. Data: tests/models/data vendor curves a and c; expected values from
- * ../shared/reference/models.md §5 (sigma 0.17437, N* 42.31 for curve a; curve c has no peak).
+ * fit's figures. Data: tests/models/data vendor curves a and c (from data/published); expected
+ * values from tests/models/data/EXPECTED.md (sigma 0.17437, N* 42.31 for curve a; curve c has no
+ * peak).
  */
 #include "check.h"
 #include "fit_record.h"

@@ -6,7 +6,7 @@
  *   USL X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1))   (Gunther, GCaP 2007, eq. 4.31)
  *   N* = sqrt((1 - sigma) / kappa)                           (GCaP eq. 4.33)
  *   mean latency by Little's law R(N) = N / X(N); at R_t the quadratic
- *   kappa N^2 + (sigma - kappa) N + (1 - sigma - lambda R_t) = 0  (models.md 1.3)
+ *   kappa N^2 + (sigma - kappa) N + (1 - sigma - lambda R_t) = 0  (docs/reference/models.md 1.3)
  *   measured percentiles on a straight line are reproduced by Steffen's interpolation
  *   (a monotone cubic through collinear data is the line).
  */

@@ -42,7 +42,7 @@ LAST_MODIFIED = "Wed, 21 Oct 2026 07:28:00 GMT"
 
 
 def azure_item(k):
-    """One Azure Retail Prices VM item (fields as in catalogs.md section 2c)."""
+    """One Azure Retail Prices VM item (fields as in docs/reference/catalogs.md section 2c)."""
     return {
         "currencyCode": "USD", "tierMinimumUnits": 0.0, "retailPrice": 0.01 * (k + 1),
         "unitPrice": 0.01 * (k + 1), "armRegionName": "eastus", "location": "US East",

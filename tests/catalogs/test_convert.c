@@ -1,8 +1,8 @@
 /*
  * test_convert.c - ec2instances.info and Azure Retail Prices excerpts -> sizeup.catalog/1.
- * The fixtures follow the field lists of catalogs.md sections 2a and 2c (the x2iedn.32xlarge
- * record is the real excerpt quoted there); expected prices are the fixtures' strings and the
- * closed form for Azure reservations, retailPrice / (years x 8760).
+ * The fixtures follow the field lists of docs/reference/catalogs.md sections 2a and 2c (the
+ * x2iedn.32xlarge record is the real excerpt quoted there); expected prices are the fixtures'
+ * strings and the closed form for Azure reservations, retailPrice / (years x 8760).
  */
 #include "catalog.h"
 #include "check.h"

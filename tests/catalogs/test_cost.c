@@ -1,11 +1,12 @@
 /*
  * test_cost.c - disk rules and cost arithmetic against hand-computed values.
  *
- * Disk formulas: catalogs.md section 3 (Alibaba "ESSDs" and "ESSD AutoPL disks" user guides,
- * Huawei "EVS Overview", AWS EBS volume types); EBS prices: infracost golden test
+ * Disk formulas: docs/reference/catalogs.md section 3 (Alibaba "ESSDs" and "ESSD AutoPL disks" user
+ * guides, Huawei "EVS Overview", AWS EBS volume types); EBS prices: infracost golden test
  * ebs_volume_test.golden (40 GB gp3 -> $3.20, 1,000 extra IOPS -> $5.00, 5 extra MB/s -> $0.20,
  * 10 GB gp2 -> $1.00, 30 GB io2 -> $3.75, 300 IOPS -> $19.50). On-premises formula: cost.h
- * (catalogs.md section 5). Every expected value below is worked out by hand in its comment.
+ * (docs/reference/catalogs.md section 5). Every expected value below is worked out by hand in its
+ * comment.
  */
 #include "catalog.h"
 #include "check.h"

@@ -1,6 +1,6 @@
 /*
  * test_bootstrap.c - residual bootstrap intervals (seed 42, 2000 replicates) against the
- * bootstrap figures of ../shared/reference/models.md §4.4 (B ~ 2000, another seed: a Monte
+ * bootstrap figures of docs/reference/models.md §4.4 (B ~ 2000, another seed: a Monte
  * Carlo difference of a few units is expected, so bounds are checked to +/- 3 threads and
  * +/- 300 qps): specsdm91 N* [82.9, 125.9]; vendor curve a N* [37.0, 49.1], X_max [28.3k,
  * 31.4k]; vendor curve b N* [139, unbounded).

@@ -2,8 +2,8 @@
  * test_coverage.c - the 95 % intervals are honest: 200 seeded synthetic curves from known USL
  * parameters with Gaussian noise; each true parameter (and the true peak N*) must lie inside
  * its fitted 95 % interval in at least 90 % of the trials. The nominal rate is 95 %; the
- * intervals are the asymptotic t intervals of models.md §4.4, so a few points less is expected
- * for a nonlinear model with 10 points.
+ * intervals are the asymptotic t intervals of docs/reference/models.md §4.4, so a few points less
+ * is expected for a nonlinear model with 10 points.
  */
 #include "check.h"
 #include "derived.h"

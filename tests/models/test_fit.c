@@ -2,7 +2,7 @@
  * test_fit.c - model selection, piecewise, derived figures and degenerate input.
  *
  * Expected values: the cross-check fits of the three vendor curves in
- * ../shared/reference/models.md §5 (recomputed there with scipy least_squares and an independent
+ * docs/reference/models.md §5 (recomputed there with scipy least_squares and an independent
  * GSL program, printed to 4-5 significant digits; tolerances are half a unit of the last
  * printed digit unless noted), and closed forms.
  */

@@ -8,7 +8,8 @@
  *   N*   = sqrt((1-sigma)/kappa), X(N*) = lambda N* / (2(1-sigma) + (sigma-kappa)N*) (GCaP 4.33)
  *   N_R  = textbook root (kappa - sigma + sqrt((sigma-kappa)^2 + 4 kappa c))/(2 kappa),
  *          c = lambda (R+Z) - 1 + sigma (well conditioned for these parameters)
- *   Amdahl N_R = (lambda R - 1 + sigma)/sigma; piecewise N_R = R X_m (models.md §1.3, §1.4).
+ *   Amdahl N_R = (lambda R - 1 + sigma)/sigma; piecewise N_R = R X_m (docs/reference/models.md
+ * §1.3, §1.4).
  */
 #include "check.h"
 #include "derived.h"
@@ -117,8 +118,8 @@ static void amdahl_closed_forms(void)
     CHECK_INT_EQ(dv.regime, DERIVED_CONTENTION);
 }
 
-/* models.md §1.3: kappa = 1e-30 makes the textbook root cancel to 0 (vendor curve c); the
- * stable form gives 213.8 threads at 2 ms with sigma 0.19597, lambda 21352 */
+/* docs/reference/models.md §1.3: kappa = 1e-30 makes the textbook root cancel to 0 (vendor curve
+ * c); the stable form gives 213.8 threads at 2 ms with sigma 0.19597, lambda 21352 */
 static void stable_root(void)
 {
     struct model_fit f;

@@ -2,9 +2,9 @@
  * test_published.c - every curve of the published tables in data/published/ (imported with
  * probes/import.h, as `sizeup fit` reads them) fits without error, and two facts those reports
  * show are found: the idc-nvme curve of rds-idc-vs-cloud-4c16g.csv turns down after its peak
- * (the source: throughput "falls after 16 threads"; models.md §5 puts the peak near 42
- * threads, bootstrap 37-49), and the seekdb 4c8g point_select curve only saturates
- * (models.md §5 curve c: kappa not significant, plateau).
+ * (the source: throughput "falls after 16 threads"; docs/reference/models.md §5 puts the peak near
+ * 42 threads, bootstrap 37-49), and the seekdb 4c8g point_select curve only saturates
+ * (docs/reference/models.md §5 curve c: kappa not significant, plateau).
  */
 #include "check.h"
 #include "derived.h"

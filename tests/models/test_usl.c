@@ -1,6 +1,6 @@
 /*
  * test_usl.c - the fitter against every dataset of tests/models/data/EXPECTED.md (copied from
- * ../shared/reference/usl-datasets), each in the mode its source used (M3: lambda free; M2:
+ * docs/reference/usl-datasets), each in the mode its source used (M3: lambda free; M2:
  * lambda = X(1); MQ: linearised), within the tolerances EXPECTED.md states. Tolerances for
  * values printed to d significant digits are half a unit of the last digit. The soft datasets
  * of its §7 are checked against the research's own refits (regression checks).
@@ -159,7 +159,8 @@ static void raytracer(void)
     CHECK_NEAR(SIGMA(f), 0.02444, 0.000005);
     CHECK_NEAR(KAPPA(f), 0.00163, 0.000005);
     CHECK_NEAR(LAMBDA(f), 20.85605, 0.000005);
-    /* R usl's confint uses est -/+ SE * qt(0.95, n-1) (models.md §2): reproduce it from our SEs */
+    /* R usl's confint uses est -/+ SE * qt(0.95, n-1) (docs/reference/models.md §2): reproduce it
+     * from our SEs */
     for (int i = 0; i < 3; i++) {
         double q = gsl_cdf_tdist_Pinv(0.95, 5.0);
         double tol = i == 0 ? 0.000005 : 0.000005;

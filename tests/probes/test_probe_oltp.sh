@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Integration test of `sizeup probe` on the fixture's MariaDB: statements per transaction by
 # type for every workload (SHOW GLOBAL STATUS Com_* deltas against sysbench's shapes,
-# ../shared/reference/sysbench.md 2.2), prepare against Debian's sysbench 1.0.20 prepare
+# docs/reference/sysbench.md 2.2), prepare against Debian's sysbench 1.0.20 prepare
 # (table definitions, row counts, value formats, k distribution), prepare's refusal to
 # overwrite, cleanup's refusal to drop foreign tables, records per --threads level, and that
 # the password never appears in any output.
@@ -12,7 +12,7 @@ probe prepare --tables 2 --table-size 300 >"$TMPD/prep.out" 2>&1
 check_eq "prepare exit" $? 0
 
 # ---- statements per event: Com_* deltas (select update insert delete begin commit) -------
-# Expected per event, sysbench.md 2.2 (defaults): read_write 14 selects, 2 updates, 1 insert,
+# Expected per event, docs/reference/sysbench.md 2.2 (defaults): read_write 14 selects, 2 updates, 1 insert,
 # 1 delete, BEGIN, COMMIT; oltp_legacy the same as text queries; ...
 # Before its first statement a run checks that the tables are sizeup's (probes/sbtables.h):
 # SHOW statements and one SELECT on information_schema (the foreign keys): Com_select + 1.
@@ -46,7 +46,7 @@ select_random_ranges   1 0 0 0 0 0
 oltp_legacy           14 2 1 1 1 1
 SHAPES
 
-# read/write/other by result set / affected rows (sysbench.md 2.3): read_only = 14 r + 2 o
+# read/write/other by result set / affected rows (docs/reference/sysbench.md 2.3): read_only = 14 r + 2 o
 probe run --workload oltp_read_only --tables 2 --table-size 300 --events 10 --time 0 \
     >"$TMPD/ro.out" 2>/dev/null
 check_true "read_only read: 140" grep -Eq "^ +read: +140$" "$TMPD/ro.out"

@@ -1,11 +1,11 @@
 /*
  * test_report.c - the sysbench 1.0.20 layout of the final report.
  *
- * Expected text: the summary of sysbench.md 7.1 (a real `sysbench oltp_point_select` run:
- * 53975 events, 2 threads of 31769 and 22206 events, min 0.02 ms, max 893.82 ms, sum
- * 10218.04 ms, p95 0.14 ms, total time 5.1499 s).  The only lines that differ are the two
- * "per sec." rates, which sysbench divides by a second timer read a moment after "total time"
- * (10478.31 there); here both use total time: 53975 / 5.1499 = 10480.79.
+ * Expected text: the summary of docs/reference/sysbench.md 7.1 (a real `sysbench oltp_point_select`
+ * run: 53975 events, 2 threads of 31769 and 22206 events, min 0.02 ms, max 893.82 ms, sum 10218.04
+ * ms, p95 0.14 ms, total time 5.1499 s).  The only lines that differ are the two "per sec." rates,
+ * which sysbench divides by a second timer read a moment after "total time" (10478.31 there); here
+ * both use total time: 53975 / 5.1499 = 10480.79.
  */
 #include "check.h"
 #include "probe.h"
@@ -99,7 +99,7 @@ int main(void)
         n = fread(line, 1, sizeof line - 1, f);
         line[n] = '\0';
         fclose(f);
-        /* sysbench.md 6.1 format, values per second over dt = 2 s */
+        /* docs/reference/sysbench.md 6.1 format, values per second over dt = 2 s */
         CHECK_STR_EQ(line, "[ 1s ] thds: 2 tps: 1000.00 qps: 2000.00 (r/w/o: 1400.00/400.00/"
                            "200.00) lat (ms,95%): 9.22 err/s: 1.00 reconn/s: 0.50\n");
     }

@@ -3,7 +3,7 @@
  *
  * Expected values: xoroshiro128+'s recurrence worked by hand from the state {1, 2}; glibc's
  * random() (the generator sysbench seeds from) called directly; closed forms of each
- * distribution (sysbench.md 4): `special` puts res = 75 % of draws in the window
+ * distribution (docs/reference/sysbench.md 4): `special` puts res = 75 % of draws in the window
  * [a + t/2 - t*pct/200 + 0.25*(t*pct/100 + 1), a + t/2 - t*pct/200 + t*pct/100 + 1) plus the
  * share of the 12-uniform (Irwin-Hall) branch that lands there; pareto with h = 0.2 puts
  * 1 - ... = 0.2^(1/power) = 80 % of draws in the lowest 20 % of ids; uniform's mean is
@@ -95,10 +95,10 @@ static void test_special(void)
             mx = v;
     }
     CHECK_NEAR((double)in_window / n, expect, 0.005);
-    /* sysbench.md: "76 % of draws in the central 1 %" */
+    /* docs/reference/sysbench.md: "76 % of draws in the central 1 %" */
     CHECK_NEAR((double)in_central_1pct / n, 0.76, 0.01);
     CHECK(mn >= a && mx <= b);
-    /* 1..1000: the window is 498..506 (sysbench.md 4, measured with sysbench) */
+    /* 1..1000: the window is 498..506 (docs/reference/sysbench.md 4, measured with sysbench) */
     {
         long hits = 0;
         for (int i = 0; i < n; i++) {

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A point with every kind of field set, values taken from sysbench.md §7.2 (oltp_read_write). */
+/* A point with every kind of field set, values taken from docs/reference/sysbench.md §7.2
+ * (oltp_read_write). */
 static void fill(struct point *p)
 {
     struct point_interval iv = point_interval_none();
