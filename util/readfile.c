@@ -1,6 +1,8 @@
 /* readfile.c - read a whole file into memory (readfile.h). */
 #include "readfile.h"
 
+#include "nodump.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +111,7 @@ int readfile_secret_line(const char *path, char **out, char *why, size_t cap)
 {
     char line[1024];
     size_t n;
+    nodump_process(); /* the process holds a secret from here: no core dump (nodump.h) */
     FILE *f = fopen(path, "r");
     *out = NULL;
     if (!f) {

@@ -33,7 +33,8 @@ int readfile(const char *path, size_t max_bytes, char **buf, size_t *len, char *
 /**
  * The first line of a file that holds a secret (a password file: `--mysql-password-file`, a
  * study's `password_file`), without its line end ("\n" or "\r\n"); an empty file gives "".
- * The stack copy is wiped before returning; lines past 1023 bytes are cut there.
+ * The stack copy is wiped before returning; lines past 1023 bytes are cut there. The process
+ * is marked not dumpable first (nodump.h): it holds a secret from then on.
  * @param out  out: a new string, freed by the caller (wipe it first: memset, then free); NULL
  *             on error
  * @param why  on error "cannot read PATH: No such file or directory" or "out of memory"

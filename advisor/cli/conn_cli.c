@@ -1,6 +1,7 @@
 /* conn_cli.c - the MySQL connection options of `probe` and `observe` (conn_cli.h). */
 #include "conn_cli.h"
 
+#include "nodump.h"
 #include "readfile.h"
 
 #include <errno.h>
@@ -62,6 +63,8 @@ static int library_up;
 int conn_cli_open(struct myconn_opts *o, struct conn_cli *cc, struct myconn_where *where)
 {
     char msg[4096];
+    /* a password is about to be held (ours, MYSQL_PWD's or an option file's): no core dump */
+    nodump_process();
     if (resolve_password(o, cc))
         return SIZEUP_EXIT_USAGE;
     o->password = cc->password;

@@ -8,6 +8,7 @@
 #include "import.h"
 #include "ladder.h"
 #include "levelfile.h"
+#include "nodump.h"
 #include "oltp.h"
 #include "probe_drive.h"
 #include "readfile.h"
@@ -113,6 +114,7 @@ struct study_probes *study_probes_new(const struct study *s, char *err, size_t c
         char why[600], jp[96];
         if (!c->probe)
             continue;
+        nodump_process(); /* a password will be held (a file's, MYSQL_PWD's or an option file's) */
         snprintf(jp, sizeof jp, "$.candidates[%zu].mysql.password_file", i);
         if (c->mysql.password_file) {
             if (readfile_secret_line(c->mysql.password_file, &sp->password[i], why, sizeof why) !=
