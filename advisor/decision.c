@@ -5,6 +5,7 @@
 #include "svg.h"
 #include "tco.h"
 
+#include "textsafe.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -274,8 +275,10 @@ int decision_write_markdown(FILE *f, const struct rank_set *s)
     n = decision_items(s, items);
     if (n)
         fprintf(f, "\n## Decision\n\n");
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "- %s\n", items[i]);
+    for (size_t i = 0; i < n; i++) {
+        char md[2 * DECISION_ITEM_MAX];
+        fprintf(f, "- %s\n", textsafe_md(items[i], md, sizeof md)); /* names in it: escaped */
+    }
     free(items);
     return ferror(f) ? -1 : 0;
 }

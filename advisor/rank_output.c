@@ -6,6 +6,7 @@
 #include "decision.h"
 #include "tco.h"
 
+#include "textsafe.h"
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -207,15 +208,22 @@ static void too_noisy(FILE *f, const struct rank_set *s)
     }
 }
 
-static void header_lines(FILE *f, const struct rank_set *s)
+/* The ranking's first line: target, workloads, pricing (and the required throughput). */
+static const char *header_text(const struct rank_set *s, char *buf, size_t cap)
 {
     char slo[64], wl[256];
-    fprintf(f, "target %s; workload %s; %s prices in %s", slo_text(&s->opt.slo, slo, sizeof slo),
-            rank_set_workloads(s, wl, sizeof wl), cat_pricing_name(s->opt.pricing),
-            s->cat->currency);
-    if (s->opt.required_tps > 0)
-        fprintf(f, "; required %g tps", s->opt.required_tps);
-    fprintf(f, "\n");
+    int n = snprintf(buf, cap, "target %s; workload %s; %s prices in %s",
+                     slo_text(&s->opt.slo, slo, sizeof slo), rank_set_workloads(s, wl, sizeof wl),
+                     cat_pricing_name(s->opt.pricing), s->cat->currency);
+    if (s->opt.required_tps > 0 && n >= 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, "; required %g tps", s->opt.required_tps);
+    return buf;
+}
+
+static void header_lines(FILE *f, const struct rank_set *s)
+{
+    char h[512];
+    fprintf(f, "%s\n", header_text(s, h, sizeof h));
 }
 
 int rank_set_write_text(FILE *f, const struct rank_set *s)
@@ -648,9 +656,10 @@ int rank_set_write_markdown(FILE *f, const struct rank_set *s)
 {
     const char *cur = s->cat->currency;
     char a[32], b[32], c[32], e[32];
+    char h[512], md[1024], cfg[512];
     int any_lb = 0;
-    fprintf(f, "Ranking: ");
-    header_lines(f, s);
+    /* every name escaped for Markdown (textsafe.h): a '|' would break the row, HTML render */
+    fprintf(f, "Ranking: %s\n", textsafe_md(header_text(s, h, sizeof h), md, sizeof md));
     fprintf(f,
             "\n| rank | config | tps at target | 95 %% interval | %s | %s/h | tps per %s/h | "
             "%s per million tx | headroom | basis |",
@@ -665,14 +674,15 @@ int rank_set_write_markdown(FILE *f, const struct rank_set *s)
     for (size_t i = 0; i < s->n; i++) {
         const struct rank_row *r = &s->rows[i];
         if (r->status != RANK_MET) {
-            fprintf(f, "| - | %s | %s | | | %s | | | | |", r->config, rank_status_text(r->status),
-                    num(a, sizeof a, r->cost_per_hour));
+            fprintf(f, "| - | %s | %s | | | %s | | | | |", textsafe_md(r->config, cfg, sizeof cfg),
+                    rank_status_text(r->status), num(a, sizeof a, r->cost_per_hour));
             if (s->opt.required_tps > 0)
                 fprintf(f, " | |");
             fprintf(f, "\n");
             continue;
         }
-        fprintf(f, "| %ld | %s | %s | ", r->rank, r->config, num(a, sizeof a, r->x.value));
+        fprintf(f, "| %ld | %s | %s | ", r->rank, textsafe_md(r->config, cfg, sizeof cfg),
+                num(a, sizeof a, r->x.value));
         if (isfinite(r->x.lo))
             fprintf(f, "[%s, %s]", num(b, sizeof b, r->x.lo), num(c, sizeof c, r->x.hi));
         fprintf(f, " | %s | %.4g | %s | %.4g | ",

@@ -7,6 +7,7 @@
 #include "svg.h"
 #include "tco.h"
 
+#include "textsafe.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -575,13 +576,15 @@ int report_write_markdown(FILE *f, const struct rank_set *s, const struct report
     fprintf(f, "# sizeup report\n\n");
     if (rank_set_write_markdown(f, s) != 0)
         return -1;
+    char md[2048], md2[256];
     fprintf(f, "\nPoints: %zu from", s->n_points);
     for (size_t i = 0; i < in->n_points_files; i++)
-        fprintf(f, "%s `%s`", i ? "," : "", in->points_files[i]);
+        fprintf(f, "%s %s", i ? "," : "", textsafe_md(in->points_files[i], md, sizeof md));
     fprintf(f, ".\nCatalogs:");
     for (size_t i = 0; i < s->cat->n_files; i++)
-        fprintf(f, "%s `%s`", i ? "," : "", s->cat->files[i]);
-    fprintf(f, " (%s, as of %s).\n", s->cat->name ? s->cat->name : "unnamed",
-            s->cat->as_of ? s->cat->as_of : "?");
+        fprintf(f, "%s %s", i ? "," : "", textsafe_md(s->cat->files[i], md, sizeof md));
+    fprintf(f, " (%s, as of %s).\n",
+            textsafe_md(s->cat->name ? s->cat->name : "unnamed", md, sizeof md),
+            textsafe_md(s->cat->as_of ? s->cat->as_of : "?", md2, sizeof md2));
     return ferror(f) ? -1 : 0;
 }

@@ -1,6 +1,7 @@
 /* study.c - load and validate a sizeup.study/1 file. */
 #include "study.h"
 #include "tco.h"
+#include "textsafe.h"
 #include "workload.h"
 
 #include "jsonread.h"
@@ -50,8 +51,16 @@ static int get_str(struct jr *l, json_t *o, const char *key, const char *jpath, 
 {
     char *v = NULL;
     int rc;
+    char vis[160];
     jr_set_path(l, jpath);
     rc = jr_get_str(l, o, key, required ? JR_REQUIRED : 0, &v);
+    if (rc == JR_OK && v && textsafe_control_at(v) >= 0) {
+        /* names and paths are printed to terminals and reports (issue 27.5) */
+        rc = jr_fail_key(l, key, "a control character in \"%s\": remove it",
+                         textsafe_visible(v, vis, sizeof vis));
+        free(v);
+        v = NULL;
+    }
     jr_set_path(l, "$");
     if (rc == JR_OK && v)
         *out = v; /* absent: *out is left as it was */

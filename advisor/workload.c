@@ -3,6 +3,7 @@
 
 #include "jsonread.h"
 #include "readfile.h"
+#include "textsafe.h"
 
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -534,6 +535,11 @@ static int read_req(struct jr *r, const json_t *root, struct workload_req *q)
     json_object_foreach((json_t *)weights, key, v)
     {
         double x;
+        if (textsafe_control_at(key) >= 0) {
+            char vis[160];
+            return jr_fail_at(r, r->path, "a workload name with a control character, \"%s\"",
+                              textsafe_visible(key, vis, sizeof vis));
+        }
         if (q->n == WM_N_WORKLOAD || strlen(key) >= sizeof q->workload[0])
             return jr_fail_key(r, key, "at most %d workloads of names under 32 bytes",
                                WM_N_WORKLOAD);

@@ -3,6 +3,8 @@
 #include "disk_perf.h"
 #include "jsonpos.h"
 
+#include "textsafe.h"
+
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
@@ -209,8 +211,20 @@ static int get_id(struct cat_jr *ld, json_t *obj, enum section sec, char **out)
 {
     static const char *const names[] = {"instance", "disk", "server", "config"};
     int rc = jr_get_str(&ld->jr, obj, "id", 1, out);
+    char vis[160];
     if (rc != CAT_OK)
         return rc;
+    if (textsafe_control_at(*out) >= 0) {
+        size_t n = jr_push_key(&ld->jr, "id");
+        rc = jr_fail(&ld->jr,
+                     "an id with a control character, \"%s\": ids are printed to terminals and "
+                     "reports; remove it",
+                     textsafe_visible(*out, vis, sizeof vis));
+        jr_pop(&ld->jr, n);
+        free(*out);
+        *out = NULL;
+        return rc;
+    }
     if (id_taken(ld->cat, sec, *out) || (ld->base && id_taken(ld->base, sec, *out))) {
         size_t n = jr_push_key(&ld->jr, "id");
         rc = jr_fail(&ld->jr,

@@ -6,6 +6,8 @@
 #include "table.h"
 #include "tools.h"
 
+#include "textsafe.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -248,8 +250,21 @@ static int fill_defaults(struct import_reader *r, struct point *p)
     return 0;
 }
 
+/* The first name of p with a control character ("target", "workload", "config"), or NULL. */
+static const char *control_name(const struct point *p)
+{
+    if (textsafe_control_at(p->target) >= 0)
+        return "target";
+    if (textsafe_control_at(p->workload) >= 0)
+        return "workload";
+    if (textsafe_control_at(p->config) >= 0)
+        return "config";
+    return NULL;
+}
+
 int import_next(struct import_reader *r, struct point *out)
 {
+    const char *bad_name;
     struct import_report *rep = r->src.report;
     int rc;
     if (r->done)
@@ -261,6 +276,17 @@ int import_next(struct import_reader *r, struct point *out)
             point_destroy(out);
             import_diag(&r->src, IMPORT_ERROR, 0, "out of memory");
             rc = IMPORT_ENOMEM;
+        } else if ((bad_name = control_name(out)) != NULL) {
+            char vis[160];
+            import_diag(&r->src, IMPORT_ERROR, out->source_line > 0 ? out->source_line : 0,
+                        "a %s with a control character, '%s': names are printed to terminals "
+                        "and reports; remove it",
+                        bad_name,
+                        textsafe_visible(strcmp(bad_name, "target") == 0     ? out->target
+                                         : strcmp(bad_name, "workload") == 0 ? out->workload
+                                                                             : out->config,
+                                         vis, sizeof vis));
+            rc = IMPORT_EPARSE;
         } else if (strlen(out->workload) > POINT_WORKLOAD_MAX) {
             import_diag(&r->src, IMPORT_ERROR, out->source_line > 0 ? out->source_line : 0,
                         "a workload name of %zu bytes ('%.40s...'): at most %d; shorten it",

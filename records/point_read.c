@@ -5,6 +5,8 @@
 #include "hist_json.h"
 #include "jsonread.h"
 
+#include "textsafe.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -49,6 +51,22 @@ static int get_str(struct jr *r, const json_t *o, const char *key, char **out, i
         *out = v;
     }
     return point_rc(rc);
+}
+
+/* A name (target, workload, config): printed to terminals, so no control character (issue
+ * 27.5: an imported name 'a ESC ] 0 ; pwn BEL b' retitled the terminal). */
+static int get_name(struct jr *r, const json_t *o, const char *key, char **out, int required)
+{
+    char vis[160];
+    int rc = get_str(r, o, key, out, required);
+    if (rc == POINT_OK && *out && textsafe_control_at(*out) >= 0) {
+        jr_fail_key(r, key,
+                    "a name with a control character, \"%s\": names are printed to "
+                    "terminals and reports; remove it",
+                    textsafe_visible(*out, vis, sizeof vis));
+        return POINT_EPARSE;
+    }
+    return rc;
 }
 
 static int get_bool(struct jr *r, const json_t *o, const char *key, int *out)
@@ -409,10 +427,10 @@ static int read_point(struct jr *r, const json_t *o, struct point *p)
     }
     if ((rc = only_keys(r, o, point_keys)))
         return rc;
-    if ((rc = get_str(r, o, "target", &p->target, 1)) ||
-        (rc = get_str(r, o, "workload", &p->workload, 1)))
+    if ((rc = get_name(r, o, "target", &p->target, 1)) ||
+        (rc = get_name(r, o, "workload", &p->workload, 1)))
         return rc;
-    if ((rc = get_str(r, o, "config", &p->config, 0)))
+    if ((rc = get_name(r, o, "config", &p->config, 0)))
         return rc;
     if (get_count(r, o, "threads", &p->threads) || get_count(r, o, "nodes", &p->nodes))
         return POINT_EPARSE;

@@ -1,0 +1,35 @@
+/* test_textsafe.c - util/textsafe.h against strings written out by hand: the terminal title
+ * sequence of issue 27.5 (ESC ] 0 ; pwn BEL), a Markdown row breaker and HTML, and the cut. */
+#include "check.h"
+#include "textsafe.h"
+
+#include <string.h>
+
+int main(void)
+{
+    char buf[128];
+    CHECK_INT_EQ(textsafe_control_at("plain-name_1.large"), -1);
+    CHECK_INT_EQ(textsafe_control_at("a\x1b]0;pwn\x07"
+                                     "b"),
+                 1);
+    CHECK_INT_EQ(textsafe_control_at("tab\there"), 3);
+    CHECK_INT_EQ(textsafe_control_at("del\x7f"), 3);
+    CHECK_INT_EQ(textsafe_control_at(NULL), -1);
+    CHECK_STR_EQ(textsafe_visible("a\x1b]0;pwn\x07"
+                                  "b",
+                                  buf, sizeof buf),
+                 "a\\x1b]0;pwn\\x07b");
+    CHECK_STR_EQ(textsafe_visible("back\\slash", buf, sizeof buf), "back\\\\slash");
+    CHECK_STR_EQ(textsafe_md("a|b", buf, sizeof buf), "a\\|b");
+    CHECK_STR_EQ(textsafe_md("<script>alert(1)</script>", buf, sizeof buf),
+                 "&lt;script&gt;alert(1)&lt;/script&gt;");
+    CHECK_STR_EQ(textsafe_md("<img src=x onerror=alert(1)>", buf, sizeof buf),
+                 "&lt;img src=x onerror=alert(1)&gt;");
+    CHECK_STR_EQ(textsafe_md("**b** [l](u) `c` #h _i_ &amp;", buf, sizeof buf),
+                 "\\*\\*b\\*\\* \\[l\\](u) \\`c\\` \\#h \\_i\\_ &amp;amp;");
+    CHECK_STR_EQ(textsafe_md("c5.large", buf, sizeof buf), "c5.large");
+    /* cut: 8 bytes hold 4 characters and "..." */
+    CHECK_STR_EQ(textsafe_visible("abcdefghij", buf, 8), "abcd...");
+    CHECK(strlen(textsafe_md("||||||||||", buf, 8)) < 8);
+    return check_report();
+}

@@ -1,0 +1,33 @@
+/*
+ * textsafe.h - names that other programs and people read: a terminal (control characters such
+ * as ESC ] 0 ; ... BEL retitle it or worse) and Markdown (a '|' breaks a table row, HTML renders
+ * in many viewers). Names come into sizeup from points, catalogs, study files and query suites;
+ * a name with a control character is refused where it comes in (shown visibly in the error), and
+ * every name written into Markdown is escaped here.
+ *
+ * Thread-safety: pure functions; the caller owns every buffer.
+ */
+#ifndef SIZEUP_UTIL_TEXTSAFE_H
+#define SIZEUP_UTIL_TEXTSAFE_H
+
+#include <stddef.h>
+
+/** The byte offset of the first control character of s (0x00-0x1f or 0x7f), or -1 when it has
+ *  none. NULL gives -1. */
+long textsafe_control_at(const char *s);
+
+/**
+ * s with every control character written as \xNN (and '\' as \\), for messages: into buf (cap
+ * bytes, cut with "..." when longer). @return buf.
+ */
+const char *textsafe_visible(const char *s, char *buf, size_t cap);
+
+/**
+ * s as the text of a Markdown table cell (CommonMark, GitHub tables): '|' and the characters
+ * Markdown gives a meaning ('\', '`', '*', '_', '[', ']', '#') escaped with '\'; '<', '>' and
+ * '&' as HTML entities, so that no HTML renders; control characters as \xNN. Into buf (cap
+ * bytes, cut with "..." when longer). @return buf.
+ */
+const char *textsafe_md(const char *s, char *buf, size_t cap);
+
+#endif
