@@ -93,23 +93,27 @@ int outfile_open(struct outfile *of, const char *path, char *err, size_t cap)
 
     of->f = NULL;
     of->path = of->tmp_path = NULL;
-    real = realpath(path, NULL); /* follows links; NULL when the file does not exist yet */
-    exists = real && stat(real, &st) == 0;
-    if (exists && !S_ISREG(st.st_mode)) {
+    /* the type first, by stat of the path itself: /dev/stdout is a link to /proc/self/fd/1,
+     * which names a pipe ("pipe:[N]") that realpath cannot resolve; taken for a file that does
+     * not exist yet, a temporary renamed over /dev/stdout replaced the system's link */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
         if (S_ISDIR(st.st_mode)) {
             snprintf(err, cap, "cannot write %s: it is a directory", path);
-            free(real);
             return -1;
         }
-        of->f = fopen(real, "w");
-        if (!of->f) {
-            snprintf(err, cap, "cannot write %s: %s", path, strerror(errno));
-            free(real);
+        of->f = fopen(path, "w");
+        if (!of->f || !(of->path = strdup(path))) {
+            snprintf(err, cap, "cannot write %s: %s", path,
+                     of->f ? "out of memory" : strerror(errno));
+            if (of->f)
+                fclose(of->f);
+            of->f = NULL;
             return -1;
         }
-        of->path = real;
         return 0;
     }
+    real = realpath(path, NULL); /* follows links; NULL when the file does not exist yet */
+    exists = real && stat(real, &st) == 0;
     if (!real && !(real = strdup(path))) {
         snprintf(err, cap, "cannot write %s: out of memory", path);
         return -1;

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# util/outfile.h with a link to a pipe, as /dev/stdout is when stdout is a pipe: `-o` through such
+# a link writes into the pipe and leaves the link a link. (Before, realpath could not resolve
+# /proc/self/fd/1 -> pipe:[N], the path was taken for a new file, and a temporary renamed over
+# it replaced the link: run as root, `sizeup import -o /dev/stdout F | jq` replaced the system's
+# /dev/stdout with a regular file.) The test uses a link of its own, never /dev/stdout.
+set -u
+BIN=${SIZEUP_BIN:?}
+SRC=${SIZEUP_SOURCE_DIR:-.}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ln -s /proc/self/fd/1 "$tmp/out"
+fail=0
+n=$("$BIN" import -o "$tmp/out" "$SRC/data/published/monosql-scaleout-c5-2xlarge.csv" 2>/dev/null | wc -l)
+want=$(grep -c '^[^#]' "$SRC/data/published/monosql-scaleout-c5-2xlarge.csv")
+want=$((want - 1)) # the header row
+if [ "$n" -eq "$want" ]; then echo "ok   $n records through the link into the pipe"; else
+    echo "FAIL $n records through the link into the pipe, expected $want"; fail=1; fi
+if [ -L "$tmp/out" ] && [ "$(readlink "$tmp/out")" = /proc/self/fd/1 ]; then
+    echo "ok   the link is still a link"; else
+    echo "FAIL the link was replaced: $(ls -la "$tmp/out")"; fail=1; fi
+if ls "$tmp"/out.tmp.* >/dev/null 2>&1; then echo "FAIL a temporary file was left"; fail=1; fi
+exit $fail
