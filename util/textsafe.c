@@ -1,6 +1,7 @@
 /* textsafe.c - names safe for terminals and Markdown (textsafe.h). */
 #include "textsafe.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,14 +46,12 @@ static const char *render(const char *s, char *buf, size_t cap, int md)
             snprintf(t, sizeof t, "\\x%02x", *p);
         else if (*p == '\\')
             snprintf(t, sizeof t, "\\\\");
-        else if (md && strchr("|`*_[]#", *p))
+        else if (md && strchr("|`[]", *p))
             snprintf(t, sizeof t, "\\%c", *p);
-        else if (md && *p == '<')
-            snprintf(t, sizeof t, "&lt;");
-        else if (md && *p == '>')
-            snprintf(t, sizeof t, "&gt;");
-        else if (md && *p == '&')
-            snprintf(t, sizeof t, "&amp;");
+        else if (md && *p == '<' && (isalpha(p[1]) || (p[1] && strchr("/!?", p[1]))))
+            snprintf(t, sizeof t, "&lt;"); /* would open an HTML tag (CommonMark 6.6) */
+        else if (md && *p == '&' && (isalpha(p[1]) || p[1] == '#'))
+            snprintf(t, sizeof t, "&amp;"); /* would start an entity */
         else
             snprintf(t, sizeof t, "%c", *p);
         if (put(buf, cap, &len, t))

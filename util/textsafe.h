@@ -23,10 +23,12 @@ long textsafe_control_at(const char *s);
 const char *textsafe_visible(const char *s, char *buf, size_t cap);
 
 /**
- * s as the text of a Markdown table cell (CommonMark, GitHub tables): '|' and the characters
- * Markdown gives a meaning ('\', '`', '*', '_', '[', ']', '#') escaped with '\'; '<', '>' and
- * '&' as HTML entities, so that no HTML renders; control characters as \xNN. Into buf (cap
- * bytes, cut with "..." when longer). @return buf.
+ * s as Markdown text safe in a table cell or a list item (CommonMark, GitHub tables): '|' (a
+ * cell's end), '`' (code) and '[', ']' (links) escaped with '\'; a '<' that would open an HTML
+ * tag (followed by a letter, '/', '!' or '?') as &lt; and an '&' that would start an entity as
+ * &amp;, so that no HTML renders; control characters as \xNN; '\' as \\. Emphasis marks
+ * ('*', '_') are left: at worst they change the look, never the structure. Into buf (cap bytes,
+ * cut with "..." when longer). @return buf.
  */
 const char *textsafe_md(const char *s, char *buf, size_t cap);
 

@@ -26,5 +26,5 @@ $$ sed 's/"idc-nvme"/"idc|<img src=x onerror=alert(1)>"/g' data/catalogs/publish
 $$ sed 's/^idc-nvme,/"idc|<img src=x onerror=alert(1)>",/' data/published/rds-idc-vs-cloud-4c16g.csv > "$TRANSCRIPT_TMP/md.csv"
 $ rank --points $TRANSCRIPT_TMP/md.csv --catalog $TRANSCRIPT_TMP/md.json --slo avg:20ms --markdown
 ? 0
-> | 1 | idc\|&lt;img src=x onerror=alert(1)&gt; | 1437 |
+> | 1 | idc\|&lt;img src=x onerror=alert(1)> | 1437 |
 >! <img
