@@ -80,14 +80,17 @@ const char *rank_status_text(enum rank_status s)
         return "cannot serve the required throughput";
     case RANK_OUTSIDE:
         return "node count outside the measured scale-out curve (see --extrapolate)";
+    case RANK_NO_SCALE_OUT:
+        return "cannot carry the required throughput: one copy gives less, and the catalog does "
+               "not say it scales out (\"scale_out\": true)";
     }
     return "?";
 }
 
 const char *rank_status_name(enum rank_status s)
 {
-    static const char *const names[] = {"met",    "never",    "no-latency", "no-curve",
-                                        "no-fit", "no-price", "short",      "outside"};
+    static const char *const names[] = {"met",      "never", "no-latency", "no-curve",    "no-fit",
+                                        "no-price", "short", "outside",    "no-scale-out"};
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
@@ -204,6 +207,12 @@ int rank_row_price(struct rank_row *row, const struct curve *const *curves,
             double u = ceil(opt->required_tps / row->x.value - 1e-12);
             if (u < 1)
                 u = 1;
+            if (u > 1 && !row->scale_out) {
+                /* copies of a single-primary database do not add up (issue 28.12) */
+                row->units = 1;
+                row->status = RANK_NO_SCALE_OUT;
+                return RANK_OK;
+            }
             if (u > 1e9)
                 u = 0;
             row->units = (long)u;

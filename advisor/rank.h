@@ -76,15 +76,17 @@ enum rank_status {
     RANK_NOFIT,           /* the curve could not be fitted */
     RANK_NOPRICE,         /* the catalog gives no cost for the pricing model */
     RANK_UNREACHABLE_TPS, /* the required throughput cannot be served within the search */
-    RANK_OUTSIDE          /* scale-out: the configuration's node count lies outside the
+    RANK_OUTSIDE,         /* scale-out: the configuration's node count lies outside the
                              measured range (curve.h CURVE_OUTSIDE) */
+    RANK_NO_SCALE_OUT     /* the required throughput needs more than one copy of a configuration
+                             the catalog does not say scales out (cat_config.scale_out) */
 };
 
 /** "meets the target", "never meets the target", ... */
 const char *rank_status_text(enum rank_status s);
 
 /** Short name: "met", "never", "no-latency", "no-curve", "no-fit", "no-price", "short",
- * "outside". */
+ * "outside", "no-scale-out". */
 const char *rank_status_name(enum rank_status s);
 
 /* One workload of a row at the target. */
@@ -134,12 +136,13 @@ struct rank_row {
     double cost_per_month;           /* required: currency per month at nodes_needed */
     long rank;                       /* 1-based position after rank_sort; 0 when not met */
     int ha;                          /* 1: priced highly available (its own, or a standby added) */
-    int standby_added;               /* standby copies added by rank_options.ha_standby */
-    int owned;                       /* 1: an on-premises server */
-    double load;                     /* rho = X / X_peak at the target, (0, 1]; NAN unknown */
-    double power_load;               /* owned with a power curve: the load its power was read
-                                        at (catalogs/cost.h cat_cost.power_load), else NAN */
-    int power_load_measured;         /* 1: power_load from load (x the packing), 0: cpu_load */
+    int scale_out;     /* 1: the catalog says copies serve a load together (cat_config.scale_out) */
+    int standby_added; /* standby copies added by rank_options.ha_standby */
+    int owned;         /* 1: an on-premises server */
+    double load;       /* rho = X / X_peak at the target, (0, 1]; NAN unknown */
+    double power_load; /* owned with a power curve: the load its power was read
+                          at (catalogs/cost.h cat_cost.power_load), else NAN */
+    int power_load_measured; /* 1: power_load from load (x the packing), 0: cpu_load */
 };
 
 /**

@@ -254,8 +254,8 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
         char h1[24], h2[24];
         snprintf(h1, sizeof h1, "%s/h", cur);
         snprintf(h2, sizeof h2, "%s/month", cur);
-        fprintf(f, "%4s %-*s %8s %7s %8s %6s %6s %-8s %12s\n", "rank", w, "config", "tps",
-                x_name(s, 0), h1, "units", "nodes", "nodes by", h2);
+        fprintf(f, "%4s %-*s %8s %-17s %7s %8s %6s %6s %-8s %12s\n", "rank", w, "config", "tps",
+                "95% interval", x_name(s, 0), h1, "units", "nodes", "nodes by", h2);
     }
     for (size_t i = 0; i < s->n; i++) {
         const struct rank_row *r = &s->rows[i];
@@ -272,17 +272,21 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
                         r->config, r->at[0].c.latency_s * 1e3, r->at[0].c.latency_n,
                         strcmp(x_name(s, i), "nodes") == 0 ? "node" : "thread",
                         r->at[0].c.latency_n == 1 ? "" : "s");
+            else if (r->status == RANK_NO_SCALE_OUT && isfinite(r->x.value))
+                fprintf(f,
+                        "%4s %-*s cannot carry %g tps: one copy gives %s at the target, and the "
+                        "catalog does not say it scales out",
+                        rk, w, r->config, s->opt.required_tps, num(c, sizeof c, r->x.value));
             else
                 fprintf(f, "%4s %-*s %s", rk, w, r->config, rank_status_text(r->status));
             fprintf(f, "\n");
             continue;
         }
+        if (isfinite(r->x.lo))
+            snprintf(g, sizeof g, "[%s, %s]", num(a, sizeof a, r->x.lo), num(b, sizeof b, r->x.hi));
+        else
+            snprintf(g, sizeof g, "-");
         if (!req) {
-            if (isfinite(r->x.lo))
-                snprintf(g, sizeof g, "[%s, %s]", num(a, sizeof a, r->x.lo),
-                         num(b, sizeof b, r->x.hi));
-            else
-                snprintf(g, sizeof g, "-");
             char hr[16] = "-";
             if (isfinite(r->headroom))
                 snprintf(hr, sizeof hr, "%s%.0f%%", r->headroom_lower_bound ? ">=" : "",
@@ -293,8 +297,8 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
                     r->cost_per_hour, num(e, sizeof e, r->tps_per_cost), r->cost_per_mtx, hr,
                     basis_short(r->basis), r->standby_added ? " +sb" : "");
         } else {
-            fprintf(f, "%4s %-*s %8s %7s %8.4g %6ld %6ld %-8s %12.2f%s\n", rk, w, r->config,
-                    num(c, sizeof c, r->x.value),
+            fprintf(f, "%4s %-*s %8s %-17s %7s %8.4g %6ld %6ld %-8s %12.2f%s\n", rk, w, r->config,
+                    num(c, sizeof c, r->x.value), g,
                     isfinite(r->n) ? (snprintf(d, sizeof d, "%.1f", r->n), d) : "-",
                     r->cost_per_hour, r->units, r->nodes_needed,
                     r->nodes_basis == CURVE_BASIS_LINEAR ? "linear" : "curve", r->cost_per_month,

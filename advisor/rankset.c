@@ -178,6 +178,7 @@ int rank_set_price_row(const struct rank_set *s, struct rank_row *row,
     int rc;
     row->ha = cf && cf->ha;
     row->owned = cf && cf->server;
+    row->scale_out = cf && cf->scale_out;
     row->standby_added = 0;
     rc = rank_row_price(row, cv, &s->opt, cost_at, &c);
     row->cost_estimate = c.estimate;

@@ -221,9 +221,11 @@ struct cat_config {
     double provisioned_iops;            /* extra IOPS per node, >= 0 */
     double provisioned_throughput_mb_s; /* extra MB/s per node, >= 0 */
     int nodes;                          /* >= 1 */
-    int ha;      /* 1: highly available (an instance: the price includes a standby; a server:
-                    standby copies are priced) */
-    int standby; /* server configurations with ha: standby copies priced, >= 1; default 1 */
+    int ha;        /* 1: highly available (an instance: the price includes a standby; a server:
+                      standby copies are priced) */
+    int standby;   /* server configurations with ha: standby copies priced, >= 1; default 1 */
+    int scale_out; /* 1: copies of it serve a load together (sharding, a distributed engine):
+                    * rank --required-tps may buy several; 0 (default): one copy is the most */
 };
 
 /* A currency conversion rate declared by the catalog: 1 unit of code = rate catalog units. */

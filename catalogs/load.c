@@ -800,6 +800,7 @@ static int parse_config(struct cat_jr *ld, json_t *v)
                                        "nodes",
                                        "ha",
                                        "standby",
+                                       "scale_out",
                                        NULL};
     static const char *const slice_keys[] = {"vcpu", "memory_gib", NULL};
     struct cat_catalog *c = ld->cat;
@@ -829,7 +830,8 @@ static int parse_config(struct cat_jr *ld, json_t *v)
                          &cf->provisioned_throughput_mb_s)) != CAT_OK ||
         (rc = get_int(ld, v, "nodes", 0, 1, 100000, 1, &cf->nodes)) != CAT_OK ||
         (rc = jr_get_bool(&ld->jr, v, "ha", 0, 0, &cf->ha)) != CAT_OK ||
-        (rc = get_int(ld, v, "standby", 0, 1, 100, 1, &cf->standby)) != CAT_OK)
+        (rc = get_int(ld, v, "standby", 0, 1, 100, 1, &cf->standby)) != CAT_OK ||
+        (rc = jr_get_bool(&ld->jr, v, "scale_out", 0, 0, &cf->scale_out)) != CAT_OK)
         return rc;
     if (!cf->instance == !cf->server)
         return jr_fail(&ld->jr, "a config names exactly one of 'instance' and 'server'");

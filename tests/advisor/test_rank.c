@@ -238,14 +238,35 @@ static void test_rows_and_order(void)
     CHECK_INT_EQ(rows[2].rank, 3);
     CHECK_INT_EQ(rows[3].rank, 0);
 
-    /* required 1000 tps, linear scale-out: fast ceil(1000/400) = 3 copies at 2 USD/h each,
-     * 3 x 2 x 730 = 4380 USD/month; slow ceil(1000/250) = 4 x 0.5 x 730 = 1460 */
+    /* required 1000 tps of a configuration the catalog does not say scales out (issue 28.12:
+     * copies of a single-primary database do not add up): fast's 400 tps is one copy's most,
+     * so it cannot carry the load; nothing is priced as if copies helped */
     opt.required_tps = 1000;
     cv[0] = &fast;
     rank_row_eval(&rows[0], "fast", 1, cv, &opt);
     rank_row_price(&rows[0], cv, &opt, price_per_node, &p_fast);
+    CHECK_INT_EQ(rows[0].status, RANK_NO_SCALE_OUT);
+    CHECK_INT_EQ(rows[0].nodes_needed, 0);
+    CHECK(isnan(rows[0].cost_per_month) || rows[0].cost_per_month == 0);
+    /* one copy that carries it is sized as before: 300 tps needs 1 copy of fast, 2 x 730 */
+    opt.required_tps = 300;
+    rank_row_eval(&rows[0], "fast", 1, cv, &opt);
+    rank_row_price(&rows[0], cv, &opt, price_per_node, &p_fast);
+    CHECK_INT_EQ(rows[0].status, RANK_MET);
+    CHECK_INT_EQ(rows[0].nodes_needed, 1);
+    CHECK_NEAR_REL(rows[0].cost_per_month, 2 * 730, 1e-12);
+
+    /* required 1000 tps, linear scale-out of configurations that say they scale out: fast
+     * ceil(1000/400) = 3 copies at 2 USD/h each, 3 x 2 x 730 = 4380 USD/month; slow
+     * ceil(1000/250) = 4 x 0.5 x 730 = 1460 */
+    opt.required_tps = 1000;
+    cv[0] = &fast;
+    rank_row_eval(&rows[0], "fast", 1, cv, &opt);
+    rows[0].scale_out = 1;
+    rank_row_price(&rows[0], cv, &opt, price_per_node, &p_fast);
     cv[0] = &slow;
     rank_row_eval(&rows[1], "slow", 1, cv, &opt);
+    rows[1].scale_out = 1;
     rank_row_price(&rows[1], cv, &opt, price_per_node, &p_slow);
     CHECK_INT_EQ(rows[0].nodes_needed, 3);
     CHECK_INT_EQ(rows[0].nodes_basis, CURVE_BASIS_LINEAR);
@@ -255,6 +276,7 @@ static void test_rows_and_order(void)
     /* a configuration of 2 nodes scales in copies of 2 */
     cv[0] = &fast;
     rank_row_eval(&rows[2], "fast2", 2, cv, &opt);
+    rows[2].scale_out = 1;
     rank_row_price(&rows[2], cv, &opt, price_per_node, &p_fast);
     CHECK_INT_EQ(rows[2].units, 3);
     CHECK_INT_EQ(rows[2].nodes_needed, 6);
