@@ -94,8 +94,10 @@ int workload_note(struct workload *w, const char *fmt, ...)
 static void class_rates(const struct workload_delta *d, double rate[WM_N_CLASS])
 {
     double t = d->seconds;
-    rate[WM_POINT] = fmax(0, d->selects - d->select_range) / t;
+    double scans = fmax(0, d->scans);
+    rate[WM_POINT] = fmax(0, d->selects - d->select_range - scans) / t;
     rate[WM_RANGE] = d->select_range / t;
+    rate[WM_SCAN] = fmin(scans, fmax(0, d->selects - d->select_range)) / t;
     rate[WM_INSERT] = d->inserts / t;
     rate[WM_UPDATE] = d->updates / t;
     rate[WM_DELETE] = d->deletes / t;
@@ -496,9 +498,34 @@ int workload_stat_get(const struct workload_stat *s, const char *stat, double *o
     return 0;
 }
 
+/* A statistic object {mean, p50, p95, p99, max} of the summary: numbers from 0 to
+ * WORKLOAD_TPS_MAX, in order (p50 <= p95 <= p99 <= max, mean <= max). */
+static int read_stat(struct jr *r, const json_t *sum, const char *key, const char *what,
+                     struct workload_stat *st)
+{
+    const json_t *o = json_object_get(sum, key);
+    size_t pk;
+    if (!o || !json_is_object(o))
+        return jr_fail_key(r, key, "an object of %s (mean, p50, p95, p99, max) is required", what);
+    pk = jr_push_key(r, key);
+    if (jr_get_num(r, o, "mean", JR_REQUIRED, 0, WORKLOAD_TPS_MAX, 0, &st->mean) ||
+        jr_get_num(r, o, "p50", JR_REQUIRED, 0, WORKLOAD_TPS_MAX, 0, &st->p50) ||
+        jr_get_num(r, o, "p95", JR_REQUIRED, 0, WORKLOAD_TPS_MAX, 0, &st->p95) ||
+        jr_get_num(r, o, "p99", JR_REQUIRED, 0, WORKLOAD_TPS_MAX, 0, &st->p99) ||
+        jr_get_num(r, o, "max", JR_REQUIRED, 0, WORKLOAD_TPS_MAX, 0, &st->max))
+        return JR_EINVAL;
+    if (!(st->p50 <= st->p95 && st->p95 <= st->p99 && st->p99 <= st->max && st->mean <= st->max))
+        return jr_fail_at(r, r->path,
+                          "out of order: p50 %g, p95 %g, p99 %g, max %g, mean %g (percentiles "
+                          "of the same intervals rise, and none is above the max)",
+                          st->p50, st->p95, st->p99, st->max, st->mean);
+    jr_pop(r, pk);
+    return JR_OK;
+}
+
 static int read_req(struct jr *r, const json_t *root, struct workload_req *q)
 {
-    const json_t *sum, *mix, *weights, *mt, *probe;
+    const json_t *sum, *mix, *weights, *probe, *v0;
     const char *key;
     json_t *v;
     size_t pk;
@@ -507,20 +534,24 @@ static int read_req(struct jr *r, const json_t *root, struct workload_req *q)
     if (!(sum = json_object_get(root, "summary")) || !json_is_object(sum))
         return jr_fail_key(r, "summary", "a summary object is required (sizeup observe writes it)");
     pk = jr_push_key(r, "summary");
-    if (!(mt = json_object_get(sum, "mix_tps")) || !json_is_object(mt)) {
-        jr_fail_key(r, "mix_tps",
-                    "an object of the mix's transactions/s (mean, p50, p95, p99, "
-                    "max) is required");
+    if (jr_get_int(r, sum, "intervals", JR_REQUIRED, 0, 100000000, 0, &ll))
         return JR_EINVAL;
-    }
-    jr_push_key(r, "mix_tps");
-    if (jr_get_num(r, mt, "mean", JR_REQUIRED, 0, INFINITY, 0, &q->mix_tps.mean) ||
-        jr_get_num(r, mt, "p50", JR_REQUIRED, 0, INFINITY, 0, &q->mix_tps.p50) ||
-        jr_get_num(r, mt, "p95", JR_REQUIRED, 0, INFINITY, 0, &q->mix_tps.p95) ||
-        jr_get_num(r, mt, "p99", JR_REQUIRED, 0, INFINITY, 0, &q->mix_tps.p99) ||
-        jr_get_num(r, mt, "max", JR_REQUIRED, 0, INFINITY, 0, &q->mix_tps.max))
+    if (ll == 0)
+        return jr_fail_key(r, "intervals", "no interval was counted: nothing to size for");
+    if (jr_get_num(r, sum, "seconds", 0, 0, 1e10, NAN, &q->seconds) ||
+        read_stat(r, sum, "mix_tps", "the mix's transactions/s", &q->mix_tps) ||
+        read_stat(r, sum, "tps", "the observed transactions/s", &q->tps))
         return JR_EINVAL;
+    if (!(q->mix_tps.max > 0) && !(q->tps.max > 0))
+        return jr_fail_at(r, r->path,
+                          "no load was observed (every interval's tps is 0): nothing "
+                          "to size for");
     jr_pop(r, pk);
+    q->complete = 1;
+    if ((v0 = json_object_get(root, "complete")) && json_is_boolean(v0))
+        q->complete = json_is_true(v0);
+    if ((v0 = json_object_get(root, "ended")) && json_is_string(v0))
+        snprintf(q->ended, sizeof q->ended, "%s", json_string_value(v0));
     if (!(mix = json_object_get(root, "mix")) || !json_is_object(mix))
         return jr_fail_key(r, "mix", "a mix object is required (sizeup observe writes it)");
     pk = jr_push_key(r, "mix");

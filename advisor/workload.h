@@ -26,6 +26,13 @@
 #define WORKLOAD_ROW_BYTES 247.0
 /* Rows a suggested probe table holds at most (more tables are suggested instead). */
 #define WORKLOAD_TABLE_ROWS_MAX 10000000L
+/* The largest throughput a record may state, tps: a figure beyond any server is a broken file. */
+#define WORKLOAD_TPS_MAX 1e9
+/* rank --require: a mix that leaves more than this share of the statements unexplained is not
+ * a mix of sysbench's workloads, and the curves cannot be compared with it; above the note
+ * share the answer says how approximate it is. */
+#define WORKLOAD_RESIDUAL_REFUSE 0.25
+#define WORKLOAD_RESIDUAL_NOTE 0.10
 /* A buffer-pool hit ratio at or above this says the working set fits in the pool. */
 #define WORKLOAD_HIT_FITS 0.99
 
@@ -36,6 +43,7 @@ struct workload_delta {
     double questions;    /* Questions */
     double selects;      /* Com_select */
     double select_range; /* Select_range */
+    double scans;        /* Select_scan + Select_full_join, less one per observer statement */
     double inserts;      /* Com_insert + Com_insert_select + Com_replace + Com_replace_select */
     double updates;      /* Com_update + Com_update_multi */
     double deletes;      /* Com_delete + Com_delete_multi */
@@ -156,6 +164,10 @@ struct workload_req {
     double weight[WM_N_WORKLOAD];
     size_t n;
     struct workload_stat mix_tps; /* sysbench transactions/s of the mix over the intervals */
+    struct workload_stat tps;     /* the observed transactions/s (its tps rule) */
+    double seconds;               /* counted time, s (NAN when the record does not say) */
+    int complete;                 /* the record's "complete" (1 when absent) */
+    char ended[32];               /* its "ended", or "" */
     long probe_tables, probe_table_size;
     double residual;
 };

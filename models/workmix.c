@@ -8,24 +8,25 @@
 
 /* Statements per transaction, sysbench 1.0.20's defaults (workmix.h's table). */
 static const double per_tx[WM_N_WORKLOAD][WM_N_CLASS] = {
-    /*                 point range insert update delete end */
-    [WM_POINT_SELECT] = {1, 0, 0, 0, 0, 0},
-    [WM_READ_ONLY] = {10, 4, 0, 0, 0, 1},
-    [WM_READ_WRITE] = {10, 4, 1, 2, 1, 1},
-    [WM_WRITE_ONLY] = {0, 0, 1, 2, 1, 1},
+    /*                     point range scan insert update delete end */
+    [WM_POINT_SELECT] = {1, 0, 0, 0, 0, 0, 0}, [WM_READ_ONLY] = {10, 4, 0, 0, 0, 0, 1},
+    [WM_READ_WRITE] = {10, 4, 0, 1, 2, 1, 1},  [WM_WRITE_ONLY] = {0, 0, 0, 1, 2, 1, 1},
+    [WM_INSERT_ONLY] = {0, 0, 0, 1, 0, 0, 0},  [WM_UPDATE_NON_INDEX] = {0, 0, 0, 0, 1, 0, 0},
+    [WM_DELETE_ONLY] = {0, 0, 0, 0, 0, 1, 0},  [WM_RANDOM_RANGES] = {0, 1, 0, 0, 0, 0, 0},
 };
 
 const char *workmix_class_name(enum workmix_class c)
 {
-    static const char *const n[WM_N_CLASS] = {"point_select", "range_select", "insert",
-                                              "update",       "delete",       "end"};
+    static const char *const n[WM_N_CLASS] = {
+        "point_select", "range_select", "scan_select", "insert", "update", "delete", "end"};
     return (unsigned)c < WM_N_CLASS ? n[c] : "?";
 }
 
 const char *workmix_workload_name(enum workmix_workload w)
 {
-    static const char *const n[WM_N_WORKLOAD] = {"oltp_point_select", "oltp_read_only",
-                                                 "oltp_read_write", "oltp_write_only"};
+    static const char *const n[WM_N_WORKLOAD] = {
+        "oltp_point_select", "oltp_read_only",        "oltp_read_write", "oltp_write_only",
+        "oltp_insert",       "oltp_update_non_index", "oltp_delete",     "select_random_ranges"};
     return (unsigned)w < WM_N_WORKLOAD ? n[w] : "?";
 }
 
@@ -90,28 +91,46 @@ static double solve_subset(const double rate[WM_N_CLASS], unsigned mask, double 
     return rc == GSL_SUCCESS ? chisq : INFINITY;
 }
 
+static int popcount(unsigned m)
+{
+    int n = 0;
+    for (; m; m &= m - 1)
+        n++;
+    return n;
+}
+
 int workmix_fit(const double rate[WM_N_CLASS], struct workmix *m)
 {
-    double best = INFINITY, x[WM_N_WORKLOAD], observed = 0, off = 0;
+    enum { N_SUB = 1u << WM_N_WORKLOAD };
+    double chisq[N_SUB], best = INFINITY, tol, scale = 0, observed = 0, off = 0;
     gsl_error_handler_t *old;
+    unsigned pick = 0;
+    int pick_n = WM_N_WORKLOAD + 1;
     memset(m, 0, sizeof *m);
     if (!rates_ok(rate))
         return -1;
     old = gsl_set_error_handler_off();
-    for (unsigned mask = 0; mask < (1u << WM_N_WORKLOAD); mask++) {
-        double chisq = solve_subset(rate, mask, x), sum = 0;
-        int ok = 1;
+    for (unsigned mask = 0; mask < N_SUB; mask++) {
+        double x[WM_N_WORKLOAD], sum = 0;
+        chisq[mask] = solve_subset(rate, mask, x);
         for (int w = 0; w < WM_N_WORKLOAD; w++)
             sum += x[w];
         for (int w = 0; w < WM_N_WORKLOAD; w++)
             if ((mask & (1u << w)) && (!(x[w] > 0) || x[w] < WORKMIX_MIN_SHARE * sum))
-                ok = 0;
-        /* a tie (within rounding) goes to the smaller mix, the one asking for fewer curves */
-        if (ok && chisq < best * (1 - 1e-12) - 1e-300) {
-            best = chisq;
-            memcpy(m->tps, x, sizeof x);
-        }
+                chisq[mask] = INFINITY; /* infeasible under the rule */
+        best = fmin(best, chisq[mask]);
     }
+    /* of the subsets that fit as well as the best (to rounding), the one of fewest workloads:
+     * it asks for fewer curves, and collinear columns make the larger ones ambiguous */
+    for (int c = 0; c < WM_N_CLASS; c++)
+        scale += rate[c] * rate[c];
+    tol = 1e-9 * scale + 1e-300;
+    for (unsigned mask = 0; mask < N_SUB; mask++)
+        if (chisq[mask] <= best + tol && popcount(mask) < pick_n) {
+            pick = mask;
+            pick_n = popcount(mask);
+        }
+    solve_subset(rate, pick, m->tps);
     gsl_set_error_handler(old);
     for (int w = 0; w < WM_N_WORKLOAD; w++)
         m->total_tps += m->tps[w];

@@ -171,6 +171,9 @@ static void interval_delta(const struct obs_status *a, const struct obs_status *
     d->questions = delta(&ds, "Questions", NULL) - (double)(b->own_queries - a->own_queries);
     d->selects = delta(&ds, "Com_select", NULL) - (double)(b->own_selects - a->own_selects);
     d->select_range = delta(&ds, "Select_range", NULL);
+    /* each statement of the observer's is one Select_scan (a SHOW, an information_schema read) */
+    d->scans = delta(&ds, "Select_scan", NULL) + delta(&ds, "Select_full_join", NULL) -
+               (double)(b->own_queries - a->own_queries);
     d->inserts = delta_sum(&ds, ins);
     d->updates = delta_sum(&ds, upd);
     d->deletes = delta_sum(&ds, del);

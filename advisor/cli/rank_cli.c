@@ -340,9 +340,14 @@ int rank_cli_require(struct rank_cli *o, const char *cmd)
 {
     struct workload_req q;
     char msg[1024];
-    double at;
-    if (!o->require)
+    double at, at_tps, base;
+    if (!o->require) {
+        if (o->growth != 1 || o->headroom != 0.3 || strcmp(o->require_at, "p95") != 0)
+            return cli_usage_error(cmd, "--growth, --headroom and --require-at size for a "
+                                        "workload record: give --require FILE (else "
+                                        "--required-tps N)");
         return 0;
+    }
     if (o->opt.n_mix || o->opt.required_tps > 0)
         return cli_usage_error(cmd, "--require takes the mix and the throughput from the record: "
                                     "it excludes --mix, --workload and --required-tps");
@@ -350,14 +355,18 @@ int rank_cli_require(struct rank_cli *o, const char *cmd)
         fprintf(stderr, "sizeup: --require %s\n", msg);
         return SIZEUP_EXIT_INPUT;
     }
-    if (workload_stat_get(&q.mix_tps, o->require_at, &at) != 0)
+    if (workload_stat_get(&q.mix_tps, o->require_at, &at) != 0 ||
+        workload_stat_get(&q.tps, o->require_at, &at_tps) != 0)
         return cli_usage_error(cmd, "--require-at takes mean, p50, p95, p99 or max, not '%s'",
                                o->require_at);
-    if (!(at > 0)) {
+    if (q.residual > WORKLOAD_RESIDUAL_REFUSE) {
         fprintf(stderr,
-                "sizeup: --require %s: the %s of the observed intervals is %g tps: no load was "
-                "observed, nothing to size for\n",
-                o->require, o->require_at, at);
+                "sizeup: --require %s: the observed statements are not a mix of sysbench's "
+                "workloads: the nearest mix leaves %.0f %% of them unexplained (mix.residual; "
+                "scanning SELECTs, or transactions of another shape), so sysbench curves cannot "
+                "be compared with this load. Probe the candidates with a workload of your own, "
+                "or give --mix and --required-tps yourself\n",
+                o->require, 100 * q.residual);
         return SIZEUP_EXIT_INPUT;
     }
     if (q.n > RANK_MAX_MIX) {
@@ -370,19 +379,32 @@ int rank_cli_require(struct rank_cli *o, const char *cmd)
         snprintf(o->opt.mix[i].workload, sizeof o->opt.mix[i].workload, "%s", q.workload[i]);
         o->opt.mix[i].weight = q.weight[i];
     }
-    o->opt.required_tps = at * o->growth * (1 + o->headroom);
+    /* the mix's transactions, never fewer than the transactions observed: a mix that explains
+     * the statements with fewer, larger transactions would size for less than the load */
+    base = fmax(at, at_tps);
+    o->opt.required_tps = base * o->growth * (1 + o->headroom);
     fprintf(stderr,
-            "sizeup %s: sizing for %s: %s %.1f tps x growth %g x (1 + headroom %g) = %.1f "
-            "tps of the mix",
-            cmd, o->require, o->require_at, at, o->growth, o->headroom, o->opt.required_tps);
+            "sizeup %s: sizing for %s: %s %.1f tps x growth %g x (1 + headroom %g) = %.1f tps "
+            "of the mix",
+            cmd, o->require, o->require_at, base, o->growth, o->headroom, o->opt.required_tps);
     for (size_t i = 0; i < q.n; i++)
         fprintf(stderr, "%s %s:%.3f", i ? "," : "", q.workload[i], q.weight[i]);
     fprintf(stderr, "\n");
-    if (q.residual > 0.1)
+    if (at_tps > at * 1.001)
+        fprintf(stderr,
+                "sizeup %s: note: the observed %s tps (%.1f) is above the mix's (%.1f): sized "
+                "for the observed\n",
+                cmd, o->require_at, at_tps, at);
+    if (q.residual > WORKLOAD_RESIDUAL_NOTE)
         fprintf(stderr,
                 "sizeup %s: note: the mix issues the observed statements only approximately: "
                 "%.0f %% of them differ (the record's mix.residual)\n",
                 cmd, 100 * q.residual);
+    if (!q.complete)
+        fprintf(stderr,
+                "sizeup %s: note: the observation did not finish (ended: %s); sized on the %.0f "
+                "s it counted\n",
+                cmd, q.ended[0] ? q.ended : "?", q.seconds);
     return 0;
 }
 

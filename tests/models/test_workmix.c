@@ -8,9 +8,9 @@
  *   - a workload at 0.5 % of the transactions (below WORKMIX_MIN_SHARE) is left out and the
  *     rest refitted: 1000 point_select + 5 write_only -> 1000 point_select, residual = the 25
  *     write-only statements of 1025;
- *   - autocommit UPDATEs only (no COMMIT): tps_status = the statements; the least-squares mix is
- *     write_only at x = 400 / 14 tps (the x that minimises (2x - 100)^2 + 3 x^2: its derivative
- *     14 x - 400 is 0 there), residual (|2x - 100| + 3x) / 100;
+ *   - autocommit UPDATEs, INSERTs, range SELECTs: the single-statement workloads, exactly, and
+ *     with read_write at once; read_write alone is not split into the workloads it equals;
+ *   - scanning SELECTs are no workload's: the residual;
  *   - a bad rate (NaN, negative) is refused. */
 #include "check.h"
 #include "workmix.h"
@@ -37,6 +37,7 @@ int main(void)
     CHECK_NEAR(workmix_statements_per_tx(WM_READ_ONLY), 14, 0);
     CHECK_NEAR(workmix_statements_per_tx(WM_READ_WRITE), 18, 0);
     CHECK_NEAR(workmix_statements_per_tx(WM_WRITE_ONLY), 4, 0);
+    CHECK_NEAR(workmix_statements_per_tx(WM_INSERT_ONLY), 1, 0);
     CHECK_STR_EQ(workmix_workload_name(WM_READ_WRITE), "oltp_read_write");
 
     for (int w = 0; w < WM_N_WORKLOAD; w++) {
@@ -70,12 +71,51 @@ int main(void)
     CHECK_NEAR(m.tps[WM_WRITE_ONLY], 0, 0);
     CHECK_NEAR(m.residual, 25.0 / 1025.0, 1e-12);
 
+    /* autocommit UPDATEs only: oltp_update_non_index, one UPDATE a transaction, exactly */
     memset(rate, 0, sizeof rate);
     rate[WM_UPDATE] = 100;
     CHECK_INT_EQ(workmix_fit(rate, &m), 0);
-    CHECK_NEAR(m.tps[WM_WRITE_ONLY], 400.0 / 14.0, 1e-9);
-    CHECK_NEAR(m.residual, (fabs(800.0 / 14.0 - 100) + 3 * 400.0 / 14.0) / 100, 1e-12);
+    CHECK_NEAR(m.tps[WM_UPDATE_NON_INDEX], 100, 1e-9);
+    CHECK_NEAR(m.total_tps, 100, 1e-9);
+    CHECK_NEAR(m.residual, 0, 1e-12);
     CHECK_NEAR(workmix_tps_status(rate, &m), 100, 1e-12);
+
+    /* oltp_read_write at 50 tps with oltp_insert at 300 at once (the break-it case that the four
+     * OLTP workloads read as 1.9x the transactions): both exactly, tps 350 */
+    memset(tps, 0, sizeof tps);
+    tps[WM_READ_WRITE] = 50;
+    tps[WM_INSERT_ONLY] = 300;
+    rates_of(tps, rate);
+    CHECK_INT_EQ(workmix_fit(rate, &m), 0);
+    CHECK_NEAR(m.tps[WM_READ_WRITE], 50, 1e-9);
+    CHECK_NEAR(m.tps[WM_INSERT_ONLY], 300, 1e-9);
+    CHECK_NEAR(m.residual, 0, 1e-12);
+    CHECK_NEAR(workmix_tps_status(rate, &m), 350, 1e-9);
+
+    /* oltp_read_write alone also equals read_only + 2 update + delete + insert, class by class:
+     * the single workload is taken */
+    memset(tps, 0, sizeof tps);
+    tps[WM_READ_WRITE] = 80;
+    rates_of(tps, rate);
+    CHECK_INT_EQ(workmix_fit(rate, &m), 0);
+    CHECK_NEAR(m.tps[WM_READ_WRITE], 80, 1e-9);
+    CHECK_NEAR(m.total_tps, 80, 1e-9);
+
+    /* select_random_ranges: one range SELECT, autocommit */
+    memset(rate, 0, sizeof rate);
+    rate[WM_RANGE] = 200;
+    CHECK_INT_EQ(workmix_fit(rate, &m), 0);
+    CHECK_NEAR(m.tps[WM_RANDOM_RANGES], 200, 1e-9);
+    CHECK_NEAR(workmix_tps_status(rate, &m), 200, 1e-9);
+
+    /* scanning SELECTs belong to no workload: 256 scans/s beside 100 point selects/s leave the
+     * scans as the residual, 256 of 356 statements */
+    memset(rate, 0, sizeof rate);
+    rate[WM_SCAN] = 256;
+    rate[WM_POINT] = 100;
+    CHECK_INT_EQ(workmix_fit(rate, &m), 0);
+    CHECK_NEAR(m.tps[WM_POINT_SELECT], 100, 1e-9);
+    CHECK_NEAR(m.residual, 256.0 / 356.0, 1e-12);
 
     rate[WM_POINT] = NAN;
     CHECK_INT_EQ(workmix_fit(rate, &m), -1);
