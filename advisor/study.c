@@ -183,7 +183,7 @@ static int load_require(struct jr *l, json_t *root, struct study *s)
 {
     struct workload_req q;
     char *file = NULL, *at = NULL, msg[1024];
-    double x, growth = 1, headroom = 0.3;
+    double x, x_tps, growth = 1, headroom = 0.3;
     const struct limit *ts = limit_get(LIMIT_TABLE_SIZE), *tb = limit_get(LIMIT_TABLES);
     if (json_object_get(root, "workloads"))
         return jr_fail_at(l, "$.workloads",
@@ -206,16 +206,26 @@ static int load_require(struct jr *l, json_t *root, struct study *s)
         free(at);
         return jr_fail_at(l, "$.require", "%s", msg);
     }
-    if (workload_stat_get(&q.mix_tps, at ? at : "p95", &x) != 0) {
+    if (workload_stat_get(&q.mix_tps, at ? at : "p95", &x) != 0 ||
+        workload_stat_get(&q.tps, at ? at : "p95", &x_tps) != 0) {
         jr_fail_at(l, "$.require_at", "expected mean, p50, p95, p99 or max, not \"%s\"", at);
         free(at);
         return -1;
     }
+    snprintf(s->require_at, sizeof s->require_at, "%s", at ? at : "p95");
     free(at);
-    if (!(x > 0))
-        return jr_fail_at(l, "$.require", "%s: no load was observed, nothing to size for",
-                          s->require);
-    s->required_tps = x * growth * (1 + headroom);
+    if (q.residual > WORKLOAD_RESIDUAL_REFUSE)
+        return jr_fail_at(l, "$.require",
+                          "%s: the observed statements are not a mix of sysbench's workloads: the "
+                          "nearest mix leaves %.0f %% of them unexplained (mix.residual), so the "
+                          "study's sysbench probes cannot stand for this load",
+                          s->require, 100 * q.residual);
+    /* as rank --require: the mix's transactions, never fewer than the observed ones */
+    s->require_base_tps = fmax(x, x_tps);
+    s->require_growth = growth;
+    s->require_headroom = headroom;
+    s->require_residual = q.residual;
+    s->required_tps = s->require_base_tps * growth * (1 + headroom);
     if (!(s->wl = calloc(q.n, sizeof *s->wl)))
         return jr_fail_at(l, "$", "out of memory");
     for (size_t i = 0; i < q.n; i++) {

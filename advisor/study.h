@@ -119,9 +119,13 @@ struct study {
     int ha_standby;       /* standby copies for configurations that are not HA, [0, 100] */
     char **catalogs;      /* paths resolved, or URLs */
     size_t n_catalogs;
-    char *output;  /* folder, resolved */
-    char *require; /* "require": the workload record, resolved; NULL when not given */
-    char *text;    /* the file's text, for study_fail_at's positions */
+    char *output;            /* folder, resolved */
+    char *require;           /* "require": the workload record, resolved; NULL when not given */
+    char require_at[8];      /* its statistic ("p95") */
+    double require_base_tps; /* that statistic of the record's tps (the larger of the mix's and
+                                the observed), before growth and headroom */
+    double require_growth, require_headroom, require_residual;
+    char *text; /* the file's text, for study_fail_at's positions */
     size_t len;
 };
 

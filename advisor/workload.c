@@ -557,8 +557,15 @@ static int read_req(struct jr *r, const json_t *root, struct workload_req *q)
     pk = jr_push_key(r, "mix");
     if (jr_get_num(r, mix, "residual", JR_REQUIRED, 0, INFINITY, 0, &q->residual))
         return JR_EINVAL;
-    if (!(weights = json_object_get(mix, "weights")) || !json_is_object(weights) ||
-        !json_object_size(weights))
+    weights = json_object_get(mix, "weights");
+    if (json_is_object(weights) && !json_object_size(weights) && q->residual > 0)
+        return jr_fail_key(r, "weights",
+                           "empty: the observed statements are not a mix of sysbench's workloads "
+                           "(the nearest mix leaves %.0f %% of them unexplained; scanning "
+                           "SELECTs, or transactions of another shape): sysbench curves cannot "
+                           "stand for this load",
+                           100 * q->residual);
+    if (!weights || !json_is_object(weights) || !json_object_size(weights))
         return jr_fail_key(r, "weights",
                            "an object of workload weights is required, e.g. "
                            "{\"oltp_read_write\": 1}");

@@ -221,7 +221,8 @@ int myconn_handle_new(struct myconn *c, const struct myconn_opts *o, int nonbloc
     mysql_optionsv(m, MARIADB_OPT_HOST, MYCONN_DEFAULT_HOST);
     mysql_optionsv(m, MARIADB_OPT_PORT, &(unsigned){MYCONN_DEFAULT_PORT});
     mysql_optionsv(m, MARIADB_OPT_USER, MYCONN_DEFAULT_USER);
-    mysql_optionsv(m, MARIADB_OPT_SCHEMA, MYCONN_DEFAULT_DB);
+    if (!o->db) /* "" asks for no default database: no default of sizeup's either */
+        mysql_optionsv(m, MARIADB_OPT_SCHEMA, MYCONN_DEFAULT_DB);
     if (!o->no_defaults) {
         if (o->defaults_file)
             mysql_optionsv(m, MYSQL_READ_DEFAULT_FILE, o->defaults_file);
@@ -290,13 +291,15 @@ int myconn_resolve(struct myconn_opts *o, struct myconn_where *w)
     memset(w, 0, sizeof *w);
     memset(&c, 0, sizeof c);
     if (!o->no_defaults) {
-        /* the files are read at the start of mysql_real_connect; its outcome does not matter
-         * here (a refusal is reported by the connections that follow), and a failed connect
-         * keeps the handle's options with CLIENT_REMEMBER_OPTIONS */
+        /* the files are read at the start of mysql_real_connect, which then connects to what
+         * it is given: a socket that cannot exist, so that it fails at once, here, without a
+         * login on the server (no password sent, no failed login counted against the account);
+         * a failed connect keeps the handle's options with CLIENT_REMEMBER_OPTIONS */
         if (myconn_handle_new(&c, o, 0) != 0)
             return MYCONN_FATAL;
-        mysql_real_connect(c.mysql, o->socket ? "localhost" : o->host, o->user, o->password, o->db,
-                           o->socket ? 0 : o->port, o->socket, CLIENT_REMEMBER_OPTIONS);
+        mysql_real_connect(c.mysql, "localhost", o->user, NULL, o->db, 0,
+                           "/nonexistent/sizeup-reads-the-option-files-only",
+                           CLIENT_REMEMBER_OPTIONS);
         /* the handle's options after the files (mysql.h's struct st_mysql_options: Connector/C
          * 3.3 has no mysql_get_optionv for host, user, db, port or socket) */
         host = c.mysql->options.host;
@@ -323,6 +326,8 @@ int myconn_resolve(struct myconn_opts *o, struct myconn_where *w)
                    : MYCONN_DEFAULT_HOST);
     copy(w->user, sizeof w->user, o->user ? o->user : user ? user : MYCONN_DEFAULT_USER);
     copy(w->db, sizeof w->db, o->db ? o->db : db ? db : MYCONN_DEFAULT_DB);
+    if (o->db && !*o->db && db && *db)
+        copy(w->db, sizeof w->db, db); /* "" takes the files' database, if they name one */
     w->port = o->port ? o->port : port ? port : MYCONN_DEFAULT_PORT;
     if (o->socket || (strcmp(w->host, "localhost") == 0 && socket)) {
         copy(w->socket, sizeof w->socket, o->socket ? o->socket : socket);

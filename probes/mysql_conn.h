@@ -86,7 +86,7 @@ struct myconn_opts {
     const char *user;     /* --mysql-user; NULL: the option files', else MYCONN_DEFAULT_USER */
     const char *password; /* password file / MYSQL_PWD; NULL: the option files', else
                              MYSQL_PWD; never printed */
-    const char *db;       /* --mysql-db; NULL: the option files', else MYCONN_DEFAULT_DB */
+    const char *db; /* --mysql-db; NULL: the option files', else MYCONN_DEFAULT_DB; "": none */
     const char *defaults_file;  /* --defaults-file: read only this option file */
     const char *defaults_group; /* the group read besides [client], [client-server] and
                                    [client-mariadb]; NULL: MYCONN_DEFAULT_GROUP */
@@ -194,9 +194,11 @@ struct myconn_where {
 /**
  * Fill the unset host, port, user, db and socket of o from the option files (else sizeup's
  * defaults), so every connection, record and message says where it went. Connector/C reads
- * the files only as it connects: this makes one connection attempt with o and reads the
- * handle's options after it (a failure is not reported here: the connections that follow
- * report it). With o->no_defaults nothing is read and nothing is sent.
+ * the files only as it connects: this makes one connection attempt with o's options to a Unix
+ * socket that cannot exist, so that the library reads the files and fails at once, without
+ * reaching the server (no password sent, no failed login), and reads the handle's options after
+ * it. With o->no_defaults nothing is read. A db of "" asks for no default database (the files'
+ * database, if they name one, else none); NULL takes the files', else MYCONN_DEFAULT_DB.
  * Host and socket follow the library's rule: a socket (o's or the files') is used when the
  * host is localhost. w->tls_conflict says when a file sets ssl-ca, ssl-cert or ssl-key that o
  * sets too, w->tls_from_files when a file turns TLS on while o says DISABLED (the caller

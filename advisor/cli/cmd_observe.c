@@ -30,6 +30,10 @@
 /* Threads_running samples per interval (at least OBS_SAMPLE_MIN_S apart). */
 #define OBS_SESSION_SAMPLES 10
 #define OBS_SAMPLE_MIN_S 0.1
+/* Most intervals of one record (about 450 bytes each written: under 100 MB, which rank
+ * --require reads whole); --duration / --interval beyond it is refused, --until-interrupted
+ * stops there. */
+#define OBS_MAX_INTERVALS 200000
 /* Intervals up to which the record is rewritten after every one (then once a minute). */
 #define OBS_REWRITE_EVERY 100
 
@@ -231,7 +235,7 @@ static int write_record(const struct observe_cli *oc, struct workload *w)
         fprintf(stderr, "sizeup: out of memory writing the record\n");
     } else if (oc->out && strcmp(oc->out, "-") != 0) {
         if ((rc = outfile_write(oc->out, buf, len, err, sizeof err)) != 0)
-            fprintf(stderr, "sizeup: cannot write %s: %s\n", oc->out, err);
+            fprintf(stderr, "sizeup: %s\n", err); /* err names the file */
     } else if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) {
         fprintf(stderr, "sizeup: cannot write the record to stdout: %s\n", strerror(errno));
         rc = -1;
@@ -243,16 +247,21 @@ static int write_record(const struct observe_cli *oc, struct workload *w)
 static void progress(const struct workload *w, const struct workload_interval *iv)
 {
     double end = iv->start_s + iv->seconds;
+    char sess[48];
     if (iv->excluded[0]) {
         fprintf(stderr, "[ %.0fs ] left out: %s\n", end, iv->excluded);
         return;
     }
+    if (iv->n_sessions)
+        snprintf(sess, sizeof sess, "%.1f (p95 %.1f)", iv->sessions_mean, iv->sessions_p95);
+    else
+        snprintf(sess, sizeof sess, "- (no sample)");
     fprintf(stderr,
-            "[ %.0fs ] tps: %.2f qps: %.2f (point/range/write/end: %.0f/%.0f/%.0f/%.0f) "
-            "mix tps: %.2f sessions: %.1f (p95 %.1f)\n",
-            end, iv->tps, iv->qps, iv->rate[WM_POINT], iv->rate[WM_RANGE],
+            "[ %.0fs ] tps: %.2f qps: %.2f (point/range/scan/write/end: %.0f/%.0f/%.0f/%.0f/%.0f) "
+            "mix tps: %.2f sessions: %s\n",
+            end, iv->tps, iv->qps, iv->rate[WM_POINT], iv->rate[WM_RANGE], iv->rate[WM_SCAN],
             iv->rate[WM_INSERT] + iv->rate[WM_UPDATE] + iv->rate[WM_DELETE], iv->rate[WM_END],
-            iv->mix_tps, iv->sessions_mean, iv->sessions_p95);
+            iv->mix_tps, sess);
     (void)w;
 }
 
@@ -285,8 +294,12 @@ static void print_summary(const struct observe_cli *oc, const struct workload *w
            s.tps.mean, s.tps.p50, s.tps.p95, s.tps.p99, s.tps.max, w->tps_rule);
     printf("  %-20s mean %.1f  p50 %.1f  p95 %.1f  p99 %.1f  max %.1f\n", "qps", s.qps.mean,
            s.qps.p50, s.qps.p95, s.qps.p99, s.qps.max);
-    printf("  %-20s mean %.1f  p95 %.1f  max %.0f\n", "sessions running", s.sessions_mean,
-           s.sessions_p95, s.sessions_max);
+    if (w->n_sessions)
+        printf("  %-20s mean %.1f  p95 %.1f  max %.0f\n", "sessions running", s.sessions_mean,
+               s.sessions_p95, s.sessions_max);
+    else
+        printf("  %-20s - (no sample: the observation ended before the first)\n",
+               "sessions running");
     printf("  %-20s", "mix");
     for (int k = 0; k < WM_N_WORKLOAD; k++)
         if (s.weight[k] > 0)
@@ -353,6 +366,10 @@ static int start(struct observe_cli *oc, struct obs_conn *c, struct workload *w)
         return rc;
     if (rc != 0)
         workload_note(w, "the data size is unknown: information_schema.TABLES: %s", c->c.err.msg);
+    else if (n == 0)
+        workload_note(w, "no table is visible to this account (information_schema.TABLES shows "
+                         "only tables it has a privilege on): the data size and the probe table "
+                         "are unknown");
     return set_schemas(w, sch, n) ? MYCONN_FATAL : 0;
 }
 
@@ -402,7 +419,7 @@ static int observe(struct observe_cli *oc, struct workload *w)
     for (;;) {
         double next = a.t_mono_s + oc->interval_s, step;
         size_t k = 0, first = w->n_sessions;
-        int stopped = 0;
+        int stopped = 0, added = 1;
         char why[200];
         struct workload_delta d;
         if (!oc->until_interrupted && next > end_t)
@@ -436,21 +453,32 @@ static int observe(struct observe_cli *oc, struct workload *w)
             obs_close(&c);
             back = myconn_wait_answer(&oc->conn, oc->give_up_s, stopflag_get(), &err);
             if (back != 0 || obs_connect(&c, &oc->conn) != 0 || obs_read_status(&c, &b) != 0) {
-                snprintf(w->ended, sizeof w->ended, "%s",
-                         back == 1 ? "interrupted" : "server gone");
-                status = back == 1 ? SIZEUP_EXIT_INTERRUPTED : SIZEUP_EXIT_UNREACHABLE;
-                if (back != 1)
+                if (back == 1) { /* a signal while waiting: the end asked for */
+                    snprintf(w->ended, sizeof w->ended, "interrupted");
+                    w->complete = oc->until_interrupted;
+                    status = oc->until_interrupted ? SIZEUP_EXIT_OK : SIZEUP_EXIT_INTERRUPTED;
+                } else {
+                    snprintf(w->ended, sizeof w->ended, "server gone");
+                    status = SIZEUP_EXIT_UNREACHABLE;
                     fprintf(stderr, "sizeup observe: the server did not answer within %g s: %s\n",
                             oc->give_up_s, err.msg);
+                }
                 goto done;
             }
+            /* the two snapshots come from two connections: only the server's own counters
+             * compare (the observer's statement counts start again with each connection) */
             memset(&d, 0, sizeof d);
             d.seconds = b.t_mono_s - a.t_mono_s;
-            interval_delta(&a, &b, &d, why, sizeof why);
-            if (!why[0])
-                snprintf(why, sizeof why, "the connection was lost for %.0f s",
-                         b.t_mono_s - lost_at);
-            d.seconds = b.t_mono_s - a.t_mono_s;
+            {
+                uint64_t up_a = 0, up_b = 0;
+                if (obs_status_get(&a, "Uptime", &up_a) && obs_status_get(&b, "Uptime", &up_b) &&
+                    up_b < up_a)
+                    snprintf(why, sizeof why, "the server restarted (Uptime %llu s, was %llu s)",
+                             (unsigned long long)up_b, (unsigned long long)up_a);
+                else
+                    snprintf(why, sizeof why, "the connection was lost for %.0f s",
+                             b.t_mono_s - lost_at);
+            }
             if (workload_add(w, a.t_mono_s - t0, &d, NULL, 0, why)) {
                 status = SIZEUP_EXIT_FAIL;
                 goto done;
@@ -461,7 +489,7 @@ static int observe(struct observe_cli *oc, struct workload *w)
             status = SIZEUP_EXIT_FAIL;
             goto done;
         } else if (stopped && b.t_mono_s - a.t_mono_s < 1) {
-            /* a stop less than a second in: no interval */
+            added = 0; /* a stop less than a second in: no interval */
         } else {
             interval_delta(&a, &b, &d, why, sizeof why);
             if (workload_add(w, a.t_mono_s - t0, &d, w->sessions + first, k, why[0] ? why : NULL)) {
@@ -470,13 +498,25 @@ static int observe(struct observe_cli *oc, struct workload *w)
             }
         }
         if (b.n) {
+            if (!strcmp(w->tps_rule, "innodb_metrics") && !b.have_trx)
+                workload_note(w,
+                              "InnoDB's transaction counters went off after %.0f s: the status "
+                              "rule from then on (%s)",
+                              b.t_mono_s - t0, c.trx_why[0] ? c.trx_why : "disabled");
             w->buffer_pool_data_bytes = bp_data(&b, w->page_bytes);
             obs_status_free(&a);
             a = b;
             memset(&b, 0, sizeof b);
         }
-        if (w->n)
+        if (added && w->n)
             progress(w, &w->iv[w->n - 1]);
+        if (w->n >= OBS_MAX_INTERVALS) {
+            snprintf(w->ended, sizeof w->ended, "interval limit");
+            w->complete = 1;
+            workload_note(w, "stopped at %d intervals, the most one record holds",
+                          OBS_MAX_INTERVALS);
+            break;
+        }
         if (stopped) {
             snprintf(w->ended, sizeof w->ended, "interrupted");
             w->complete = oc->until_interrupted;
@@ -535,6 +575,12 @@ int cmd_observe(int argc, char **argv)
     if (oc.interval_s > oc.duration_s && !oc.until_interrupted)
         return cli_usage_error("observe", "--interval %g s is longer than --duration %g s",
                                oc.interval_s, oc.duration_s);
+    if (!oc.until_interrupted && oc.duration_s / oc.interval_s > OBS_MAX_INTERVALS)
+        return cli_usage_error("observe",
+                               "--duration %g s in intervals of %g s is %.0f intervals; one record "
+                               "holds at most %d: a longer --interval",
+                               oc.duration_s, oc.interval_s, oc.duration_s / oc.interval_s,
+                               OBS_MAX_INTERVALS);
     oc.conn.timeout_s = (unsigned)ceil(oc.mysql_timeout_s);
     if (!oc.conn.db)
         oc.conn.db = ""; /* no default database: observing needs none */
@@ -543,6 +589,17 @@ int cmd_observe(int argc, char **argv)
     now = time(NULL);
     gmtime_r(&now, &tm);
     strftime(w.started, sizeof w.started, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    /* the record's file must be writable before anything is observed: an hour of sampling
+     * must not end in "cannot write" */
+    if (oc.out && strcmp(oc.out, "-") != 0) {
+        struct outfile probe_out;
+        char err[512];
+        if (outfile_open(&probe_out, oc.out, err, sizeof err) != 0) {
+            fprintf(stderr, "sizeup: %s\n", err);
+            return SIZEUP_EXIT_USAGE;
+        }
+        outfile_abort(&probe_out);
+    }
     if ((rc = conn_cli_open(&oc.conn, &oc.cc, &where)) != CLI_RUN) {
         conn_cli_close(&oc.cc);
         return rc;
@@ -557,10 +614,12 @@ int cmd_observe(int argc, char **argv)
     status = observe(&oc, &w);
     stopflag_restore();
     if (w.n || status == SIZEUP_EXIT_OK || status == SIZEUP_EXIT_INTERRUPTED) {
-        if (write_record(&oc, &w) != 0 && status == SIZEUP_EXIT_OK)
-            status = SIZEUP_EXIT_FAIL;
-        else if (oc.out && strcmp(oc.out, "-") != 0)
+        if (write_record(&oc, &w) != 0) {
+            if (status == SIZEUP_EXIT_OK)
+                status = SIZEUP_EXIT_FAIL;
+        } else if (oc.out && strcmp(oc.out, "-") != 0) {
             print_summary(&oc, &w);
+        }
     }
     workload_destroy(&w);
     conn_cli_close(&oc.cc);

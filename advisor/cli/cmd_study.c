@@ -37,6 +37,7 @@
 #include "study.h"
 #include "study_probe.h"
 #include "tco.h"
+#include "workload.h"
 
 #include <errno.h>
 #include <math.h>
@@ -348,6 +349,22 @@ int cmd_study(int argc, char **argv)
     if (study_load(path, &s, err, sizeof err) != 0) {
         fprintf(stderr, "sizeup: %s\n", err);
         return SIZEUP_EXIT_INPUT;
+    }
+    if (s.require) {
+        /* what the study sizes for, as rank --require says it */
+        fprintf(stderr,
+                "sizeup study: sizing for %s: %s %.1f tps x growth %g x (1 + headroom %g) = %.1f "
+                "tps of the mix",
+                s.require, s.require_at, s.require_base_tps, s.require_growth, s.require_headroom,
+                s.required_tps);
+        for (size_t i = 0; i < s.n_wl; i++)
+            fprintf(stderr, "%s %s:%.3f", i ? "," : "", s.wl[i].name, s.wl[i].weight);
+        fprintf(stderr, "\n");
+        if (s.require_residual > WORKLOAD_RESIDUAL_NOTE)
+            fprintf(stderr,
+                    "sizeup study: note: the mix issues the observed statements only "
+                    "approximately: %.0f %% of them differ (the record's mix.residual)\n",
+                    100 * s.require_residual);
     }
     if (!(sp = study_probes_new(&s, err, sizeof err))) {
         fprintf(stderr, "sizeup: %s\n", err);

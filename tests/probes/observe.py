@@ -155,6 +155,73 @@ def run_checks():
         check(r["tps_rule"] == "status", "%s: the status rule (InnoDB's trx counters are off)"
               % workload)
 
+    # 1b. workloads beyond the four OLTP mixes (the break-it pass: sized 7-29x too low before):
+    # oltp_insert with oltp_read_write at once, and select_random_ranges alone
+    path = os.path.join(tmp, "insert-rw.json")
+    o = observe(path, "--until-interrupted")
+    a = sysbench("oltp_insert", "--time=3", "--threads=1", "--rate=300")
+    b = sysbench("oltp_read_write", "--time=3", "--threads=1", "--rate=50")
+    (tx_a, q_a), (tx_b, q_b) = sb_totals(a), sb_totals(b)
+    rc, out, err = stop(o)
+    r = record(path)
+    check(near(r["summary"]["transactions"], tx_a + tx_b, 0.02),
+          "insert + read_write: %.0f transactions observed, sysbench %d + %d"
+          % (r["summary"]["transactions"], tx_a, tx_b))
+    w = r["mix"]["weights"]
+    truth = tx_a / (tx_a + tx_b)
+    check(abs(w.get("oltp_insert", 0) - truth) <= 0.02 and
+          abs(w.get("oltp_read_write", 0) - (1 - truth)) <= 0.02,
+          "insert + read_write: weights %s, sysbench's %.3f / %.3f" % (w, truth, 1 - truth))
+    path = os.path.join(tmp, "ranges.json")
+    o = observe(path, "--until-interrupted")
+    tx, q = sb_totals(sysbench("select_random_ranges", "--time=2", "--threads=1", "--rate=300"))
+    rc, out, err = stop(o)
+    r = record(path)
+    check(near(r["summary"]["transactions"], tx, 0.02) and
+          r["mix"]["weights"].get("select_random_ranges", 0) >= 0.98,
+          "select_random_ranges: %.0f transactions observed, sysbench %d; mix %s"
+          % (r["summary"]["transactions"], tx, r["mix"]["weights"]))
+
+    # 1c. full scans are not point selects: they land in the residual, and rank --require
+    # refuses to size sysbench curves for them
+    path = os.path.join(tmp, "scans.json")
+    o = observe(path, "--until-interrupted")
+    client = shutil.which("mariadb") or shutil.which("mysql")
+    scan_sql = "SELECT COUNT(*) FROM sbtest1 WHERE c LIKE '%zz%';" * 300
+    subprocess.run([client, "--no-defaults", "-h127.0.0.1", "-P%d" % PORT, "-usbtest",
+                    "-psbtest", "sbtest", "-e", scan_sql], stdout=subprocess.DEVNULL, check=True)
+    rc, out, err = stop(o)
+    r = record(path)
+    sps = r["summary"]["statements_per_s"]
+    check(r["mix"]["residual"] > 0.5 and sps.get("scan_select", 0) > 10 * sps.get("point_select", 0),
+          "scans: residual %.2f, statements/s %s" % (r["mix"]["residual"], sps))
+    rk = subprocess.run([BIN, "rank", "--require", path, "--points",
+                         "data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv", "--catalog",
+                         "data/catalogs/aws-us-east-1.json"], capture_output=True, text=True,
+                        cwd=SRC)
+    check(rk.returncode == 3 and "unexplained" in rk.stderr and not rk.stdout,
+          "scans: rank --require refuses (exit %d): %s" % (rk.returncode, rk.stderr.strip()[-160:]))
+
+    # 1d. an account with nothing but USAGE, no database: one login, a record
+    root_sql("DROP USER IF EXISTS usageonly@'127.0.0.1'; "
+             "CREATE USER usageonly@'127.0.0.1' IDENTIFIED BY 'u-pass'")
+    path = os.path.join(tmp, "usage.json")
+    env = dict(os.environ, MYSQL_PWD="u-pass")
+    u = subprocess.run([BIN, "observe", "--no-defaults", "--mysql-host=127.0.0.1",
+                        "--mysql-port=%d" % PORT, "--mysql-user=usageonly", "--interval=1s",
+                        "--duration=2s", "-o", path], capture_output=True, text=True, env=env)
+    check(u.returncode == 0 and record(path)["summary"]["intervals"] == 2,
+          "USAGE only: exit %d (%s)" % (u.returncode, u.stderr.strip()[-200:]))
+
+    # 1e. a record that cannot be written is said before anything is observed
+    t0 = time.time()
+    u = subprocess.run([BIN, "observe", "--no-defaults", "--mysql-host=127.0.0.1",
+                        "--mysql-port=%d" % PORT, "--duration=60s", "-o",
+                        os.path.join(tmp, "no-such-dir", "w.json")], capture_output=True,
+                       text=True, env=dict(os.environ, MYSQL_PWD="sbtest"))
+    check(u.returncode == 2 and "cannot write" in u.stderr and time.time() - t0 < 10,
+          "an unwritable -o: exit %d at once (%s)" % (u.returncode, u.stderr.strip()))
+
     # 2. point_select and read_write at once: sysbench's proportion
     path = os.path.join(tmp, "mixed.json")
     o = observe(path, "--until-interrupted")
@@ -298,6 +365,20 @@ def run_checks():
     r = record(path)
     check(rc == 0 and r["complete"] and r["summary"]["intervals"] >= 1,
           "--until-interrupted: SIGINT ends it, exit %d, complete %s" % (rc, r["complete"]))
+
+    # 6b. SIGINT while waiting for a lost server, with --until-interrupted: the end asked for
+    path = os.path.join(tmp, "until-lost.json")
+    o = observe(path, "--until-interrupted", "--give-up=60s")
+    time.sleep(2.5)
+    server("stop")
+    time.sleep(2)
+    o.send_signal(signal.SIGINT)
+    rc, out, err = finish(o)
+    r = record(path)
+    check(rc == 0 and r["complete"] and r["ended"] == "interrupted",
+          "SIGINT while the server is away, --until-interrupted: exit %d, complete %s, ended %s"
+          % (rc, r["complete"], r["ended"]))
+    server("start")
 
     # 7. the server going away: exit 4, what was sampled is kept
     path = os.path.join(tmp, "gone.json")
