@@ -83,6 +83,43 @@ static void clear(struct outfile *of)
     of->path = of->tmp_path = NULL;
 }
 
+/* The file a dangling symbolic link names (links followed, up to 16), as a new string; NULL
+ * when path is no link or a link cannot be read. A relative target is taken from the link's
+ * folder, as the kernel does. */
+static char *dangling_target(const char *path)
+{
+    char *p = strdup(path);
+    for (int depth = 0; p && depth < 16; depth++) {
+        struct stat lst;
+        char buf[4096], *joined;
+        ssize_t n;
+        const char *slash;
+        if (lstat(p, &lst) != 0 || !S_ISLNK(lst.st_mode))
+            return depth ? p : (free(p), NULL);
+        n = readlink(p, buf, sizeof buf - 1);
+        if (n <= 0) {
+            free(p);
+            return NULL;
+        }
+        buf[n] = '\0';
+        slash = strrchr(p, '/');
+        if (buf[0] == '/' || !slash) {
+            joined = strdup(buf);
+        } else {
+            size_t dl = (size_t)(slash - p) + 1;
+            joined = malloc(dl + (size_t)n + 1);
+            if (joined) {
+                memcpy(joined, p, dl);
+                memcpy(joined + dl, buf, (size_t)n + 1);
+            }
+        }
+        free(p);
+        p = joined;
+    }
+    free(p);
+    return NULL;
+}
+
 int outfile_open(struct outfile *of, const char *path, char *err, size_t cap)
 {
     struct stat st;
@@ -113,6 +150,8 @@ int outfile_open(struct outfile *of, const char *path, char *err, size_t cap)
         return 0;
     }
     real = realpath(path, NULL); /* follows links; NULL when the file does not exist yet */
+    if (!real)
+        real = dangling_target(path); /* a link to a file not there yet: that file */
     exists = real && stat(real, &st) == 0;
     if (!real && !(real = strdup(path))) {
         snprintf(err, cap, "cannot write %s: out of memory", path);

@@ -4,7 +4,7 @@
  * For a regular file (or a path that does not exist yet) the data goes to a temporary file
  * beside it, which outfile_commit() renames over the target: a reader never sees half a file,
  * and a failed run leaves the old file as it was. A symbolic link is followed (the file it
- * names is replaced, the link stays). An existing file keeps its permission bits; a new one
+ * names is replaced, or created when it does not exist yet; the link stays). An existing file keeps its permission bits; a new one
  * gets 0666 less the umask. A path that is not a regular file (/dev/stdout, /dev/null, a FIFO)
  * is written directly.
  *

@@ -20,4 +20,10 @@ if [ -L "$tmp/out" ] && [ "$(readlink "$tmp/out")" = /proc/self/fd/1 ]; then
     echo "ok   the link is still a link"; else
     echo "FAIL the link was replaced: $(ls -la "$tmp/out")"; fail=1; fi
 if ls "$tmp"/out.tmp.* >/dev/null 2>&1; then echo "FAIL a temporary file was left"; fail=1; fi
+# a link to a file that does not exist yet: the file is created, the link stays
+ln -s made.jsonl "$tmp/dangling"
+"$BIN" import -o "$tmp/dangling" "$SRC/data/published/monosql-scaleout-c5-2xlarge.csv" 2>/dev/null
+if [ -L "$tmp/dangling" ] && [ "$(wc -l < "$tmp/made.jsonl")" -eq "$want" ]; then
+    echo "ok   a dangling link: its file made, the link kept"; else
+    echo "FAIL a dangling link: $(ls -la "$tmp")"; fail=1; fi
 exit $fail
