@@ -60,6 +60,9 @@ const char *predict_status_text(enum predict_status st)
         return "not predicted: the clock transfer needs clock_ghz of both families";
     case PREDICT_FAILED:
         return "not predicted: the model refused its input";
+    case PREDICT_NO_MEMORY:
+        return "not predicted: its memory cannot hold the buffer pool its family's measured "
+               "sizes used";
     }
     return "?";
 }
@@ -164,6 +167,20 @@ static int member_curve(struct predict_member *M, const struct predict_group *G,
                 M->tps[l] = lv[l].x;
                 M->rel_ci[l] = lv[l].half95 / lv[l].x; /* NAN when unknown */
                 M->n_points += lv[l].reps;
+            }
+            /* the buffer pool the curve used: what was resident of the data (the smaller of
+             * the data and the pool), the largest over its points */
+            M->pool_mib = NAN;
+            for (size_t i = 0; i < cg->n; i++) {
+                const struct point *p = &pts->items[cg->idx[i]];
+                double d, b, used;
+                if (!point_has_server(p))
+                    continue;
+                d = p->server.v[PSRV_DATA_MIB];
+                b = p->server.v[PSRV_BUFFER_POOL_MIB];
+                used = isfinite(d) && isfinite(b) ? fmin(d, b) : isfinite(d) ? d : b;
+                if (isfinite(used) && !(M->pool_mib >= used))
+                    M->pool_mib = used;
             }
         }
         if (!(M->lat_ratio[k] = malloc((n ? n : 1) * sizeof *M->lat_ratio[k]))) {
@@ -575,6 +592,21 @@ int predict_set_build(struct predict_set *s, const struct point_list *pts,
                     r.status = PREDICT_NO_SIBLING;
                 else if (isnan(ratio))
                     r.status = PREDICT_NO_CLOCK;
+                else {
+                    /* memory: the pool the family's measured sizes used must fit */
+                    const struct predict_group *G = &s->groups[gi];
+                    double pool = NAN, mem = in->memory_gib * 1024 * PREDICT_POOL_SHARE;
+                    for (size_t z = 0; z < G->n_sizes; z++) {
+                        double u = G->members[G->size_member[z]].pool_mib;
+                        if (isfinite(u) && !(pool >= u))
+                            pool = u;
+                    }
+                    if (isfinite(pool) && in->memory_gib > 0 && mem < pool) {
+                        r.status = PREDICT_NO_MEMORY;
+                        r.pool_mib = pool;
+                        r.mem_mib = mem;
+                    }
+                }
             }
             if (gi >= 0 && r.status == PREDICT_OK) {
                 size_t mi = (size_t)gi * (opt->n_transfer + 1) + rule;

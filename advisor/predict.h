@@ -75,6 +75,13 @@ struct predict_options {
 };
 
 /* One measured configuration of a group. */
+/* The share of an instance's memory InnoDB's buffer pool may take on a dedicated database
+ * server (MySQL 8.0 Reference Manual, 17.8.3.1 "Configuring InnoDB Buffer Pool Size": up to 80
+ * percent of physical memory; MariaDB's Knowledge Base says the same for innodb_buffer_pool_size).
+ * A configuration whose share is smaller than the buffer pool its family's measured sizes used
+ * is not predicted (PREDICT_NO_MEMORY): its curve would have more misses than any measured one. */
+#define PREDICT_POOL_SHARE 0.8
+
 struct predict_member {
     const char *config;                  /* borrowed from the catalog */
     const struct cat_instance *instance; /* borrowed */
@@ -82,7 +89,9 @@ struct predict_member {
     double *threads, *tps, *rel_ci;      /* owned, m each */
     double *lat_ratio[HWSCALE_MAX_LAT];  /* owned, m each (NAN where not measured) */
     size_t n_points;
-    int used; /* 0: left out (another member has the same vCPU count) */
+    int used;        /* 0: left out (another member has the same vCPU count) */
+    double pool_mib; /* the buffer pool its curve used: the largest min(data, buffer pool) of its
+                      * points' server blocks, MiB; NAN when no point says */
 };
 
 /* A group: one family, workload and node count with measured members. */
@@ -125,7 +134,9 @@ enum predict_status {
     PREDICT_NO_VCPU,    /* its instance has no vcpu in the catalog */
     PREDICT_NO_FAMILY,  /* no family (an on-premises server, an instance without one) */
     PREDICT_NO_CLOCK,   /* a clock transfer without both clocks */
-    PREDICT_FAILED      /* the model refused the input (message on errf) */
+    PREDICT_FAILED,     /* the model refused the input (message on errf) */
+    PREDICT_NO_MEMORY   /* its memory cannot hold the buffer pool its family's measured sizes
+                           used (PREDICT_POOL_SHARE of it): never ranked as if the data fit */
 };
 
 /* One configuration and workload of the catalogs. */
@@ -134,7 +145,9 @@ struct predict_row {
     const char *workload; /* borrowed from a group or the points */
     char family[64];      /* "" when none */
     enum predict_status status;
-    long curve; /* index into curves, or -1 */
+    long curve;      /* index into curves, or -1 */
+    double pool_mib; /* PREDICT_NO_MEMORY: the buffer pool the measured sizes used, MiB */
+    double mem_mib;  /* and PREDICT_POOL_SHARE of the instance's memory, MiB */
 };
 
 struct predict_set {

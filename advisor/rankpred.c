@@ -263,6 +263,15 @@ int rankpred_add(struct rank_set *s, const struct predict_set *ps, struct rankpr
         if (mix_index(&s->opt, pr->workload) != 0 || pr->status == PREDICT_OK ||
             pr->status == PREDICT_MEASURED)
             continue;
+        if (pr->status == PREDICT_NO_MEMORY) {
+            size_t sl = strlen(st->small);
+            st->no_memory++;
+            if (!(st->pool_mib >= pr->pool_mib))
+                st->pool_mib = pr->pool_mib;
+            if (sl + strlen(pr->config) + 8 < sizeof st->small)
+                snprintf(st->small + sl, sizeof st->small - sl, "%s%s", sl ? ", " : "", pr->config);
+            continue;
+        }
         st->not_predicted++;
         if (pr->family[0] && !strstr(st->families, pr->family) &&
             len + strlen(pr->family) + 8 < sizeof st->families)

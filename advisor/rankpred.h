@@ -30,6 +30,9 @@ struct rankpred_stats {
     size_t sets;          /* distinct predicted curve sets */
     size_t not_predicted; /* configurations of the catalogs neither measured nor predicted */
     char families[400];   /* their families, "c6i, c7g, ..." (the first that fit) */
+    size_t no_memory;     /* of them, those whose memory cannot hold the measured buffer pool */
+    double pool_mib;      /* the largest such pool, MiB */
+    char small[400];      /* those configurations, "c5.large, ..." (the first that fit) */
 };
 
 /**

@@ -209,14 +209,26 @@ static int add_predicted(const struct rank_cli *o, const char *cmd, const struct
     predict_set_destroy(&ps);
     if (rc < 0)
         return SIZEUP_EXIT_FAIL;
-    if (st.not_predicted) {
-        size_t cap = strlen(st.families) + 300;
-        if ((s->trailer = malloc(cap)))
-            snprintf(s->trailer, cap,
-                     "not ranked: %zu configuration%s of the catalogs neither measured nor "
-                     "predicted\n  (probe one size of: %s%s)\n",
-                     st.not_predicted, st.not_predicted == 1 ? "" : "s", st.families,
-                     strlen(st.families) + 20 > sizeof st.families ? ", ..." : "");
+    if (st.not_predicted || st.no_memory) {
+        size_t cap = strlen(st.families) + strlen(st.small) + 700, len = 0;
+        if ((s->trailer = malloc(cap))) {
+            s->trailer[0] = '\0';
+            if (st.not_predicted)
+                len += (size_t)snprintf(
+                    s->trailer, cap,
+                    "not ranked: %zu configuration%s of the catalogs neither measured nor "
+                    "predicted\n  (probe one size of: %s%s)\n",
+                    st.not_predicted, st.not_predicted == 1 ? "" : "s", st.families,
+                    strlen(st.families) + 20 > sizeof st.families ? ", ..." : "");
+            if (st.no_memory && len < cap)
+                snprintf(s->trailer + len, cap - len,
+                         "not ranked: %zu configuration%s too small in memory: %.0f %% of it "
+                         "cannot hold the %.1f GiB buffer pool\n  the measured sizes used (its "
+                         "data would not fit as it did there): %s%s\n",
+                         st.no_memory, st.no_memory == 1 ? "" : "s", 100 * PREDICT_POOL_SHARE,
+                         st.pool_mib / 1024, st.small,
+                         strlen(st.small) + 20 > sizeof st.small ? ", ..." : "");
+        }
     }
     return 0;
 }

@@ -399,3 +399,15 @@ $ rank --require tests/fixtures/workload/tps-above-mix.json --points data/publis
 $ rank --growth 2 --points data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv --catalog data/catalogs/aws-us-east-1.json
 ? 2
 ! --growth, --headroom and --require-at size for a workload record: give --require FILE
+
+# memory as a limit (issue 24.5): c5.xlarge and c5.2xlarge were measured with 6000 MiB of data
+# in a 6144 MiB buffer pool (their server blocks): min(6000, 6144) = 6000 MiB = 5.9 GiB. c5.large
+# has 4 GiB, 80 % of it 3.2 GiB: its data would not fit as it did on the measured sizes, so it
+# is not predicted; c5.4xlarge (32 GiB) is
+### rank --predict: a size whose memory cannot hold the measured buffer pool is not ranked
+$ rank --points tests/fixtures/predict/pool-6000mib.jsonl --catalog data/catalogs/aws-us-east-1.json --predict --slo p95:10ms
+? 0
+> c5.4xlarge
+>! c5.large 
+> not ranked: 1 configuration too small in memory: 80 % of it cannot hold the 5.9 GiB buffer pool
+> the measured sizes used (its data would not fit as it did there): c5.large
