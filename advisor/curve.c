@@ -15,13 +15,22 @@
 
 const char *curve_point_excluded_why(const struct point *p)
 {
-    static const char *const flags[] = {"interrupted", "partial", "stalled", "reconnects"};
+    static const char *const flags[] = {
+        "interrupted",        "partial",           "stalled", "reconnects",
+        "impossible_latency", "histogram_mismatch"};
     if (p->incomplete)
         return "incomplete";
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
         if (point_has_flag(p, flags[i]))
             return flags[i];
     return NULL;
+}
+
+const char *curve_excluded_meaning(const char *why)
+{
+    if (why && (strcmp(why, "impossible_latency") == 0 || strcmp(why, "histogram_mismatch") == 0))
+        return "figures that contradict each other";
+    return "not a steady measurement";
 }
 
 int curve_point_counts(const struct point *p)

@@ -8,7 +8,9 @@
  *   - it is `incomplete` (the run ended before its summary), or
  *   - it carries one of the flags `interrupted` (stopped by SIGINT/SIGTERM), `partial` (the
  *     level was cut short by an unreachable server or a fatal error), `stalled` (the level
- *     spanned a server stall) or `reconnects` (the level needed reconnects).
+ *     spanned a server stall) or `reconnects` (the level needed reconnects), or one of the
+ *     import's `impossible_latency` (latencies that cannot all be true of one run) and
+ *     `histogram_mismatch` (a histogram that does not add up to the run's transactions).
  * Any other flag (e.g. `qps_below_tps`, `tps_from_tpm_total`) describes the point but does not
  * exclude it. A point that counts still needs a positive throughput and x value to be fitted
  * (curve_init_points says which one lacks it).
@@ -94,6 +96,11 @@ enum { CURVE_OK = 0, CURVE_EINVAL = -1, CURVE_ENOMEM = -2, CURVE_EFIT = -3 };
  * "partial", "stalled" or "reconnects"; NULL when it counts.
  */
 const char *curve_point_excluded_why(const struct point *p);
+
+/** What an exclusion reason of curve_point_excluded_why means, for messages: "not a steady
+ *  measurement" (incomplete, interrupted, partial, stalled, reconnects) or "figures that
+ *  contradict each other" (impossible_latency, histogram_mismatch). */
+const char *curve_excluded_meaning(const char *why);
 
 /** 1 when a point counts (curve_point_excluded_why gives NULL), else 0. */
 int curve_point_counts(const struct point *p);

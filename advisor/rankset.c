@@ -342,12 +342,11 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
             s->n_points += g->n;
             if (g->n_excluded && errf) {
                 const struct point *p = &pts->items[g->excluded[0]];
-                fprintf(errf,
-                        "sizeup: %s:%ld: %s / %s: %zu point%s left out (%s%s): not a steady "
-                        "measurement\n",
+                fprintf(errf, "sizeup: %s:%ld: %s / %s: %zu point%s left out (%s%s): %s\n",
                         src_name(p), p->source_line, s->config[k], s->opt.mix[w].workload,
                         g->n_excluded, g->n_excluded == 1 ? "" : "s", curve_point_excluded_why(p),
-                        g->n_excluded > 1 ? ", ..." : "");
+                        g->n_excluded > 1 ? ", ..." : "",
+                        curve_excluded_meaning(curve_point_excluded_why(p)));
             }
             if (g->n_dup && errf) {
                 const struct point *p = &pts->items[g->dup[0]], *q = &pts->items[g->dup_of[0]];

@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,6 +251,88 @@ static int fill_defaults(struct import_reader *r, struct point *p)
     return 0;
 }
 
+/* Latencies that cannot all be true of one run (issue 28.11): min <= avg <= max; every
+ * percentile within [min, max] and rising with p; and, since a share p of the events lie at or
+ * below P_p and the rest at or below max, avg <= p P_p + (1 - p) max. Tolerances: 0.01 ms for
+ * the printed rounding, 0.1 % between exact figures, and 2.5 % where a percentile is compared:
+ * sysbench reports a percentile as its histogram bucket's bound (1024 log-spaced buckets from
+ * 0.001 ms to 10^5 ms, 1.8 % apart: src/sb_histogram.c), so a p95 of 2 events can read 0.6 %
+ * above their max. Into why (cap bytes); 1 when one fails. */
+static int latency_impossible(const struct point_latency *l, char *why, size_t cap)
+{
+    double tol_abs = 0.011, tol = 0.001;
+#define OVER(a, b) ((a) > (b) * (1 + tol) + tol_abs)
+    if (isfinite(l->min) && isfinite(l->avg) && OVER(l->min, l->avg))
+        return snprintf(why, cap, "min %g ms above avg %g ms", l->min, l->avg), 1;
+    if (isfinite(l->avg) && isfinite(l->max) && OVER(l->avg, l->max))
+        return snprintf(why, cap, "avg %g ms above max %g ms", l->avg, l->max), 1;
+    tol = 0.025; /* from here on a percentile is in every comparison */
+    for (size_t i = 0; i < l->n_pct; i++) {
+        double p = l->pct[i] / 100, v = l->pct_ms[i];
+        if (!isfinite(v))
+            continue;
+        if (isfinite(l->max) && OVER(v, l->max))
+            return snprintf(why, cap, "p%g %g ms above max %g ms", l->pct[i], v, l->max), 1;
+        if (isfinite(l->min) && OVER(l->min, v))
+            return snprintf(why, cap, "p%g %g ms below min %g ms", l->pct[i], v, l->min), 1;
+        for (size_t j = 0; j < l->n_pct; j++)
+            if (l->pct[j] > l->pct[i] && isfinite(l->pct_ms[j]) && OVER(v, l->pct_ms[j]))
+                return snprintf(why, cap, "p%g %g ms above p%g %g ms", l->pct[i], v, l->pct[j],
+                                l->pct_ms[j]),
+                       1;
+        if (isfinite(l->avg) && isfinite(l->max) && p > 0 && p < 1 &&
+            OVER(l->avg, p * v + (1 - p) * l->max))
+            return snprintf(why, cap,
+                            "avg %g ms above what p%g %g ms and max %g ms allow (%g%% of the "
+                            "events at or below %g ms, the rest at or below %g: avg <= %.4g ms)",
+                            l->avg, l->pct[i], v, l->max, l->pct[i], v, l->max,
+                            p * v + (1 - p) * l->max),
+                   1;
+    }
+#undef OVER
+    return 0;
+}
+
+/* A histogram whose counts do not add up to the run's transactions: flagged. */
+static int histogram_mismatch(const struct point *p, char *why, size_t cap)
+{
+    double sum = (double)(p->latency_overflows > 0 ? p->latency_overflows : 0), n;
+    if (!p->n_hist || p->transactions <= 0)
+        return 0;
+    for (size_t i = 0; i < p->n_hist; i++)
+        sum += (double)p->histogram[i].count;
+    n = (double)p->transactions;
+    if (fabs(sum - n) <= fmax(1, 0.005 * n))
+        return 0;
+    snprintf(why, cap, "the latency histogram counts %.0f events, the run %.0f transactions", sum,
+             n);
+    return 1;
+}
+
+/* Flag a point whose figures contradict each other, and say so once per file and kind.
+ * @return 0, or -1 out of memory. */
+static int impossible(struct import_reader *r, struct point *p)
+{
+    char why[320];
+    if (latency_impossible(&p->latency_ms, why, sizeof why)) {
+        if (point_add_flag(p, "impossible_latency"))
+            return -1;
+        import_diag(&r->src, IMPORT_NOTE, p->source_line > 0 ? p->source_line : 0,
+                    "warning: latencies that cannot all be true: %s; the point is flagged "
+                    "impossible_latency and left out of fits and rankings",
+                    why);
+    }
+    if (histogram_mismatch(p, why, sizeof why)) {
+        if (point_add_flag(p, "histogram_mismatch"))
+            return -1;
+        import_diag(&r->src, IMPORT_NOTE, p->source_line > 0 ? p->source_line : 0,
+                    "warning: %s; the point is flagged histogram_mismatch and left out of fits "
+                    "and rankings",
+                    why);
+    }
+    return 0;
+}
+
 /* The first name of p with a control character ("target", "workload", "config"), or NULL. */
 static const char *control_name(const struct point *p)
 {
@@ -303,6 +386,11 @@ int import_next(struct import_reader *r, struct point *out)
                             "note: neither the file nor its name says which workload ran: its "
                             "points are workload 'unknown'; name it with --workload NAME (e.g. "
                             "oltp_read_write), or in the file name (oltp_read_write_16.log)");
+            }
+            if (impossible(r, out) != 0) {
+                point_destroy(out);
+                import_diag(&r->src, IMPORT_ERROR, 0, "out of memory");
+                return IMPORT_ENOMEM;
             }
             return 1;
         }

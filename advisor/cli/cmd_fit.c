@@ -345,12 +345,11 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts,
     memset(&ct, 0, sizeof ct);
     if (g->n_excluded) {
         const struct point *p = &pts->items[g->excluded[0]];
-        fprintf(stderr,
-                "sizeup: %s:%ld: %s / %s: %zu point%s left out (%s%s): not a steady "
-                "measurement\n",
+        fprintf(stderr, "sizeup: %s:%ld: %s / %s: %zu point%s left out (%s%s): %s\n",
                 p->source_file ? p->source_file : "-", p->source_line, p->target, p->workload,
                 g->n_excluded, g->n_excluded == 1 ? "" : "s", curve_point_excluded_why(p),
-                g->n_excluded > 1 ? ", ..." : "");
+                g->n_excluded > 1 ? ", ..." : "",
+                curve_excluded_meaning(curve_point_excluded_why(p)));
     }
     if (g->n_dup) {
         const struct point *p = &pts->items[g->dup[0]], *q = &pts->items[g->dup_of[0]];

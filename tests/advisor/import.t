@@ -234,3 +234,26 @@ $ import $TRANSCRIPT_TMP/long.csv
 ! long.csv:2: a workload name of 70 bytes
 ! at most 63; shorten it
 = 0
+
+# issue 28.11: figures of one run that cannot all be true are flagged and said. The avg of
+# 95.79 ms with p99 14.73 ms and max 160 ms: 99 % of the events at or below 14.73 ms and the
+# rest at or below 160 ms allow an avg of at most 0.99 x 14.73 + 0.01 x 160 = 16.18 ms
+### an impossible avg is flagged impossible_latency, with the bound it breaks
+$ import tests/fixtures/bad/impossible-avg-oltp_read_only.log
+? 0
+! latencies that cannot all be true: avg 95.79 ms above what p99 14.73 ms and max 160 ms allow
+! avg <= 16.18 ms
+! left out of fits and rankings
+> "flags":["impossible_latency"]
+
+# histogram-rate-p99.log with its first bucket 20 counts short: 614 against 634 transactions
+### a histogram that does not add up to the run is flagged histogram_mismatch
+$ import tests/fixtures/bad/histogram-short-oltp_point_select.log
+? 0
+! the latency histogram counts 614 events, the run 634 transactions
+> "histogram_mismatch"
+
+### a flagged point does not count: fit has no curve of it
+$ fit tests/fixtures/bad/impossible-avg-oltp_read_only.log
+? 3
+! 1 point left out (impossible_latency): figures that contradict each other
