@@ -283,41 +283,31 @@ static int replaced(const char *mine, const char *handle)
     return mine && (!handle || strcmp(mine, handle) != 0);
 }
 
-int myconn_resolve(struct myconn_opts *o, struct myconn_where *w)
+/* Fill w and o from a handle whose options the files have been read into (after
+ * mysql_real_connect, successful or not, with CLIENT_REMEMBER_OPTIONS): the handle's options
+ * (mysql.h's struct st_mysql_options: Connector/C 3.3 has no mysql_get_optionv for host, user,
+ * db, port or socket), below o's own values, above sizeup's defaults; m NULL: no files. */
+static void where_from(const MYSQL *m, struct myconn_opts *o, struct myconn_where *w)
 {
-    struct myconn c;
     const char *host = NULL, *user = NULL, *db = NULL, *socket = NULL;
     unsigned port = 0;
     memset(w, 0, sizeof *w);
-    memset(&c, 0, sizeof c);
-    if (!o->no_defaults) {
-        /* the files are read at the start of mysql_real_connect, which then connects to what
-         * it is given: a socket that cannot exist, so that it fails at once, here, without a
-         * login on the server (no password sent, no failed login counted against the account);
-         * a failed connect keeps the handle's options with CLIENT_REMEMBER_OPTIONS */
-        if (myconn_handle_new(&c, o, 0) != 0)
-            return MYCONN_FATAL;
-        mysql_real_connect(c.mysql, "localhost", o->user, NULL, o->db, 0,
-                           "/nonexistent/sizeup-reads-the-option-files-only",
-                           CLIENT_REMEMBER_OPTIONS);
-        /* the handle's options after the files (mysql.h's struct st_mysql_options: Connector/C
-         * 3.3 has no mysql_get_optionv for host, user, db, port or socket) */
-        host = c.mysql->options.host;
-        user = c.mysql->options.user;
-        db = c.mysql->options.db;
-        socket = c.mysql->options.unix_socket;
-        port = c.mysql->options.port;
-        if (replaced(o->ssl_ca, c.mysql->options.ssl_ca))
+    if (m) {
+        host = m->options.host;
+        user = m->options.user;
+        db = m->options.db;
+        socket = m->options.unix_socket;
+        port = m->options.port;
+        if (replaced(o->ssl_ca, m->options.ssl_ca))
             w->tls_conflict = "--mysql-ssl-ca";
-        else if (replaced(o->ssl_cert, c.mysql->options.ssl_cert))
+        else if (replaced(o->ssl_cert, m->options.ssl_cert))
             w->tls_conflict = "--mysql-ssl-cert";
-        else if (replaced(o->ssl_key, c.mysql->options.ssl_key))
+        else if (replaced(o->ssl_key, m->options.ssl_key))
             w->tls_conflict = "--mysql-ssl-key";
-        w->tls_from_files =
-            o->ssl_mode == MYCONN_SSL_DISABLED &&
-            (c.mysql->options.use_ssl || c.mysql->options.ssl_ca || c.mysql->options.ssl_capath ||
-             c.mysql->options.ssl_cert || c.mysql->options.ssl_key || c.mysql->options.ssl_cipher ||
-             (c.mysql->options.client_flag & CLIENT_SSL_VERIFY_SERVER_CERT));
+        w->tls_from_files = o->ssl_mode == MYCONN_SSL_DISABLED &&
+                            (m->options.use_ssl || m->options.ssl_ca || m->options.ssl_capath ||
+                             m->options.ssl_cert || m->options.ssl_key || m->options.ssl_cipher ||
+                             (m->options.client_flag & CLIENT_SSL_VERIFY_SERVER_CERT));
     }
     copy(w->host, sizeof w->host,
          o->socket ? "localhost"
@@ -333,13 +323,34 @@ int myconn_resolve(struct myconn_opts *o, struct myconn_where *w)
         copy(w->socket, sizeof w->socket, o->socket ? o->socket : socket);
         w->has_socket = 1;
     }
-    myconn_close(&c);
     o->host = w->host;
     o->user = w->user;
     o->db = w->db;
     o->port = w->port;
     o->socket = w->has_socket ? w->socket : NULL;
+}
+
+int myconn_resolve(struct myconn_opts *o, struct myconn_where *w)
+{
+    struct myconn c;
+    memset(&c, 0, sizeof c);
+    if (!o->no_defaults) {
+        /* the files are read at the start of mysql_real_connect; its outcome does not matter
+         * here (a refusal is reported by the connections that follow), and a failed connect
+         * keeps the handle's options with CLIENT_REMEMBER_OPTIONS */
+        if (myconn_handle_new(&c, o, 0) != 0)
+            return MYCONN_FATAL;
+        mysql_real_connect(c.mysql, o->socket ? "localhost" : o->host, o->user, o->password, o->db,
+                           o->socket ? 0 : o->port, o->socket, CLIENT_REMEMBER_OPTIONS);
+    }
+    where_from(c.mysql, o, w);
+    myconn_close(&c);
     return 0;
+}
+
+void myconn_where_of(const struct myconn *c, struct myconn_opts *o, struct myconn_where *w)
+{
+    where_from(o->no_defaults ? NULL : c->mysql, o, w);
 }
 
 int myconn_socket(const struct myconn *c)

@@ -194,19 +194,27 @@ struct myconn_where {
 /**
  * Fill the unset host, port, user, db and socket of o from the option files (else sizeup's
  * defaults), so every connection, record and message says where it went. Connector/C reads
- * the files only as it connects: this makes one connection attempt with o's options to a Unix
- * socket that cannot exist, so that the library reads the files and fails at once, without
- * reaching the server (no password sent, no failed login), and reads the handle's options after
- * it. With o->no_defaults nothing is read. A db of "" asks for no default database (the files'
- * database, if they name one, else none); NULL takes the files', else MYCONN_DEFAULT_DB.
- * Host and socket follow the library's rule: a socket (o's or the files') is used when the
- * host is localhost. w->tls_conflict says when a file sets ssl-ca, ssl-cert or ssl-key that o
- * sets too, w->tls_from_files when a file turns TLS on while o says DISABLED (the caller
- * refuses either when its user set the option).
+ * the files only as it connects: this makes one connection attempt with o and reads the
+ * handle's options after it (a failure is not reported here: the connections that follow
+ * report it); a caller for whom that extra login matters (observe: an account that locks after
+ * failed logins) connects first and calls myconn_where_of() on that connection instead. With
+ * o->no_defaults nothing is read. A db of "" asks for no default database (the files' database, if
+ * they name one, else none); NULL takes the files', else MYCONN_DEFAULT_DB. Host and socket follow
+ * the library's rule: a socket (o's or the files') is used when the host is localhost.
+ * w->tls_conflict says when a file sets ssl-ca, ssl-cert or ssl-key that o sets too,
+ * w->tls_from_files when a file turns TLS on while o says DISABLED (the caller refuses either when
+ * its user set the option).
  * @param w  storage for the values; o's pointers point into it (keep w as long as o)
  * @return 0, or MYCONN_FATAL when out of memory.
  */
 int myconn_resolve(struct myconn_opts *o, struct myconn_where *w);
+
+/**
+ * myconn_resolve() from a connection already made with o (myconn_connect): the files' values
+ * as that connection read them, with no further connection. w and o as myconn_resolve fills
+ * them. The connection is left as it was.
+ */
+void myconn_where_of(const struct myconn *c, struct myconn_opts *o, struct myconn_where *w);
 
 /** mysql_thread_init() for a thread that will use connections. */
 void myconn_thread_init(void);

@@ -40,6 +40,9 @@
 struct observe_cli {
     struct conn_cli cc;
     struct myconn_opts conn;
+    struct myconn_where where; /* the files' values, from the first connection */
+    int tls_status;            /* CLI_RUN, or the exit status of a TLS conflict */
+    char target[300];          /* "host:port" as asked, for messages before a connection */
     double interval_s, duration_s, give_up_s, mysql_timeout_s;
     int until_interrupted;
     const char *out;
@@ -350,8 +353,15 @@ static int start(struct observe_cli *oc, struct obs_conn *c, struct workload *w)
     struct obs_schema *sch = NULL;
     size_t n = 0;
     int rc = obs_connect(c, &oc->conn);
-    if (rc == 0)
+    if (rc == 0) {
+        /* the option files as this connection read them: one login in all (conn_cli.h) */
+        if ((oc->tls_status = conn_cli_connected(&c->c, &oc->conn, &oc->cc, &oc->where)) != CLI_RUN)
+            return MYCONN_FATAL;
+        snprintf(w->host, sizeof w->host, "%s",
+                 oc->where.has_socket ? "localhost" : oc->where.host);
+        w->port = oc->where.has_socket ? 0 : oc->where.port;
         rc = obs_read_server(c, &srv);
+    }
     if (rc != 0)
         return rc;
     snprintf(w->version, sizeof w->version, "%s", srv.version);
@@ -396,10 +406,14 @@ static int observe(struct observe_cli *oc, struct workload *w)
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
     rc = start(oc, &c, w);
+    if (rc != 0 && oc->tls_status != CLI_RUN) {
+        obs_close(&c);
+        return oc->tls_status; /* said on stderr */
+    }
     if (rc == 0)
         rc = obs_read_status(&c, &a);
     if (rc != 0) {
-        fprintf(stderr, "sizeup observe: %s:%u: %s\n", w->host, w->port, c.c.err.msg);
+        fprintf(stderr, "sizeup observe: %s: %s\n", oc->target, c.c.err.msg);
         obs_close(&c);
         return rc == MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
     }
@@ -565,6 +579,8 @@ int cmd_observe(int argc, char **argv)
     int rc, status;
     memset(&oc, 0, sizeof oc);
     oc.conn.connect_timeout_s = 5;
+    oc.cc.connect_first = 1; /* one login: the first connection reads the option files */
+    oc.tls_status = CLI_RUN;
     if ((rc = cli_parse(&cmd_observe_cli, argc, argv, &oc, &a)) != CLI_RUN)
         return rc;
     if ((rc = conn_cli_check("observe", &cmd_observe_cli, &a, &oc.conn, &oc.cc)) != CLI_RUN)
@@ -604,8 +620,15 @@ int cmd_observe(int argc, char **argv)
         conn_cli_close(&oc.cc);
         return rc;
     }
-    snprintf(w.host, sizeof w.host, "%s", where.has_socket ? "localhost" : where.host);
-    w.port = where.has_socket ? 0 : where.port;
+    /* where the connection goes, as far as the command line says (the files may say more) */
+    if (oc.conn.socket)
+        snprintf(oc.target, sizeof oc.target, "localhost (%s)", oc.conn.socket);
+    else
+        snprintf(oc.target, sizeof oc.target, "%s:%u",
+                 oc.conn.host ? oc.conn.host : "the option files' host",
+                 oc.conn.port ? oc.conn.port : MYCONN_DEFAULT_PORT);
+    snprintf(w.host, sizeof w.host, "%s", oc.conn.host ? oc.conn.host : "localhost");
+    w.port = oc.conn.port;
     if (stopflag_install() != 0) {
         fprintf(stderr, "sizeup: cannot handle SIGINT/SIGTERM: %s\n", strerror(errno));
         conn_cli_close(&oc.cc);

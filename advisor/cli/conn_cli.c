@@ -57,6 +57,8 @@ static int resolve_password(const struct myconn_opts *o, struct conn_cli *cc)
     return 0;
 }
 
+static int tls_checks(const struct conn_cli *cc, const struct myconn_where *where);
+
 /* Set by conn_cli_open once the library is initialised, for conn_cli_close. */
 static int library_up;
 
@@ -77,10 +79,25 @@ int conn_cli_open(struct myconn_opts *o, struct conn_cli *cc, struct myconn_wher
         return SIZEUP_EXIT_FAIL;
     }
     library_up = 1;
+    if (cc->connect_first)
+        return CLI_RUN; /* the caller's first connection reads the files (conn_cli_connected) */
     if (myconn_resolve(o, where) != 0) {
         fprintf(stderr, "sizeup: out of memory\n");
         return SIZEUP_EXIT_FAIL;
     }
+    return tls_checks(cc, where);
+}
+
+int conn_cli_connected(const struct myconn *c, struct myconn_opts *o, struct conn_cli *cc,
+                       struct myconn_where *where)
+{
+    myconn_where_of(c, o, where);
+    return tls_checks(cc, where);
+}
+
+/* TLS set on the command line that an option file would override. CLI_RUN or exit status. */
+static int tls_checks(const struct conn_cli *cc, const struct myconn_where *where)
+{
     if (where->tls_conflict) {
         fprintf(stderr,
                 "sizeup: %s: an option file sets it too, and Connector/C applies the files "

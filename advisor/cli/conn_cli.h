@@ -30,6 +30,9 @@ struct conn_cli {
     const char *extra_file; /* --defaults-extra-file */
     char *password;         /* owned: read by conn_cli_open, wiped by conn_cli_close */
     int ssl_mode_given;     /* --mysql-ssl-mode was on the command line (conn_cli_check) */
+    int connect_first;      /* set by the caller: conn_cli_open does not resolve the option files
+                             * with a login of its own; the caller connects, then calls
+                             * conn_cli_connected() */
 };
 
 /* --mysql-ssl-mode's values (MySQL's names). */
@@ -128,6 +131,15 @@ int conn_cli_check(const char *cmd, const struct cli_cmd *table, const struct cl
  *         Either way call conn_cli_close() at the end.
  */
 int conn_cli_open(struct myconn_opts *o, struct conn_cli *cc, struct myconn_where *where);
+
+/**
+ * With connect_first: after the first connection c made with o, what conn_cli_open would have
+ * checked (myconn_where_of: the files' values as that connection read them into *where; TLS set
+ * both on the command line and in a file refused). @return CLI_RUN, or SIZEUP_EXIT_USAGE with
+ * the reason on stderr.
+ */
+int conn_cli_connected(const struct myconn *c, struct myconn_opts *o, struct conn_cli *cc,
+                       struct myconn_where *where);
 
 /** Wipe and free the password, end the client library, remove the option-file folder.
  * Safe after a failed or absent conn_cli_open. */
