@@ -1,36 +1,19 @@
 /* observe.c - read-only samples of a running server (observe.h). */
 #include "observe.h"
 
-#include <errno.h>
+#include "clock.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static const char *const trx_names[OBS_N_TRX] = {"trx_rw_commits", "trx_ro_commits",
                                                  "trx_nl_ro_commits", "trx_rollbacks"};
 
 static double now_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* A counter's text as uint64: 0, or -1 when it is not a plain decimal. */
-static int parse_u64(const char *v, uint64_t *out)
-{
-    char *end;
-    unsigned long long x;
-    if (!v || !*v || *v == '-')
-        return -1;
-    errno = 0;
-    x = strtoull(v, &end, 10);
-    if (errno || *end)
-        return -1;
-    *out = (uint64_t)x;
-    return 0;
+    return clock_ns_to_s(clock_now_ns());
 }
 
 int obs_connect(struct obs_conn *oc, const struct myconn_opts *o)
@@ -73,7 +56,8 @@ static int on_status(void *ctx, unsigned n, const char *const *row)
     struct status_ctx *c = ctx;
     struct obs_status *s = c->s;
     uint64_t v;
-    if (n < 2 || !row[0] || parse_u64(row[1], &v) != 0 || strlen(row[0]) >= sizeof s->v[0].name)
+    if (n < 2 || !row[0] || srvstat_parse_u64(row[1], &v) != 0 ||
+        strlen(row[0]) >= sizeof s->v[0].name)
         return 0;
     if (s->n == c->cap) {
         size_t cap = c->cap ? 2 * c->cap : 512;
@@ -108,7 +92,7 @@ static int on_trx(void *ctx, unsigned n, const char *const *row)
     if (n < 2 || !row[0])
         return 0;
     for (int i = 0; i < OBS_N_TRX; i++)
-        if (strcmp(row[0], trx_names[i]) == 0 && parse_u64(row[1], &v) == 0) {
+        if (strcmp(row[0], trx_names[i]) == 0 && srvstat_parse_u64(row[1], &v) == 0) {
             t->v[i] = v;
             t->seen |= 1u << i;
         }
@@ -205,7 +189,7 @@ int obs_status_get(const struct obs_status *s, const char *name, uint64_t *out)
 static int on_running(void *ctx, unsigned n, const char *const *row)
 {
     uint64_t v;
-    if (n >= 2 && parse_u64(row[1], &v) == 0)
+    if (n >= 2 && srvstat_parse_u64(row[1], &v) == 0)
         *(double *)ctx = (double)v;
     return 0;
 }
@@ -237,9 +221,9 @@ static int on_var(void *ctx, unsigned n, const char *const *row)
         snprintf(srv->comment, sizeof srv->comment, "%s", row[1]);
     else if (strcmp(row[0], "hostname") == 0)
         snprintf(srv->hostname, sizeof srv->hostname, "%s", row[1]);
-    else if (strcmp(row[0], "innodb_buffer_pool_size") == 0 && parse_u64(row[1], &x) == 0)
+    else if (strcmp(row[0], "innodb_buffer_pool_size") == 0 && srvstat_parse_u64(row[1], &x) == 0)
         srv->buffer_pool_bytes = (double)x;
-    else if (strcmp(row[0], "innodb_page_size") == 0 && parse_u64(row[1], &x) == 0)
+    else if (strcmp(row[0], "innodb_page_size") == 0 && srvstat_parse_u64(row[1], &x) == 0)
         srv->page_bytes = (double)x;
     else if (strcmp(row[0], "performance_schema") == 0)
         srv->performance_schema = strcmp(row[1], "ON") == 0 || strcmp(row[1], "1") == 0;
@@ -276,9 +260,9 @@ static int on_size(void *ctx, unsigned n, const char *const *row)
     if (n < 3 || !row[0])
         return 0;
     if (row[1])
-        parse_u64(row[1], &b);
+        srvstat_parse_u64(row[1], &b);
     if (row[2])
-        parse_u64(row[2], &t);
+        srvstat_parse_u64(row[2], &t);
     if (c->n == c->cap) {
         size_t cap = c->cap ? 2 * c->cap : 16;
         struct obs_schema *g = realloc(c->v, cap * sizeof *g);

@@ -41,8 +41,7 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* A counter's text as uint64: 0, or -1 when it is not a plain decimal. */
-static int parse_u64(const char *v, uint64_t *out)
+int srvstat_parse_u64(const char *v, uint64_t *out)
 {
     char *end;
     unsigned long long x;
@@ -74,7 +73,7 @@ static int on_status(void *ctx, unsigned n, const char *const *row)
     struct status_ctx *c = ctx;
     struct srvstat_snap *s = c->s;
     uint64_t v;
-    if (n < 2 || !row[0] || parse_u64(row[1], &v) != 0)
+    if (n < 2 || !row[0] || srvstat_parse_u64(row[1], &v) != 0)
         return 0;
     for (int i = 0; i < SRV_N_COUNTERS; i++)
         if (strcmp(row[0], counter_names[i]) == 0) {
@@ -112,7 +111,7 @@ static int on_var(void *ctx, unsigned n, const char *const *row)
         return 0;
     if (strcmp(row[0], "innodb_buffer_pool_size") == 0) {
         uint64_t x;
-        if (parse_u64(row[1], &x) == 0)
+        if (srvstat_parse_u64(row[1], &x) == 0)
             v->bp = (double)x;
     } else if (strcmp(row[0], "pid_file") == 0)
         snprintf(v->pid_file, sizeof v->pid_file, "%s", row[1]);
@@ -127,7 +126,7 @@ static int on_table(void *ctx, unsigned n, const char *const *row)
 {
     double *sum = ctx;
     uint64_t d, i;
-    if (n < 9 || parse_u64(row[6], &d) != 0 || parse_u64(row[8], &i) != 0)
+    if (n < 9 || srvstat_parse_u64(row[6], &d) != 0 || srvstat_parse_u64(row[8], &i) != 0)
         return 0;
     *sum = (isnan(*sum) ? 0 : *sum) + (double)d + (double)i;
     return 0;

@@ -79,6 +79,10 @@ struct srvstat_snap {
     char cpu_why[160];        /* why cpu_s is unknown ("" when known) */
 };
 
+/** A status counter's text as uint64 into *out. @return 0, or -1 when it is not a plain
+ *  decimal (empty, negative, beyond 2^64 - 1, trailing text). */
+int srvstat_parse_u64(const char *v, uint64_t *out);
+
 /** The SHOW GLOBAL STATUS name of each fixed counter ("Innodb_data_reads", ...). */
 const char *srvstat_counter_name(enum srvstat_counter c);
 
