@@ -56,6 +56,10 @@ struct usl_options {
     size_t max_iter;     /* solver iteration limit per face (default 500) */
     int any_sign_x;      /* 1: accept throughputs <= 0 (finite), as resampled data can have
                             (bootstrap.h); default 0: every throughput must be > 0 */
+    int all_faces;       /* 1: fit every bound face whatever the free fit gave (the reference
+                            the fast path is tested against, tests/models/test_fit_faces.c);
+                            default 0: the pinned faces only when the free fit is not strictly
+                            inside the bounds */
 };
 
 /** The 3-parameter USL, lambda fitted, 500 iterations. */

@@ -1,6 +1,6 @@
 /*
  * datasets.h - read the N,X CSV files of tests/models/data (copied from
- * docs/reference/usl-datasets; expected values in tests/models/data/EXPECTED.md).
+ * the public datasets EXPECTED.md names; expected values in tests/models/data/EXPECTED.md).
  */
 #ifndef SIZEUP_TESTS_MODELS_DATASETS_H
 #define SIZEUP_TESTS_MODELS_DATASETS_H

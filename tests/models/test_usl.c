@@ -1,6 +1,6 @@
 /*
- * test_usl.c - the fitter against every dataset of tests/models/data/EXPECTED.md (copied from
- * docs/reference/usl-datasets), each in the mode its source used (M3: lambda free; M2:
+ * test_usl.c - the fitter against every dataset of tests/models/data/EXPECTED.md (its public
+ * sources named there), each in the mode its source used (M3: lambda free; M2:
  * lambda = X(1); MQ: linearised), within the tolerances EXPECTED.md states. Tolerances for
  * values printed to d significant digits are half a unit of the last digit. The soft datasets
  * of its §7 are checked against the research's own refits (regression checks).
