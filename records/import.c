@@ -58,6 +58,7 @@ struct import_reader {
     void *state;
     int done, final_rc;
     int said_unknown; /* the note that a point's workload could not be named was given */
+    int said_target;  /* the note that the target is the file name less its thread count */
 };
 
 enum import_format import_detect(const char *buf, size_t len, const char *path)
@@ -232,6 +233,34 @@ static const char *base_name(const char *path, char *buf, size_t cap)
     return buf;
 }
 
+/* The file's base name less a trailing thread count that equals the point's threads
+ * ("oltp_read_write_16", "db1-16t", "run_16threads" at 16 threads: "oltp_read_write", "db1",
+ * "run"), so that one file per thread count, as people keep sysbench runs, makes one curve
+ * (issue 28.9). Any other name, or a number that is not the point's thread count (a date, a
+ * run number), is kept whole. @return buf, or NULL when nothing was cut. */
+static const char *name_less_threads(const char *bn, long threads, char *buf, size_t cap)
+{
+    size_t len = strlen(bn), end = len, digits;
+    long v;
+    if (threads <= 0)
+        return NULL;
+    if (end >= 7 && strcmp(bn + end - 7, "threads") == 0)
+        end -= 7;
+    else if (end >= 1 && (bn[end - 1] == 't' || bn[end - 1] == 'T') && end >= 2 &&
+             isdigit((unsigned char)bn[end - 2]))
+        end -= 1;
+    digits = end;
+    while (digits > 0 && isdigit((unsigned char)bn[digits - 1]))
+        digits--;
+    if (digits == end || end - digits > 9)
+        return NULL;
+    v = strtol(bn + digits, NULL, 10);
+    if (v != threads || digits < 2 || (bn[digits - 1] != '_' && bn[digits - 1] != '-'))
+        return NULL;
+    snprintf(buf, cap, "%.*s", (int)(digits - 1), bn);
+    return buf;
+}
+
 /* Fill what the content did not say: target, workload, source file. */
 static int fill_defaults(struct import_reader *r, struct point *p)
 {
@@ -243,9 +272,26 @@ static int fill_defaults(struct import_reader *r, struct point *p)
         if (point_set_str(&p->workload, w ? w : "unknown"))
             return -1;
     }
-    if (!p->target && point_set_str(&p->target, r->opt.target ? r->opt.target
-                                                              : base_name(r->name, bn, sizeof bn)))
-        return -1;
+    if (!p->target) {
+        char cut[256];
+        const char *t = r->opt.target;
+        if (!t) {
+            t = base_name(r->name, bn, sizeof bn);
+            if (name_less_threads(bn, p->threads, cut, sizeof cut)) {
+                if (!r->said_target) {
+                    r->said_target = 1;
+                    import_diag(&r->src, IMPORT_NOTE, 0,
+                                "note: target '%s', the file name less its thread count %ld: files "
+                                "whose names differ only by the thread count are one curve "
+                                "(--target names it yourself)",
+                                cut, p->threads);
+                }
+                t = cut;
+            }
+        }
+        if (point_set_str(&p->target, t))
+            return -1;
+    }
     if (!p->source_file && point_set_str(&p->source_file, r->name))
         return -1;
     return 0;

@@ -184,3 +184,19 @@ $ fit $TRANSCRIPT_TMP/noisy.csv
 $ fit data/published/rds-idc-vs-cloud-4c16g.csv
 ? 0
 >! cannot tell models apart
+
+# issue 28.9: one sysbench file per thread count, named by it, is one curve: the target is the
+# file name less a trailing number equal to the run's thread count (oltp_read_write_2.log at 2
+# threads, oltp_read_write_4.log at 4); a number that is not the thread count stays
+### files named by their thread count are one target's curve
+$$ for t in 2 4; do sed "s/Number of threads: 2/Number of threads: $t/" tests/fixtures/sysbench/oltp_read_write-2t.log > "$TRANSCRIPT_TMP/oltp_read_write_$t.log"; done
+$ fit $TRANSCRIPT_TMP/oltp_read_write_2.log $TRANSCRIPT_TMP/oltp_read_write_4.log
+? 0
+> oltp_read_write / oltp_read_write: 2 points, threads 2-4
+>! oltp_read_write_2 /
+
+### a trailing number that is not the thread count is part of the name
+$$ cp tests/fixtures/sysbench/oltp_read_write-2t.log "$TRANSCRIPT_TMP/db1_2024.log"
+$ import $TRANSCRIPT_TMP/db1_2024.log
+? 0
+> "target":"db1_2024"

@@ -41,7 +41,8 @@ static void point_select(void)
     CHECK_INT_EQ(l.n, 1);
     p = &l.items[0];
     CHECK_STR_EQ(p->workload, "oltp_point_select"); /* from the file name */
-    CHECK_STR_EQ(p->target, "oltp_point_select-2t");
+    /* the file name less its thread count (2 threads, "-2t"): one curve with its siblings */
+    CHECK_STR_EQ(p->target, "oltp_point_select");
     CHECK_INT_EQ(p->threads, 2);
     CHECK_INT_EQ(p->reads, 277573);
     CHECK_INT_EQ(p->writes, 0);
