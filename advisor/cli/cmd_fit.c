@@ -26,6 +26,7 @@ struct fit_cli {
     long long boot_b; /* 0: delta method */
     long long predict[MAX_PREDICT];
     size_t n_predict;
+    const char *import_target; /* --target: as import's, for files that name none */
 };
 
 static const struct cli_choice fit_models[] = {{"usl", MODEL_USL},
@@ -43,6 +44,9 @@ static const struct cli_opt fit_options[] = {
      .dflt = "threads", .help = "the x axis"},
     {"y", 0, CLI_CHOICE, CLI_AT(struct fit_cli, by_qps), .arg_name = "Y", .choices = fit_y,
      .dflt = "tps", .help = "the throughput to fit"},
+    {"target", 't', CLI_STRING, CLI_AT(struct fit_cli, import_target),
+     .dflt_doc = "the file's base name, less a trailing thread count",
+     .help = "target of the points of files that do not name one (as sizeup import --target)"},
     {"think-time", 0, CLI_SECONDS, CLI_AT(struct fit_cli, think_s), .arg_name = "T", .min = 0,
      .max = 3600, .dflt = "0", .example = "5ms", .help = "closed-loop think time: R = N/X - T"},
     {"json", 0, CLI_FLAG, CLI_AT(struct fit_cli, json),
@@ -518,7 +522,8 @@ int cmd_fit(int argc, char **argv)
     point_list_init(&pts);
     for (int i = 0; i < args.argc; i++) {
         struct import_report rep;
-        struct import_options io = {.max_points = IMPORT_HELD_POINTS_MAX};
+        struct import_options io = {.max_points = IMPORT_HELD_POINTS_MAX,
+                                    .target = o.import_target};
         long twice = cli_same_file_before((const char *const *)args.argv, (size_t)i);
         if (twice >= 0) {
             fprintf(stderr,

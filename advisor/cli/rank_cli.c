@@ -145,7 +145,7 @@ int rank_cli_load_catalogs(const struct rank_cli *o, struct cat_catalog **cat)
 int rank_cli_load(const struct rank_cli *o, const char *cmd, struct point_list *pts,
                   struct cat_catalog **cat, int *status)
 {
-    struct import_options io = {.max_points = IMPORT_HELD_POINTS_MAX};
+    struct import_options io = {.max_points = IMPORT_HELD_POINTS_MAX, .target = o->import_target};
     int rc;
     *cat = NULL;
     if (o->n_points == 0)

@@ -87,6 +87,13 @@ int rank_cli_parse_horizon(const char *arg, void *months, char *err, size_t cap)
          .arg_name = "N",   .min = 1e-9,                                                           \
          .max = 1e15,       .takes = "a throughput > 0",                                           \
          .example = "5000", .help = "size for N tps: nodes and monthly cost, ranked by cost"},     \
+        {"target",                                                                                 \
+         0,                                                                                        \
+         CLI_STRING,                                                                               \
+         CLI_AT(T, m.import_target),                                                               \
+         .dflt_doc = "the file's base name, less a trailing thread count",                         \
+         .help = "target of the points of files that do not name one (as sizeup import "           \
+                 "--target)"},                                                                     \
         {"require",                                                                                \
          0,                                                                                        \
          CLI_PATH,                                                                                 \
@@ -203,10 +210,11 @@ struct rank_cli {
     int predict;                              /* --predict */
     const char *transfer[RANK_CLI_MAX_FILES]; /* --transfer rules */
     size_t n_transfer;
-    const char *require;    /* --require: a sizeup.workload/1 record, or NULL */
-    const char *require_at; /* --require-at: mean, p50, p95, p99, max */
-    double growth;          /* --growth */
-    double headroom;        /* --headroom */
+    const char *import_target; /* --target: as import's, for files that name none */
+    const char *require;       /* --require: a sizeup.workload/1 record, or NULL */
+    const char *require_at;    /* --require-at: mean, p50, p95, p99, max */
+    double growth;             /* --growth */
+    double headroom;           /* --headroom */
 };
 
 /** Empty: no files, no maps (the table's defaults set the target and the pricing). */

@@ -200,3 +200,9 @@ $$ cp tests/fixtures/sysbench/oltp_read_write-2t.log "$TRANSCRIPT_TMP/db1_2024.l
 $ import $TRANSCRIPT_TMP/db1_2024.log
 ? 0
 > "target":"db1_2024"
+
+### --target names the curve of files that name none
+$ fit --target db1 tests/fixtures/sysbench/oltp_read_write-2t.log tests/fixtures/sysbench/oltp_point_select-2t.log
+? 3
+! db1 / oltp_read_write: 1 point
+! db1 / oltp_point_select: 1 point
