@@ -4,9 +4,9 @@
  * For a regular file (or a path that does not exist yet) the data goes to a temporary file
  * beside it, which outfile_commit() renames over the target: a reader never sees half a file,
  * and a failed run leaves the old file as it was. A symbolic link is followed (the file it
- * names is replaced, or created when it does not exist yet; the link stays). An existing file keeps its permission bits; a new one
- * gets 0666 less the umask. A path that is not a regular file (/dev/stdout, /dev/null, a FIFO)
- * is written directly.
+ * names is replaced, or created when it does not exist yet; the link stays). An existing file keeps
+ * its permission bits; a new one gets 0666 less the umask. A path that is not a regular file
+ * (/dev/stdout, /dev/null, a FIFO) is written directly.
  *
  * Signals: SIGINT or SIGTERM while a temporary file is open removes it before the process ends
  * (the handler unlinks every open temporary file, then ends the process by SIGINT's default
