@@ -45,6 +45,8 @@ static double score(const struct rank_row *r, double x, int by_month, double req
         return r->cost_per_hour > 0 ? x / r->cost_per_hour : INFINITY;
     if (r->nodes_basis != CURVE_BASIS_LINEAR || r->units <= 0)
         return -r->cost_per_month; /* a scale-out curve's node count is held */
+    if (!r->scale_out && x < required * (1 - 1e-12))
+        return -INFINITY; /* one copy is the most it can be: in this draw it cannot carry it */
     return -ceil(required / x - 1e-12) * (r->cost_per_month / (double)r->units);
 }
 

@@ -89,6 +89,22 @@ static int throughput(const struct curve *c, double n, struct curve_value *out)
                 out->x = pr.x;
                 if (!(out->x.lo <= out->x.value && out->x.value <= out->x.hi))
                     out->x.lo = out->x.hi = out->x.value;
+                {
+                    /* never narrower than the measured levels around it: a model that fits
+                     * them exactly has a delta-method width of 0, their replicates do not */
+                    size_t j = 0;
+                    while (j + 2 < c->m && c->lv[j + 1].n < n)
+                        j++;
+                    {
+                        const struct curve_level *a = &c->lv[j], *b = &c->lv[j + 1];
+                        double ha = curve_level_half(a), hb = curve_level_half(b);
+                        double rel = fmax(ha / a->x, hb / b->x);
+                        if (isfinite(rel)) {
+                            out->x.lo = fmin(out->x.lo, out->x.value * (1 - rel));
+                            out->x.hi = fmax(out->x.hi, out->x.value * (1 + rel));
+                        }
+                    }
+                }
                 out->x.lo = fmax(0, out->x.lo);
                 out->basis = CURVE_BASIS_INTERPOLATED;
                 out->from_model = 1;

@@ -120,6 +120,39 @@ static char *dangling_target(const char *path)
     return NULL;
 }
 
+/* 1 when path is, or links (in up to 16 steps) to, /proc/self/fd/N, /proc/PID/fd/N of this
+ * process, /dev/fd/N, /dev/stdout or /dev/stderr. */
+static int through_own_fd(const char *path)
+{
+    char p[4096], buf[4096], self[64];
+    snprintf(p, sizeof p, "%s", path);
+    snprintf(self, sizeof self, "/proc/%ld/fd/", (long)getpid());
+    for (int depth = 0; depth < 17; depth++) {
+        struct stat lst;
+        ssize_t n;
+        const char *slash;
+        if (strncmp(p, "/proc/self/fd/", 14) == 0 || strncmp(p, "/dev/fd/", 8) == 0 ||
+            strncmp(p, self, strlen(self)) == 0 || strcmp(p, "/dev/stdout") == 0 ||
+            strcmp(p, "/dev/stderr") == 0 || strncmp(p, "/proc/thread-self/fd/", 21) == 0)
+            return 1;
+        if (lstat(p, &lst) != 0 || !S_ISLNK(lst.st_mode))
+            return 0;
+        if ((n = readlink(p, buf, sizeof buf - 1)) <= 0)
+            return 0;
+        buf[n] = '\0';
+        slash = strrchr(p, '/');
+        if (buf[0] == '/' || !slash) {
+            memcpy(p, buf, (size_t)n + 1);
+        } else {
+            size_t dl = (size_t)(slash - p) + 1;
+            if (dl + (size_t)n + 1 > sizeof p)
+                return 0;
+            memcpy(p + dl, buf, (size_t)n + 1);
+        }
+    }
+    return 0;
+}
+
 int outfile_open(struct outfile *of, const char *path, char *err, size_t cap)
 {
     struct stat st;
@@ -130,6 +163,26 @@ int outfile_open(struct outfile *of, const char *path, char *err, size_t cap)
 
     of->f = NULL;
     of->path = of->tmp_path = NULL;
+    /* a link that loops, or a chain too long to follow: refused, never replaced */
+    if (stat(path, &st) != 0 && errno == ELOOP) {
+        snprintf(err, cap, "cannot write %s: %s", path, strerror(ELOOP));
+        return -1;
+    }
+    /* an open descriptor of this process (/dev/stdout, /proc/self/fd/N, a link to one): written
+     * through, appending, whatever it is: replacing the file it names would cut the caller's
+     * own stdout, opened for append or not, from what is written (a shell's >> log) */
+    if (through_own_fd(path)) {
+        of->f = fopen(path, "a");
+        if (!of->f || !(of->path = strdup(path))) {
+            snprintf(err, cap, "cannot write %s: %s", path,
+                     of->f ? "out of memory" : strerror(errno));
+            if (of->f)
+                fclose(of->f);
+            of->f = NULL;
+            return -1;
+        }
+        return 0;
+    }
     /* the type first, by stat of the path itself: /dev/stdout is a link to /proc/self/fd/1,
      * which names a pipe ("pipe:[N]") that realpath cannot resolve; taken for a file that does
      * not exist yet, a temporary renamed over /dev/stdout replaced the system's link */
@@ -150,8 +203,14 @@ int outfile_open(struct outfile *of, const char *path, char *err, size_t cap)
         return 0;
     }
     real = realpath(path, NULL); /* follows links; NULL when the file does not exist yet */
-    if (!real)
+    if (!real) {
+        struct stat lst;
         real = dangling_target(path); /* a link to a file not there yet: that file */
+        if (!real && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+            snprintf(err, cap, "cannot write %s: a link whose target cannot be followed", path);
+            return -1;
+        }
+    }
     exists = real && stat(real, &st) == 0;
     if (!real && !(real = strdup(path))) {
         snprintf(err, cap, "cannot write %s: out of memory", path);

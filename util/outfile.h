@@ -6,7 +6,9 @@
  * and a failed run leaves the old file as it was. A symbolic link is followed (the file it
  * names is replaced, or created when it does not exist yet; the link stays). An existing file keeps
  * its permission bits; a new one gets 0666 less the umask. A path that is not a regular file
- * (/dev/stdout, /dev/null, a FIFO) is written directly.
+ * (/dev/stdout, /dev/null, a FIFO) is written directly; so is an open descriptor of this process
+ * (/dev/stdout, /proc/self/fd/N or a link to one), appending, whatever it names; a link that
+ * loops is refused.
  *
  * Signals: SIGINT or SIGTERM while a temporary file is open removes it before the process ends
  * (the handler unlinks every open temporary file, then ends the process by SIGINT's default

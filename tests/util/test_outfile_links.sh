@@ -26,4 +26,25 @@ ln -s made.jsonl "$tmp/dangling"
 if [ -L "$tmp/dangling" ] && [ "$(wc -l < "$tmp/made.jsonl")" -eq "$want" ]; then
     echo "ok   a dangling link: its file made, the link kept"; else
     echo "FAIL a dangling link: $(ls -la "$tmp")"; fail=1; fi
+# a link to this process's own stdout, which the shell opened to append: written through, the
+# old lines kept (replacing the file it names would lose them)
+printf 'OLD\n' > "$tmp/log.txt"
+"$BIN" import -o "$tmp/out" "$SRC/data/published/monosql-scaleout-c5-2xlarge.csv" \
+    >>"$tmp/log.txt" 2>/dev/null
+if [ "$(head -1 "$tmp/log.txt")" = OLD ] && [ "$(wc -l < "$tmp/log.txt")" -eq $((want + 1)) ]; then
+    echo "ok   through a link to stdout opened for append: old line kept, $want records after it"
+else
+    echo "FAIL through a link to stdout opened for append: $(head -c 200 "$tmp/log.txt")"
+    fail=1
+fi
+# links that loop: refused, both kept
+ln -s lb "$tmp/la"
+ln -s la "$tmp/lb"
+if "$BIN" import -o "$tmp/la" "$SRC/data/published/monosql-scaleout-c5-2xlarge.csv" 2>/dev/null; then
+    echo "FAIL links that loop: accepted"; fail=1
+elif [ -L "$tmp/la" ] && [ -L "$tmp/lb" ]; then
+    echo "ok   links that loop: refused, both kept"
+else
+    echo "FAIL links that loop: a link was replaced"; fail=1
+fi
 exit $fail
