@@ -178,7 +178,8 @@ static int member_curve(struct predict_member *M, const struct predict_group *G,
                     continue;
                 d = p->server.v[PSRV_DATA_MIB];
                 b = p->server.v[PSRV_BUFFER_POOL_MIB];
-                used = isfinite(d) && isfinite(b) ? fmin(d, b) : isfinite(d) ? d : b;
+                /* both are needed: a data size alone says nothing of the pool it ran with */
+                used = isfinite(d) && isfinite(b) ? fmin(d, b) : NAN;
                 if (isfinite(used) && !(M->pool_mib >= used))
                     M->pool_mib = used;
             }
@@ -593,12 +594,13 @@ int predict_set_build(struct predict_set *s, const struct point_list *pts,
                 else if (isnan(ratio))
                     r.status = PREDICT_NO_CLOCK;
                 else {
-                    /* memory: the pool the family's measured sizes used must fit */
+                    /* memory: the smallest pool a measured size of the family ran with must fit
+                     * (a size between two measured ones needs no more than the smaller had) */
                     const struct predict_group *G = &s->groups[gi];
                     double pool = NAN, mem = in->memory_gib * 1024 * PREDICT_POOL_SHARE;
                     for (size_t z = 0; z < G->n_sizes; z++) {
                         double u = G->members[G->size_member[z]].pool_mib;
-                        if (isfinite(u) && !(pool >= u))
+                        if (isfinite(u) && !(pool <= u))
                             pool = u;
                     }
                     if (isfinite(pool) && in->memory_gib > 0 && mem < pool) {

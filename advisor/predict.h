@@ -78,8 +78,9 @@ struct predict_options {
 /* The share of an instance's memory InnoDB's buffer pool may take on a dedicated database
  * server (MySQL 8.0 Reference Manual, 17.8.3.1 "Configuring InnoDB Buffer Pool Size": up to 80
  * percent of physical memory; MariaDB's Knowledge Base says the same for innodb_buffer_pool_size).
- * A configuration whose share is smaller than the buffer pool its family's measured sizes used
- * is not predicted (PREDICT_NO_MEMORY): its curve would have more misses than any measured one. */
+ * A configuration whose share is smaller than the smallest buffer pool its family's measured
+ * sizes ran with is not predicted (PREDICT_NO_MEMORY): its curve would have more misses than any
+ * measured one. */
 #define PREDICT_POOL_SHARE 0.8
 
 struct predict_member {
@@ -136,7 +137,8 @@ enum predict_status {
     PREDICT_NO_CLOCK,   /* a clock transfer without both clocks */
     PREDICT_FAILED,     /* the model refused the input (message on errf) */
     PREDICT_NO_MEMORY   /* its memory cannot hold the buffer pool its family's measured sizes
-                           used (PREDICT_POOL_SHARE of it): never ranked as if the data fit */
+                           used (the smallest of them, against PREDICT_POOL_SHARE of it): never ranked
+                           as if   the data fit */
 };
 
 /* One configuration and workload of the catalogs. */

@@ -61,6 +61,16 @@ static void widen(struct rank_row *row, const struct curve *const *cv, const str
     row->basis = CURVE_BASIS_PREDICTED;
 }
 
+/* 1 when name is one of the ", "-separated items of list. */
+static int listed(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
 static long mix_index(const struct rank_options *o, const char *workload)
 {
     for (size_t i = 0; i < o->n_mix; i++)
@@ -260,11 +270,10 @@ int rankpred_add(struct rank_set *s, const struct predict_set *ps, struct rankpr
     for (size_t r = 0; r < ps->n_rows; r++) {
         const struct predict_row *pr = &ps->rows[r];
         size_t len = strlen(st->families);
-        if (mix_index(&s->opt, pr->workload) != 0 || pr->status == PREDICT_OK ||
-            pr->status == PREDICT_MEASURED)
-            continue;
-        if (pr->status == PREDICT_NO_MEMORY) {
+        if (pr->status == PREDICT_NO_MEMORY && mix_index(&s->opt, pr->workload) >= 0) {
             size_t sl = strlen(st->small);
+            if (listed(st->small, pr->config))
+                continue; /* another workload of the mix said it */
             st->no_memory++;
             if (!(st->pool_mib >= pr->pool_mib))
                 st->pool_mib = pr->pool_mib;
@@ -272,6 +281,9 @@ int rankpred_add(struct rank_set *s, const struct predict_set *ps, struct rankpr
                 snprintf(st->small + sl, sizeof st->small - sl, "%s%s", sl ? ", " : "", pr->config);
             continue;
         }
+        if (mix_index(&s->opt, pr->workload) != 0 || pr->status == PREDICT_OK ||
+            pr->status == PREDICT_MEASURED || pr->status == PREDICT_NO_MEMORY)
+            continue;
         st->not_predicted++;
         if (pr->family[0] && !strstr(st->families, pr->family) &&
             len + strlen(pr->family) + 8 < sizeof st->families)

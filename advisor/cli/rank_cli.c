@@ -223,7 +223,7 @@ static int add_predicted(const struct rank_cli *o, const char *cmd, const struct
             if (st.no_memory && len < cap)
                 snprintf(s->trailer + len, cap - len,
                          "not ranked: %zu configuration%s too small in memory: %.0f %% of it "
-                         "cannot hold the %.1f GiB buffer pool\n  the measured sizes used (its "
+                         "cannot hold the %.1f GiB buffer pool\n  a measured size ran with (its "
                          "data would not fit as it did there): %s%s\n",
                          st.no_memory, st.no_memory == 1 ? "" : "s", 100 * PREDICT_POOL_SHARE,
                          st.pool_mib / 1024, st.small,

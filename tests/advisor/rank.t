@@ -410,4 +410,14 @@ $ rank --points tests/fixtures/predict/pool-6000mib.jsonl --catalog data/catalog
 > c5.4xlarge
 >! c5.large 
 > not ranked: 1 configuration too small in memory: 80 % of it cannot hold the 5.9 GiB buffer pool
-> the measured sizes used (its data would not fit as it did there): c5.large
+> a measured size ran with (its data would not fit as it did there): c5.large
+
+# c5.xlarge measured with a 6 GiB pool, c5.4xlarge with 24 GiB (100 GB of data each): c5.2xlarge
+# (16 GiB, 12.8 usable) holds the smaller pool a measured size ran with, so it is predicted;
+# c5.large (3.2 usable) holds neither
+### rank --predict: the smallest measured pool is the bar, not the largest
+$ rank --points tests/fixtures/predict/pool-6-and-24gib.jsonl --catalog data/catalogs/aws-us-east-1.json --predict --slo p95:10ms
+? 0
+> c5.2xlarge
+> too small in memory: 80 % of it cannot hold the 6.0 GiB buffer pool
+> a measured size ran with (its data would not fit as it did there): c5.large
