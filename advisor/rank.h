@@ -82,6 +82,13 @@ enum rank_status {
                              the catalog does not say scales out (cat_config.scale_out) */
 };
 
+/** How a row's node count was found (with a required throughput): "one copy" (a configuration
+ *  that does not scale out, carrying the load alone), "linear scale-out" (copies of one that
+ *  does), else the scale-out curve's basis ("measured", ...); short_form: "one", "linear",
+ *  "curve" for the text table. (Defined in rank_output.c.) */
+struct rank_row;
+const char *nodes_by(const struct rank_row *r, int short_form);
+
 /** "meets the target", "never meets the target", ... */
 const char *rank_status_text(enum rank_status s);
 

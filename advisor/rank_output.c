@@ -220,6 +220,18 @@ static const char *header_text(const struct rank_set *s, char *buf, size_t cap)
     return buf;
 }
 
+/* How a row's node count was found: "one copy" (a configuration that does not scale out,
+ * carrying the load alone), "linear scale-out" (copies), else the scale-out curve's basis;
+ * short: the text table's "one", "linear", "curve". */
+const char *nodes_by(const struct rank_row *r, int short_form)
+{
+    if (r->nodes_basis == CURVE_BASIS_LINEAR && !r->scale_out)
+        return short_form ? "one" : "one copy";
+    if (r->nodes_basis == CURVE_BASIS_LINEAR)
+        return short_form ? "linear" : "linear scale-out";
+    return short_form ? "curve" : curve_basis_name(r->nodes_basis);
+}
+
 static void header_lines(FILE *f, const struct rank_set *s)
 {
     char h[512];
@@ -300,8 +312,7 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
             fprintf(f, "%4s %-*s %8s %-17s %7s %8.4g %6ld %6ld %-8s %12.2f%s\n", rk, w, r->config,
                     num(c, sizeof c, r->x.value), g,
                     isfinite(r->n) ? (snprintf(d, sizeof d, "%.1f", r->n), d) : "-",
-                    r->cost_per_hour, r->units, r->nodes_needed,
-                    r->nodes_basis == CURVE_BASIS_LINEAR ? "linear" : "curve", r->cost_per_month,
+                    r->cost_per_hour, r->units, r->nodes_needed, nodes_by(r, 1), r->cost_per_month,
                     r->standby_added ? " +sb" : "");
         }
     }
@@ -591,7 +602,7 @@ static json_t *row_json(const struct rank_set *s, size_t i)
         json_object_set_new(q, "tps", json_real(s->opt.required_tps));
         json_object_set_new(q, "units", json_integer(r->units));
         json_object_set_new(q, "nodes", json_integer(r->nodes_needed));
-        json_object_set_new(q, "nodes_basis", json_string(curve_basis_name(r->nodes_basis)));
+        json_object_set_new(q, "nodes_basis", json_string(nodes_by(r, 0)));
         json_object_set_new(q, "cost_per_month", real_or_null(r->cost_per_month));
         json_object_set_new(o, "required", q);
     }
@@ -646,7 +657,7 @@ int rank_set_write_csv(FILE *f, const struct rank_set *s)
         csv_real(f, r->headroom);
         if (s->opt.required_tps > 0) {
             csv_real(f, s->opt.required_tps);
-            fprintf(f, ",%ld,%s", r->nodes_needed, curve_basis_name(r->nodes_basis));
+            fprintf(f, ",%ld,%s", r->nodes_needed, nodes_by(r, 0));
             csv_real(f, r->cost_per_month);
         } else {
             fprintf(f, ",,,,");
@@ -696,9 +707,7 @@ int rank_set_write_markdown(FILE *f, const struct rank_set *s)
             fprintf(f, "%s%.0f %%", r->headroom_lower_bound ? "≥ " : "", 100 * r->headroom);
         fprintf(f, " | %s |", curve_basis_name(r->basis));
         if (s->opt.required_tps > 0)
-            fprintf(f, " %ld (%s) | %.2f |", r->nodes_needed,
-                    r->nodes_basis == CURVE_BASIS_LINEAR ? "linear scale-out" : "scale-out curve",
-                    r->cost_per_month);
+            fprintf(f, " %ld (%s) | %.2f |", r->nodes_needed, nodes_by(r, 0), r->cost_per_month);
         fprintf(f, "\n");
         any_lb |= r->headroom_lower_bound;
     }

@@ -116,8 +116,7 @@ static void ranking_table(FILE *f, const struct rank_set *s)
         if (s->conf && i < s->conf->n)
             fprintf(f, "<td>%.1f %%</td>", 100 * s->conf->rows[i].p_best);
         if (s->opt.required_tps > 0)
-            fprintf(f, "<td>%ld (%s)</td><td>%.2f</td>", r->nodes_needed,
-                    r->nodes_basis == CURVE_BASIS_LINEAR ? "linear scale-out" : "scale-out curve",
+            fprintf(f, "<td>%ld (%s)</td><td>%.2f</td>", r->nodes_needed, nodes_by(r, 0),
                     r->cost_per_month);
         fprintf(f, "</tr>\n");
     }

@@ -174,6 +174,17 @@ int cmd_rank(int argc, char **argv)
                             "statistic measured (see the list); give one the points have, e.g. "
                             "p95 or avg\n");
             status = SIZEUP_EXIT_FAIL;
+        } else if (o.in.opt.required_tps > 0) {
+            size_t met = 0;
+            for (size_t i = 0; i < s.n; i++)
+                met += s.rows[i].status == RANK_MET;
+            if (met == 0) {
+                fprintf(stderr,
+                        "sizeup: nothing to rank: no configuration carries %g tps at the target "
+                        "(see the list: each one's reason)\n",
+                        o.in.opt.required_tps);
+                status = SIZEUP_EXIT_FAIL;
+            }
         }
     }
     ro.s = &s;

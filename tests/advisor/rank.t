@@ -84,11 +84,15 @@ $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo p95:50ms
 ! nothing to rank: no configuration has the target's latency statistic measured
 > no measured latency of the target's percentile
 
-### required throughput on the MonoSQL scale-out curve: nodes from the measured curve
+# (the configuration is one node, the curve measured 2 to 16: its own node count lies outside
+# the curve, so nothing is sized; this case read "curve" in that message and passed as if nodes
+# had been read from the curve)
+### required throughput on the MonoSQL scale-out curve from a 1-node configuration: outside it
 $ rank --points data/published/monosql-scaleout-c5-2xlarge.csv --workload oltp_point_select --slo p95:20ms --required-tps 100000
-? 0
+? 1
 > required 100000 tps
-> curve
+> node count outside the measured scale-out curve (see --extrapolate)
+! nothing to rank: no configuration carries 100000 tps at the target
 
 ### an unparseable SLO is misuse
 $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo p95:fast
