@@ -219,6 +219,12 @@ size_t decision_items(const struct rank_set *s, char (*items)[DECISION_ITEM_MAX]
         return 0;
     for (size_t i = 0; i < DECISION_MAX_ITEMS; i++)
         items[i][0] = '\0';
+    if (rank_row_noise(w) > RANK_TOO_NOISY)
+        add(items[n++],
+            "Too noisy to rank: %s, first, has %.0f tps [%.0f, %.0f] at the target, +/-%.0f %% "
+            "(95 %%): the ranking cannot be decided on it; probe again on a quieter host or for "
+            "longer.",
+            w->config, w->x.value, w->x.lo, w->x.hi, 100 * rank_row_noise(w));
     add(items[n], "Winner: %s, ", who(w, a, sizeof a));
     row_figures(items[n], s, w);
     if (c && c->best >= 0 && (size_t)c->best < c->n)

@@ -268,3 +268,11 @@ void rank_sort(struct rank_row *rows, size_t n, const struct rank_options *opt)
     for (size_t i = 0; i < n; i++)
         rows[i].rank = rows[i].status == RANK_MET ? ++r : 0;
 }
+
+double rank_row_noise(const struct rank_row *r)
+{
+    double v = r->x.value;
+    if (r->status != RANK_MET || !(v > 0) || !isfinite(r->x.lo) || !isfinite(r->x.hi))
+        return NAN;
+    return fmax(v - r->x.lo, r->x.hi - v) / v;
+}

@@ -89,6 +89,14 @@ enum rank_status {
 struct rank_row;
 const char *nodes_by(const struct rank_row *r, int short_form);
 
+/* A row whose 95 % interval reaches further than this share of its throughput either way cannot
+ * decide a ranking (the data cannot tell a 2x difference): the outputs say so first. */
+#define RANK_TOO_NOISY 0.5
+
+/** The half-width of a met row's 95 % interval relative to its throughput (the wider side),
+ *  or NAN when the row has no throughput or no interval. Above RANK_TOO_NOISY: too noisy. */
+double rank_row_noise(const struct rank_row *r);
+
 /** "meets the target", "never meets the target", ... */
 const char *rank_status_text(enum rank_status s);
 

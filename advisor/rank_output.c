@@ -193,18 +193,14 @@ static void too_noisy(FILE *f, const struct rank_set *s)
 {
     for (size_t i = 0; i < s->n; i++) {
         const struct rank_row *r = &s->rows[i];
-        double v = r->x.value, half;
-        if (r->rank != 1 || r->status != RANK_MET || !(v > 0) || !isfinite(r->x.lo) ||
-            !isfinite(r->x.hi))
-            continue;
-        half = fmax(v - r->x.lo, r->x.hi - v);
-        if (half <= 0.5 * v)
+        double noise = rank_row_noise(r);
+        if (r->rank != 1 || !(noise > RANK_TOO_NOISY))
             continue;
         fprintf(f,
                 "too noisy to rank: %s, first, has %.0f tps [%.0f, %.0f] at the target, +/-%.0f "
                 "%% (95 %%):\n  the ranking cannot be decided on it; probe again on a quieter "
                 "host or for longer\n  (more --replicates, a tighter --precision)\n",
-                r->config, v, r->x.lo, r->x.hi, 100 * half / v);
+                r->config, r->x.value, r->x.lo, r->x.hi, 100 * noise);
     }
 }
 
@@ -507,6 +503,8 @@ static json_t *row_json(const struct rank_set *s, size_t i)
     json_object_set_new(o, "config", json_string(r->config));
     json_object_set_new(o, "status", json_string(rank_status_name(r->status)));
     json_object_set_new(o, "status_text", json_string(rank_status_text(r->status)));
+    if (rank_row_noise(r) > RANK_TOO_NOISY)
+        json_object_set_new(o, "too_noisy", json_true()); /* its interval decides nothing */
     snprintf(pct, sizeof pct, "p%g", s->opt.slo.pct);
     json_object_set_new(slo, "statistic", json_string(s->opt.slo.pct > 0 ? pct : "avg"));
     json_object_set_new(slo, "target_ms", json_real(s->opt.slo.target_s * 1e3));

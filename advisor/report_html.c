@@ -478,6 +478,15 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
     esc(f, wl);
     fprintf(f, "; %s prices in %s; %zu configurations</p>\n", cat_pricing_name(s->opt.pricing),
             s->cat->currency, s->n);
+    if (top && rank_row_noise(top) > RANK_TOO_NOISY) {
+        fprintf(f, "<p class=\"answer\"><strong>Too noisy to rank:</strong> ");
+        esc(f, top->config);
+        fprintf(f,
+                ", first, has %.0f tps [%.0f, %.0f] at the target, &plusmn;%.0f %% (95 %%): the "
+                "ranking below cannot be decided on it; probe again on a quieter host or for "
+                "longer.</p>\n",
+                top->x.value, top->x.lo, top->x.hi, 100 * rank_row_noise(top));
+    }
     fprintf(f, "<div class=\"answer\">");
     if (top) {
         fprintf(f, "<strong>");

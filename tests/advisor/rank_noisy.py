@@ -98,6 +98,18 @@ check(first.startswith("too noisy to rank: cloud-essd, first, has 47196 tps [0, 
       "+/-314 %" in first, "the text says first that it cannot decide: %r" % first)
 check("100 %" not in r.stdout, "no P(best) of 100 %")
 
+r = rank("--workload", "oltp_read_write", "--json")
+got = rows(r.stdout)
+check(got["cloud-essd"].get("too_noisy") is True and "too_noisy" not in got["cloud-ssd"],
+      "--json: too_noisy on cloud-essd only")
+r = rank("--workload", "oltp_read_write", "--markdown")
+check("Too noisy to rank: cloud-essd" in r.stdout, "--markdown: the decision says it first")
+rep = subprocess.run([BIN, "report", "--points", FIX, "--catalog", "data/catalogs/published.json",
+                      "--workload", "oltp_read_write"], capture_output=True, text=True, cwd=SRC)
+check(rep.stdout.find("Too noisy to rank") >= 0 and
+      rep.stdout.find("Too noisy to rank") < rep.stdout.find("gives the most throughput"),
+      "report: the HTML says it before the answer")
+
 # a quiet ranking says nothing of the kind
 r = subprocess.run([BIN, "rank", "--points", "data/published/rds-idc-vs-cloud-4c16g.csv", "--catalog",
                     "data/catalogs/published.json", "--slo", "avg:20ms"],
