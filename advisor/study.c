@@ -308,6 +308,11 @@ static int load(struct jr *l, json_t *root, struct study *s)
     {
         char jp[200];
         snprintf(jp, sizeof jp, "$.workloads.%s", key);
+        if (textsafe_control_at(key) >= 0) {
+            char vis[160];
+            return jr_fail_at(l, "$.workloads", "a workload name with a control character, \"%s\"",
+                              textsafe_visible(key, vis, sizeof vis));
+        }
         if (!json_is_number(c) || !(json_number_value(c) > 0) || !isfinite(json_number_value(c)))
             return jr_fail_at(l, jp, "expected a weight > 0");
         s->wl[s->n_wl].name = strdup(key);

@@ -6,6 +6,8 @@
 
 #include "errtext.h"
 
+#include "textsafe.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,13 +15,14 @@
 void import_diag(struct import_src *src, enum import_severity sev, long line, const char *fmt, ...)
 {
     struct import_report *rep = src->report;
-    char text[512];
+    char text[512], name[300];
     va_list ap;
     va_start(ap, fmt);
     if (line < 0)
         vsnprintf(text, sizeof text, fmt, ap);
-    else
-        errtext_vset(text, sizeof text, src->name, line, 0, fmt, ap);
+    else /* a file name is shown as safe text: it may come from a hostile folder's listing */
+        errtext_vset(text, sizeof text, textsafe_visible(src->name, name, sizeof name), line, 0,
+                     fmt, ap);
     va_end(ap);
     if (sev == IMPORT_ERROR || (sev == IMPORT_WARNING && rep->msg[0] == '\0'))
         snprintf(rep->msg, sizeof rep->msg, "%s", text);

@@ -11,6 +11,7 @@
 #include "errtext.h"
 #include "readfile.h"
 
+#include "textsafe.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -670,7 +671,32 @@ int suite_read_file(const char *path, const struct suite_options *opt, struct su
         return rc == READFILE_ENOMEM    ? SUITE_ENOMEM
                : rc == READFILE_ETOOBIG ? SUITE_EFORMAT
                                         : SUITE_EIO;
-    rc = suite_read_buffer(buf, len, strcmp(path, "-") == 0 ? "<stdin>" : path, opt, out, err, cap);
+    {
+        size_t first = out->n;
+        const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+        rc = suite_read_buffer(buf, len, name, opt, out, err, cap);
+        /* the names reach terminals and reports: none with a control character (issue 27.5) */
+        for (size_t i = first; rc == SUITE_OK && i < out->n; i++) {
+            const struct suite_run *r = &out->items[i];
+            const char *bad = textsafe_control_at(r->target) >= 0   ? r->target
+                              : textsafe_control_at(r->config) >= 0 ? r->config
+                              : textsafe_control_at(r->suite) >= 0  ? r->suite
+                                                                    : NULL;
+            for (size_t k = 0; !bad && k < r->n_q; k++)
+                if (textsafe_control_at(r->q[k].name) >= 0)
+                    bad = r->q[k].name;
+            if (bad) {
+                char vis[160], nm[300];
+                snprintf(err, cap, "%s:%ld: a name with a control character, '%s': remove it",
+                         textsafe_visible(name, nm, sizeof nm), r->source_line,
+                         textsafe_visible(bad, vis, sizeof vis));
+                rc = SUITE_EPARSE;
+            }
+        }
+        if (rc == SUITE_EPARSE) /* the file is refused whole: none of its runs is kept */
+            while (out->n > first)
+                run_free(&out->items[--out->n]);
+    }
     free(buf);
     return rc;
 }

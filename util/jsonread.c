@@ -1,6 +1,8 @@
 /* jsonread.c - strict JSON getters with positions (jsonread.h). */
 #include "jsonread.h"
 
+#include "textsafe.h"
+
 #include "errtext.h"
 #include "jsonpos.h"
 
@@ -222,6 +224,12 @@ int jr_get_str(struct jr *r, const json_t *obj, const char *key, int flags, char
         return jr_fail_key(r, key, "expected a string, got %s", jr_type_name(v));
     if ((flags & JR_REQUIRED) && json_string_length(v) == 0)
         return jr_fail_key(r, key, "expected a non-empty string");
+    if (textsafe_text_control_at(json_string_value(v)) >= 0) {
+        /* every string a record gives may reach a terminal or a report (issue 27.5) */
+        char vis[160];
+        return jr_fail_key(r, key, "a control character in \"%s\": remove it",
+                           textsafe_visible(json_string_value(v), vis, sizeof vis));
+    }
     if (!(*out = strdup(json_string_value(v))))
         return jr_nomem(r);
     return JR_OK;

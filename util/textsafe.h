@@ -12,12 +12,18 @@
 
 #include <stddef.h>
 
-/** The byte offset of the first control character of s (0x00-0x1f or 0x7f), or -1 when it has
- *  none. NULL gives -1. */
+/** The byte offset of the first character of s a terminal may act on: a C0 control
+ *  (0x00-0x1f), DEL, a C1 control (U+0080-U+009F, or a lone byte 0x80-0x9f), or a
+ *  bidirectional override or isolate (U+202A-U+202E, U+2066-U+2069); -1 when it has none.
+ *  NULL gives -1. */
 long textsafe_control_at(const char *s);
 
+/** As textsafe_control_at, but tab, line feed and carriage return pass: for free text (a
+ *  description, a note), not a name. */
+long textsafe_text_control_at(const char *s);
+
 /**
- * s with every control character written as \xNN (and '\' as \\), for messages: into buf (cap
+ * s with every such character written as \xNN per byte (and '\' as \\), for messages: into buf (cap
  * bytes, cut with "..." when longer). @return buf.
  */
 const char *textsafe_visible(const char *s, char *buf, size_t cap);

@@ -13,13 +13,13 @@ $$ printf '{"schema": "sizeup.point/1", "target": "t", "config": "c\\u001b[2Jx",
 $ fit $TRANSCRIPT_TMP/esc.jsonl
 ? 3
 ! esc.jsonl:1:
-! $.config: a name with a control character, "c\x1b[2Jx"
+! $.config: a control character in "c\x1b[2Jx"
 
 ### a catalog id with a control character is refused
 $$ sed 's/"id": "idc-nvme"/"id": "idc\\u0007nvme"/' data/catalogs/published.json > "$TRANSCRIPT_TMP/bel.json"
 $ catalog check $TRANSCRIPT_TMP/bel.json
 ? 3
-! an id with a control character, "idc\x07nvme"
+! $.configs[0].id: a control character in "idc\x07nvme"
 
 ### rank --markdown escapes '|' and HTML in configuration ids
 $$ sed 's/"idc-nvme"/"idc|<img src=x onerror=alert(1)>"/g' data/catalogs/published.json > "$TRANSCRIPT_TMP/md.json"
@@ -28,3 +28,15 @@ $ rank --points $TRANSCRIPT_TMP/md.csv --catalog $TRANSCRIPT_TMP/md.json --slo a
 ? 0
 > | 1 | idc\|&lt;img src=x onerror=alert(1)> | 1437 |
 >! <img
+
+### a query suite with a control character in its suite name is refused whole
+$$ printf 'suite,query,seconds\ntp\033]0;x\007ch,q1,1.5\n' > "$TRANSCRIPT_TMP/suite.csv"
+$ rank --suite $TRANSCRIPT_TMP/suite.csv
+? 1
+! a name with a control character, 'tp\x1b]0;x\x07ch': remove it
+
+### a catalog's free text with a bidirectional override is refused too
+$$ sed 's/"name": "published-tables"/"name": "published-\\u202etables"/' data/catalogs/published.json > "$TRANSCRIPT_TMP/bidi.json"
+$ catalog check $TRANSCRIPT_TMP/bidi.json
+? 3
+! a control character in "published-\xe2\x80\xaetables"

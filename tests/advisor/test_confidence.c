@@ -113,9 +113,11 @@ int main(void)
     CHECK_INT_EQ(c.probe_next, -1);
     conf_destroy(&c);
 
-    /* a required throughput of 2500 tps: copies ceil(2500 / x); a: 3 x 100, b: 2 x 160 */
+    /* a required throughput of 2500 tps of configurations that scale out: copies
+     * ceil(2500 / x); a: 3 x 100, b: 2 x 160 */
     rows[0] = row("a", 1000, 10, 100.0 / 730);
     rows[1] = row("b", 1300, 10, 160.0 / 730);
+    rows[0].scale_out = rows[1].scale_out = 1;
     rows[0].units = 3;
     rows[1].units = 2;
     rows[0].nodes_needed = 3;
@@ -136,6 +138,31 @@ int main(void)
     CHECK(c.rows[0].p_best == 1); /* +-10 tps never changes the copies */
     /* b ties a at a monthly 300: its hourly price x 300 / 320 */
     CHECK_NEAR(c.break_even_runner_cost_per_hour, 160.0 / 730 * 300 / 320, 1e-12);
+    conf_destroy(&c);
+
+    /* one copy of configurations that do not scale out (issue 28.12): a carries 1000 +- 400
+     * against a required 900, b 2000 +- 10 for more money; a draw in which a falls under 900
+     * rules it out (P(x_a < 900) = P(z < -0.49) of a normal truncated at 3.29: 31 %), so b is
+     * best in about that share of the draws, not never */
+    rows[0] = row("a", 1000, 400, 100.0 / 730);
+    rows[1] = row("b", 2000, 10, 160.0 / 730);
+    rows[0].units = rows[1].units = 1;
+    rows[0].nodes_needed = rows[1].nodes_needed = 1;
+    rows[0].nodes_basis = rows[1].nodes_basis = CURVE_BASIS_LINEAR;
+    rows[0].scale_out = rows[1].scale_out = 0;
+    rows[0].cost_per_month = 100;
+    rows[1].cost_per_month = 160;
+    memset(&s, 0, sizeof s);
+    s.n = 2;
+    s.rows = rows;
+    s.row_curve = order;
+    s.opt.n_mix = 1;
+    s.opt.required_tps = 900;
+    rank_sort(rows, 2, &s.opt);
+    CHECK_STR_EQ(rows[0].config, "a");
+    CHECK(conf_compute(&c, &s, NULL) == 0);
+    CHECK_NEAR(c.rows[1].p_best, 0.31, 0.02);
+    CHECK_NEAR(c.rows[0].p_best, 0.69, 0.02);
     conf_destroy(&c);
     return check_report();
 }

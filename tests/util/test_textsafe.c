@@ -29,6 +29,26 @@ int main(void)
     CHECK_STR_EQ(textsafe_md("[l](javascript:x) `c` &amp; p95 <= 50 ms, a_b*c", buf, sizeof buf),
                  "\\[l\\](javascript:x) \\`c\\` &amp;amp; p95 <= 50 ms, a_b*c");
     CHECK_STR_EQ(textsafe_md("c5.large", buf, sizeof buf), "c5.large");
+    /* C1 controls (UTF-8 and a lone byte) and bidirectional overrides reach terminals too;
+     * a printable multibyte character is kept whole */
+    CHECK_INT_EQ(textsafe_control_at("a\xc2\x9b"
+                                     "2J"),
+                 1);
+    CHECK_INT_EQ(textsafe_control_at("a\x9b"
+                                     "2J"),
+                 1);
+    CHECK_INT_EQ(textsafe_control_at("abc\xe2\x80\xae"
+                                     "txt.exe"),
+                 3);
+    CHECK_INT_EQ(textsafe_control_at("x\xe2\x81\xa7y"), 1);
+    CHECK_INT_EQ(textsafe_control_at("caf\xc3\xa9 \xe2\x82\xac 5"), -1);
+    CHECK_STR_EQ(textsafe_visible("a\xe2\x80\xae"
+                                  "b",
+                                  buf, sizeof buf),
+                 "a\\xe2\\x80\\xaeb");
+    CHECK_STR_EQ(textsafe_visible("caf\xc3\xa9", buf, sizeof buf), "caf\xc3\xa9");
+    CHECK_INT_EQ(textsafe_text_control_at("line 1\nline 2\ttab"), -1);
+    CHECK_INT_EQ(textsafe_text_control_at("bell\a"), 4);
     /* cut: 8 bytes hold 4 characters and "..." */
     CHECK_STR_EQ(textsafe_visible("abcdefghij", buf, 8), "abcd...");
     CHECK(strlen(textsafe_md("||||||||||", buf, 8)) < 8);
