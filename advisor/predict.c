@@ -603,6 +603,7 @@ int predict_set_build(struct predict_set *s, const struct point_list *pts,
                         if (isfinite(u) && !(pool <= u))
                             pool = u;
                     }
+                    r.mem_unchecked = isfinite(pool) && !(in->memory_gib > 0);
                     if (isfinite(pool) && in->memory_gib > 0 && mem < pool) {
                         r.status = PREDICT_NO_MEMORY;
                         r.pool_mib = pool;

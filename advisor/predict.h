@@ -147,9 +147,10 @@ struct predict_row {
     const char *workload; /* borrowed from a group or the points */
     char family[64];      /* "" when none */
     enum predict_status status;
-    long curve;      /* index into curves, or -1 */
-    double pool_mib; /* PREDICT_NO_MEMORY: the buffer pool the measured sizes used, MiB */
-    double mem_mib;  /* and PREDICT_POOL_SHARE of the instance's memory, MiB */
+    long curve;        /* index into curves, or -1 */
+    double pool_mib;   /* PREDICT_NO_MEMORY: the buffer pool the measured sizes used, MiB */
+    double mem_mib;    /* and PREDICT_POOL_SHARE of the instance's memory, MiB */
+    int mem_unchecked; /* predicted though its instance gives no memory to hold the pool with */
 };
 
 struct predict_set {

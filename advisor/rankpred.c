@@ -281,6 +281,8 @@ int rankpred_add(struct rank_set *s, const struct predict_set *ps, struct rankpr
                 snprintf(st->small + sl, sizeof st->small - sl, "%s%s", sl ? ", " : "", pr->config);
             continue;
         }
+        if (pr->status == PREDICT_OK && pr->mem_unchecked && mix_index(&s->opt, pr->workload) == 0)
+            st->mem_unchecked++;
         if (mix_index(&s->opt, pr->workload) != 0 || pr->status == PREDICT_OK ||
             pr->status == PREDICT_MEASURED || pr->status == PREDICT_NO_MEMORY)
             continue;

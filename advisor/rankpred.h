@@ -33,6 +33,7 @@ struct rankpred_stats {
     size_t no_memory;     /* of them, those whose memory cannot hold the measured buffer pool */
     double pool_mib;      /* the largest such pool, MiB */
     char small[400];      /* those configurations, "c5.large, ..." (the first that fit) */
+    size_t mem_unchecked; /* predicted configurations whose instance has no memory_gib */
 };
 
 /**

@@ -224,7 +224,17 @@ int outfile_open(struct outfile *of, const char *path, char *err, size_t cap)
         clear(of);
         return -1;
     }
-    snprintf(of->tmp_path, len, "%s.tmp.XXXXXX", real);
+    {
+        /* beside the target; a name too long for the suffix (NAME_MAX, 255 on Linux) gets a
+         * short one in the same folder */
+        const char *slash = strrchr(real, '/');
+        size_t base = strlen(slash ? slash + 1 : real);
+        if (base + 11 > 255)
+            snprintf(of->tmp_path, len, "%.*s.sizeup.XXXXXX", slash ? (int)(slash - real + 1) : 0,
+                     real);
+        else
+            snprintf(of->tmp_path, len, "%s.tmp.XXXXXX", real);
+    }
     track(of->tmp_path); /* before it exists: a signal from here on removes it */
     fd = mkstemp(of->tmp_path);
     if (fd < 0) {

@@ -209,6 +209,13 @@ static int add_predicted(const struct rank_cli *o, const char *cmd, const struct
     predict_set_destroy(&ps);
     if (rc < 0)
         return SIZEUP_EXIT_FAIL;
+    if (st.mem_unchecked)
+        fprintf(stderr,
+                "sizeup: note: %zu predicted configuration%s ha%s no memory_gib in the catalog: "
+                "whether %s the buffer pool the measured sizes ran with is not checked\n",
+                st.mem_unchecked, st.mem_unchecked == 1 ? "" : "s",
+                st.mem_unchecked == 1 ? "s" : "ve",
+                st.mem_unchecked == 1 ? "it holds" : "they hold");
     if (st.not_predicted || st.no_memory) {
         size_t cap = strlen(st.families) + strlen(st.small) + 700, len = 0;
         if ((s->trailer = malloc(cap))) {
