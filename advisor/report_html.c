@@ -501,7 +501,11 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
             fprintf(f, " Serving %g tps takes %ld node(s) for %.2f %s/month.", s->opt.required_tps,
                     top->nodes_needed, top->cost_per_month, s->cat->currency);
     } else {
-        fprintf(f, "No configuration meets %s.", slo);
+        if (s->opt.required_tps > 0)
+            fprintf(f, "No configuration carries the required %g tps at %s.", s->opt.required_tps,
+                    slo);
+        else
+            fprintf(f, "No configuration meets %s.", slo);
     }
     fprintf(f, "</div>\n");
     if (decision_write_html(f, s) != 0)

@@ -164,29 +164,8 @@ int cmd_rank(int argc, char **argv)
         rank_cli_destroy(&o.in);
         return rc;
     }
-    /* every configuration lacks the target's statistic: the target judged none of them */
-    if (status == 0 && s.n > 0) {
-        size_t judged = 0;
-        for (size_t i = 0; i < s.n; i++)
-            judged += s.rows[i].status != RANK_NOLATENCY;
-        if (judged == 0) {
-            fprintf(stderr, "sizeup: nothing to rank: no configuration has the target's latency "
-                            "statistic measured (see the list); give one the points have, e.g. "
-                            "p95 or avg\n");
-            status = SIZEUP_EXIT_FAIL;
-        } else if (o.in.opt.required_tps > 0) {
-            size_t met = 0;
-            for (size_t i = 0; i < s.n; i++)
-                met += s.rows[i].status == RANK_MET;
-            if (met == 0) {
-                fprintf(stderr,
-                        "sizeup: nothing to rank: no configuration carries %g tps at the target "
-                        "(see the list: each one's reason)\n",
-                        o.in.opt.required_tps);
-                status = SIZEUP_EXIT_FAIL;
-            }
-        }
-    }
+    if (status == 0)
+        status = rank_cli_nothing(&s, "rank");
     ro.s = &s;
     ro.fmt = o.json       ? RANK_FMT_JSON
              : o.csv      ? RANK_FMT_CSV

@@ -74,6 +74,8 @@ int cmd_report(int argc, char **argv)
         rank_cli_destroy(&o.in);
         return rc;
     }
+    if (status == 0)
+        status = rank_cli_nothing(&s, "report"); /* the report is written all the same */
     in.points_files = o.in.points;
     in.n_points_files = o.in.n_points;
     in.generated_by = "sizeup " SIZEUP_VERSION;

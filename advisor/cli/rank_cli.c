@@ -444,3 +444,30 @@ int rank_cli_finish(struct rank_cli *o, const char *cmd, const struct cli_args *
         point_list_destroy(pts);
     return rc;
 }
+
+int rank_cli_nothing(const struct rank_set *s, const char *cmd)
+{
+    size_t judged = 0, met = 0;
+    (void)cmd;
+    if (s->n == 0)
+        return 0;
+    for (size_t i = 0; i < s->n; i++) {
+        judged += s->rows[i].status != RANK_NOLATENCY;
+        met += s->rows[i].status == RANK_MET;
+    }
+    /* every configuration lacks the target's statistic: the target judged none of them */
+    if (judged == 0) {
+        fprintf(stderr, "sizeup: nothing to rank: no configuration has the target's latency "
+                        "statistic measured (see the list); give one the points have, e.g. "
+                        "p95 or avg\n");
+        return SIZEUP_EXIT_FAIL;
+    }
+    if (s->opt.required_tps > 0 && met == 0) {
+        fprintf(stderr,
+                "sizeup: nothing to rank: no configuration carries %g tps at the target (see the "
+                "list: each one's reason)\n",
+                s->opt.required_tps);
+        return SIZEUP_EXIT_FAIL;
+    }
+    return 0;
+}

@@ -270,4 +270,12 @@ int rank_cli_load(const struct rank_cli *o, const char *cmd, struct point_list *
 int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *pts,
                  struct cat_catalog **cat, struct rank_set *s, int *status);
 
+/**
+ * After a ranking is built: when no configuration could be judged at the target (every one
+ * lacks its latency statistic), or none carries --required-tps, say so on stderr ("nothing to
+ * rank: ..."). The output is still written: it lists each configuration's reason.
+ * @return 0, or SIZEUP_EXIT_FAIL (1) when there is nothing to rank.
+ */
+int rank_cli_nothing(const struct rank_set *s, const char *cmd);
+
 #endif

@@ -425,3 +425,9 @@ $ rank --points tests/fixtures/predict/pool-6-and-24gib.jsonl --catalog data/cat
 > c5.2xlarge
 > too small in memory: 80 % of it cannot hold the 6.0 GiB buffer pool
 > a measured size ran with (its data would not fit as it did there): c5.large
+
+### report: nothing carries the required load: written, said, exit 1
+$ report --points data/published/rds-idc-vs-cloud-4c16g.csv --catalog data/catalogs/published.json --slo avg:20ms --required-tps 3000
+? 1
+> No configuration carries the required 3000 tps at avg <= 20 ms.
+! nothing to rank: no configuration carries 3000 tps at the target
