@@ -85,12 +85,7 @@ const struct curve_group *curve_groups_find(const struct curve_groups *g, const 
 /* The pooled list of a level record (extra.interval.method "replicates"), or NULL. */
 static json_t *pooled_list(const struct point *p)
 {
-    json_t *iv = p->extra ? json_object_get(p->extra, "interval") : NULL;
-    json_t *m = iv ? json_object_get(iv, "method") : NULL;
-    json_t *l = iv ? json_object_get(iv, "pooled") : NULL;
-    if (!json_is_string(m) || strcmp(json_string_value(m), "replicates") != 0 || !json_is_array(l))
-        return NULL;
-    return l;
+    return point_level_pooled(p);
 }
 
 /* 1 when q is the replicate entry e of level record r (same x, started_at and tps). */
@@ -636,9 +631,9 @@ static double interval_df(const struct point *p, int *pooled)
 {
     json_t *iv = p->extra ? json_object_get(p->extra, "interval") : NULL;
     json_t *cal = p->extra ? json_object_get(p->extra, "calibration") : NULL;
-    json_t *m = iv ? json_object_get(iv, "method") : NULL, *v;
+    json_t *v;
     *pooled = 0;
-    if (json_is_string(m) && strcmp(json_string_value(m), "replicates") == 0) {
+    if (point_is_level_record(p)) {
         *pooled = 1;
         v = json_object_get(iv, "df");
         return json_is_number(v) && json_number_value(v) > 0 ? json_number_value(v) : 0;

@@ -1,6 +1,8 @@
 /* levelfile.c - one level record per level in a results file (see levelfile.h). */
 #include "levelfile.h"
 
+#include "point.h"
+
 #include "outfile.h"
 #include "readfile.h"
 
@@ -15,14 +17,11 @@
 static long long level_of(const char *b, size_t len, const char *target, const char *workload)
 {
     json_error_t je;
-    json_t *j = json_loadb(b, len, 0, &je), *x, *iv, *m;
+    json_t *j = json_loadb(b, len, 0, &je);
     long long threads = -1;
     if (!j)
         return -1;
-    x = json_object_get(j, "extra");
-    iv = x ? json_object_get(x, "interval") : NULL;
-    m = iv ? json_object_get(iv, "method") : NULL;
-    if (json_is_string(m) && strcmp(json_string_value(m), "replicates") == 0 &&
+    if (point_extra_is_level_record(json_object_get(j, "extra")) &&
         json_is_string(json_object_get(j, "target")) &&
         strcmp(json_string_value(json_object_get(j, "target")), target) == 0 &&
         json_is_string(json_object_get(j, "workload")) &&

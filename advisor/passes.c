@@ -699,7 +699,7 @@ int passes_level_record(const struct passes *p, unsigned threads, const struct p
         out->latency_ms.pct_ms[j] = m ? sum / (double)m : NAN;
     }
     list = json_array();
-    iv = json_pack("{s:s,s:s,s:i,s:f,s:f}", "method", "replicates", "rule",
+    iv = json_pack("{s:s,s:s,s:i,s:f,s:f}", "method", POINT_LEVEL_METHOD, "rule",
                    "replicates pooled with the run-to-run noise of the curve's replicated levels "
                    "(two-level random effects, Kalibera & Jones 2013; Satterthwaite df), no "
                    "narrower than the server's noise floor over its earlier replicated levels",

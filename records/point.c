@@ -746,3 +746,24 @@ void point_list_truncate(struct point_list *l, size_t n)
     while (l->n > n)
         point_destroy(&l->items[--l->n]);
 }
+
+int point_extra_is_level_record(const json_t *extra)
+{
+    const json_t *iv = extra ? json_object_get(extra, "interval") : NULL;
+    const json_t *m = iv ? json_object_get(iv, "method") : NULL;
+    return json_is_string(m) && strcmp(json_string_value(m), POINT_LEVEL_METHOD) == 0;
+}
+
+int point_is_level_record(const struct point *p)
+{
+    return point_extra_is_level_record(p->extra);
+}
+
+json_t *point_level_pooled(const struct point *p)
+{
+    json_t *l;
+    if (!point_is_level_record(p))
+        return NULL;
+    l = json_object_get(json_object_get(p->extra, "interval"), "pooled");
+    return json_is_array(l) ? l : NULL;
+}

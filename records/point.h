@@ -236,6 +236,21 @@ void point_free(struct point *p);
 /** 1 when the point carries a server block (any figure or per_tx counter), else 0. */
 int point_has_server(const struct point *p);
 
+/* extra.interval.method of a level record: a record that pools the replicates of one level
+ * (advisor/passes.h writes it). The one place the rule lives. */
+#define POINT_LEVEL_METHOD "replicates"
+
+/** 1 when extra (a point's "extra" object, or NULL) marks a level record: interval.method is
+ *  POINT_LEVEL_METHOD; a level record replaces the replicates it pools. */
+int point_extra_is_level_record(const json_t *extra);
+
+/** point_extra_is_level_record of p's extra. */
+int point_is_level_record(const struct point *p);
+
+/** The list of replicates a level record pools (extra.interval.pooled, borrowed), or NULL when
+ *  p is no level record or has no list. */
+json_t *point_level_pooled(const struct point *p);
+
 /**
  * Pool the server blocks of n replicates of one level into out's (replaced): over the
  * replicates that have a block with transactions > 0, transactions and window_s are summed,

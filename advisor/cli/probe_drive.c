@@ -125,9 +125,7 @@ static int add_rep(struct passes *ps, struct reps *rp, unsigned threads, unsigne
 /* 1 when p is a level record of earlier passes (extra.interval.method "replicates"). */
 static int is_level_record(const struct point *p)
 {
-    json_t *iv = p->extra ? json_object_get(p->extra, "interval") : NULL;
-    json_t *m = iv ? json_object_get(iv, "method") : NULL;
-    return json_is_string(m) && strcmp(json_string_value(m), "replicates") == 0;
+    return point_is_level_record(p);
 }
 
 /* The wall time a record took: extra.calibration.elapsed_s, else its duration. */
