@@ -416,12 +416,15 @@ static json_t *build(const struct workload *w, const char *version)
     bad = bad || set(mix, "weights", json_incref(weights)) ||
           set_num(mix, "residual", s.mix.residual) ||
           set(mix, "rule",
-              json_string("non-negative least squares of the statements/s by class (point and "
-                          "range SELECTs, INSERTs, UPDATEs, DELETEs, COMMITs + ROLLBACKs) onto "
-                          "sysbench 1.0.20's oltp_point_select, oltp_read_only, oltp_read_write "
-                          "and oltp_write_only at their default statement counts; a workload "
-                          "under 1 % of the transactions is left out; residual = the share of "
-                          "statements the mix does not issue")) ||
+              json_string("non-negative least squares of the statements/s by class (point, "
+                          "range and scanning SELECTs, INSERTs, UPDATEs, DELETEs, COMMITs + "
+                          "ROLLBACKs) onto sysbench 1.0.20's oltp_point_select, oltp_read_only, "
+                          "oltp_read_write, oltp_write_only, oltp_insert, oltp_update_non_index, "
+                          "oltp_delete and select_random_ranges at their default statement "
+                          "counts; of the mixes within 2 % of the best in statements left "
+                          "unexplained, the fewest workloads; a workload under 1 % of the "
+                          "transactions is left out; residual = the share of statements the mix "
+                          "does not issue (docs/workload-record.md)")) ||
           set(root, "mix", json_incref(mix));
     /* data */
     for (size_t i = 0; !bad && i < w->n_schemas; i++) {

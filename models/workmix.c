@@ -99,10 +99,24 @@ static int popcount(unsigned m)
     return n;
 }
 
+/* The share of the statements a mix x does not issue: sum |fitted - observed| / observed. */
+static double off_share(const double rate[WM_N_CLASS], const double x[WM_N_WORKLOAD])
+{
+    double off = 0, observed = 0;
+    for (int c = 0; c < WM_N_CLASS; c++) {
+        double f = 0;
+        for (int w = 0; w < WM_N_WORKLOAD; w++)
+            f += x[w] * per_tx[w][c];
+        off += fabs(f - rate[c]);
+        observed += rate[c];
+    }
+    return observed > 0 ? off / observed : 0;
+}
+
 int workmix_fit(const double rate[WM_N_CLASS], struct workmix *m)
 {
     enum { N_SUB = 1u << WM_N_WORKLOAD };
-    double chisq[N_SUB], best = INFINITY, tol, scale = 0, observed = 0, off = 0;
+    double share[N_SUB], chisq[N_SUB], best = INFINITY;
     gsl_error_handler_t *old;
     unsigned pick = 0;
     int pick_n = WM_N_WORKLOAD + 1;
@@ -113,25 +127,34 @@ int workmix_fit(const double rate[WM_N_CLASS], struct workmix *m)
     for (unsigned mask = 0; mask < N_SUB; mask++) {
         double x[WM_N_WORKLOAD], sum = 0;
         chisq[mask] = solve_subset(rate, mask, x);
+        share[mask] = INFINITY;
         for (int w = 0; w < WM_N_WORKLOAD; w++)
             sum += x[w];
         for (int w = 0; w < WM_N_WORKLOAD; w++)
-            if ((mask & (1u << w)) && (!(x[w] > 0) || x[w] < WORKMIX_MIN_SHARE * sum))
+            if ((mask & (1u << w)) &&
+                (!(x[w] > 0) || !isfinite(x[w]) || x[w] < WORKMIX_MIN_SHARE * sum))
                 chisq[mask] = INFINITY; /* infeasible under the rule */
-        best = fmin(best, chisq[mask]);
-    }
-    /* of the subsets that fit as well as the best (to rounding), the one of fewest workloads:
-     * it asks for fewer curves, and collinear columns make the larger ones ambiguous */
-    for (int c = 0; c < WM_N_CLASS; c++)
-        scale += rate[c] * rate[c];
-    tol = 1e-9 * scale + 1e-300;
-    for (unsigned mask = 0; mask < N_SUB; mask++)
-        if (chisq[mask] <= best + tol && popcount(mask) < pick_n) {
-            pick = mask;
-            pick_n = popcount(mask);
+        if (isfinite(chisq[mask])) {
+            share[mask] = off_share(rate, x);
+            best = fmin(best, share[mask]);
         }
+    }
+    /* of the mixes within WORKMIX_NOISE of the best (in the share of statements left out), the
+     * one of fewest workloads, then the nearest: with as many workloads as classes any rates
+     * fit exactly, and the statements of transactions open across an interval's end make
+     * every observation a little off, so a fit that is better by less than that is noise */
+    for (unsigned mask = 0; mask < N_SUB; mask++) {
+        int n = popcount(mask);
+        if (!(share[mask] <= best + WORKMIX_NOISE))
+            continue;
+        if (n < pick_n || (n == pick_n && chisq[mask] < chisq[pick])) {
+            pick = mask;
+            pick_n = n;
+        }
+    }
     solve_subset(rate, pick, m->tps);
     gsl_set_error_handler(old);
+    double observed = 0, off = 0;
     for (int w = 0; w < WM_N_WORKLOAD; w++)
         m->total_tps += m->tps[w];
     for (int c = 0; c < WM_N_CLASS; c++) {

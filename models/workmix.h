@@ -60,6 +60,9 @@ enum workmix_workload {
 /* A workload whose share of the mix's transactions would be below this is left out and the
  * others refitted: a mix does not ask for curves of a workload that is noise in it. */
 #define WORKMIX_MIN_SHARE 0.01
+/* A mix that leaves at most this much more of the statements unexplained than the best one (a
+ * share of the statements observed) is as good: the fewest-workload one of them is taken. */
+#define WORKMIX_NOISE 0.02
 
 /** "point_select", "range_select", "scan_select", "insert", "update", "delete", "end". */
 const char *workmix_class_name(enum workmix_class c);
@@ -86,9 +89,9 @@ struct workmix {
  * The non-negative least-squares mix of the workloads whose statement rates are nearest the
  * observed ones (sum of squared differences over the classes; every subset of workloads is
  * solved and the best one whose rates are all >= 0 and whose shares are all >= WORKMIX_MIN_SHARE
- * is kept, which is the exact NNLS solution under that rule; of subsets that fit equally well,
- * to 1e-9 of the squared rates, the one of fewest workloads). Units: statements per second in,
- * transactions per second out (any common time unit works).
+ * is kept; of the subsets whose share of unexplained statements is within WORKMIX_NOISE of the
+ * best, the one of fewest workloads, then the one of least squares). Units: statements per second
+ * in, transactions per second out (any common time unit works).
  * @param rate  observed statements/s of each class (finite, >= 0)
  * @return 0, or -1 for a bad rate (m zeroed).
  */
