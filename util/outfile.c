@@ -83,40 +83,47 @@ static void clear(struct outfile *of)
     of->path = of->tmp_path = NULL;
 }
 
+/* One step along a symbolic link: when p (a path in a buffer of OUTFILE_PATH_CAP bytes) is a
+ * link, replace it with what the link names, a relative target taken from the link's folder as
+ * the kernel does. @return 1 stepped, 0 p is no link (or does not exist), -1 it cannot be read
+ * or the result does not fit. */
+#define OUTFILE_PATH_CAP 4096
+static int link_step(char *p)
+{
+    struct stat lst;
+    char buf[OUTFILE_PATH_CAP];
+    const char *slash;
+    ssize_t n;
+    if (lstat(p, &lst) != 0 || !S_ISLNK(lst.st_mode))
+        return 0;
+    if ((n = readlink(p, buf, sizeof buf - 1)) <= 0)
+        return -1;
+    buf[n] = '\0';
+    slash = strrchr(p, '/');
+    if (buf[0] == '/' || !slash) {
+        memcpy(p, buf, (size_t)n + 1);
+    } else {
+        size_t dl = (size_t)(slash - p) + 1;
+        if (dl + (size_t)n + 1 > OUTFILE_PATH_CAP)
+            return -1;
+        memcpy(p + dl, buf, (size_t)n + 1);
+    }
+    return 1;
+}
+
 /* The file a dangling symbolic link names (links followed, up to 16), as a new string; NULL
- * when path is no link or a link cannot be read. A relative target is taken from the link's
- * folder, as the kernel does. */
+ * when path is no link or a link cannot be followed. */
 static char *dangling_target(const char *path)
 {
-    char *p = strdup(path);
-    for (int depth = 0; p && depth < 16; depth++) {
-        struct stat lst;
-        char buf[4096], *joined;
-        ssize_t n;
-        const char *slash;
-        if (lstat(p, &lst) != 0 || !S_ISLNK(lst.st_mode))
-            return depth ? p : (free(p), NULL);
-        n = readlink(p, buf, sizeof buf - 1);
-        if (n <= 0) {
-            free(p);
+    char p[OUTFILE_PATH_CAP];
+    snprintf(p, sizeof p, "%s", path);
+    for (int depth = 0; depth < 16; depth++) {
+        int r = link_step(p);
+        if (r < 0)
             return NULL;
-        }
-        buf[n] = '\0';
-        slash = strrchr(p, '/');
-        if (buf[0] == '/' || !slash) {
-            joined = strdup(buf);
-        } else {
-            size_t dl = (size_t)(slash - p) + 1;
-            joined = malloc(dl + (size_t)n + 1);
-            if (joined) {
-                memcpy(joined, p, dl);
-                memcpy(joined + dl, buf, (size_t)n + 1);
-            }
-        }
-        free(p);
-        p = joined;
+        if (r == 0)
+            return depth ? strdup(p) : NULL;
     }
-    free(p);
     return NULL;
 }
 
@@ -124,31 +131,31 @@ static char *dangling_target(const char *path)
  * process, /dev/fd/N, /dev/stdout or /dev/stderr. */
 static int through_own_fd(const char *path)
 {
-    char p[4096], buf[4096], self[64];
+    char p[OUTFILE_PATH_CAP], self[64];
     snprintf(p, sizeof p, "%s", path);
     snprintf(self, sizeof self, "/proc/%ld/fd/", (long)getpid());
     for (int depth = 0; depth < 17; depth++) {
-        struct stat lst;
-        ssize_t n;
-        const char *slash;
         if (strncmp(p, "/proc/self/fd/", 14) == 0 || strncmp(p, "/dev/fd/", 8) == 0 ||
             strncmp(p, self, strlen(self)) == 0 || strcmp(p, "/dev/stdout") == 0 ||
             strcmp(p, "/dev/stderr") == 0 || strncmp(p, "/proc/thread-self/fd/", 21) == 0)
             return 1;
-        if (lstat(p, &lst) != 0 || !S_ISLNK(lst.st_mode))
+        if (link_step(p) != 1)
             return 0;
-        if ((n = readlink(p, buf, sizeof buf - 1)) <= 0)
-            return 0;
-        buf[n] = '\0';
-        slash = strrchr(p, '/');
-        if (buf[0] == '/' || !slash) {
-            memcpy(p, buf, (size_t)n + 1);
-        } else {
-            size_t dl = (size_t)(slash - p) + 1;
-            if (dl + (size_t)n + 1 > sizeof p)
-                return 0;
-            memcpy(p + dl, buf, (size_t)n + 1);
-        }
+    }
+    return 0;
+}
+
+/* Write path directly (no temporary), opened with mode: 0, or -1 with err set. */
+static int open_direct(struct outfile *of, const char *path, const char *mode, char *err,
+                       size_t cap)
+{
+    of->f = fopen(path, mode);
+    if (!of->f || !(of->path = strdup(path))) {
+        snprintf(err, cap, "cannot write %s: %s", path, of->f ? "out of memory" : strerror(errno));
+        if (of->f)
+            fclose(of->f);
+        of->f = NULL;
+        return -1;
     }
     return 0;
 }
@@ -159,48 +166,30 @@ int outfile_open(struct outfile *of, const char *path, char *err, size_t cap)
     char *real = NULL;
     mode_t mode, mask;
     size_t len;
-    int fd, exists;
+    int fd, exists, have;
 
     of->f = NULL;
     of->path = of->tmp_path = NULL;
     /* a link that loops, or a chain too long to follow: refused, never replaced */
-    if (stat(path, &st) != 0 && errno == ELOOP) {
+    have = stat(path, &st) == 0;
+    if (!have && errno == ELOOP) {
         snprintf(err, cap, "cannot write %s: %s", path, strerror(ELOOP));
         return -1;
     }
     /* an open descriptor of this process (/dev/stdout, /proc/self/fd/N, a link to one): written
      * through, appending, whatever it is: replacing the file it names would cut the caller's
      * own stdout, opened for append or not, from what is written (a shell's >> log) */
-    if (through_own_fd(path)) {
-        of->f = fopen(path, "a");
-        if (!of->f || !(of->path = strdup(path))) {
-            snprintf(err, cap, "cannot write %s: %s", path,
-                     of->f ? "out of memory" : strerror(errno));
-            if (of->f)
-                fclose(of->f);
-            of->f = NULL;
-            return -1;
-        }
-        return 0;
-    }
+    if (through_own_fd(path))
+        return open_direct(of, path, "a", err, cap);
     /* the type first, by stat of the path itself: /dev/stdout is a link to /proc/self/fd/1,
      * which names a pipe ("pipe:[N]") that realpath cannot resolve; taken for a file that does
      * not exist yet, a temporary renamed over /dev/stdout replaced the system's link */
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (have && !S_ISREG(st.st_mode)) {
         if (S_ISDIR(st.st_mode)) {
             snprintf(err, cap, "cannot write %s: it is a directory", path);
             return -1;
         }
-        of->f = fopen(path, "w");
-        if (!of->f || !(of->path = strdup(path))) {
-            snprintf(err, cap, "cannot write %s: %s", path,
-                     of->f ? "out of memory" : strerror(errno));
-            if (of->f)
-                fclose(of->f);
-            of->f = NULL;
-            return -1;
-        }
-        return 0;
+        return open_direct(of, path, "w", err, cap);
     }
     real = realpath(path, NULL); /* follows links; NULL when the file does not exist yet */
     if (!real) {

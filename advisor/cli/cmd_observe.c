@@ -7,6 +7,7 @@
  * killed observation keeps what it sampled; a summary on stdout at the end.
  */
 #include "cli.h"
+#include "clock.h"
 #include "commands.h"
 #include "conn_cli.h"
 #include "observe.h"
@@ -97,11 +98,10 @@ const struct cli_cmd cmd_observe_cli = {
               "and did not answer within --give-up (what was sampled is kept); 130 interrupted\n"
               "(SIGINT or SIGTERM without --until-interrupted; what was sampled is kept)."};
 
+/* CLOCK_MONOTONIC, s: the clock the snapshots carry (obs_status.t_mono_s) */
 static double now_s(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    return clock_ns_to_s(clock_now_ns());
 }
 
 /* Sleep until t (monotonic) or a stop, in steps of at most 0.1 s. @return 1 when stopped. */
