@@ -95,6 +95,7 @@ static void disk_destroy(struct cat_disk *d)
     price_destroy(&d->per_gib_month);
     price_destroy(&d->per_prov_iops_month);
     price_destroy(&d->per_prov_mb_s_month);
+    price_destroy(&d->latency_ms);
 }
 
 static void server_destroy(struct cat_server *s)
@@ -315,6 +316,56 @@ int cat_catalog_convert(const struct cat_catalog *cat, double amount, const char
             return CAT_OK;
         }
     return CAT_ENOTFOUND;
+}
+
+int cat_config_derive(struct cat_catalog *cat, const char *base, const char *id,
+                      const char *disk_id, double size_gib, const char *descr,
+                      struct cat_error *err)
+{
+    const struct cat_config *b = cat_find_config(cat, base);
+    const struct cat_disk *d = cat_find_disk(cat, disk_id);
+    const struct cat_instance *in = b && b->instance ? cat_find_instance(cat, b->instance) : NULL;
+    const struct cat_server *sv = b && b->server ? cat_find_server(cat, b->server) : NULL;
+    const char *own = in ? in->local_disk : sv ? sv->local_disk : NULL;
+    double own_gib = in   ? in->local_disk_count * in->local_disk_gib
+                     : sv ? sv->local_disk_count * sv->local_disk_gib
+                          : 0;
+    struct cat_config c, *arr;
+    if (!b || !d || cat_find_config(cat, id))
+        return cat_error_set(err, CAT_EINVAL, "%s",
+                             !b   ? "no such configuration"
+                             : !d ? "no such disk type"
+                                  : "the id is taken");
+    if (!(size_gib >= d->min_gib && size_gib <= d->max_gib))
+        return cat_error_set(err, CAT_EINVAL, "%g GiB is outside %s's %g-%g GiB", size_gib, d->id,
+                             d->min_gib, d->max_gib);
+    if (d->local && !(own && strcmp(own, d->id) == 0))
+        return cat_error_set(err, CAT_EINVAL, "%s is a local disk %s does not have", d->id, base);
+    if (d->local && size_gib > own_gib)
+        return cat_error_set(err, CAT_EINVAL, "%g GiB is more than %s's local disks (%g GiB)",
+                             size_gib, base, own_gib);
+    if (!d->local && !d->per_gib_month.present)
+        return cat_error_set(err, CAT_EINVAL, "%s has no price (performance only)", d->id);
+    c = *b;
+    c.id = strdup(id);
+    c.description = descr ? strdup(descr) : NULL;
+    c.instance = b->instance ? strdup(b->instance) : NULL;
+    c.server = b->server ? strdup(b->server) : NULL;
+    c.disk = strdup(d->id);
+    c.size_gib = size_gib;
+    c.provisioned_iops = c.provisioned_throughput_mb_s = 0;
+    arr = (c.id && (c.description || !descr) && (c.instance || !b->instance) &&
+           (c.server || !b->server) && c.disk)
+              ? realloc(cat->configs, (cat->n_configs + 1) * sizeof *arr)
+              : NULL;
+    if (!arr) {
+        config_destroy(&c);
+        return cat_error_set(err, CAT_ENOMEM, "out of memory");
+    }
+    cat->configs = arr;
+    cat->configs[cat->n_configs++] = c;
+    cat_index_add(cat, CAT_SEC_CONFIG);
+    return CAT_OK;
 }
 
 /* Move the arrays of src onto the end of dst. */

@@ -159,6 +159,10 @@ struct cat_disk {
     /* Prices per month; absent (present == 0) for local disks. */
     struct cat_price per_gib_month, per_prov_iops_month, per_prov_mb_s_month;
     char *source; /* where the performance rule comes from */
+    /* Latency of one small random I/O at queue depth 1, ms (a figure: the vendor's published
+     * figure with its source, or an estimate with a range); present == 0 when the catalog gives
+     * none (sizeup predicts nothing on this disk type without a latency stated elsewhere). */
+    cat_figure latency_ms;
 };
 
 /*
@@ -286,6 +290,23 @@ void cat_catalog_clear(struct cat_catalog *cat);
  * @return CAT_OK or CAT_ENOMEM (dst keeps what it had).
  */
 int cat_catalog_merge(struct cat_catalog *dst, struct cat_catalog *src, const char *name);
+
+/**
+ * Add a configuration to a loaded catalog: a copy of configuration base (its host, slice,
+ * nodes, high availability, scale-out) with its own id and disk: disk type disk_id (a
+ * non-local type that has prices, or the host's own local disk) at size_gib per node, nothing
+ * provisioned. For configurations derived after loading (`rank --disks`); the catalog is not
+ * loaded into afterwards.
+ * @param cat    loaded catalog; base and disk_id must be in it, id must not be
+ * @param descr  its description (copied; may be NULL)
+ * @param err    on CAT_EINVAL, why (may be NULL)
+ * @return CAT_OK; CAT_EINVAL (base or the disk type unknown, id taken, the size outside the
+ *         type's range, a disk without prices, a local disk the host does not have, or larger
+ *         than the host's local disks); CAT_ENOMEM.
+ */
+int cat_config_derive(struct cat_catalog *cat, const char *base, const char *id,
+                      const char *disk_id, double size_gib, const char *descr,
+                      struct cat_error *err);
 
 /** Heap catalog, empty. NULL when out of memory. Free with cat_catalog_free(). */
 struct cat_catalog *cat_catalog_new(void);

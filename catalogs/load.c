@@ -457,6 +457,7 @@ static int parse_disk(struct cat_jr *ld, json_t *v)
                                        "prices",
                                        "source",
                                        "note",
+                                       "latency_ms",
                                        NULL};
     static const char *const size_keys[] = {"min", "max", NULL};
     static const char *const piops_keys[] = {"max",
@@ -488,7 +489,8 @@ static int parse_disk(struct cat_jr *ld, json_t *v)
     if ((rc = jr_get_str(&ld->jr, v, "provider", 0, &d->provider)) != CAT_OK ||
         (rc = jr_get_str(&ld->jr, v, "name", 0, &d->name)) != CAT_OK ||
         (rc = jr_get_bool(&ld->jr, v, "local", 0, 0, &d->local)) != CAT_OK ||
-        (rc = jr_get_str(&ld->jr, v, "source", 1, &d->source)) != CAT_OK)
+        (rc = jr_get_str(&ld->jr, v, "source", 1, &d->source)) != CAT_OK ||
+        (rc = get_figure(ld, v, "latency_ms", 0.001, 1000, 0, 0, &d->latency_ms)) != CAT_OK)
         return rc;
     o = json_object_get(v, "size_gib");
     if (!o)
