@@ -179,6 +179,15 @@ int rank_row_price(struct rank_row *row, const struct curve *const *curves,
                    const struct rank_options *opt, double (*cost_at)(void *ctx, long nodes),
                    void *ctx);
 
+/**
+ * Label an evaluated row predicted (basis CURVE_BASIS_PREDICTED) and widen its throughput's 95 %
+ * interval, per workload of the mix, to at least the relative interval of its predicted points
+ * at the concurrency of the answer (curves[w]'s levels, linear in log N between them), then
+ * combine the mix again (harmonic mean). A row that does not meet the target is left as it is.
+ */
+void rank_row_widen_predicted(struct rank_row *row, const struct curve *const *curves,
+                              const struct rank_options *opt);
+
 /** Sort rows in ranking order (top of file) and set rank. Deterministic. */
 void rank_sort(struct rank_row *rows, size_t n, const struct rank_options *opt);
 

@@ -7,60 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Relative 95 % half-width of a curve's levels at x = n: linear in log n between levels. */
-static double rel_at(const struct curve *c, double n)
-{
-    double prev_n = NAN, prev_r = NAN;
-    for (size_t i = 0; i < c->m; i++) {
-        double r = c->lv[i].half95 / c->lv[i].x;
-        if (!isfinite(r))
-            continue;
-        if (c->lv[i].n >= n) {
-            if (!isfinite(prev_r) || c->lv[i].n == n)
-                return r;
-            return prev_r + (log(n) - log(prev_n)) / (log(c->lv[i].n) - log(prev_n)) * (r - prev_r);
-        }
-        prev_n = c->lv[i].n;
-        prev_r = r;
-    }
-    return prev_r;
-}
-
-/* Widen the row's figures to the predicted points' intervals and label it predicted. */
-static void widen(struct rank_row *row, const struct curve *const *cv, const struct rank_options *o)
-{
-    double inv = 0, inv_lo = 0, inv_hi = 0;
-    int all = 1;
-    if (row->status != RANK_MET)
-        return;
-    for (size_t w = 0; w < o->n_mix; w++) {
-        struct curve_at *a = &row->at[w].c;
-        double rel;
-        if (row->at[w].status != RANK_MET || !cv[w])
-            continue;
-        rel = rel_at(cv[w], a->n);
-        if (isfinite(rel)) {
-            double lo = a->x.value * fmax(1 - rel, 0), hi = a->x.value * (1 + rel);
-            if (!(a->x.lo <= lo))
-                a->x.lo = lo;
-            if (!(a->x.hi >= hi))
-                a->x.hi = hi;
-        }
-        inv += o->mix[w].weight / a->x.value;
-        if (a->x.lo >= 0 && isfinite(a->x.hi)) {
-            inv_lo += a->x.lo > 0 ? o->mix[w].weight / a->x.lo : INFINITY;
-            inv_hi += o->mix[w].weight / a->x.hi;
-        } else {
-            all = 0;
-        }
-    }
-    /* the harmonic mean of the mix, as rank.h combines it */
-    row->x.value = 1 / inv;
-    row->x.lo = all ? 1 / inv_lo : NAN;
-    row->x.hi = all ? 1 / inv_hi : NAN;
-    row->basis = CURVE_BASIS_PREDICTED;
-}
-
 /* 1 when name is one of the ", "-separated items of list. */
 static int listed(const char *list, const char *name)
 {
@@ -236,7 +182,7 @@ int rankpred_add(struct rank_set *s, const struct predict_set *ps, struct rankpr
             cv[w] = c;
         }
         rank_row_eval(&P->tmpl, "", 1, cv, &s->opt);
-        widen(&P->tmpl, cv, &s->opt);
+        rank_row_widen_predicted(&P->tmpl, cv, &s->opt);
     }
     /* one row per configuration: the set's evaluation, its own price */
     for (size_t q = 0; q < n_new; q++) {

@@ -36,9 +36,12 @@ void rank_set_destroy(struct rank_set *s)
         free(s->config[i]);
         if (s->from)
             free(s->from[i]);
+        if (s->note)
+            free(s->note[i]);
     }
     free(s->config);
     free(s->from);
+    free(s->note);
     free(s->trailer);
     if (s->conf && s->conf_free)
         s->conf_free(s->conf);
@@ -107,7 +110,7 @@ const char *rank_set_workloads(const struct rank_set *s, char *buf, size_t cap)
 }
 
 /* The configuration id of a point, or NULL when it joins none. */
-static const char *point_config(const struct point *p, const struct rank_map *maps, size_t n_maps)
+const char *rank_point_config(const struct point *p, const struct rank_map *maps, size_t n_maps)
 {
     if (p->config)
         return p->config;
@@ -254,6 +257,77 @@ static void map_disk_notes(const struct cat_catalog *cat, const struct rank_map 
     }
 }
 
+/* Note configuration k's predicted_from: the configurations its predicted points came from,
+ * ", "-separated (s->from, allocated on first use). 0, or -1 out of memory. */
+static int note_from(struct rank_set *s, size_t k, const struct point_list *pts, const size_t *idx,
+                     size_t n)
+{
+    char buf[512] = "";
+    size_t len = 0;
+    if (!s->from && !(s->from = calloc(s->n, sizeof *s->from)))
+        return -1;
+    if (s->from[k])
+        len = (size_t)snprintf(buf, sizeof buf, "%s", s->from[k]);
+    for (size_t i = 0; i < n; i++) {
+        const struct point *p = &pts->items[idx[i]];
+        for (size_t j = 0; j < p->n_predicted_from; j++) {
+            const char *f = p->predicted_from[j];
+            size_t fl = strlen(f);
+            const char *q = buf;
+            int seen = 0;
+            while (!seen && (q = strstr(q, f)) != NULL) {
+                seen = (q == buf || q[-1] == ' ') && (q[fl] == ',' || q[fl] == '\0');
+                q += fl;
+            }
+            if (!seen && len + fl + 3 < sizeof buf)
+                len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s", len ? ", " : "", f);
+        }
+    }
+    free(s->from[k]);
+    return (s->from[k] = strdup(buf)) ? 0 : -1;
+}
+
+/*
+ * Build the curve of configuration k and workload w from group g. Points of basis "predicted"
+ * (sizeup predict --json, rank --disks) make a curve of source CURVE_SOURCE_PREDICTED, whose
+ * row is then labelled and widened as predicted (*any_pred = 1); a configuration with measured
+ * points of its own is ranked on those alone (its predicted points are left out, said once).
+ * idx has room for g->n. @return curve_init_points's, or CURVE_ENOMEM.
+ */
+static int init_curve(struct rank_set *s, size_t k, size_t w, const struct point_list *pts,
+                      const struct curve_group *g, const struct curve_spec *spec,
+                      struct usl_workspace *ws, size_t *idx, int *any_pred, char *err, size_t cap,
+                      FILE *errf)
+{
+    struct curve *c = &s->curves[k * s->opt.n_mix + w];
+    struct curve_spec sp = *spec;
+    size_t n_meas = 0, n_pred = 0;
+    for (size_t i = 0; i < g->n; i++)
+        n_pred += pts->items[g->idx[i]].predicted;
+    n_meas = g->n - n_pred;
+    if (n_pred == 0)
+        return curve_init_points(c, pts, g->idx, g->n, &sp, ws, err, cap);
+    if (n_meas > 0) {
+        for (size_t i = 0, j = 0; i < g->n; i++)
+            if (!pts->items[g->idx[i]].predicted)
+                idx[j++] = g->idx[i];
+        if (errf) {
+            const struct point *p = &pts->items[g->idx[0]];
+            fprintf(errf,
+                    "sizeup: %s:%ld: %s / %s: %zu predicted point%s left out: the "
+                    "configuration is ranked on its %zu measured\n",
+                    src_name(p), p->source_line, s->config[k], s->opt.mix[w].workload, n_pred,
+                    n_pred == 1 ? "" : "s", n_meas);
+        }
+        return curve_init_points(c, pts, idx, n_meas, &sp, ws, err, cap);
+    }
+    sp.source = CURVE_SOURCE_PREDICTED;
+    *any_pred = 1;
+    if (note_from(s, k, pts, g->idx, g->n) != 0)
+        return CURVE_ENOMEM;
+    return curve_init_points(c, pts, g->idx, g->n, &sp, ws, err, cap);
+}
+
 int rank_set_build(struct rank_set *s, const struct point_list *pts, const struct cat_catalog *cat,
                    const struct rank_options *opt, const struct rank_map *maps, size_t n_maps,
                    FILE *errf)
@@ -264,6 +338,7 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
     struct usl_workspace *ws = NULL;
     struct curve_groups groups;
     struct curve_spec spec = curve_spec_default();
+    size_t *idx = NULL; /* the points of one curve */
     int problems = 0;
 
     rank_set_init(s);
@@ -285,7 +360,7 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
         keys[i] = NULL;
         if (mix_index(&s->opt, p->workload) < 0)
             continue;
-        id = point_config(p, maps, n_maps);
+        id = rank_point_config(p, maps, n_maps);
         if (!cat_find_config(cat, id)) {
             if (find_str(bad, n_bad, id) < 0) {
                 bad[n_bad++] = id;
@@ -325,11 +400,14 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
     s->n_sets = s->n;
     for (size_t k = 0; k < s->n; k++)
         s->config_set[k] = k;
+    if (!(idx = malloc((pts->n + 1) * sizeof *idx)))
+        goto nomem;
     spec.x = CURVE_X_AUTO;
     spec.lat_pct = s->opt.slo.pct;
     for (size_t k = 0; k < s->n; k++) {
         const struct cat_config *cf = cat_find_config(cat, s->config[k]);
         const struct curve *cv[RANK_MAX_MIX];
+        int any_pred = 0;
         for (size_t w = 0; w < s->opt.n_mix; w++) {
             struct curve *c = &s->curves[k * s->opt.n_mix + w];
             const struct curve_group *g =
@@ -361,7 +439,7 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
                 problems++;
                 continue;
             }
-            rc = curve_init_points(c, pts, g->idx, g->n, &spec, ws, err, sizeof err);
+            rc = init_curve(s, k, w, pts, g, &spec, ws, idx, &any_pred, err, sizeof err, errf);
             if (rc == CURVE_ENOMEM)
                 goto nomem;
             if (rc != CURVE_OK) {
@@ -380,6 +458,8 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
         }
         s->row_curve[k] = k;
         rank_row_eval(&s->rows[k], s->config[k], cf->nodes, cv, &s->opt);
+        if (any_pred)
+            rank_row_widen_predicted(&s->rows[k], cv, &s->opt);
         rank_set_price_row(s, &s->rows[k], cv);
         if (!isfinite(s->rows[k].cost_per_hour)) {
             struct cat_cost cost;
@@ -396,6 +476,7 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
         goto nomem;
     free((void *)keys);
     free((void *)bad);
+    free(idx);
     curve_groups_destroy(&groups);
     usl_workspace_free(ws);
     return problems;
@@ -405,6 +486,7 @@ nomem:
 fail:
     free((void *)keys);
     free((void *)bad);
+    free(idx);
     curve_groups_destroy(&groups);
     usl_workspace_free(ws);
     rank_set_destroy(s);

@@ -56,6 +56,9 @@ struct rank_set {
                                       the measured configurations they came from ("c5.xlarge,
                                       c5.12xlarge"); NULL for a measured one (owned; the array
                                       itself NULL when nothing is predicted) */
+    char **note;                   /* note[k]: a line said of configuration k's row (the disk
+                                      model's binding resource, diskrank.h), or NULL (owned; the
+                                      array itself NULL when there is none) */
     size_t n_points;               /* points used */
     struct rank_confidence *conf;  /* how sure the ranking is (confidence.h), or NULL; set by
                                       the caller after the build, with its destructor: */
@@ -70,6 +73,10 @@ struct rank_set {
 
 struct rank_confidence;
 struct rank_tco;
+
+/** The configuration a point joins: its config, else the --map of its target, else its target
+ *  (borrowed from p or maps). */
+const char *rank_point_config(const struct point *p, const struct rank_map *maps, size_t n_maps);
 
 /** Set an embedded set empty. */
 void rank_set_init(struct rank_set *s);
