@@ -162,10 +162,31 @@ int diskpred_profile_parse(const char *spec, const struct cat_catalog *cat,
         }
         return 0;
     }
+    if ((!at || at < eq) && strchr(eq + 1, ':') && cat) {
+        /* ID=DISK:SIZE: the type's latency_ms from the catalogs, when they give one */
+        const char *colon1 = strchr(eq + 1, ':');
+        char type[96];
+        const struct cat_disk *d;
+        snprintf(type, sizeof type, "%.*s", (int)(colon1 - eq - 1), eq + 1);
+        d = cat_find_disk(cat, type);
+        if (d && d->latency_ms.present) {
+            char with[300];
+            int rc;
+            snprintf(with, sizeof with, "%s@%gms", spec, d->latency_ms.amount);
+            rc = diskpred_profile_parse(with, cat, out, err, cap);
+            if (rc == 0)
+                snprintf(out->source, sizeof out->source,
+                         "%s at %s GiB: %.0f IOPS; %g ms an I/O (%s)", d->name ? d->name : d->id,
+                         colon1 + 1, out->iops, out->latency_ms,
+                         d->latency_ms.estimate ? "the catalog's estimate" : "the catalog");
+            return rc;
+        }
+    }
     if (!at || at < eq) {
         snprintf(err, cap,
                  "'%s' has no latency: give the latency of one I/O after '@' (e.g. @0.2ms; a "
-                 "published figure or a `sizeup disk` result); sizeup does not make one up",
+                 "published figure or a `sizeup disk` result), or use a disk type whose "
+                 "latency_ms the catalogs give; sizeup does not make one up",
                  spec);
         return -1;
     }
@@ -352,6 +373,34 @@ static int calibrate_cpu(struct diskpred_base *b, size_t best)
     return isnan(x_best_with_cpu(b, hi, best)) ? -1 : 0;
 }
 
+/* The host's CPU was measured less than DISKPRED_BINDS_UTIL busy at the best level (a table's
+ * cpu_peak_pct: the whole host, so nothing else hid there): when the model on the probed disk
+ * gives more than that level, the disk delivered less than its profile says (a lower real
+ * limit, an instance cap the catalog lacks), so its IOPS are lowered until the model gives the
+ * level (bisection, no lower than the IOPS measured there). 0 or -1. */
+static int calibrate_disk(struct diskpred_base *b, size_t best)
+{
+    double want = b->tps[best], lo = b->ios * want, hi = b->probed.iops, x;
+    b->cpu_s_measured = b->cpu_s;
+    x = x_best_with_cpu(b, b->cpu_s, best);
+    if (isnan(x))
+        return -1;
+    if (x <= want * 1.02 || !(lo > 0) || lo >= hi)
+        return 0;
+    for (int k = 0; k < 50; k++) {
+        b->probed.iops = (lo + hi) / 2;
+        x = x_best_with_cpu(b, b->cpu_s, best);
+        if (isnan(x))
+            return -1;
+        if (x > want)
+            hi = b->probed.iops;
+        else
+            lo = b->probed.iops;
+    }
+    b->probed.iops = hi;
+    return isnan(x_best_with_cpu(b, b->cpu_s, best)) ? -1 : 0;
+}
+
 int diskpred_base_build(const struct point_list *pts, const char *target, const char *workload,
                         unsigned vcpus, const struct diskpred_profile *probed,
                         struct diskpred_base *out, char *err, size_t cap)
@@ -486,6 +535,12 @@ int diskpred_base_build(const struct point_list *pts, const char *target, const 
     for (size_t i = 1; i < nlv; i++)
         if (out->tps[i] / out->levels[i] > out->tps[out->cal] / out->levels[out->cal])
             out->cal = i;
+    out->probed_iops_rule = probed->iops;
+    if (strstr(out->cpu_from, "cpu_peak_pct") &&
+        out->cpu_s * out->at_tps < DISKPRED_BINDS_UTIL * vcpus && calibrate_disk(out, best) != 0) {
+        snprintf(err, cap, "out of memory");
+        goto out;
+    }
     if (calibrate_cpu(out, best) != 0 || isnan(out->z_s)) {
         snprintf(err, cap, "out of memory");
         goto out;

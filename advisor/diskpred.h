@@ -75,7 +75,8 @@ struct diskpred_profile {
 /**
  * Parse a profile: "ID=IOPS@LATENCY" (e.g. "essd=22653@0.51ms"; LATENCY with its unit us, ms
  * or s, slo_parse_latency's rule, at most 10 s), "ID=DISK:SIZE@LATENCY" with a disk type of cat
- * at SIZE GiB, whose IOPS come from the type's rule (catalogs/disk_perf.h), or
+ * at SIZE GiB, whose IOPS come from the type's rule (catalogs/disk_perf.h; "ID=DISK:SIZE"
+ * alone takes the type's latency_ms from cat when it gives one), or
  * "ID=@FILE[@LATENCY]" from a `sizeup disk --out` file: the most I/Os per second of its
  * randread test (else randrw, else randwrite: an OLTP workload reads more than it writes) and
  * that test's median latency at queue depth 1 (its mean when it has no median), or the latency
@@ -104,8 +105,12 @@ struct diskpred_base {
     double at_threads;     /* the level the demands were read at */
     double at_tps;         /* its mean tps */
     const char *cpu_from;  /* "the server's CPU time (cpu_s_per_tx)" or "cpu_peak_pct" */
-    struct diskpred_profile probed;
-    size_t cal; /* the level the delay is fitted at: the most tps per thread */
+    struct diskpred_profile probed; /* as modelled: its iops lowered when the host's CPU was
+                                       measured not to bind (a table's cpu_peak_pct below
+                                       DISKPRED_BINDS_UTIL) yet the profile gives more than the
+                                       best level: the disk delivered less than its figure */
+    double probed_iops_rule;        /* the probed disk's IOPS as given */
+    size_t cal;                     /* the level the delay is fitted at: the most tps per thread */
     double levels[DISKPRED_MAX_LEVELS]; /* the measured levels' threads (ascending) */
     double tps[DISKPRED_MAX_LEVELS];    /* their mean tps */
     size_t n_levels;
@@ -117,7 +122,11 @@ struct diskpred_base {
  * @param probed  the profile of the disk the points were measured on
  * Predicted points (basis predicted) are never modelled from. The utilisation law must hold at
  * the best level: CPU demand x tps <= vcpus and I/Os x tps <= the probed disk's IOPS (5 %
- * slack). When the model on the probed disk gives more than the measured best level (the CPUs
+ * slack). When the host's CPU was measured less than DISKPRED_BINDS_UTIL busy there (a table's
+ * cpu_peak_pct, the whole host) and the model on the probed disk gives more than the measured
+ * best level, the disk delivered less than its figure: probed.iops is lowered until the model
+ * gives that level (probed_iops_rule keeps the figure given).
+ * When the model on the probed disk gives more than the measured best level (the CPUs
  * did other work too), the CPU demand is raised until it gives that level (cpu_s_measured
  * keeps the points' own), so that no prediction on a disk that does not bind passes what the
  * server was measured to do.
