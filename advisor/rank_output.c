@@ -424,6 +424,14 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
         snprintf(line, sizeof line, "predicted from %s (sizeup predict; not measured)", from);
         notes_add(&nl, s->rows[i].config, line);
     }
+    for (size_t i = 0; s->note && i < s->n; i++) {
+        const char *note = s->note[s->row_curve[i]];
+        char line[800];
+        if (!note)
+            continue;
+        snprintf(line, sizeof line, "disk model: %s", note);
+        notes_add(&nl, s->rows[i].config, line);
+    }
     notes_print(f, &nl);
     notes_free(&nl);
     {
@@ -561,6 +569,8 @@ static json_t *row_json(const struct rank_set *s, size_t i)
     json_object_set_new(o, "tps", value_ci(&r->x));
     json_object_set_new(o, "at", real_or_null(r->n));
     json_object_set_new(o, "basis", json_string(curve_basis_name(r->basis)));
+    if (s->note && s->note[s->row_curve[i]])
+        json_object_set_new(o, "disk_model", json_string(s->note[s->row_curve[i]]));
     if (s->from && s->from[s->row_curve[i]]) {
         /* "a, b, c" as an array */
         json_t *arr = json_array();

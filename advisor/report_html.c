@@ -128,8 +128,14 @@ static void ranking_table(FILE *f, const struct rank_set *s)
                "delta method. Headroom = peak throughput (a plateau: its best level) / "
                "throughput at the target − 1. Predicted rows (italic) were not measured: their "
                "curves come from measured sizes of the same family (sizeup predict), their "
-               "intervals carry the family's leave-one-out error. ~ = tied with the first "
-               "within noise.</p>\n");
+               "intervals carry the family's leave-one-out error (or, CONFIG@DISK:GIB, a measured "
+               "configuration on another disk by a queueing model of its CPU and disk, sizeup "
+               "rank --disks). ~ = tied with the first within noise.</p>\n");
+    if (s->trailer) {
+        fprintf(f, "<pre class=\"muted\">");
+        esc(f, s->trailer);
+        fprintf(f, "</pre>\n");
+    }
 }
 
 static void bars(FILE *f, const struct rank_set *s)
@@ -559,6 +565,12 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
                         : cv[w].use_model ? model_kind_name(cv[w].fit.kind)
                                           : "measured curve",
                         cv[w].n_obs, rank_status_text(s->rows[i].at[w].status));
+            }
+            if (s->note && s->note[s->row_curve[i]]) {
+                /* a disk model's row: the disk, and what binds (diskrank.h) */
+                fprintf(f, "<p class=\"muted\">disk model: ");
+                esc(f, s->note[s->row_curve[i]]);
+                fprintf(f, "</p>\n");
             }
             {
                 char t1[600], t2[600], t3[400];

@@ -316,9 +316,55 @@ static int check_mix(const struct rank_cli *o, const char *cmd, const struct poi
     return 0;
 }
 
+/* --disks: the measured configurations on the disk choices, as derived configurations with
+ * predicted points (diskrank.h). 0, or an exit code. */
+static int expand_disks(const struct rank_cli *o, const char *cmd, struct point_list *pts,
+                        struct cat_catalog *cat, struct diskrank_set *ds)
+{
+    struct diskrank_spec sp[DISKRANK_MAX_SPECS];
+    char err[256];
+    long n;
+    for (size_t i = 0; i < o->n_disks; i++) {
+        if (diskrank_spec_parse(o->disks[i], &sp[i], err, sizeof err) != 0)
+            return cli_usage_error(cmd, "--disks: %s", err);
+        if (!cat_find_disk(cat, sp[i].type)) {
+            char have[600];
+            size_t len = 0;
+            have[0] = '\0';
+            for (size_t k = 0; k < cat->n_disks && len + 8 < sizeof have; k++)
+                len += (size_t)snprintf(have + len, sizeof have - len, "%s%s", k ? ", " : "",
+                                        cat->disks[k].id);
+            return cli_usage_error(cmd,
+                                   "--disks: no disk type '%s' in the catalogs (they have: %s)",
+                                   sp[i].type, cat->n_disks ? have : "none");
+        }
+    }
+    for (size_t i = 0; i < o->n_disks_from; i++) {
+        size_t k;
+        for (k = 0; k < pts->n && strcmp(rank_point_config(&pts->items[k], o->maps, o->n_maps),
+                                         o->disks_from[i]) != 0;
+             k++)
+            ;
+        if (k == pts->n)
+            return cli_usage_error(cmd, "--disks-from %s: no point joins that configuration",
+                                   o->disks_from[i]);
+    }
+    if (o->n_disks_from && !o->n_disks)
+        return cli_usage_error(cmd, "--disks-from needs --disks: the disk types to model it on");
+    n = diskrank_expand(ds, pts, cat, &o->opt, o->maps, o->n_maps, sp, o->n_disks, o->disks_from,
+                        o->n_disks_from, stderr);
+    if (n < 0)
+        return SIZEUP_EXIT_FAIL;
+    if (n == 0)
+        fprintf(stderr, "sizeup: --disks: no measured configuration could be modelled on the "
+                        "disks asked (the reasons above)\n");
+    return 0;
+}
+
 int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *pts,
                  struct cat_catalog **cat, struct rank_set *s, int *status)
 {
+    struct diskrank_set ds;
     int rc = rank_cli_load(o, cmd, pts, cat, status);
     if (rc != 0)
         return rc;
@@ -327,7 +373,20 @@ int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *p
         *cat = NULL;
         return rc;
     }
+    diskrank_set_init(&ds);
+    if ((o->n_disks || o->n_disks_from) && (rc = expand_disks(o, cmd, pts, *cat, &ds)) != 0) {
+        diskrank_set_destroy(&ds);
+        cat_catalog_free(*cat);
+        *cat = NULL;
+        return rc;
+    }
     rc = rank_set_build(s, pts, *cat, &o->opt, o->maps, o->n_maps, stderr);
+    if (rc >= 0 && diskrank_annotate(&ds, s) != 0) {
+        fprintf(stderr, "sizeup: out of memory\n");
+        rank_set_destroy(s);
+        rc = -1;
+    }
+    diskrank_set_destroy(&ds);
     if (rc < 0) {
         cat_catalog_free(*cat);
         *cat = NULL;

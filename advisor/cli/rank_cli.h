@@ -17,6 +17,7 @@
 #include "catalog.h"
 #include "choices.h"
 #include "cli.h"
+#include "diskrank.h"
 #include "point.h"
 #include "rank.h"
 #include "rankset.h"
@@ -190,6 +191,23 @@ int rank_cli_parse_horizon(const char *arg, void *months, char *err, size_t cap)
         {"predict", 0, CLI_FLAG, CLI_AT(T, m.predict),                                             \
          .help = "also rank every configuration of the catalogs predicted from its family's "      \
                  "measured sizes (sizeup predict), labelled pred"},                                \
+        {"disks",                                                                                  \
+         0,                                                                                        \
+         CLI_STRING,                                                                               \
+         CLI_LIST(T, m.disks, m.n_disks),                                                          \
+         .arg_name = "TYPE[:GIB,...][@LAT]",                                                       \
+         .example = "huawei-evs-ssd:100,500",                                                      \
+         .help = "also rank each measured configuration on this catalog disk type at these "       \
+                 "sizes (none given: 20, 50, 100 GiB, ... up to where the disk stops binding), "   \
+                 "predicted by a queueing model of its CPU and disk (repeatable)"},                \
+        {"disks-from",                                                                             \
+         0,                                                                                        \
+         CLI_STRING,                                                                               \
+         CLI_LIST(T, m.disks_from, m.n_disks_from),                                                \
+         .arg_name = "ID",                                                                         \
+         .dflt_doc = "every measured configuration",                                               \
+         .help =                                                                                   \
+             "with --disks: model only this measured configuration on the disks (repeatable)"},    \
     {                                                                                              \
         "transfer", 0, CLI_STRING, CLI_LIST(T, m.transfer, m.n_transfer),                          \
             .arg_name = "F=FROM:R", .example = "m5=c5:0.9",                                        \
@@ -210,6 +228,10 @@ struct rank_cli {
     int predict;                              /* --predict */
     const char *transfer[RANK_CLI_MAX_FILES]; /* --transfer rules */
     size_t n_transfer;
+    const char *disks[DISKRANK_MAX_SPECS]; /* --disks choices */
+    size_t n_disks;
+    const char *disks_from[RANK_CLI_MAX_FILES]; /* --disks-from: the measured configurations */
+    size_t n_disks_from;
     const char *import_target; /* --target: as import's, for files that name none */
     const char *require;       /* --require: a sizeup.workload/1 record, or NULL */
     const char *require_at;    /* --require-at: mean, p50, p95, p99, max */

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """README.md's shown commands print what README shows: every indented block that starts with
-"$ sizeup ..." (continued with a trailing backslash, optionally piped to "| head -N") is run from
+"$ sizeup ..." (continued with a trailing backslash, optionally piped to "| head -N" or
+"| tail -N") is run from
 the project root and its stdout compared, line by line, with the lines that follow it in the
 block (up to the next blank line followed by prose, or the next "$ " line)."""
 import os
@@ -26,19 +27,24 @@ while i < len(lines):
     while i < len(lines) and lines[i].startswith("    ") and not lines[i].startswith("    $ "):
         want.append(lines[i][4:])
         i += 1
-    head = None
+    head = tail = None
     if "|" in cmd:
         cmd, pipe = cmd.split("|", 1)
         p = shlex.split(pipe)
-        if p[:1] != ["head"] or len(p) != 2 or not p[1].startswith("-"):
+        if p[:1] not in (["head"], ["tail"]) or len(p) != 2 or not p[1].startswith("-"):
             print("skip (pipe):", cmd, "|", pipe)
             continue
-        head = int(p[1][1:])
+        if p[0] == "head":
+            head = int(p[1][1:])
+        else:
+            tail = int(p[1][1:])
     args = shlex.split(cmd)[1:]
     out = subprocess.run([BIN] + args, capture_output=True, text=True, cwd=SRC)
     got = out.stdout.rstrip("\n").split("\n")
     if head is not None:
         got = got[:head]
+    if tail is not None:
+        got = got[-tail:]
     examples += 1
     if got != want:
         fails += 1

@@ -1,0 +1,698 @@
+/* diskrank.c - measured configurations on other disk types and sizes, ranked (diskrank.h). */
+#include "diskrank.h"
+
+#include "curve.h"
+#include "disk_perf.h"
+#include "slo.h"
+#include "units.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The default sizes, GiB, within a type's range (a cloud console's usual steps). */
+static const double ladder[] = {20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000};
+
+int diskrank_spec_parse(const char *arg, struct diskrank_spec *out, char *err, size_t cap)
+{
+    const char *at = strrchr(arg, '@'), *colon = strchr(arg, ':');
+    size_t tlen;
+    memset(out, 0, sizeof *out);
+    out->latency_ms = NAN;
+    if (colon && at && colon > at)
+        colon = NULL;
+    tlen = colon ? (size_t)(colon - arg) : at ? (size_t)(at - arg) : strlen(arg);
+    if (tlen == 0 || tlen >= sizeof out->type) {
+        snprintf(err, cap,
+                 "'%.80s' is not a disk choice: expected TYPE[:SIZE,...][@LATENCY], a disk type "
+                 "of the catalogs, e.g. alibaba-essd-pl1:100,500 or huawei-evs-ssd@1ms",
+                 arg);
+        return -1;
+    }
+    memcpy(out->type, arg, tlen);
+    out->type[tlen] = '\0';
+    if (colon) {
+        const char *p = colon + 1, *end = at ? at : colon + 1 + strlen(colon + 1);
+        while (p < end) {
+            const char *comma = memchr(p, ',', (size_t)(end - p));
+            size_t len = comma ? (size_t)(comma - p) : (size_t)(end - p);
+            char num[64];
+            double v;
+            if (out->n_sizes == DISKRANK_MAX_SIZES) {
+                snprintf(err, cap, "'%.80s': more than %d sizes", arg, DISKRANK_MAX_SIZES);
+                return -1;
+            }
+            snprintf(num, sizeof num, "%.*s", (int)(len < 63 ? len : 63), p);
+            if (len == 0 || len >= sizeof num || units_parse_double(num, 1e-3, 1e9, &v) != 0) {
+                snprintf(err, cap, "'%.80s': the size '%s' is not a number of GiB", arg, num);
+                return -1;
+            }
+            out->sizes[out->n_sizes++] = v;
+            p += len + (comma != NULL);
+            if (comma && p == end) {
+                snprintf(err, cap, "'%.80s': a size is missing after ','", arg);
+                return -1;
+            }
+        }
+        if (out->n_sizes == 0) {
+            snprintf(err, cap, "'%.80s': no size after ':'", arg);
+            return -1;
+        }
+    }
+    if (at) {
+        double v;
+        char e[128];
+        if (slo_parse_latency(at + 1, &v, e, sizeof e) != 0 || !(v > 0) || v > 10) {
+            snprintf(err, cap,
+                     "'%.80s': the latency '%.40s' is not a latency with its unit up to 10 s "
+                     "(e.g. 0.2ms, 150us)",
+                     arg, at + 1);
+            return -1;
+        }
+        out->latency_ms = v * 1e3;
+    }
+    return 0;
+}
+
+void diskrank_set_init(struct diskrank_set *ds)
+{
+    memset(ds, 0, sizeof *ds);
+}
+
+void diskrank_set_destroy(struct diskrank_set *ds)
+{
+    if (!ds)
+        return;
+    free(ds->models);
+    free(ds->vars);
+    free(ds->text);
+    memset(ds, 0, sizeof *ds);
+}
+
+/* Append a line to ds->text. 0, or -1 out of memory. */
+static int text_add(struct diskrank_set *ds, const char *fmt, ...)
+{
+    va_list ap;
+    char line[1024];
+    size_t old = ds->text ? strlen(ds->text) : 0, n;
+    char *t;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    n = strlen(line);
+    if (!(t = realloc(ds->text, old + n + 2)))
+        return -1;
+    memcpy(t + old, line, n);
+    t[old + n] = '\n';
+    t[old + n + 1] = '\0';
+    ds->text = t;
+    return 0;
+}
+
+/* vCPUs of a configuration's host: its slice's, its server's or its instance's; 0 unknown. */
+static unsigned host_vcpus(const struct cat_catalog *cat, const struct cat_config *cf)
+{
+    const struct cat_server *sv = cf->server ? cat_find_server(cat, cf->server) : NULL;
+    const struct cat_instance *in = cf->instance ? cat_find_instance(cat, cf->instance) : NULL;
+    if (sv)
+        return (unsigned)(cf->slice_vcpu > 0 ? cf->slice_vcpu : sv->vcpu);
+    return in && in->vcpu > 0 ? (unsigned)in->vcpu : 0;
+}
+
+/* The instance's cap on attached block storage, IOPS; INFINITY when none (or a server). */
+static double host_cap(const struct cat_catalog *cat, const struct cat_config *cf)
+{
+    const struct cat_instance *in = cf->instance ? cat_find_instance(cat, cf->instance) : NULL;
+    return in && in->block_max_iops > 0 ? in->block_max_iops : INFINITY;
+}
+
+/* IOPS of type d at size gib (with provisioning) on cf's host: the rule, capped by the
+ * instance for a network disk. NAN when the rule refuses the size. */
+static double disk_iops(const struct cat_catalog *cat, const struct cat_config *cf,
+                        const struct cat_disk *d, double gib, double piops, double pmbs)
+{
+    struct cat_disk_perf perf;
+    if (cat_disk_performance(d, gib, piops, pmbs, &perf, NULL, 0) != CAT_OK)
+        return NAN;
+    return d->local ? perf.iops : fmin(perf.iops, host_cap(cat, cf));
+}
+
+/* IOPS of network type d at size gib for model m: disk_iops, and no more than the network disk
+ * the host was measured on delivered when it delivered less than its rule (m->net_cap). */
+static double model_iops(const struct cat_catalog *cat, const struct cat_config *cf,
+                         const struct diskrank_model *m, const struct cat_disk *d, double gib)
+{
+    double v = disk_iops(cat, cf, d, gib, 0, 0);
+    return d->local ? v : fmin(v, m->net_cap);
+}
+
+/* A profile of type d at size gib on cf's host, latency lat (ms). */
+static void make_profile(const struct cat_catalog *cat, const struct cat_config *cf,
+                         const struct cat_disk *d, double gib, double iops, double lat, int stated,
+                         const char *id, struct diskpred_profile *out)
+{
+    double rule = disk_iops(cat, cf, d, gib, 0, 0);
+    memset(out, 0, sizeof *out);
+    snprintf(out->id, sizeof out->id, "%s", id);
+    out->iops = iops;
+    out->latency_ms = lat;
+    snprintf(out->source, sizeof out->source, "%s at %g GiB: %.0f IOPS%s; %g ms an I/O (%s)", d->id,
+             gib, iops,
+             !d->local && isfinite(host_cap(cat, cf)) && iops >= host_cap(cat, cf) && !(rule < iops)
+                 ? " (the instance's cap)"
+                 : "",
+             lat,
+             stated                   ? "stated"
+             : d->latency_ms.estimate ? "the catalog's estimate"
+                                      : "the catalog");
+}
+
+/* The largest data size the points of configuration id measured, GiB; 0 when none says. */
+static double data_gib(const struct point_list *pts, const char *id, const struct rank_map *maps,
+                       size_t n_maps)
+{
+    double mib = 0;
+    for (size_t i = 0; i < pts->n; i++) {
+        const struct point *p = &pts->items[i];
+        if (!p->predicted && strcmp(rank_point_config(p, maps, n_maps), id) == 0 &&
+            p->server.v[PSRV_DATA_MIB] > mib)
+            mib = p->server.v[PSRV_DATA_MIB];
+    }
+    return mib / 1024;
+}
+
+/* Smallest size in [d->min_gib, d->max_gib] whose IOPS on cf's host reach need (bisection on
+ * the nondecreasing rule); NAN when even the largest does not. */
+static double size_for(const struct cat_catalog *cat, const struct cat_config *cf,
+                       const struct diskrank_model *m, const struct cat_disk *d, double need)
+{
+    double lo = d->min_gib, hi = d->max_gib;
+    if (!(model_iops(cat, cf, m, d, hi) >= need))
+        return NAN;
+    if (model_iops(cat, cf, m, d, lo) >= need)
+        return lo;
+    for (int k = 0; k < 80 && hi - lo > 1e-3; k++) {
+        double mid = (lo + hi) / 2;
+        if (model_iops(cat, cf, m, d, mid) >= need)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+/* The target of the first measured point of configuration id and workload w (NULL: any). */
+static const char *target_of(const struct point_list *pts, const char *id, const char *w,
+                             const struct rank_map *maps, size_t n_maps)
+{
+    for (size_t i = 0; i < pts->n; i++) {
+        const struct point *p = &pts->items[i];
+        if (!p->predicted && (!w || strcmp(p->workload, w) == 0) &&
+            strcmp(rank_point_config(p, maps, n_maps), id) == 0)
+            return p->target;
+    }
+    return NULL;
+}
+
+/* Ratio of the measured levels' statistic pct to their mean latency, at each of the model's
+ * levels (NAN where not measured), from the points of target and workload. */
+static void pct_ratios(const struct point_list *pts, const struct diskpred_base *b, double pct,
+                       double *ratio)
+{
+    struct curve_groups g;
+    const char **keys = malloc(sizeof *keys * (pts->n ? pts->n : 1));
+    for (size_t i = 0; i < b->n_levels; i++)
+        ratio[i] = NAN;
+    if (!keys)
+        return;
+    for (size_t i = 0; i < pts->n; i++)
+        keys[i] = pts->items[i].predicted ? NULL : pts->items[i].target;
+    if (curve_groups_build(&g, pts, keys) == CURVE_OK) {
+        const struct curve_group *grp = curve_groups_find(&g, b->target, b->workload);
+        struct curve_level *a = grp ? malloc(sizeof *a * grp->n) : NULL;
+        struct curve_level *q = grp ? malloc(sizeof *q * grp->n) : NULL;
+        struct curve_spec sa = curve_spec_default(), sq;
+        size_t na = 0, nq = 0;
+        char err[256];
+        sa.x = CURVE_X_THREADS;
+        sa.lat_pct = 0;
+        sq = sa;
+        sq.lat_pct = pct;
+        if (a && q &&
+            curve_levels_points(pts, grp->idx, grp->n, &sa, a, &na, err, sizeof err) == CURVE_OK &&
+            curve_levels_points(pts, grp->idx, grp->n, &sq, q, &nq, err, sizeof err) == CURVE_OK &&
+            na == nq)
+            for (size_t i = 0; i < b->n_levels; i++)
+                for (size_t j = 0; j < na; j++)
+                    if (a[j].n == b->levels[i] && a[j].lat_s > 0 && q[j].lat_s > 0)
+                        ratio[i] = q[j].lat_s / a[j].lat_s;
+        free(a);
+        free(q);
+        curve_groups_destroy(&g);
+    }
+    free(keys);
+}
+
+/* Append the predicted points of variant v (model m: one workload) to pts. 0, -1 no memory,
+ * 1 the model refused (said on errf). */
+static int add_points(struct point_list *pts, const struct diskrank_variant *v,
+                      const struct diskrank_model *m, double pct, const char *file, FILE *errf)
+{
+    const struct diskpred_base *b = &m->b;
+    struct diskpred_level lv[DISKPRED_MAX_LEVELS], lo[DISKPRED_MAX_LEVELS], hi[DISKPRED_MAX_LEVELS];
+    struct diskpred_profile dlo = v->d, dhi = v->d;
+    double ratio[DISKPRED_MAX_LEVELS];
+    char err[256];
+    dlo.latency_ms = v->lat_lo_ms;
+    dhi.latency_ms = v->lat_hi_ms;
+    if (diskpred_curve(b, &v->d, b->levels, b->n_levels, lv, err, sizeof err) != 0 ||
+        diskpred_curve(b, &dlo, b->levels, b->n_levels, lo, err, sizeof err) != 0 ||
+        diskpred_curve(b, &dhi, b->levels, b->n_levels, hi, err, sizeof err) != 0) {
+        if (errf)
+            fprintf(errf, "sizeup: --disks: %s / %s: %s\n", v->config, b->workload, err);
+        return 1;
+    }
+    if (pct > 0)
+        pct_ratios(pts, b, pct, ratio);
+    for (size_t i = 0; i < b->n_levels; i++) {
+        struct point *p = point_list_push(pts);
+        double x = lv[i].tps, low, high;
+        if (!p || diskpred_fill_point(b, &v->d, &lv[i], p) != POINT_OK ||
+            point_set_str(&p->config, v->config) || (file && point_set_str(&p->source_file, file)))
+            return -1;
+        /* the validation's error at the value and at both ends of the latency's range */
+        low = fmin(x, fmin(lo[i].tps, hi[i].tps)) * (1 - DISKPRED_REL95);
+        high = fmax(x, fmax(lo[i].tps, hi[i].tps)) * (1 + DISKPRED_REL95);
+        p->ci95_tps = fmax(x - low, high - x);
+        if (pct > 0 && ratio[i] > 0 &&
+            point_set_percentile(p, pct, ratio[i] * lv[i].latency_ms) != POINT_OK)
+            return -1;
+    }
+    return 0;
+}
+
+/* Grow an array of n elements by one (doubling). NULL out of memory. */
+static void *grow(void *arr, size_t n, size_t size)
+{
+    char *p = arr;
+    if (n == 0 || (n & (n - 1)) == 0) {
+        p = realloc(arr, (n ? 2 * n : 1) * size);
+        if (!p)
+            return NULL;
+    }
+    memset(p + n * size, 0, size);
+    return p;
+}
+
+/* Configurations with measured points for the mix, each once (ids borrowed from pts/maps). */
+static size_t measured_configs(const struct point_list *pts, const struct rank_map *maps,
+                               size_t n_maps, const char **out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < pts->n; i++) {
+        const char *id =
+            pts->items[i].predicted ? NULL : rank_point_config(&pts->items[i], maps, n_maps);
+        size_t k;
+        if (!id)
+            continue;
+        for (k = 0; k < n && strcmp(out[k], id) != 0; k++)
+            ;
+        if (k == n)
+            out[n++] = id;
+    }
+    return n;
+}
+
+/* 1 when a catalog configuration on cf's host with disk d at gib has measured points of its
+ * own (it is ranked on them; said on errf). */
+static int measured_twin(const struct cat_catalog *cat, const struct point_list *pts,
+                         const struct rank_map *maps, size_t n_maps, const struct cat_config *cf,
+                         const struct cat_disk *d, double gib, FILE *errf)
+{
+    for (size_t i = 0; i < cat->n_configs; i++) {
+        const struct cat_config *c = &cat->configs[i];
+        if (c == cf || !c->disk || strcmp(c->disk, d->id) != 0 || c->size_gib != gib ||
+            c->provisioned_iops != 0 || c->nodes != cf->nodes || c->slice_vcpu != cf->slice_vcpu ||
+            !((c->instance && cf->instance && strcmp(c->instance, cf->instance) == 0) ||
+              (c->server && cf->server && strcmp(c->server, cf->server) == 0)))
+            continue;
+        for (size_t k = 0; k < pts->n; k++)
+            if (!pts->items[k].predicted &&
+                strcmp(rank_point_config(&pts->items[k], maps, n_maps), c->id) == 0) {
+                if (errf)
+                    fprintf(errf,
+                            "sizeup: --disks %s:%g for %s: that is %s, which was measured: "
+                            "ranked on its own points\n",
+                            d->id, gib, cf->id, c->id);
+                return 1;
+            }
+    }
+    return 0;
+}
+
+/* The knee of model m (the first workload's) on type d: a line of ds->text. */
+static int knee_text(struct diskrank_set *ds, const struct cat_catalog *cat,
+                     const struct cat_config *cf, const struct diskrank_model *m,
+                     const struct cat_disk *d)
+{
+    const struct diskpred_base *b = &m->b;
+    double xcpu = b->vcpus / b->cpu_s, need = b->ios * xcpu,
+           top = model_iops(cat, cf, m, d, d->max_gib);
+    double s = size_for(cat, cf, m, d, need);
+    if (!(b->ios > 0))
+        return text_add(ds,
+                        "  %s on %s (%s): no I/Os per transaction measured: the disk does "
+                        "not bind at any size; the %u vCPUs do at %.0f tps",
+                        d->id, m->config, b->workload, b->vcpus, xcpu);
+    if (isfinite(s))
+        return text_add(ds,
+                        "  %s on %s (%s): disk-bound below %.0f GiB,\n    where it reaches "
+                        "%.0f IOPS = %.3g I/Os x %.0f tps; from there the %u vCPUs bind: more "
+                        "size\n    buys nothing",
+                        d->id, m->config, b->workload, ceil(s), need, b->ios, xcpu, b->vcpus);
+    s = size_for(cat, cf, m, d, top * (1 - 1e-9));
+    return text_add(ds,
+                    "  %s on %s (%s): disk-bound at every size:\n    at most %.0f IOPS / "
+                    "%.3g I/Os = %.0f tps (the %u vCPUs could do %.0f), reached at\n    %.0f "
+                    "GiB: more size buys nothing",
+                    d->id, m->config, b->workload, top, b->ios, top / b->ios, b->vcpus, xcpu,
+                    ceil(s));
+}
+
+long diskrank_expand(struct diskrank_set *ds, struct point_list *pts, struct cat_catalog *cat,
+                     const struct rank_options *opt, const struct rank_map *maps, size_t n_maps,
+                     const struct diskrank_spec *specs, size_t n_specs, const char *const *only,
+                     size_t n_only, FILE *errf)
+{
+    const char **ids = malloc(sizeof *ids * (pts->n ? pts->n : 1));
+    const char *file = pts->n ? pts->items[0].source_file : NULL;
+    char *file_copy = file ? strdup(file) : NULL;
+    size_t n_ids;
+    long added = 0;
+    if (!ids || (file && !file_copy))
+        goto nomem;
+    ds->n_mix = opt->n_mix ? opt->n_mix : 1;
+    for (size_t w = 0; w < opt->n_mix; w++)
+        snprintf(ds->workloads[w], sizeof ds->workloads[w], "%s", opt->mix[w].workload);
+    n_ids = measured_configs(pts, maps, n_maps, ids);
+    for (size_t k = 0; k < n_ids; k++) {
+        const struct cat_config *cf = cat_find_config(cat, ids[k]);
+        const struct cat_disk *d0;
+        struct diskpred_profile probed;
+        size_t first_model = ds->n_models;
+        unsigned vcpus;
+        double iops0, gib_data;
+        char err[512], base_id[128];
+        int ok = 1;
+        size_t o;
+        if (!cf)
+            continue; /* the ranking says it joins nothing */
+        for (o = 0; o < n_only && strcmp(only[o], cf->id) != 0; o++)
+            ;
+        if (n_only && o == n_only)
+            continue;
+        snprintf(base_id, sizeof base_id, "%s", cf->id);
+        if (!(vcpus = host_vcpus(cat, cf))) {
+            if (errf)
+                fprintf(errf,
+                        "sizeup: --disks: %s: its host has no vcpu in the catalogs: its "
+                        "curve cannot be modelled on other disks\n",
+                        base_id);
+            continue;
+        }
+        if (!cf->disk || !(d0 = cat_find_disk(cat, cf->disk))) {
+            if (errf)
+                fprintf(errf,
+                        "sizeup: --disks: %s has no disk in the catalogs: what it was measured "
+                        "on is not known, so no other disk is predicted from it\n",
+                        base_id);
+            continue;
+        }
+        if (!d0->latency_ms.present) {
+            if (errf)
+                fprintf(errf,
+                        "sizeup: --disks: %s was measured on %s, which has no latency_ms in the "
+                        "catalogs: add it (docs/catalog-format.md) to model other disks from "
+                        "it\n",
+                        base_id, d0->id);
+            continue;
+        }
+        iops0 = disk_iops(cat, cf, d0, cf->size_gib, cf->provisioned_iops,
+                          cf->provisioned_throughput_mb_s);
+        if (!(iops0 > 0)) {
+            if (errf)
+                fprintf(errf,
+                        "sizeup: --disks: %s: its disk %s at %g GiB has no IOPS by its rule\n",
+                        base_id, d0->id, cf->size_gib);
+            continue;
+        }
+        make_profile(cat, cf, d0, cf->size_gib, iops0, d0->latency_ms.amount, 0, base_id, &probed);
+        for (size_t w = 0; w < ds->n_mix && ok; w++) {
+            const char *wl = opt->n_mix ? opt->mix[w].workload : NULL;
+            const char *tg = target_of(pts, base_id, wl, maps, n_maps);
+            struct diskrank_model *m;
+            if (!tg) {
+                ok = 0;
+                break;
+            }
+            if (!(ds->models = grow(ds->models, ds->n_models, sizeof *ds->models)))
+                goto nomem;
+            m = &ds->models[ds->n_models];
+            snprintf(m->config, sizeof m->config, "%s", base_id);
+            if (diskpred_base_build(pts, tg, wl, vcpus, &probed, &m->b, err, sizeof err) != 0) {
+                if (errf)
+                    fprintf(errf, "sizeup: --disks: %s: not modelled: %s\n", base_id, err);
+                ok = 0;
+                break;
+            }
+            snprintf(m->workload, sizeof m->workload, "%s", m->b.workload);
+            m->net_cap = INFINITY;
+            if (!d0->local && m->b.probed.iops < 0.98 * m->b.probed_iops_rule) {
+                m->net_cap = m->b.probed.iops;
+                if (errf)
+                    fprintf(errf,
+                            "sizeup: --disks: %s / %s: its %s delivered about %.0f IOPS where "
+                            "the rule gives %.0f (the host's CPU was %.0f %% busy at its best "
+                            "level): taken as this host's limit for every network disk\n",
+                            base_id, m->workload, d0->id, m->b.probed.iops, m->b.probed_iops_rule,
+                            100 * m->b.cpu_s * m->b.at_tps / m->b.vcpus);
+            } else if (m->b.probed.iops < 0.98 * m->b.probed_iops_rule && errf)
+                fprintf(errf,
+                        "sizeup: --disks: %s / %s: its %s delivered about %.0f IOPS where the "
+                        "rule gives %.0f (the host's CPU was %.0f %% busy at its best level): "
+                        "modelled at what it delivered\n",
+                        base_id, m->workload, d0->id, m->b.probed.iops, m->b.probed_iops_rule,
+                        100 * m->b.cpu_s * m->b.at_tps / m->b.vcpus);
+            if (!opt->n_mix)
+                snprintf(ds->workloads[0], sizeof ds->workloads[0], "%s", m->b.workload);
+            ds->n_models++;
+        }
+        if (!ok) {
+            ds->n_models = first_model;
+            continue;
+        }
+        gib_data = data_gib(pts, base_id, maps, n_maps);
+        for (size_t t = 0; t < n_specs; t++) {
+            const struct diskrank_spec *sp = &specs[t];
+            const struct cat_disk *d = cat_find_disk(cat, sp->type);
+            double sizes[DISKRANK_MAX_SIZES + 16], lat;
+            size_t ns = 0, skipped_small = 0;
+            cf = cat_find_config(cat, base_id); /* the array may have moved */
+            if (!d) {
+                if (errf)
+                    fprintf(errf, "sizeup: --disks: no disk type '%s' in the catalogs\n", sp->type);
+                continue;
+            }
+            if (!isnan(sp->latency_ms))
+                lat = sp->latency_ms;
+            else if (d->latency_ms.present)
+                lat = d->latency_ms.amount;
+            else {
+                if (errf)
+                    fprintf(errf,
+                            "sizeup: --disks %s: the catalogs give no latency_ms for it: state "
+                            "one (--disks %s@0.5ms, a published figure or a sizeup disk "
+                            "result); sizeup does not make one up\n",
+                            sp->type, sp->type);
+                continue;
+            }
+            if (d->local
+                    ? !((cf->instance && cat_find_instance(cat, cf->instance)->local_disk &&
+                         strcmp(cat_find_instance(cat, cf->instance)->local_disk, d->id) == 0) ||
+                        (cf->server && cat_find_server(cat, cf->server)->local_disk &&
+                         strcmp(cat_find_server(cat, cf->server)->local_disk, d->id) == 0))
+                    : cf->server != NULL) {
+                if (errf)
+                    fprintf(errf, "sizeup: --disks %s: not for %s (%s)\n", d->id, base_id,
+                            d->local ? "a local disk its host does not have"
+                                     : "a network disk on an on-premises server");
+                continue;
+            }
+            if (!d->local && !d->per_gib_month.present) {
+                if (errf)
+                    fprintf(errf,
+                            "sizeup: --disks %s: it has no price in the catalogs (performance "
+                            "only): not ranked\n",
+                            d->id);
+                continue;
+            }
+            if (sp->n_sizes) {
+                for (size_t i = 0; i < sp->n_sizes; i++)
+                    sizes[ns++] = sp->sizes[i];
+            } else {
+                /* up to where more size buys nothing: the knee, or where the rule (or the
+                 * host) caps the IOPS; past it every size costs more for the same */
+                const struct diskrank_model *m0 = &ds->models[first_model];
+                double knee = size_for(cat, cf, m0, d, m0->b.ios * m0->b.vcpus / m0->b.cpu_s);
+                if (!isfinite(knee))
+                    knee = size_for(cat, cf, m0, d,
+                                    model_iops(cat, cf, m0, d, d->max_gib) * (1 - 1e-9));
+                for (size_t i = 0; i < sizeof ladder / sizeof ladder[0]; i++)
+                    if (ladder[i] >= d->min_gib && ladder[i] <= d->max_gib &&
+                        !(isfinite(knee) && ladder[i] > knee))
+                        sizes[ns++] = ladder[i];
+                if (isfinite(knee) && ceil(knee / 10) * 10 <= d->max_gib)
+                    sizes[ns++] = fmax(ceil(knee / 10) * 10, d->min_gib);
+                if (strcmp(d->id, d0->id) == 0)
+                    sizes[ns++] = cf->size_gib;
+            }
+            for (size_t i = 0; i < ns; i++) {
+                struct diskrank_variant *v;
+                struct cat_error ce;
+                double gib = sizes[i], iops;
+                int dup = 0;
+                for (size_t j = 0; j < i; j++)
+                    dup |= sizes[j] == gib;
+                if (dup || (strcmp(d->id, d0->id) == 0 && gib == cf->size_gib &&
+                            cf->provisioned_iops == 0))
+                    continue; /* measured itself */
+                if (gib < gib_data) {
+                    skipped_small++;
+                    continue;
+                }
+                if (measured_twin(cat, pts, maps, n_maps, cf, d, gib, errf))
+                    continue;
+                if (!(ds->vars = grow(ds->vars, ds->n_vars, sizeof *ds->vars)))
+                    goto nomem;
+                v = &ds->vars[ds->n_vars];
+                snprintf(v->config, sizeof v->config, "%s@%s:%g", base_id, d->id, gib);
+                snprintf(v->base, sizeof v->base, "%s", base_id);
+                {
+                    char descr[400];
+                    int rc;
+                    snprintf(descr, sizeof descr,
+                             "%s with %s at %g GiB (predicted by sizeup rank --disks)", base_id,
+                             d->id, gib);
+                    rc = cat_config_derive(cat, base_id, v->config, d->id, gib, descr, &ce);
+                    if (rc == CAT_ENOMEM)
+                        goto nomem;
+                    if (rc != CAT_OK) {
+                        if (errf)
+                            fprintf(errf, "sizeup: --disks %s:%g for %s: %s\n", d->id, gib, base_id,
+                                    ce.msg);
+                        continue;
+                    }
+                }
+                cf = cat_find_config(cat, base_id);
+                iops = model_iops(cat, cf, &ds->models[first_model], d, gib);
+                make_profile(cat, cf, d, gib, iops, lat, !isnan(sp->latency_ms), v->config, &v->d);
+                v->lat_lo_ms = v->lat_hi_ms = lat;
+                if (isnan(sp->latency_ms) && d->latency_ms.has_range) {
+                    v->lat_lo_ms = d->latency_ms.low;
+                    v->lat_hi_ms = d->latency_ms.high;
+                }
+                for (size_t w = 0; w < ds->n_mix; w++)
+                    v->model[w] = first_model + w;
+                {
+                    int bad = 0;
+                    for (size_t w = 0; w < ds->n_mix && !bad; w++) {
+                        int rc = add_points(pts, v, &ds->models[first_model + w], opt->slo.pct,
+                                            file_copy, errf);
+                        if (rc < 0)
+                            goto nomem;
+                        bad = rc;
+                    }
+                    if (bad)
+                        continue; /* its configuration stays, without points: not ranked */
+                }
+                ds->n_vars++;
+                added++;
+            }
+            if (skipped_small && errf)
+                fprintf(errf,
+                        "sizeup: --disks %s: %zu size%s below the %.1f GiB of data %s measured "
+                        "left out\n",
+                        d->id, skipped_small, skipped_small == 1 ? "" : "s", gib_data, base_id);
+            if (knee_text(ds, cat, cf, &ds->models[first_model], d) != 0)
+                goto nomem;
+        }
+    }
+    free(ids);
+    free(file_copy);
+    return added;
+nomem:
+    if (errf)
+        fprintf(errf, "sizeup: out of memory\n");
+    free(ids);
+    free(file_copy);
+    return -1;
+}
+
+int diskrank_annotate(const struct diskrank_set *ds, struct rank_set *s)
+{
+    if (!ds->n_vars && !ds->text)
+        return 0;
+    if (ds->n_vars && !s->note && !(s->note = calloc(s->n ? s->n : 1, sizeof *s->note)))
+        return -1;
+    for (size_t k = 0; k < s->n && ds->n_vars; k++) {
+        const struct diskrank_variant *v = NULL;
+        const struct rank_row *r = NULL;
+        const struct diskrank_model *m;
+        struct diskpred_level lv;
+        char line[600], ceil_txt[200], err[200];
+        double n;
+        for (size_t j = 0; j < ds->n_vars && !v; j++)
+            if (strcmp(ds->vars[j].config, s->config[k]) == 0)
+                v = &ds->vars[j];
+        for (size_t i = 0; i < s->n && !r; i++)
+            if (s->row_curve[i] == k)
+                r = &s->rows[i];
+        if (!v || !r)
+            continue;
+        m = &ds->models[v->model[r->basis_from < ds->n_mix ? r->basis_from : 0]];
+        n = r->status == RANK_MET && r->at[r->basis_from].c.n >= 1 ? r->at[r->basis_from].c.n
+                                                                   : m->b.at_threads;
+        n = fmin(fmax(round(n), 1), DISKPRED_MAX_THREADS);
+        diskpred_ceiling_text(&m->b, &v->d, ceil_txt, sizeof ceil_txt);
+        if (diskpred_curve(&m->b, &v->d, &n, 1, &lv, err, sizeof err) != 0)
+            snprintf(line, sizeof line, "%s; %s", v->d.source, ceil_txt);
+        else if (lv.binds == DISKPRED_NONE)
+            snprintf(line, sizeof line,
+                     "%s; at %.0f threads nothing binds (%.0f %% busy; time: disk %.0f %%, CPU "
+                     "%.0f %%); %s",
+                     v->d.source, n, 100 * lv.util, 100 * lv.disk_share, 100 * lv.cpu_share,
+                     ceil_txt);
+        else
+            snprintf(line, sizeof line, "%s; %s-bound at %.0f threads (%.0f %% busy); %s",
+                     v->d.source, diskpred_binds_name(lv.binds), n, 100 * lv.util, ceil_txt);
+        free(s->note[k]);
+        if (!(s->note[k] = strdup(line)))
+            return -1;
+    }
+    if (ds->text) {
+        const char *head = "disks (rank --disks: mean-value analysis of the CPU and the disk, "
+                           "docs/predict.md):\n";
+        size_t old = s->trailer ? strlen(s->trailer) : 0;
+        char *t = realloc(s->trailer, old + strlen(head) + strlen(ds->text) + 1);
+        if (!t)
+            return -1;
+        if (!old)
+            t[0] = '\0';
+        strcat(t, head);
+        strcat(t, ds->text);
+        s->trailer = t;
+    }
+    return 0;
+}
