@@ -181,6 +181,11 @@ enum curve_x { CURVE_X_THREADS = 0, CURVE_X_NODES = 1, CURVE_X_AUTO = 2 };
 /* Where a curve's points come from. */
 enum curve_source { CURVE_SOURCE_MEASURED = 0, CURVE_SOURCE_PREDICTED = 1 };
 
+/* A predicted curve whose last level is more than this above the one before still rises there:
+ * its peak is a lower bound (curve_at.peak_is_lower_bound), whatever its shape (the 5 % floor of
+ * a level's noise, "Shape" above). */
+#define CURVE_PRED_STILL_RISING 0.05
+
 /* What to build. */
 struct curve_spec {
     enum curve_x x;           /* axis; resolved by curve_init_points (CURVE_X_AUTO) */

@@ -49,6 +49,19 @@ static void fill_peak(const struct curve *c, struct curve_at *out)
         out->peak_is_best_level = 1;
         out->peak_is_lower_bound = 1;
     }
+    /* a predicted curve's levels move together (their interval is the model's error, not each
+     * level's noise), so one that still climbs at its last level is not flat there, and a
+     * model's peak at that edge is the fit's, not the data's: it stops where the measured
+     * levels it came from stopped, and its peak is beyond (issue 28.5: c5.24xlarge, 96 vCPUs
+     * predicted to 128 threads, +30 % on its last doubling, read as a plateau; c6g.16xlarge,
+     * +21 %, given the USL's N* = 127.7) */
+    if (c->spec.source == CURVE_SOURCE_PREDICTED && c->m >= 2 &&
+        c->lv[c->m - 1].x > (1 + CURVE_PRED_STILL_RISING) * c->lv[c->m - 2].x) {
+        out->n_peak = NAN;
+        out->peak_x = fmax(c->x_max, isfinite(out->peak_x) ? out->peak_x : 0);
+        out->peak_is_best_level = out->peak_x == c->x_max;
+        out->peak_is_lower_bound = 1;
+    }
 }
 
 /* The top of the search range (curve_at_target); *ext: 1 when it lies past the last level. */
