@@ -232,6 +232,20 @@ int rankpred_add(struct rank_set *s, const struct predict_set *ps, struct rankpr
         if (mix_index(&s->opt, pr->workload) != 0 || pr->status == PREDICT_OK ||
             pr->status == PREDICT_MEASURED || pr->status == PREDICT_NO_MEMORY)
             continue;
+        if (pr->status == PREDICT_NO_CLOCK) {
+            /* a transfer names its family: probing one of its sizes is not what it lacks
+             * (issue 28.14: m5 and m6i were listed as "probe one size of") */
+            size_t cl = strlen(st->no_clock_list);
+            st->no_clock++;
+            if (cl + strlen(pr->config) + 8 < sizeof st->no_clock_list)
+                snprintf(st->no_clock_list + cl, sizeof st->no_clock_list - cl, "%s%s",
+                         cl ? ", " : "", pr->config);
+            continue;
+        }
+        if (pr->status != PREDICT_NO_SIBLING) {
+            st->other++;
+            continue;
+        }
         st->not_predicted++;
         if (pr->family[0] && !strstr(st->families, pr->family) &&
             len + strlen(pr->family) + 8 < sizeof st->families)

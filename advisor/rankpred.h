@@ -26,14 +26,18 @@
 
 /* What rankpred_add did. */
 struct rankpred_stats {
-    size_t added;         /* predicted configurations ranked */
-    size_t sets;          /* distinct predicted curve sets */
-    size_t not_predicted; /* configurations of the catalogs neither measured nor predicted */
-    char families[400];   /* their families, "c6i, c7g, ..." (the first that fit) */
-    size_t no_memory;     /* of them, those whose memory cannot hold the measured buffer pool */
-    double pool_mib;      /* the largest such pool, MiB */
-    char small[400];      /* those configurations, "c5.large, ..." (the first that fit) */
-    size_t mem_unchecked; /* predicted configurations whose instance has no memory_gib */
+    size_t added;            /* predicted configurations ranked */
+    size_t sets;             /* distinct predicted curve sets */
+    size_t not_predicted;    /* configurations of the catalogs neither measured nor predicted
+                                because no size of their family was measured */
+    char families[400];      /* their families, "c6i, c7g, ..." (the first that fit) */
+    size_t no_clock;         /* not predicted: a clock transfer without both clock_ghz */
+    char no_clock_list[400]; /* those configurations, "m5.large, ..." (the first that fit) */
+    size_t other;            /* not predicted for another reason (no vcpu, no family, refused) */
+    size_t no_memory;        /* of them, those whose memory cannot hold the measured buffer pool */
+    double pool_mib;         /* the largest such pool, MiB */
+    char small[400];         /* those configurations, "c5.large, ..." (the first that fit) */
+    size_t mem_unchecked;    /* predicted configurations whose instance has no memory_gib */
 };
 
 /**

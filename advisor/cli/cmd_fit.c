@@ -155,7 +155,18 @@ static void print_peak(const struct fit_record *r)
             snprintf(t, sizeof t, "measured: %s %s at %g %s (the best level%s)",
                      curve_fmt_tps(b->x, a, sizeof a), yn, b->n, xn,
                      p->below_range ? ", the smallest measured: the peak lies at or below it" : "");
-        if (isfinite(p->model_n) && n > 0 && (size_t)n < sizeof t) {
+        if (isfinite(p->model_n) && n > 0 && (size_t)n < sizeof t && !c->use_model) {
+            /* the model's peak is not taken because the model is not (issue 28.14: the text
+             * said N* = 34 was not between the levels 16 and 64 next to the best) */
+            const struct derived_value *mn = &r->derived.n_peak;
+            char iv[80] = "";
+            if (isfinite(mn->lo) && isfinite(mn->hi))
+                snprintf(iv, sizeof iv, " [%.5g, %.5g]", mn->lo, mn->hi);
+            snprintf(t + n, sizeof t - (size_t)n,
+                     "; the %s's N* = %.5g%s %s is not taken: no model describes the points, so "
+                     "the measured curve is used",
+                     model_kind_name(c->fit.kind), mn->value, iv, xn);
+        } else if (isfinite(p->model_n) && n > 0 && (size_t)n < sizeof t) {
             const struct derived_value *mn = &r->derived.n_peak;
             if (isfinite(mn->lo) && isfinite(mn->hi))
                 snprintf(t + n, sizeof t - (size_t)n,

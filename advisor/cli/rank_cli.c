@@ -216,8 +216,9 @@ static int add_predicted(const struct rank_cli *o, const char *cmd, const struct
                 st.mem_unchecked, st.mem_unchecked == 1 ? "" : "s",
                 st.mem_unchecked == 1 ? "s" : "ve",
                 st.mem_unchecked == 1 ? "it holds" : "they hold");
-    if (st.not_predicted || st.no_memory) {
-        size_t cap = strlen(st.families) + strlen(st.small) + 700, len = 0;
+    if (st.not_predicted || st.no_memory || st.no_clock || st.other) {
+        size_t cap = strlen(st.families) + strlen(st.small) + strlen(st.no_clock_list) + 1200,
+               len = 0;
         if ((s->trailer = malloc(cap))) {
             s->trailer[0] = '\0';
             if (st.not_predicted)
@@ -227,6 +228,19 @@ static int add_predicted(const struct rank_cli *o, const char *cmd, const struct
                     "predicted\n  (probe one size of: %s%s)\n",
                     st.not_predicted, st.not_predicted == 1 ? "" : "s", st.families,
                     strlen(st.families) + 20 > sizeof st.families ? ", ..." : "");
+            if (st.no_clock && len < cap)
+                len += (size_t)snprintf(
+                    s->trailer + len, cap - len,
+                    "not ranked: %zu configuration%s of a --transfer ...:clock family without "
+                    "clock_ghz\n  in the catalogs for both families (add it, or give the ratio "
+                    "as a number): %s%s\n",
+                    st.no_clock, st.no_clock == 1 ? "" : "s", st.no_clock_list,
+                    strlen(st.no_clock_list) + 20 > sizeof st.no_clock_list ? ", ..." : "");
+            if (st.other && len < cap)
+                len += (size_t)snprintf(s->trailer + len, cap - len,
+                                        "not ranked: %zu configuration%s without a vcpu count or "
+                                        "an instance family (sizeup predict lists each)\n",
+                                        st.other, st.other == 1 ? "" : "s");
             if (st.no_memory && len < cap)
                 snprintf(s->trailer + len, cap - len,
                          "not ranked: %zu configuration%s too small in memory: %.0f %% of it "

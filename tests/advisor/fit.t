@@ -22,6 +22,17 @@ $ fit data/published/rds-idc-vs-cloud-4c16g.csv
 > 95% [
 > residuals
 
+# issue 28.14: idc-nvme's USL peak is not taken because no model describes the points (its
+# largest residual, 28 % at 1 thread, is past the noise), which the peak line says, rather than
+# that N* = 42 lies outside the levels next to the best
+### the peak line names why the model's N* is not taken
+$ fit data/published/rds-idc-vs-cloud-4c16g.csv
+? 0
+> no model    no model describes the points: the usl model's largest residual is -28.0 % at 1
+> peak        measured: 1,437 tps at 16 threads (the best level); the usl's N* = 42.297 [34.869,
+> threads is not taken: no model describes the points, so the measured curve is
+>! is not where the points put the peak
+
 ### the same file given twice, once through a link: read once (9 points a curve, not 18)
 $$ ln -sf "$PWD/data/published/rds-idc-vs-cloud-4c16g.csv" "$TRANSCRIPT_TMP/same.csv"
 $ fit data/published/rds-idc-vs-cloud-4c16g.csv $TRANSCRIPT_TMP/same.csv

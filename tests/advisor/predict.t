@@ -84,3 +84,14 @@ $ predict --points tests/fixtures/predict/unknown-config.csv --catalog tests/fix
 $ predict --points tests/fixtures/predict/unknown-config.csv --catalog data/catalogs/local.json
 ? 1
 ! nothing to predict from
+
+# issue 28.14: a --transfer ...:clock family whose instances lack clock_ghz (aws-us-east-1.json:
+# m5.24xlarge, m5.metal, m6i.24xlarge, m6i.32xlarge, m6i.metal) is said so, not listed under
+# "probe one size of" (its family is named by the transfer)
+### a clock transfer without clock_ghz names the configurations, not their families
+$ rank --points data/examples/aws-two-sizes-per-family.csv --catalog data/catalogs/aws-us-east-1.json --slo p95:10ms --predict --transfer m5=c5:clock --transfer m6i=c5:clock
+? 0
+> not ranked: 5 configurations of a --transfer ...:clock family without clock_ghz
+> m5.24xlarge, m5.metal, m6i.24xlarge, m6i.32xlarge, m6i.metal
+>! m5, m6a
+>! m6g, m6i,
