@@ -654,7 +654,7 @@ static double auto_pct(const struct point_list *pts, const size_t *idx, size_t m
     for (int k = 0; k < 2; k++) {
         size_t have = 0;
         for (size_t i = 0; i < m; i++)
-            if (!isnan(point_percentile(&pts->items[idx[i]], cand[k])))
+            if (!isnan(point_latency_pct(&pts->items[idx[i]], cand[k], NULL)))
                 have++;
         if (have == m)
             return cand[k];
@@ -689,7 +689,8 @@ static int points_obs(const struct point_list *pts, const size_t *idx, size_t m,
         double yv = s->qps ? p->qps : p->tps;
         /* with qps the mean latency is per query: Little's law on the curve, not the points'
          * per-transaction mean */
-        double lat_ms = s->lat_pct > 0               ? point_percentile(p, s->lat_pct)
+        enum point_pct_source src = POINT_PCT_NONE;
+        double lat_ms = s->lat_pct > 0               ? point_latency_pct(p, s->lat_pct, &src)
                         : s->lat_pct == 0 && !s->qps ? p->latency_ms.avg
                                                      : NAN;
         if (xv <= 0) {
@@ -711,6 +712,7 @@ static int points_obs(const struct point_list *pts, const size_t *idx, size_t m,
         if (s->qps && isfinite(p->ci95_tps) && p->tps > 0)
             obs[i].ci95_x = p->ci95_tps * p->qps / p->tps;
         obs[i].lat_s = isfinite(lat_ms) ? lat_ms * 1e-3 : NAN;
+        obs[i].lat_hist = src == POINT_PCT_HIST_EXACT || src == POINT_PCT_HISTOGRAM;
         obs[i].ci95_df = interval_df(p, &obs[i].pooled);
     }
     return CURVE_OK;
@@ -733,6 +735,9 @@ int curve_init_points(struct curve *c, const struct point_list *pts, const size_
     rc = points_obs(pts, idx, m, &s, obs, err, cap);
     if (rc == CURVE_OK)
         rc = curve_init(c, obs, m, &s, ws, err, cap);
+    if (rc == CURVE_OK)
+        for (size_t i = 0; i < m; i++)
+            c->n_lat_hist += obs[i].lat_hist;
     free(obs);
     return rc;
 }

@@ -208,6 +208,8 @@ struct curve_obs {
     double ci95_df; /* degrees of freedom of ci95_x (19 for 20 batch means); 0: unknown (normal) */
     int pooled;     /* 1: x is a level already pooled over replicates (its ci95_x includes the
                        run-to-run variation): not pooled again */
+    int lat_hist;   /* 1: lat_s is a percentile derived from the point's latency histogram
+                       (point_latency_pct), not one the tool reported */
 };
 
 /* One level: the replicates at one x, pooled. */
@@ -234,6 +236,8 @@ struct curve {
     struct curve_spec spec; /* as built; x resolved (never CURVE_X_AUTO), lat_pct resolved */
     int by_nodes;           /* 1: x is a node count */
     size_t n_obs;           /* observations (points that count) */
+    size_t n_lat_hist;      /* of them, those whose latency percentile was derived from their
+                               histogram (curve_obs.lat_hist) */
     double *obs_n, *obs_x;  /* sorted by n (owned) */
     size_t m;               /* levels */
     struct curve_level *lv; /* sorted by n (owned) */

@@ -127,6 +127,7 @@ static int estimate(struct ladder *l, struct usl_workspace *ws)
         obs[k].lat_s = NAN;
         obs[k].ci95_df = 0;
         obs[k].pooled = 0;
+        obs[k].lat_hist = 0;
         if (obs[k].x > obs[best].x)
             best = k;
         k++;

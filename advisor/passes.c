@@ -355,6 +355,7 @@ static void choose_deciding(struct passes *p, struct usl_workspace *ws)
         obs[k].ci95_x = r->ci95_tps;
         obs[k].ci95_df = rep_df(r);
         obs[k].pooled = 0;
+        obs[k].lat_hist = 0;
         obs[k].lat_s = isfinite(r->latency_ms) ? r->latency_ms / 1e3 : NAN;
         k++;
     }

@@ -424,6 +424,20 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
         snprintf(line, sizeof line, "predicted from %s (sizeup predict; not measured)", from);
         notes_add(&nl, s->rows[i].config, line);
     }
+    for (size_t i = 0; i < s->n; i++) {
+        const struct curve *cv = rank_set_curves(s, i);
+        for (size_t k = 0; k < s->opt.n_mix; k++) {
+            char line[300];
+            if (cv[k].m == 0 || cv[k].n_lat_hist == 0)
+                continue;
+            /* issue 28.10: a percentile nobody reported, read from the histogram */
+            snprintf(line, sizeof line,
+                     "%s p%g derived from the latency histogram of %zu of its %zu points "
+                     "(sysbench's percentile rule; not reported by the tool)",
+                     s->opt.mix[k].workload, s->opt.slo.pct, cv[k].n_lat_hist, cv[k].n_obs);
+            notes_add(&nl, s->rows[i].config, line);
+        }
+    }
     for (size_t i = 0; s->note && i < s->n; i++) {
         const char *note = s->note[s->row_curve[i]];
         char line[800];

@@ -255,6 +255,43 @@ double point_percentile(const struct point *p, double pct)
     return NAN;
 }
 
+double point_latency_pct(const struct point *p, double pct, enum point_pct_source *src)
+{
+    double v = point_percentile(p, pct);
+    enum point_pct_source from = POINT_PCT_REPORTED;
+    if (isnan(v) && p->latency_hist && pct > 0 && pct <= 100) {
+        uint64_t ns;
+        int rc = hist_percentile(p->latency_hist, pct, &ns);
+        if (rc == HIST_OK || rc == HIST_BELOW_RANGE || rc == HIST_ABOVE_RANGE) {
+            v = (double)ns / 1e6;
+            from = POINT_PCT_HIST_EXACT;
+        }
+    }
+    if (isnan(v) && p->n_hist > 0 && pct > 0 && pct <= 100) {
+        /* sysbench's rule over its table: the buckets as printed, ascending by value */
+        uint64_t n = 0, cum = 0, nmax;
+        double prev = -INFINITY;
+        int sorted = 1;
+        for (size_t i = 0; i < p->n_hist; i++) {
+            n += p->histogram[i].count;
+            sorted &= p->histogram[i].value_ms >= prev;
+            prev = p->histogram[i].value_ms;
+        }
+        nmax = (uint64_t)floor((double)n * pct / 100 + 0.5);
+        for (size_t i = 0; n > 0 && sorted && i < p->n_hist; i++) {
+            cum += p->histogram[i].count;
+            if (cum >= nmax) {
+                v = p->histogram[i].value_ms;
+                from = POINT_PCT_HISTOGRAM;
+                break;
+            }
+        }
+    }
+    if (src)
+        *src = isnan(v) ? POINT_PCT_NONE : from;
+    return v;
+}
+
 struct point_interval point_interval_none(void)
 {
     struct point_interval iv;

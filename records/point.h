@@ -297,6 +297,25 @@ int point_set_percentile(struct point *p, double pct, double value_ms);
 /** Latency percentile pct in ms, or NAN when the point does not carry it. */
 double point_percentile(const struct point *p, double pct);
 
+/* Where point_latency_pct found a percentile. */
+enum point_pct_source {
+    POINT_PCT_NONE = 0,   /* nowhere: NAN */
+    POINT_PCT_REPORTED,   /* latency_ms.pNN as the tool reported it */
+    POINT_PCT_HIST_EXACT, /* the exact latency_histogram (hist_percentile: nearest rank) */
+    POINT_PCT_HISTOGRAM   /* the histogram table (sysbench --histogram) by sysbench's rule */
+};
+
+/**
+ * Latency percentile pct (in (0, 100]) of p, ms: the one reported; else from its exact
+ * latency_histogram (hist_percentile, nearest rank, within the histogram's 1 % buckets); else
+ * from its histogram table by sysbench's own rule (src/sb_histogram.c, docs/reference/sysbench.md
+ * section 5: with N events, nmax = floor(N pct / 100 + 0.5); the value of the first bucket, in
+ * ascending order, at which the cumulative count reaches nmax), which gives what sysbench
+ * itself would have printed with --percentile=pct. NAN when none of them is there.
+ * @param src  where it came from; may be NULL
+ */
+double point_latency_pct(const struct point *p, double pct, enum point_pct_source *src);
+
 /** Append one interval (copied). @return POINT_OK or POINT_ENOMEM. */
 int point_series_append(struct point *p, const struct point_interval *iv);
 

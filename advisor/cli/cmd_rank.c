@@ -165,7 +165,7 @@ int cmd_rank(int argc, char **argv)
         return rc;
     }
     if (status == 0)
-        status = rank_cli_nothing(&s, "rank");
+        status = rank_cli_nothing(&s, &pts, "rank");
     ro.s = &s;
     ro.fmt = o.json       ? RANK_FMT_JSON
              : o.csv      ? RANK_FMT_CSV

@@ -75,7 +75,7 @@ int cmd_report(int argc, char **argv)
         return rc;
     }
     if (status == 0)
-        status = rank_cli_nothing(&s, "report"); /* the report is written all the same */
+        status = rank_cli_nothing(&s, &pts, "report"); /* the report is written all the same */
     in.points_files = o.in.points;
     in.n_points_files = o.in.n_points;
     in.generated_by = "sizeup " SIZEUP_VERSION;

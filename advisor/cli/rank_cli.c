@@ -518,9 +518,42 @@ int rank_cli_finish(struct rank_cli *o, const char *cmd, const struct cli_args *
     return rc;
 }
 
-int rank_cli_nothing(const struct rank_set *s, const char *cmd)
+/* The latency statistics the points have, "avg, p95, p99" (and any percentile of a histogram),
+ * into buf. */
+static const char *stats_of(const struct point_list *pts, char *buf, size_t cap)
+{
+    double seen[32];
+    size_t n_seen = 0, len = 0;
+    int avg = 0, hist = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < pts->n; i++) {
+        const struct point *p = &pts->items[i];
+        avg |= isfinite(p->latency_ms.avg);
+        hist |= p->n_hist > 0 || p->latency_hist != NULL;
+        for (size_t k = 0; k < p->latency_ms.n_pct; k++) {
+            size_t j;
+            for (j = 0; j < n_seen && seen[j] != p->latency_ms.pct[k]; j++)
+                ;
+            if (j == n_seen && n_seen < sizeof seen / sizeof seen[0])
+                seen[n_seen++] = p->latency_ms.pct[k];
+        }
+    }
+    if (avg)
+        len += (size_t)snprintf(buf + len, cap - len, "avg");
+    for (size_t j = 0; j < n_seen && len < cap; j++)
+        len += (size_t)snprintf(buf + len, cap - len, "%sp%g", len ? ", " : "", seen[j]);
+    if (hist && len < cap)
+        snprintf(buf + len, cap - len, "%sany percentile of their latency histograms",
+                 len ? ", and " : "");
+    if (!buf[0])
+        snprintf(buf, cap, "no latency at all (rank by throughput needs one: probe again)");
+    return buf;
+}
+
+int rank_cli_nothing(const struct rank_set *s, const struct point_list *pts, const char *cmd)
 {
     size_t judged = 0, met = 0;
+    char have[400];
     (void)cmd;
     if (s->n == 0)
         return 0;
@@ -530,9 +563,10 @@ int rank_cli_nothing(const struct rank_set *s, const char *cmd)
     }
     /* every configuration lacks the target's statistic: the target judged none of them */
     if (judged == 0) {
-        fprintf(stderr, "sizeup: nothing to rank: no configuration has the target's latency "
-                        "statistic measured (see the list); give one the points have, e.g. "
-                        "p95 or avg\n");
+        fprintf(stderr,
+                "sizeup: nothing to rank: no configuration has the target's latency statistic "
+                "measured (see the list); give one the points have: %s\n",
+                stats_of(pts, have, sizeof have));
         return SIZEUP_EXIT_FAIL;
     }
     if (s->opt.required_tps > 0 && met == 0) {

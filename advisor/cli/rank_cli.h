@@ -295,9 +295,10 @@ int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *p
 /**
  * After a ranking is built: when no configuration could be judged at the target (every one
  * lacks its latency statistic), or none carries --required-tps, say so on stderr ("nothing to
- * rank: ..."). The output is still written: it lists each configuration's reason.
+ * rank: ..."), naming the statistics the points do have (pts). The output is still written:
+ * it lists each configuration's reason.
  * @return 0, or SIZEUP_EXIT_FAIL (1) when there is nothing to rank.
  */
-int rank_cli_nothing(const struct rank_set *s, const char *cmd);
+int rank_cli_nothing(const struct rank_set *s, const struct point_list *pts, const char *cmd);
 
 #endif

@@ -431,3 +431,26 @@ $ report --points data/published/rds-idc-vs-cloud-4c16g.csv --catalog data/catal
 ? 1
 > No configuration carries the required 3000 tps at avg <= 20 ms.
 ! nothing to rank: no configuration carries 3000 tps at the target
+
+# issue 28.10: points that report avg and p99 but carry their latency histogram: a p95 or p90
+# target is read from the histogram by sysbench's rule (nmax = floor(N p / 100 + 0.5), the first
+# bucket whose cumulative count reaches it). tests/fixtures/rank/histogram-only-p95.jsonl: at 1
+# thread buckets 1 ms x 50, 2 ms x 40, 5 ms x 10 (N = 100): p95 = 5 ms, p90 = 2 ms; at 2 threads
+# 2 ms x 60, 4 ms x 30, 8 ms x 10: p95 = 8 ms.
+### a p95 target on points with only a histogram: derived, said, met between 1 and 2 threads
+$ rank --points tests/fixtures/rank/histogram-only-p95.jsonl --catalog data/catalogs/local.json --slo p95:6ms
+? 0
+> 1 local-mariadb
+> interp
+> oltp_read_only p95 derived from the latency histogram of 2 of its 2 points
+!! nothing to rank
+
+### p90 from the same histograms: 2 ms at 1 thread already misses 1 ms
+$ rank --points tests/fixtures/rank/histogram-only-p95.jsonl --catalog data/catalogs/local.json --slo p90:1ms
+? 0
+> never meets the target (2 ms at 1 thread already)
+
+### a statistic nobody has: the message names the ones the points have
+$ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo p95:50ms
+? 1
+! give one the points have: avg

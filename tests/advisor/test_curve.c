@@ -196,10 +196,10 @@ static void test_levels(void)
     struct curve_spec spec = curve_spec_default();
     char err[256];
     /* 3 replicates at 1, 2 at 2, one at 4 and 8 with a calibrated ci95 */
-    struct curve_obs o[7] = {{1, 100, NAN, NAN, 0, 0}, {2, 190, NAN, NAN, 0, 0},
-                             {1, 104, NAN, NAN, 0, 0}, {4, 300, 6, NAN, 0, 0},
-                             {1, 96, NAN, NAN, 0, 0},  {2, 200, NAN, NAN, 0, 0},
-                             {8, 310, 9, NAN, 0, 0}};
+    struct curve_obs o[7] = {{1, 100, NAN, NAN, 0, 0, 0}, {2, 190, NAN, NAN, 0, 0, 0},
+                             {1, 104, NAN, NAN, 0, 0, 0}, {4, 300, 6, NAN, 0, 0, 0},
+                             {1, 96, NAN, NAN, 0, 0, 0},  {2, 200, NAN, NAN, 0, 0, 0},
+                             {8, 310, 9, NAN, 0, 0, 0}};
     /* the run-to-run relative variance pooled over levels 1 and 2 (models/noise.h), by hand:
      * level 1 deviations 0, +4 %, -4 % of 100; level 2 -/+ 5 of 195; nu = 2 + 1 = 3 */
     double s2 = (0.0016 + 0.0016 + 2 * (5.0 / 195) * (5.0 / 195)) / 3, w4, w8, df4, df8;
@@ -226,7 +226,7 @@ static void test_levels(void)
     curve_destroy(&c);
     /* without replicates a point's own interval is the level's (within-run only) */
     {
-        struct curve_obs q[2] = {{4, 300, 6, NAN, 19, 0}, {8, 310, 9, NAN, 0, 0}};
+        struct curve_obs q[2] = {{4, 300, 6, NAN, 19, 0, 0}, {8, 310, 9, NAN, 0, 0, 0}};
         CHECK_INT_EQ(curve_init(&c, q, 2, &spec, NULL, err, sizeof err), CURVE_OK);
         CHECK_NEAR_REL(c.lv[0].half95, 6, 1e-12);
         CHECK_NEAR_REL(c.lv[1].half95, 9, 1e-12);
@@ -558,10 +558,10 @@ static void test_measured_curve(void)
 /* Points predicted for a configuration: the same curve, every figure labelled predicted. */
 static void test_predicted(void)
 {
-    struct curve_obs o[4] = {{1, 100, NAN, NAN, 0, 0},
-                             {2, 190, NAN, NAN, 0, 0},
-                             {4, 350, NAN, NAN, 0, 0},
-                             {8, 600, NAN, NAN, 0, 0}};
+    struct curve_obs o[4] = {{1, 100, NAN, NAN, 0, 0, 0},
+                             {2, 190, NAN, NAN, 0, 0, 0},
+                             {4, 350, NAN, NAN, 0, 0, 0},
+                             {8, 600, NAN, NAN, 0, 0, 0}};
     struct curve_spec spec = curve_spec_default();
     struct curve c;
     struct curve_value v;
