@@ -175,7 +175,8 @@ static void horizon(char *item, const struct rank_set *s, const struct rank_tco 
             add(item, "owned, %d purchase%s", p->npv.purchases, p->npv.purchases == 1 ? "" : "s");
         else
             add(item, "%s", cat_pricing_name(p->pricing));
-        add(item, ", %.4g %s per million transactions)", p->per_mtx, cur);
+        add(item, ", %.4g %s per million transactions, %.2f %s per 1,000 tps)", p->per_mtx, cur,
+            tco_npv_per_ktps(&s->rows[rows[k]], p), cur);
         any = 1;
     }
     if (any)

@@ -242,6 +242,16 @@ const char *tco_fnum(char *buf, size_t cap, double v)
 }
 
 /* The name of a row's pricing line: "owned" or the model. */
+double tco_npv_per_ktps(const struct rank_row *r, const struct tco_pricing *p)
+{
+    return r->x.value > 0 && isfinite(p->npv.total) ? p->npv.total * 1000 / r->x.value : NAN;
+}
+
+static json_t *real_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
 static const char *pricing_label(const struct rank_row *r, const struct tco_pricing *p, char *buf,
                                  size_t cap)
 {
@@ -330,24 +340,33 @@ int tco_write_text(FILE *f, const struct rank_set *s, const struct rank_tco *t)
         for (size_t i = 0; i < s->n; i++)
             any |= t->rows[i].n > 0;
         if (any) {
-            char h1[24], h2[24];
+            char h1[24], h2[24], h3[24];
             fprintf(f, "over %d months (%s) at %g %%/y, net present value:\n", t->months,
                     t->months_default ? "the owned servers' amortisation period" : "--horizon",
                     100 * t->rate);
             snprintf(h1, sizeof h1, "NPV %s", cur);
             snprintf(h2, sizeof h2, "%s/Mtx", cur);
-            fprintf(f, "  %-20s %-24s %12s %9s\n", "config", "pricing", h1, h2);
+            snprintf(h3, sizeof h3, "per 1k tps");
+            /* the whole id: truncated, derived ids collide (cloud-essd@huawei-ev x 5) */
+            int w = 20;
+            for (size_t i = 0; i < s->n; i++)
+                if (t->rows[i].n > 0 && (int)strlen(s->rows[i].config) > w)
+                    w = (int)strlen(s->rows[i].config);
+            fprintf(f, "  %-*s %-24s %12s %9s %11s\n", w, "config", "pricing", h1, h2, h3);
             for (size_t i = 0; i < s->n; i++) {
                 const struct tco_row *q = &t->rows[i];
                 for (size_t p = 0; p < q->n; p++)
-                    fprintf(f, "  %-20.20s %-24s %12.2f %9.4g%s\n", p ? "" : s->rows[i].config,
-                            pricing_label(&s->rows[i], &q->pr[p], lab, sizeof lab),
-                            q->pr[p].npv.total, q->pr[p].per_mtx,
-                            q->n > 1 && (long)p == q->cheapest ? "  lowest" : "");
+                    fprintf(
+                        f, "  %-*s %-24s %12.2f %9.4g %11.2f%s\n", w, p ? "" : s->rows[i].config,
+                        pricing_label(&s->rows[i], &q->pr[p], lab, sizeof lab), q->pr[p].npv.total,
+                        q->pr[p].per_mtx, tco_npv_per_ktps(&s->rows[i], &q->pr[p]),
+                        q->n > 1 && (long)p == q->cheapest ? "  lowest" : "");
             }
             fprintf(f, "  (owned: purchases and refreshes, running costs monthly, the book value "
                        "at the end\n  credited; cloud: commitments paid upfront or monthly to "
-                       "their end; Mtx levelised)\n");
+                       "their end; Mtx levelised;\n  NPV is what the row buys: its copies at "
+                       "its own throughput; per 1k tps = NPV x 1000 /\n  its tps at the "
+                       "target, for rows of unequal capacity)\n");
         }
     }
     if (t->best >= 0 && t->runner_up >= 0 && isfinite(t->advantage) && t->n_inputs > 0) {
@@ -445,6 +464,7 @@ int tco_row_json(const struct rank_tco *t, const struct rank_set *s, size_t i, j
             json_object_set_new(e, "residual", json_real(tp->npv.residual));
             json_object_set_new(e, "purchases", json_integer(tp->npv.purchases));
             json_object_set_new(e, "per_million_tx", json_real(tp->per_mtx));
+            json_object_set_new(e, "npv_per_1000_tps", real_or_null(tco_npv_per_ktps(r, tp)));
             json_object_set_new(e, "lowest", json_boolean((long)p == t->rows[i].cheapest));
             json_array_append_new(arr, e);
         }

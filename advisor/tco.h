@@ -48,6 +48,14 @@ struct tco_pricing {
     double per_mtx; /* levelised currency per million transactions at the target */
 };
 
+/**
+ * The NPV of pricing p per 1,000 tps of row r's throughput at the target: p->npv.total x 1000 /
+ * r->x.value (currency), a pro-rata figure for comparing rows of unequal capacity (issue 28.16:
+ * a 468-tps row's NPV next to a 1,437-tps row's read as comparable). NAN when the row has no
+ * throughput at the target.
+ */
+double tco_npv_per_ktps(const struct rank_row *r, const struct tco_pricing *p);
+
 /* One ranked row over the horizon. */
 struct tco_row {
     size_t n;                                 /* pricing models priced */
