@@ -293,6 +293,7 @@ struct curve_spec curve_spec_default(void)
     s.model = FIT_AUTO;
     s.source = CURVE_SOURCE_MEASURED;
     s.think_s = 0;
+    s.levels_only = 0;
     return s;
 }
 
@@ -538,6 +539,11 @@ static int shape_and_fit(struct curve *c, struct usl_workspace *ws, char *err, s
             c->use_model = 0;
             snprintf(c->no_model, sizeof c->no_model,
                      "the points fall after their best level and the model has no peak");
+        }
+        if (c->spec.levels_only && c->use_model) {
+            c->use_model = 0;
+            snprintf(c->no_model, sizeof c->no_model,
+                     "its points come from a model of their own: they are used as they are");
         }
     } else {
         snprintf(c->no_model, sizeof c->no_model, "no model could be fitted: %.150s", c->no_fit);

@@ -194,6 +194,11 @@ struct curve_spec {
     int model;                /* FIT_AUTO or an enum model_kind */
     enum curve_source source; /* measured points, or points predicted for the configuration */
     double think_s;           /* closed-loop think time Z in Little's law R = N/X - Z, >= 0 */
+    int levels_only;          /* 1: a model is fitted and reported but its figures are not
+                                 used: the levels are interpolated as they are (points that a
+                                 model of their own computed, rank --disks: a saturation model
+                                 fitted over them within their wide intervals would reorder
+                                 curves the model keeps ordered) */
 };
 
 /** Threads, tps, the mean latency, every model, measured points. */

@@ -144,7 +144,7 @@ enum diskpred_binds { DISKPRED_NONE, DISKPRED_CPU, DISKPRED_DISK };
 
 /* One predicted level. */
 struct diskpred_level {
-    double threads, tps, lo, hi; /* tps and its 95 % interval (hi at most the ceiling) */
+    double threads, tps, lo, hi; /* tps and its 95 % interval, +/- DISKPRED_REL95 */
     double latency_ms;           /* mean response time N / X */
     enum diskpred_binds binds;   /* the busiest station when at least DISKPRED_BINDS_UTIL busy */
     double util;                 /* the busiest station's utilisation, 0..1 */

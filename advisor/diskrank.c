@@ -45,7 +45,8 @@ int diskrank_spec_parse(const char *arg, struct diskrank_spec *out, char *err, s
                 return -1;
             }
             snprintf(num, sizeof num, "%.*s", (int)(len < 63 ? len : 63), p);
-            if (len == 0 || len >= sizeof num || units_parse_double(num, 1e-3, 1e9, &v) != 0) {
+            if (len == 0 || len >= sizeof num || strpbrk(num, "xXpP") ||
+                units_parse_double(num, 1e-3, 1e9, &v) != 0) {
                 snprintf(err, cap, "'%.80s': the size '%s' is not a number of GiB", arg, num);
                 return -1;
             }
@@ -64,10 +65,10 @@ int diskrank_spec_parse(const char *arg, struct diskrank_spec *out, char *err, s
     if (at) {
         double v;
         char e[128];
-        if (slo_parse_latency(at + 1, &v, e, sizeof e) != 0 || !(v > 0) || v > 10) {
+        if (slo_parse_latency(at + 1, &v, e, sizeof e) != 0 || !(v >= 1e-6) || v > 10) {
             snprintf(err, cap,
-                     "'%.80s': the latency '%.40s' is not a latency with its unit up to 10 s "
-                     "(e.g. 0.2ms, 150us)",
+                     "'%.80s': the latency '%.40s' is not a latency with its unit from 1 us to "
+                     "10 s (e.g. 0.2ms, 150us)",
                      arg, at + 1);
             return -1;
         }
@@ -145,7 +146,7 @@ static double model_iops(const struct cat_catalog *cat, const struct cat_config 
                          const struct diskrank_model *m, const struct cat_disk *d, double gib)
 {
     double v = disk_iops(cat, cf, d, gib, 0, 0);
-    return d->local ? v : fmin(v, m->net_cap);
+    return isnan(v) || d->local ? v : fmin(v, m->net_cap);
 }
 
 /* A profile of type d at size gib on cf's host, latency lat (ms). */
@@ -371,14 +372,15 @@ static int knee_text(struct diskrank_set *ds, const struct cat_catalog *cat,
                         "  %s on %s (%s): disk-bound below %.0f GiB,\n    where it reaches "
                         "%.0f IOPS = %.3g I/Os x %.0f tps; from there the %u vCPUs bind: more "
                         "size\n    buys nothing",
-                        d->id, m->config, b->workload, ceil(s), need, b->ios, xcpu, b->vcpus);
+                        d->id, m->config, b->workload, ceil(s - 0.01), need, b->ios, xcpu,
+                        b->vcpus);
     s = size_for(cat, cf, m, d, top * (1 - 1e-9));
     return text_add(ds,
                     "  %s on %s (%s): disk-bound at every size:\n    at most %.0f IOPS / "
                     "%.3g I/Os = %.0f tps (the %u vCPUs could do %.0f), reached at\n    %.0f "
                     "GiB: more size buys nothing",
                     d->id, m->config, b->workload, top, b->ios, top / b->ios, b->vcpus, xcpu,
-                    ceil(s));
+                    ceil(s - 0.01));
 }
 
 long diskrank_expand(struct diskrank_set *ds, struct point_list *pts, struct cat_catalog *cat,
@@ -530,6 +532,14 @@ long diskrank_expand(struct diskrank_set *ds, struct point_list *pts, struct cat
                                      : "a network disk on an on-premises server");
                 continue;
             }
+            if (!(model_iops(cat, cf, &ds->models[first_model], d, d->max_gib) > 0)) {
+                if (errf)
+                    fprintf(errf,
+                            "sizeup: --disks %s: it gives no IOPS without provisioned IOPS "
+                            "(provisioning is not a --disks choice): not modelled\n",
+                            d->id);
+                continue;
+            }
             if (!d->local && !d->per_gib_month.present) {
                 if (errf)
                     fprintf(errf,
@@ -553,8 +563,8 @@ long diskrank_expand(struct diskrank_set *ds, struct point_list *pts, struct cat
                     if (ladder[i] >= d->min_gib && ladder[i] <= d->max_gib &&
                         !(isfinite(knee) && ladder[i] > knee))
                         sizes[ns++] = ladder[i];
-                if (isfinite(knee) && ceil(knee / 10) * 10 <= d->max_gib)
-                    sizes[ns++] = fmax(ceil(knee / 10) * 10, d->min_gib);
+                if (isfinite(knee) && ceil((knee - 0.01) / 10) * 10 <= d->max_gib)
+                    sizes[ns++] = fmax(ceil((knee - 0.01) / 10) * 10, d->min_gib);
                 if (strcmp(d->id, d0->id) == 0)
                     sizes[ns++] = cf->size_gib;
             }

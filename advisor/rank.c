@@ -174,8 +174,9 @@ void rank_row_eval(struct rank_row *row, const char *config, int config_nodes,
     for (size_t i = 0; i < opt->n_mix; i++)
         if (row->at[i].c.peak_is_lower_bound)
             row->headroom_lower_bound = 1;
-    if (row->headroom < 0)
-        row->headroom = 0; /* the answer is at or above the peak figure: nothing left to gain */
+    if (row->headroom < 1e-9)
+        row->headroom = 0; /* the answer is at or above the peak figure (or equal to it but for
+                              rounding, 3e-14 in a CSV): nothing left to gain */
     if (isfinite(row->headroom))
         row->load = 1 / (1 + row->headroom); /* rho = X / X_peak, the utilisation law */
 }

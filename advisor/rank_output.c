@@ -323,8 +323,11 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
             const struct curve *cu = &cv[k];
             char who[160], line[400], a1[32], a2[32];
             const char *xn = x_name(s, i);
+            char xn_at[24]; /* "1 thread", not "1 threads" */
             if (ra->status != RANK_MET)
                 continue;
+            snprintf(xn_at, sizeof xn_at, "%.*s",
+                     at->n == 1 ? (int)strlen(xn) - 1 : (int)strlen(xn), xn);
             if (r->n_at > 1)
                 snprintf(who, sizeof who, "%s / %s", r->config, s->opt.mix[k].workload);
             else
@@ -333,7 +336,7 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
                 snprintf(line, sizeof line,
                          "a plateau: the most throughput meeting the target is at %.4g %s (%s); "
                          "more %s meet it but give no more",
-                         at->n, xn,
+                         at->n, xn_at,
                          at->x_basis == CURVE_BASIS_PREDICTED  ? "the predicted points"
                          : at->x_basis == CURVE_BASIS_MEASURED ? "measured"
                          : at->x_from_model                    ? "the model"
@@ -343,7 +346,7 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
             } else if (at->binds == CURVE_BINDS_PEAK) {
                 snprintf(line, sizeof line,
                          "throughput peaks at %.4g %s (%s); more %s meet the target but give less",
-                         at->n, xn,
+                         at->n, xn_at,
                          at->x_basis == CURVE_BASIS_PREDICTED  ? "the predicted points"
                          : at->x_basis == CURVE_BASIS_MEASURED ? "measured"
                          : at->x_from_model                    ? "the model"
@@ -421,7 +424,8 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
         char line[600];
         if (!from)
             continue;
-        snprintf(line, sizeof line, "predicted from %s (sizeup predict; not measured)", from);
+        snprintf(line, sizeof line, "predicted from %s (%s; not measured)", from,
+                 s->note && s->note[s->row_curve[i]] ? "rank --disks" : "sizeup predict");
         notes_add(&nl, s->rows[i].config, line);
     }
     for (size_t i = 0; i < s->n; i++) {
@@ -480,9 +484,24 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
                        "beyond the\n       data, at least the best level, so the headroom is at "
                        "least this\n");
     }
-    if (s->from)
-        fprintf(f, "       pred = predicted from measured sizes of its family (sizeup predict), "
-                   "its interval\n       with the family's leave-one-out error\n");
+    if (s->from) {
+        int fam = 0, disk = 0;
+        for (size_t i = 0; i < s->n; i++)
+            if (s->from[s->row_curve[i]]) {
+                if (s->note && s->note[s->row_curve[i]])
+                    disk = 1;
+                else
+                    fam = 1;
+            }
+        if (fam)
+            fprintf(f,
+                    "       pred = predicted from measured sizes of its family (sizeup predict), "
+                    "its interval\n       with the family's leave-one-out error\n");
+        if (disk)
+            fprintf(f, "       pred CONFIG@DISK:GIB = CONFIG's demands on that disk (rank --disks: "
+                       "a queueing\n       model of its CPU and disk), its interval with the "
+                       "model's validation error\n");
+    }
     if (s->conf) {
         int any_tied = 0;
         for (size_t i = 0; i < s->conf->n; i++)

@@ -322,6 +322,14 @@ static int init_curve(struct rank_set *s, size_t k, size_t w, const struct point
         return curve_init_points(c, pts, idx, n_meas, &sp, ws, err, cap);
     }
     sp.source = CURVE_SOURCE_PREDICTED;
+    /* points of the disk model (diskpred_fill_point: extra.prediction.disk) are that model's
+     * curve, exact at each level: interpolated, never refitted */
+    {
+        const json_t *pr = pts->items[g->idx[0]].extra
+                               ? json_object_get(pts->items[g->idx[0]].extra, "prediction")
+                               : NULL;
+        sp.levels_only = json_is_object(pr) && json_object_get(pr, "disk") != NULL;
+    }
     *any_pred = 1;
     if (note_from(s, k, pts, g->idx, g->n) != 0)
         return CURVE_ENOMEM;

@@ -352,6 +352,25 @@ static int expand_disks(const struct rank_cli *o, const char *cmd, struct point_
                                    "--disks: no disk type '%s' in the catalogs (they have: %s)",
                                    sp[i].type, cat->n_disks ? have : "none");
         }
+        {
+            const struct cat_disk *d = cat_find_disk(cat, sp[i].type);
+            if (d->local)
+                return cli_usage_error(cmd,
+                                       "--disks %s: a local disk comes with its host and is priced "
+                                       "in it, so its size is no choice: rank the hosts that have "
+                                       "it as catalog configurations",
+                                       d->id);
+            for (size_t k = 0; k < sp[i].n_sizes; k++)
+                if (sp[i].sizes[k] < d->min_gib || sp[i].sizes[k] > d->max_gib)
+                    return cli_usage_error(cmd, "--disks %s: %g GiB is outside its %g-%g GiB",
+                                           d->id, sp[i].sizes[k], d->min_gib, d->max_gib);
+            for (size_t k = 0; k < i; k++)
+                if (strcmp(sp[k].type, sp[i].type) == 0)
+                    return cli_usage_error(cmd,
+                                           "--disks %s given twice: give each type once, with "
+                                           "all its sizes (TYPE:100,500)",
+                                           d->id);
+        }
     }
     for (size_t i = 0; i < o->n_disks_from; i++) {
         size_t k;

@@ -129,8 +129,34 @@ r = run("--disks", "huawei-evs-essd:abc")
 check(r.returncode == 2 and "the size 'abc' is not a number of GiB" in r.stderr,
       "a size that is not a number: exit 2")
 r = run("--disks", "huawei-evs-essd:5")
-check("5 GiB is outside huawei-evs-essd's 10-32768 GiB" in r.stderr and
-      "@huawei-evs-essd:5 " not in r.stdout, "a size outside the type's range: said, not ranked")
+check(r.returncode == 2 and "--disks huawei-evs-essd: 5 GiB is outside its 10-32768 GiB" in r.stderr,
+      "a size outside the type's range: exit 2 naming the range")
+r = run("--disks", "huawei-evs-essd:0x10")
+check(r.returncode == 2, "a size in hex is not a number of GiB: exit 2")
+r = run("--disks", "huawei-evs-essd:100", "--disks", "huawei-evs-essd:200@5ms")
+check(r.returncode == 2 and "given twice" in r.stderr, "one type twice: exit 2")
+r = run("--disks", "local-nvme:100")
+check(r.returncode == 2 and "a local disk comes with its host" in r.stderr,
+      "a local disk type is no --disks choice: exit 2")
+r = subprocess.run([BIN, "rank", "--points", CSV, "--catalog", CAT, "--catalog",
+                    "data/catalogs/batch.json", "--slo", "avg:100ms", "--disks", "aws-io2",
+                    "--disks-from", "cloud-essd"], capture_output=True, text=True)
+check("aws-io2: it gives no IOPS without provisioned IOPS" in r.stderr and
+      "aws-io2 on cloud-essd" not in r.stdout and "@aws-io2" not in r.stdout,
+      "io2 (all IOPS provisioned): said, no knee, no row")
+
+# more size never gives less, at a tight target too (the rows are the model's own curve,
+# interpolated, never refitted: a fit within the points' wide intervals reordered them)
+for slo in ("avg:12ms", "avg:20ms", "avg:50ms"):
+    r = run("--slo", slo, "--disks", "huawei-evs-essd:10,20,50,100,200,300,400,500,1000",
+            "--disks", "huawei-evs-ssd:10,20,100,300", "--json")
+    rows = {o["config"]: o for o in map(json.loads, r.stdout.splitlines()) if o.get("config")}
+    for base in ("cloud-essd", "cloud-ssd", "cloud-local-ssd"):
+        for disk in ("huawei-evs-essd", "huawei-evs-ssd"):
+            got = sorted((float(c.split(":")[-1]), o["tps"]["value"] if o["status"] == "met" else 0)
+                         for c, o in rows.items() if c.startswith(base + "@" + disk + ":"))
+            check(all(b[1] >= a[1] * (1 - 1e-9) for a, b in zip(got, got[1:])),
+                  "%s %s on %s: tps never falls as the size grows %s" % (slo, disk, base, got))
 r = subprocess.run([BIN, "rank", "--points", CSV, "--catalog", CAT, "--catalog",
                     "data/catalogs/batch.json", "--slo", "avg:50ms", "--disks",
                     "huawei-gpssd:100"], capture_output=True, text=True)
