@@ -135,7 +135,8 @@ struct study_probes *study_probes_new(const struct study *s, char *err, size_t c
 
 /* ---- one candidate ---------------------------------------------------------------------- */
 
-/* 1 when done_path lists "target<TAB>workload": that curve's auto ladder finished. */
+/* 1 when done_path lists "target<TAB>workload": that curve finished (its ladder and every pass
+ * of its levels, the level records written). */
 static int ladder_finished(const char *done_path, const char *target, const char *workload)
 {
     FILE *f = fopen(done_path, "r");
@@ -162,16 +163,15 @@ static void mark_finished(const char *done_path, const char *target, const char 
         fprintf(stderr, "study: warning: cannot write %s: %s\n", done_path, strerror(errno));
 }
 
-/* Does workload w of candidate c still need measuring? */
+/* Does workload w of candidate c still need measuring? Until the curve is marked finished: a
+ * fixed ladder whose first-pass levels are all there may still lack its later passes and its
+ * level records (issue 27.10: a study killed in its second pass and resumed skipped the curve,
+ * and the ranking used single replicates); what is measured already is taken, not measured
+ * again (probe_drive's done). */
 static int curve_needed(const struct study *s, const struct study_candidate *c, size_t w,
-                        const struct point_list *done, const char *done_path)
+                        const char *done_path)
 {
-    if (s->ladder_auto)
-        return !ladder_finished(done_path, c->target, s->wl[w].name);
-    for (size_t i = 0; i < s->n_ladder; i++)
-        if (!curve_find_point(done, c->target, s->wl[w].name, s->ladder[i]))
-            return 1;
-    return 0;
+    return !ladder_finished(done_path, c->target, s->wl[w].name);
 }
 
 /* The configuration of candidate i's probes (workload set per curve). */
@@ -474,7 +474,7 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
 
     point_list_init(&hist);
     for (size_t w = 0; w < s->n_wl; w++)
-        need |= curve_needed(s, c, w, done, f->done_path);
+        need |= curve_needed(s, c, w, f->done_path);
     if (!need) {
         fprintf(stderr, "study: %s: every point already measured\n", c->target);
         return SIZEUP_EXIT_OK;
@@ -521,7 +521,7 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
         double budget_s;
         long long levels[STUDY_MAX_LADDER];
         json_t *opts;
-        if (!curve_needed(s, c, w, done, f->done_path))
+        if (!curve_needed(s, c, w, f->done_path))
             continue;
         cfg.oltp.workload = sp->wl[w];
         if (c->clients > 1) { /* parts of one fixed length (study_clients.h) */
