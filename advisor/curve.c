@@ -16,8 +16,8 @@
 const char *curve_point_excluded_why(const struct point *p)
 {
     static const char *const flags[] = {
-        "interrupted",        "partial",           "stalled", "reconnects",
-        "impossible_latency", "histogram_mismatch"};
+        "interrupted",        "partial",       "stalled", "reconnects", "impossible_latency",
+        "histogram_mismatch", "tables_changed"};
     if (p->incomplete)
         return "incomplete";
     for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
@@ -30,6 +30,8 @@ const char *curve_excluded_meaning(const char *why)
 {
     if (why && (strcmp(why, "impossible_latency") == 0 || strcmp(why, "histogram_mismatch") == 0))
         return "figures that contradict each other";
+    if (why && strcmp(why, "tables_changed") == 0)
+        return "run on a table that was no longer sizeup's";
     return "not a steady measurement";
 }
 

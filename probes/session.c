@@ -238,13 +238,16 @@ int probe_session_write(struct probe_session *s, const struct point *p)
 /* The level's record (kept as s->last), appended to --out and fsync'ed. 0, or -1 with msg. */
 static int write_point(struct probe_session *s, const struct probe_config *cfg,
                        const struct probe_result *r, const json_t *interval,
-                       const struct srvstat_snap *before, const struct srvstat_snap *after)
+                       const struct srvstat_snap *before, const struct srvstat_snap *after,
+                       const char *flag)
 {
     struct point *p = &s->last;
     int rc;
     point_destroy(p);
     point_init(p);
     rc = probe_fill_point(cfg, r, p);
+    if (!rc && flag)
+        rc = point_add_flag(p, flag);
     if (!rc && srvstat_demand(before, after, r->tot.events, level_tps(r), p) == POINT_ENOMEM)
         rc = POINT_ENOMEM;
     if (!rc)
@@ -431,6 +434,26 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* 1 when a table the workload touches is no longer sizeup's (sbtables_check: its mark and
+ * shape), said in s->msg with when ("before" or "after" the level of threads). A check that
+ * cannot reach the server says nothing here: the level's own connections tell. */
+static int tables_changed(struct probe_session *s, unsigned threads, const char *when)
+{
+    char why[2048];
+    struct myconn_error err;
+    if (!s->o.recheck_tables)
+        return 0;
+    memset(&err, 0, sizeof err);
+    if (sbtables_check(s->o.cfg, why, sizeof why, &err) != SBTABLES_REFUSED)
+        return 0;
+    snprintf(s->msg, sizeof s->msg, "the tables changed %s the level of %u thread%s: %s%s", when,
+             threads, threads == 1 ? "" : "s", why,
+             strcmp(when, "before") == 0
+                 ? "; nothing was run on them, and the run stops"
+                 : "; the level's record is flagged tables_changed, and the run stops");
+    return 1;
+}
+
 enum probe_level_status probe_session_level_with(struct probe_session *s, unsigned threads,
                                                  const struct probe_level_opts *lo,
                                                  struct probe_level *lv)
@@ -453,11 +476,17 @@ enum probe_level_status probe_session_level_with(struct probe_session *s, unsign
         enum probe_level_status st;
         const char *flags;
         double t0 = now_s();
-        int wrc;
+        int wrc, changed;
         lv->attempts = attempt + 1;
         if (attempt > 0 && cfg->progress)
             fprintf(cfg->progress, "sizeup probe: %u threads, %s: measuring again (%u of %u)\n",
                     threads, level_kind(cfg), attempt, s->o.remeasure);
+        /* the tables are still sizeup's (issue 27.9: a user's sysbench-shaped table renamed
+         * into place between levels was written to): nothing runs on a table that is not */
+        if (tables_changed(s, threads, "before")) {
+            srvstat_init(&before);
+            return lv->status = PROBE_LEVEL_REFUSED;
+        }
         server_snapshot(s, 1, &before);
         if (probe_run(cfg, threads, &r) != 0) {
             snprintf(s->msg, sizeof s->msg, "%s", r.err.msg);
@@ -493,7 +522,10 @@ enum probe_level_status probe_session_level_with(struct probe_session *s, unsign
                 report_summary(cfg->out, &r, cfg->percentile);
             fflush(cfg->out);
         }
-        wrc = write_point(s, cfg, &r, interval, &before, &after);
+        /* and after it: a table swapped in during the level was run on; its record is flagged
+         * and the run stops (the level's own statements could not be held back) */
+        changed = r.end != PROBE_END_INTERRUPTED && tables_changed(s, threads, "after");
+        wrc = write_point(s, cfg, &r, interval, &before, &after, changed ? "tables_changed" : NULL);
         srvstat_destroy(&before);
         srvstat_destroy(&after);
         if (wrc != 0) {
@@ -511,8 +543,12 @@ enum probe_level_status probe_session_level_with(struct probe_session *s, unsign
                              ? level_avg_ms(&r)
                              : level_pct_ms(&r, s->o.latency_pct > 0 ? s->o.latency_pct : 95);
         flags = fault_flags(s, &r);
-        lv->counts =
-            !flags[0] && r.end == PROBE_END_OK && (r.calibrated ? r.kept.events : r.tot.events) > 0;
+        lv->counts = !changed && !flags[0] && r.end == PROBE_END_OK &&
+                     (r.calibrated ? r.kept.events : r.tot.events) > 0;
+        if (changed) {
+            probe_result_destroy(&r);
+            return lv->status = PROBE_LEVEL_FATAL;
+        }
         if (r.end == PROBE_END_INTERRUPTED) {
             probe_result_destroy(&r);
             return lv->status = PROBE_LEVEL_INTERRUPTED;

@@ -518,6 +518,7 @@ static int run_levels_locked(struct probe_cli *pc)
     so.remeasure = pc->remeasure;
     so.latency_pct = pct;
     so.latency_avg = avg;
+    so.recheck_tables = 1;
     s = probe_session_new(&so, err, sizeof err);
     if (!s) {
         fprintf(stderr, "sizeup: %s\n", err);

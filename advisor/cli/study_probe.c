@@ -265,6 +265,7 @@ static struct probe_session *session(const struct study_candidate *c,
     so.remeasure = STUDY_REMEASURE;
     so.latency_pct = s->target.pct > 0 ? s->target.pct : 95;
     so.latency_avg = s->target.pct == 0;
+    so.recheck_tables = 1;
     ps = probe_session_new(&so, err, sizeof err);
     if (!ps)
         fprintf(stderr, "sizeup: %s\n", err);

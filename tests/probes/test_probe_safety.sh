@@ -114,5 +114,42 @@ check_true "says it dropped what it created" grep -q "table(s) it had created we
 check_eq "interrupted prepare: no table left" \
     "$(sql "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA='sbtest' AND TABLE_NAME LIKE 'sbtest%'")" 0
 
+# ---- a table swapped in while the run goes on (issue 27.9) -------------------------------------
+# a user's sysbench-shaped table (no sizeup mark, 300 rows) is renamed into sbtest1's place during
+# the first of two levels: the check after that level flags its record tables_changed and the run
+# stops; the second level never runs on the user's table (a read-only workload, so the first level
+# did not write it either: its CHECKSUM TABLE is unchanged)
+drop_sbtest_tables
+probe prepare --tables 1 --table-size 200 >/dev/null 2>&1
+check_eq "swap: prepare" $? 0
+sql "DROP TABLE IF EXISTS sbscratch.sbtest1"
+MYSQL_PWD=$SIZEUP_MYSQL_PASSWORD sysbench oltp_read_only --mysql-host=127.0.0.1 \
+    --mysql-port="$SIZEUP_MYSQL_PORT" --mysql-user="$SIZEUP_MYSQL_USER" \
+    --mysql-password="$SIZEUP_MYSQL_PASSWORD" --mysql-db=sbscratch --tables=1 --table-size=300 \
+    prepare >/dev/null 2>&1
+check_eq "swap: the user's sysbench table" $? 0
+usersum=$(sql "CHECKSUM TABLE sbscratch.sbtest1" | cut -f2)
+probe run --workload oltp_read_only --tables 1 --table-size 200 --threads 1,2 --time 4 \
+    --out "$TMPD/swap.jsonl" >"$TMPD/swap.out" 2>"$TMPD/swap.err" &
+pid=$!
+for _ in $(seq 1 100); do # until the first level runs
+    grep -q "level 1/2" "$TMPD/swap.err" 2>/dev/null && break
+    sleep 0.1
+done
+sleep 1.5
+sql "RENAME TABLE sbtest1 TO sbscratch.sizeup_own, sbscratch.sbtest1 TO sbtest1"
+wait $pid
+check_eq "swap: the run stops with exit 1" $? 1
+check_true "swap: says the tables changed after the level of 1 thread, naming sbtest1" \
+    grep -q "the tables changed after the level of 1 thread: .*sbtest1.*flagged tables_changed, and the run stops" "$TMPD/swap.err"
+check_eq "swap: one record, flagged tables_changed" \
+    "$(python3 -c "import json,sys; r=[json.loads(l) for l in open(sys.argv[1]) if l.strip()]; print(len(r), r[0]['threads'], 'tables_changed' in r[0].get('flags', []))" "$TMPD/swap.jsonl")" \
+    "1 1 True"
+check_true "swap: the second level never ran" bash -c "! grep -q 'level 2/2' '$TMPD/swap.err'"
+check_eq "swap: the user's table unchanged" "$(sql "CHECKSUM TABLE sbtest1" | cut -f2)" "$usersum"
+sql "DROP TABLE sbtest1; RENAME TABLE sbscratch.sizeup_own TO sbtest1"
+probe cleanup --tables 1 >/dev/null 2>&1
+check_eq "swap: sizeup's table back, cleanup drops it" $? 0
+
 rootsql "DROP DATABASE IF EXISTS sbscratch"
 finish
