@@ -523,8 +523,11 @@ enum probe_level_status probe_session_level_with(struct probe_session *s, unsign
             fflush(cfg->out);
         }
         /* and after it: a table swapped in during the level was run on; its record is flagged
-         * and the run stops (the level's own statements could not be held back) */
-        changed = r.end != PROBE_END_INTERRUPTED && tables_changed(s, threads, "after");
+         * and the run stops (the level's own statements could not be held back). A level that
+         * did not end well does not count and is measured again after the check before it; no
+         * wait on a server that may still be frozen */
+        changed = r.end == PROBE_END_OK && !r.stalled && r.tot.reconnects == 0 &&
+                  tables_changed(s, threads, "after");
         wrc = write_point(s, cfg, &r, interval, &before, &after, changed ? "tables_changed" : NULL);
         srvstat_destroy(&before);
         srvstat_destroy(&after);

@@ -40,10 +40,12 @@ struct probe_session_opts {
     unsigned remeasure;             /* times a flagged level is measured again (0..10) */
     double latency_pct;             /* the percentile a level reports for the ladder, e.g. 95 */
     int latency_avg;                /* 1: a level reports its mean latency instead */
-    int recheck_tables; /* 1: the tables are checked to be sizeup's (sbtables_check) before and
-                           after every level: a table that is not, before, refuses the level
-                           (PROBE_LEVEL_REFUSED, nothing run); after, flags its record
-                           tables_changed (PROBE_LEVEL_FATAL): the run stops, msg names it */
+    int recheck_tables; /* 1: the tables are checked to be sizeup's (sbtables_check) before
+                           every level and after one that ended well: a table that is not,
+                           before, refuses the level (PROBE_LEVEL_REFUSED, nothing run); after,
+                           flags its record tables_changed (PROBE_LEVEL_FATAL): the run stops,
+                           msg names it. A level that did not end well (stalled, reconnects)
+                           does not count and is measured again after the check before it */
 };
 
 /* How a level (all its attempts) ended. */

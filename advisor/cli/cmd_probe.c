@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "conn_cli.h"
 #include "curve.h"
+#include "dblock.h"
 #include "import.h"
 #include "ladder.h"
 #include "launcher.h"
@@ -459,6 +460,7 @@ static int run_levels(struct probe_cli *pc)
     return rc;
 }
 
+/* The levels of probe run, --out (if any) held for this run. */
 static int run_levels_locked(struct probe_cli *pc)
 {
     struct probe_session_opts so;
@@ -538,6 +540,9 @@ static int run_levels_locked(struct probe_cli *pc)
     d.done_name = pc->out;
     d.latency_pct = pct;
     d.latency_avg = avg;
+    /* this database's probe tables for this run alone; the parts of a multi-client level
+     * leave it to their launcher (probes/dblock.h) */
+    d.lock_conn = pc->cfg.client_count ? NULL : &pc->cfg.conn;
     d.progress = stderr;
     /* calibrated: in passes (advisor/passes.h) */
     probe_drive_passes(&d, &pc->cfg,
@@ -562,9 +567,25 @@ static int run_levels_locked(struct probe_cli *pc)
     return rc;
 }
 
+/* This database's probe tables for this run alone (probes/dblock.h): SIZEUP_EXIT_OK, or the
+ * exit status with the reason on stderr. */
+static int take_lock(struct probe_cli *pc, struct dblock *lock)
+{
+    char msg[1024];
+    int r = dblock_acquire(lock, &pc->cfg.conn, msg, sizeof msg);
+    if (r == 0) {
+        if (msg[0])
+            fprintf(stderr, "sizeup probe: note: %s\n", msg);
+        return SIZEUP_EXIT_OK;
+    }
+    fprintf(stderr, "sizeup: %s\n", msg);
+    return r == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
+}
+
 int cmd_probe(int argc, char **argv)
 {
     struct probe_cli pc;
+    struct dblock lock = {0};
     struct myconn_where where;
     const char *command = NULL;
     char msg[4096];
@@ -597,6 +618,8 @@ int cmd_probe(int argc, char **argv)
         for (size_t i = 0; i < pc.threads.n; i++)
             if ((unsigned)pc.threads.v[i] > threads)
                 threads = (unsigned)pc.threads.v[i];
+        if ((rc = take_lock(&pc, &lock)) != SIZEUP_EXIT_OK)
+            goto done; /* another run holds this database's tables; the reason is on stderr */
         printf("sizeup %s (sysbench 1.0.20-compatible report)\n\n", SIZEUP_VERSION);
         if (strcmp(command, "prepare") == 0)
             r = sbtables_prepare(&pc.cfg, threads, msg, sizeof msg);
@@ -611,6 +634,8 @@ int cmd_probe(int argc, char **argv)
         if (stopflag_signal())
             rc = SIZEUP_EXIT_INTERRUPTED;
     }
+done:
+    dblock_release(&lock);
     stopflag_restore();
     conn_cli_close(&pc.cc);
     return rc;

@@ -1,6 +1,8 @@
 /* probe_drive.c - the levels of one curve over a probe session (see probe_drive.h). */
 #include "probe_drive.h"
 
+#include "dblock.h"
+
 #include "calib.h"
 #include "cli.h"
 #include "curve.h"
@@ -27,8 +29,9 @@ static void say(const struct probe_drive_opts *o, const char *fmt, ...)
     fflush(o->progress);
 }
 
-/* Open and check; 0 or the exit status. */
-static int start(struct probe_session *s, const struct probe_drive_opts *o, struct ladder_opts *lo)
+/* Open, check and take the database's lock; 0 or the exit status. */
+static int start(struct probe_session *s, const struct probe_drive_opts *o, struct ladder_opts *lo,
+                 struct dblock *lock)
 {
     int rc = probe_session_open(s);
     if (rc) {
@@ -39,6 +42,16 @@ static int start(struct probe_session *s, const struct probe_drive_opts *o, stru
     if (rc) {
         say(o, "sizeup: %s\n", probe_session_msg(s));
         return rc == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
+    }
+    if (o->lock_conn) {
+        char msg[1024];
+        rc = dblock_acquire(lock, o->lock_conn, msg, sizeof msg);
+        if (rc) {
+            say(o, "sizeup: %s\n", msg);
+            return rc == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
+        }
+        if (msg[0])
+            say(o, "sizeup probe: note: %s\n", msg);
     }
     if (o->auto_threads) {
         unsigned mc = probe_session_max_connections(s);
@@ -334,8 +347,20 @@ static int write_levels(struct probe_session *s, const struct probe_drive_opts *
     return 0;
 }
 
+static int drive(struct probe_session *s, const struct probe_drive_opts *o,
+                 struct probe_drive_result *res, struct dblock *lock);
+
 int probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
                 struct probe_drive_result *res)
+{
+    struct dblock lock = {0};
+    int rc = drive(s, o, res, &lock);
+    dblock_release(&lock);
+    return rc;
+}
+
+static int drive(struct probe_session *s, const struct probe_drive_opts *o,
+                 struct probe_drive_result *res, struct dblock *lock)
 {
     struct probe_drive_result tmp;
     struct ladder lad;
@@ -350,7 +375,7 @@ int probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
     res->noise_cv = res->between_cv = res->attainable = NAN;
     memset(&ps, 0, sizeof ps);
     point_list_init(&rp.recs);
-    if ((rc = start(s, o, &lo)) != 0)
+    if ((rc = start(s, o, &lo, lock)) != 0)
         return rc;
     if (in_passes) {
         struct passes_opts po = o->popts;

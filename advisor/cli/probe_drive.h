@@ -55,6 +55,10 @@ struct probe_drive_opts {
     FILE *progress;           /* progress lines; NULL = none */
     int passes;               /* 1: measure in passes (calibrated levels only) */
     struct passes_opts popts; /* their options (precision, replicates, budget, lengths) */
+    /* take this database's lock (probes/dblock.h) once the server answered and the tables
+     * passed their check, held until the levels end; NULL: the caller holds it (a study) or
+     * needs none (a part of a multi-client level) */
+    const struct myconn_opts *lock_conn;
 };
 
 /* What the levels came to, for the caller's messages. */

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "curve.h"
+#include "dblock.h"
 #include "import.h"
 #include "ladder.h"
 #include "levelfile.h"
@@ -471,6 +472,7 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
     struct probe_session *tables;
     struct ladder_opts lo = study_ladder(s);
     struct point_list hist; /* the results as each curve starts (the noise floor) */
+    struct dblock lock = {0};
     int need = 0, rc;
 
     point_list_init(&hist);
@@ -493,6 +495,18 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
     }
     if (!(tables = session(c, &cfg, s, NULL, NULL)))
         return SIZEUP_EXIT_FAIL;
+    /* this database's probe tables for this study alone (probes/dblock.h, issue 27.8) */
+    {
+        char lmsg[1024];
+        int lr = dblock_acquire(&lock, &cfg.conn, lmsg, sizeof lmsg);
+        if (lr != 0) {
+            fprintf(stderr, "sizeup: %s: %s\n", c->target, lmsg);
+            rc = lr == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
+            goto out;
+        }
+        if (lmsg[0])
+            fprintf(stderr, "study: %s: note: %s\n", c->target, lmsg);
+    }
 
     /* drop tables an earlier interrupted run left (sizeup's only), then load */
     fprintf(stderr, "study: %s: preparing %ld table(s) x %ld rows\n", c->target, c->tables,
@@ -609,6 +623,7 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
     if (stopflag_signal())
         rc = SIZEUP_EXIT_INTERRUPTED;
 out:
+    dblock_release(&lock);
     point_list_destroy(&hist);
     probe_session_free(tables);
     if (rc != SIZEUP_EXIT_OK && rc != SIZEUP_EXIT_INTERRUPTED)

@@ -37,5 +37,28 @@ wait "$killed" 2>/dev/null
 probe run --tables 1 --table-size 1000 --workload oltp_point_select --threads 1 --time 1 \
     --out "$out" >/dev/null 2>&1
 check_eq "a run killed with SIGKILL holds no lock" $? 0
+
+# one run per database (issue 27.8, probes/dblock.h): a second run on the same database but
+# another --out, and a cleanup that would drop the tables under the first, are refused naming
+# the server's lock and the holder's connection; the first run's levels are all there
+MYSQL_PWD=$SIZEUP_MYSQL_PASSWORD "$SIZEUP_BIN" probe run "${PROBE_CONN[@]}" --tables 1 \
+    --table-size 1000 --workload oltp_point_select --threads 1,2 --time 2 --out "$TMPD/db1.jsonl" \
+    >/dev/null 2>"$TMPD/db1.err" &
+first=$!
+for _ in $(seq 1 100); do grep -q "level 1/" "$TMPD/db1.err" 2>/dev/null && break; sleep 0.1; done
+probe run --tables 1 --table-size 1000 --workload oltp_point_select --threads 1 --time 1 \
+    --out "$TMPD/db2.jsonl" >/dev/null 2>"$TMPD/db2.err"
+check_eq "a second run on the same database is refused" $? 1
+check_true "and told which lock and whose connection" \
+    grep -q "another sizeup run holds the probe tables of database '$SIZEUP_MYSQL_DB' (the server's lock 'sizeup.sbtest/$SIZEUP_MYSQL_DB', connection [0-9]* (user $SIZEUP_MYSQL_USER" "$TMPD/db2.err"
+check_true "it wrote nothing" test ! -s "$TMPD/db2.jsonl"
+probe cleanup --tables 1 >/dev/null 2>"$TMPD/dbc.err"
+check_eq "a cleanup under a running probe is refused" $? 1
+check_eq "and the table is still there" \
+    "$(sql "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA='$SIZEUP_MYSQL_DB' AND TABLE_NAME='sbtest1'")" 1
+wait "$first"
+check_eq "the first run ends well, both levels written" "$? $(wc -l <"$TMPD/db1.jsonl")" "0 2"
+probe cleanup --tables 1 >/dev/null 2>&1
+check_eq "after it, a cleanup goes on" $? 0
 drop_sbtest_tables
 finish
