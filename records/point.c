@@ -163,9 +163,12 @@ int point_copy(struct point *dst, const struct point *src)
     for (size_t i = 0; i < src->n_predicted_from; i++)
         if (point_add_predicted_from(&tmp, src->predicted_from[i]))
             goto nomem;
+    tmp.series_step = tmp.series_fill = 0; /* copied as they are, after */
     for (size_t i = 0; i < src->n_series; i++)
         if (point_series_append(&tmp, &src->series[i]))
             goto nomem;
+    tmp.series_step = src->series_step;
+    tmp.series_fill = src->series_fill;
     for (size_t i = 0; i < src->n_hist; i++)
         if (point_hist_append(&tmp, src->histogram[i].value_ms, src->histogram[i].count))
             goto nomem;
@@ -320,13 +323,66 @@ static int grow(void **arr, size_t *cap, size_t need, size_t elem)
     return POINT_OK;
 }
 
+/* a's value and b's, weighted wa and wb; either alone when the other is absent. */
+static double wmean(double a, double wa, double b, double wb)
+{
+    if (isnan(a))
+        return b;
+    if (isnan(b))
+        return a;
+    return (a * wa + b * wb) / (wa + wb);
+}
+
+/* Interval b (of wb reports) folded into a (of wa reports): point_series_append's rule. */
+static void fold(struct point_interval *a, double wa, const struct point_interval *b, double wb)
+{
+    a->tps = wmean(a->tps, wa, b->tps, wb);
+    a->qps = wmean(a->qps, wa, b->qps, wb);
+    a->reads_ps = wmean(a->reads_ps, wa, b->reads_ps, wb);
+    a->writes_ps = wmean(a->writes_ps, wa, b->writes_ps, wb);
+    a->other_ps = wmean(a->other_ps, wa, b->other_ps, wb);
+    a->errors_ps = wmean(a->errors_ps, wa, b->errors_ps, wb);
+    a->reconnects_ps = wmean(a->reconnects_ps, wa, b->reconnects_ps, wb);
+    a->read_mib_s = wmean(a->read_mib_s, wa, b->read_mib_s, wb);
+    a->written_mib_s = wmean(a->written_mib_s, wa, b->written_mib_s, wb);
+    a->fsyncs_ps = wmean(a->fsyncs_ps, wa, b->fsyncs_ps, wb);
+    if (isnan(a->lat_ms) || b->lat_ms > a->lat_ms)
+        a->lat_ms = b->lat_ms;
+    if (isnan(a->pct))
+        a->pct = b->pct;
+    if (b->threads > 0)
+        a->threads = b->threads;
+    if (!isnan(b->t_s))
+        a->t_s = b->t_s;
+}
+
 int point_series_append(struct point *p, const struct point_interval *iv)
 {
     void *arr = p->series;
+    size_t step = p->series_step > 1 ? p->series_step : 1;
+    if (step > 1 && p->n_series > 0 && p->series_fill < step) {
+        fold(&p->series[p->n_series - 1], (double)p->series_fill, iv, 1);
+        p->series_fill++;
+        return POINT_OK;
+    }
+    if (p->n_series >= POINT_SERIES_MAX) {
+        /* every entry is full here: neighbours pairwise, twice the reports each */
+        size_t n = 0;
+        if (step == 1 && point_add_flag(p, "series_summarised"))
+            return POINT_ENOMEM;
+        for (size_t i = 0; i < p->n_series; i += 2, n++) {
+            p->series[n] = p->series[i];
+            if (i + 1 < p->n_series)
+                fold(&p->series[n], (double)step, &p->series[i + 1], (double)step);
+        }
+        p->n_series = n;
+        p->series_step = 2 * step; /* the new report starts an entry of its own */
+    }
     if (grow(&arr, &p->cap_series, p->n_series + 1, sizeof *p->series))
         return POINT_ENOMEM;
     p->series = arr;
     p->series[p->n_series++] = *iv;
+    p->series_fill = 1;
     return POINT_OK;
 }
 
@@ -666,6 +722,8 @@ json_t *point_to_json(const struct point *p, struct point_error *err)
         if (!sub)
             goto nomem;
         rc |= json_object_set_new(o, "series", sub);
+        if (p->series_step > 1)
+            rc |= json_object_set_new(o, "series_step", json_integer((json_int_t)p->series_step));
     }
     if (p->n_hist) {
         sub = histogram_to_json(p);

@@ -39,7 +39,8 @@
  *   series        array of per-interval objects {"t","threads","tps","qps","reads_ps",
  *                 "writes_ps","other_ps","lat_ms","pct","errors_ps","reconnects_ps",
  *                 "read_mib_s","written_mib_s","fsyncs_ps"} (t in s from the start; absent
- *                 keys omitted)
+ *                 keys omitted), at most POINT_SERIES_MAX of them
+ *   series_step   N >= 2 when each series entry summarises N reports (point_series_append)
  *   histogram     {"unit":"ms","buckets":[[value_ms,count],...]}
  *   latency_histogram  the exact latency histogram (hist_json.h): written by probes for parts,
  *                 read back losslessly, merged by merge.h
@@ -200,6 +201,9 @@ struct point {
     struct point_server server;
     struct point_interval *series;
     size_t n_series, cap_series;
+    size_t series_step; /* 0 or 1: one entry per report; N > 1: each entry summarises N reports
+                           (the last one series_fill of them): see point_series_append */
+    size_t series_fill; /* reports in the last entry while series_step > 1 */
     struct point_bucket *histogram;
     size_t n_hist, cap_hist;
     struct hist *latency_hist;  /* latency_histogram, exact (owned); NULL when absent */
@@ -316,7 +320,19 @@ enum point_pct_source {
  */
 double point_latency_pct(const struct point *p, double pct, enum point_pct_source *src);
 
-/** Append one interval (copied). @return POINT_OK or POINT_ENOMEM. */
+/* Most entries a series keeps (issue 27.12: one run of 1.45 M intermediate reports imported in
+ * 2.9 GB and wrote a 253 MB line no reader takes). */
+#define POINT_SERIES_MAX 4096
+
+/**
+ * Append one interval (copied). The series stays bounded: when it holds POINT_SERIES_MAX
+ * entries, each two neighbours become one (series_step doubles: every entry then summarises
+ * that many consecutive reports, and a new report joins the last entry until it is full), and
+ * the point is flagged series_summarised. An entry that summarises reports has the mean of their
+ * rates (reports of one run are of equal length), the largest of their latency percentiles (an
+ * upper bound of each report's), the last one's threads and end time.
+ * @return POINT_OK or POINT_ENOMEM.
+ */
 int point_series_append(struct point *p, const struct point_interval *iv);
 
 /** A point_interval with every value absent (NAN, threads 0). */

@@ -125,6 +125,7 @@ static const char *const point_keys[] = {"schema",
                                          "io",
                                          "server",
                                          "series",
+                                         "series_step",
                                          "histogram",
                                          "tool",
                                          "server_version",
@@ -269,6 +270,21 @@ static int read_interval(struct jr *r, const json_t *o, struct point_interval *i
         return bad(r, "threads", "an integer below 10^9");
     iv->threads = th > 0 ? (int)th : 0;
     return POINT_OK;
+}
+
+/* "series_step": an integer >= 2 with a series (its entries summarise that many reports each;
+ * point_series_append). Read after the series, whose entries are taken as they are. */
+static int read_series_step(struct jr *r, const json_t *v, struct point *p)
+{
+    if (!v)
+        return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < 2 || json_integer_value(v) > (1LL << 40) ||
+        p->n_series == 0)
+        return bad(r, "series_step", "an integer >= 2, with a series");
+    /* entries as written, each of that many reports (more when reading compacted them too) */
+    p->series_step = (p->series_step > 1 ? p->series_step : 1) * (size_t)json_integer_value(v);
+    p->series_fill = p->series_step;
+    return 0;
 }
 
 static int read_series(struct jr *r, const json_t *a, struct point *p)
@@ -496,6 +512,7 @@ static int read_point(struct jr *r, const json_t *o, struct point *p)
     }
     if ((rc = read_server(r, json_object_get(o, "server"), p)) ||
         (rc = read_series(r, json_object_get(o, "series"), p)) ||
+        (rc = read_series_step(r, json_object_get(o, "series_step"), p)) ||
         (rc = read_histogram(r, json_object_get(o, "histogram"), p)) ||
         (rc = read_latency_hist(r, json_object_get(o, "latency_histogram"), p)) ||
         (rc = read_client(r, json_object_get(o, "client"), p)))

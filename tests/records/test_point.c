@@ -414,8 +414,68 @@ static void server_pool(void)
     point_destroy(&out);
 }
 
+/* Issue 27.12: a series stays within POINT_SERIES_MAX entries. 10,000 one-second reports of
+ * tps = i and p95 = i % 7 (i = 1..10,000): past 4,096 entries neighbours merge, so with step 4
+ * (4,096 x 2 < 10,000 <= 4,096 x 4) entry k holds reports 4k+1..4k+4: tps their mean 4k + 2.5,
+ * p95 the largest of theirs, t the last report's; the last entry reports 9,997..10,000. The
+ * point says series_summarised, and the step survives a round trip. */
+static void series_bounded(void)
+{
+    struct point a, b;
+    struct point_error err = {""};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f;
+    struct point_reader *r;
+    int ok_tps = 1, ok_lat = 1, ok_t = 1;
+    point_init(&a);
+    point_init(&b);
+    fill(&a);
+    a.n_series = 0;
+    for (int i = 1; i <= 10000; i++) {
+        struct point_interval iv = point_interval_none();
+        iv.t_s = i;
+        iv.threads = 2;
+        iv.tps = i;
+        iv.lat_ms = i % 7;
+        iv.pct = 95;
+        CHECK_INT_EQ(point_series_append(&a, &iv), POINT_OK);
+    }
+    CHECK(a.n_series <= POINT_SERIES_MAX);
+    CHECK_INT_EQ(a.series_step, 4);
+    CHECK_INT_EQ(a.n_series, 2500);
+    for (size_t k = 0; k < a.n_series; k++) {
+        double lo = 4.0 * (double)k + 1, want_lat = 0;
+        for (int j = 0; j < 4; j++)
+            want_lat = fmax(want_lat, (double)(((int)lo + j) % 7));
+        ok_tps &= fabs(a.series[k].tps - (lo + 1.5)) < 1e-9;
+        ok_lat &= a.series[k].lat_ms == want_lat;
+        ok_t &= a.series[k].t_s == lo + 3;
+    }
+    CHECK(ok_tps);
+    CHECK(ok_lat);
+    CHECK(ok_t);
+    CHECK(point_has_flag(&a, "series_summarised"));
+    f = open_memstream(&buf, &len);
+    CHECK_INT_EQ(point_write(f, &a, &err), POINT_OK);
+    fclose(f);
+    CHECK(len < 1024 * 1024);
+    f = fmemopen(buf, len, "r");
+    r = point_reader_new(f, "mem");
+    CHECK_INT_EQ(point_reader_next(r, &b, &err), 1);
+    CHECK_INT_EQ(b.n_series, 2500);
+    CHECK_INT_EQ(b.series_step, 4);
+    CHECK_NEAR(b.series[2499].tps, 9998.5, 1e-9);
+    point_reader_free(r);
+    fclose(f);
+    free(buf);
+    point_destroy(&a);
+    point_destroy(&b);
+}
+
 int main(void)
 {
+    series_bounded();
     server_block();
     server_pool();
     round_trip();
