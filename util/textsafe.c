@@ -86,7 +86,10 @@ static const char *render(const char *s, char *buf, size_t cap, int md)
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
         char t[16];
         size_t h = hazard(p), n = h ? 0 : seq_len(p);
-        if (h) {
+        if (md == 2 && (*p == '\n' || *p == '\t')) {
+            t[0] = (char)*p; /* a message's own lines */
+            t[1] = '\0';
+        } else if (h) {
             size_t k = 0;
             for (size_t j = 0; j < h; j++)
                 k += (size_t)snprintf(t + k, sizeof t - k, "\\x%02x", p[j]);
@@ -97,13 +100,13 @@ static const char *render(const char *s, char *buf, size_t cap, int md)
             p += n - 1;
         } else if (is_control(*p))
             snprintf(t, sizeof t, "\\x%02x", *p);
-        else if (*p == '\\')
+        else if (*p == '\\' && md != 2)
             snprintf(t, sizeof t, "\\\\");
-        else if (md && strchr("|`[]", *p))
+        else if (md == 1 && strchr("|`[]", *p))
             snprintf(t, sizeof t, "\\%c", *p);
-        else if (md && *p == '<' && (isalpha(p[1]) || (p[1] && strchr("/!?", p[1]))))
+        else if (md == 1 && *p == '<' && (isalpha(p[1]) || (p[1] && strchr("/!?", p[1]))))
             snprintf(t, sizeof t, "&lt;"); /* would open an HTML tag (CommonMark 6.6) */
-        else if (md && *p == '&' && (isalpha(p[1]) || p[1] == '#'))
+        else if (md == 1 && *p == '&' && (isalpha(p[1]) || p[1] == '#'))
             snprintf(t, sizeof t, "&amp;"); /* would start an entity */
         else
             snprintf(t, sizeof t, "%c", *p);
@@ -121,4 +124,9 @@ const char *textsafe_visible(const char *s, char *buf, size_t cap)
 const char *textsafe_md(const char *s, char *buf, size_t cap)
 {
     return render(s, buf, cap, 1);
+}
+
+const char *textsafe_message(const char *s, char *buf, size_t cap)
+{
+    return render(s, buf, cap, 2);
 }

@@ -29,6 +29,13 @@ long textsafe_text_control_at(const char *s);
 const char *textsafe_visible(const char *s, char *buf, size_t cap);
 
 /**
+ * A whole message for a terminal (an error built from what the user typed): as
+ * textsafe_visible, but its own line feeds and tabs pass and '\' stays as it is. Into buf (cap
+ * bytes, cut with "..."). @return buf.
+ */
+const char *textsafe_message(const char *s, char *buf, size_t cap);
+
+/**
  * s as Markdown text safe in a table cell or a list item (CommonMark, GitHub tables): '|' (a
  * cell's end), '`' (code) and '[', ']' (links) escaped with '\'; a '<' that would open an HTML
  * tag (followed by a letter, '/', '!' or '?') as &lt; and an '&' that would start an entity as

@@ -1,6 +1,8 @@
 /* cli.c - option tables as data: one parser, --help from the same table, dispatch (cli.h). */
 #include "cli.h"
 
+#include "textsafe.h"
+
 #include <ctype.h>
 #include <limits.h>
 #include <math.h>
@@ -22,10 +24,13 @@
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fputs("sizeup: ", stderr);
+    char raw[8192], safe[8192];
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
+    /* the values in it are what was typed: a control character is shown, never acted on by
+     * the terminal (issue 27.5: --slo 'p95:ESC]0;pwn BEL' retitled it) */
+    fprintf(stderr, "sizeup: %s", textsafe_message(raw, safe, sizeof safe));
     if (cmd && *cmd)
         fprintf(stderr, "\nTry 'sizeup %s --help'.\n", cmd);
     else

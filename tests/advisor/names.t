@@ -40,3 +40,13 @@ $$ sed 's/"name": "published-tables"/"name": "published-\\u202etables"/' data/ca
 $ catalog check $TRANSCRIPT_TMP/bidi.json
 ? 3
 ! a control character in "published-\xe2\x80\xaetables"
+
+### a value typed on the command line is shown visibly in a usage error, never acted on
+$ rank --slo $'p95:\x1b]0;pwn\x07'
+? 2
+! --slo: 'p95:\x1b]0;pwn\x07' is not a latency target
+
+### an unknown option with an escape sequence in its name: shown visibly too
+$ rank $'--no\x1b[2Jsuch'
+? 2
+! unknown option '--no\x1b[2Jsuch'
