@@ -78,7 +78,12 @@ static void note(FILE *f, const char *text)
 struct notes {
     size_t n, cap;
     char **text, **who;
+    size_t *n_who, *len_who; /* configurations a note names, and the length of who */
 };
+
+/* Most configurations a note names; the rest are counted ("and 999,990 more"): a note over
+ * every row of a million-configuration ranking was quadratic to build and unreadable. */
+#define NOTES_MAX_WHO 12
 
 static void notes_init(struct notes *l)
 {
@@ -89,29 +94,40 @@ static void notes_add(struct notes *l, const char *who, const char *text)
 {
     for (size_t i = 0; i < l->n; i++)
         if (strcmp(l->text[i], text) == 0) {
-            size_t a = strlen(l->who[i]), b = strlen(who);
-            char *w = realloc(l->who[i], a + b + 3);
-            if (w) {
+            size_t a = l->len_who[i], b = strlen(who);
+            char *w;
+            if (++l->n_who[i] > NOTES_MAX_WHO)
+                return; /* counted, not named */
+            if ((w = realloc(l->who[i], a + b + 3))) {
                 memcpy(w + a, ", ", 2);
                 memcpy(w + a + 2, who, b + 1);
                 l->who[i] = w;
+                l->len_who[i] = a + 2 + b;
             }
             return;
         }
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 16;
         char **t = realloc(l->text, cap * sizeof *t), **w;
+        size_t *nw, *lw;
         if (!t)
             return;
         l->text = t;
-        w = realloc(l->who, cap * sizeof *w);
-        if (!w)
+        if (!(w = realloc(l->who, cap * sizeof *w)))
             return;
         l->who = w;
+        if (!(nw = realloc(l->n_who, cap * sizeof *nw)))
+            return;
+        l->n_who = nw;
+        if (!(lw = realloc(l->len_who, cap * sizeof *lw)))
+            return;
+        l->len_who = lw;
         l->cap = cap;
     }
     l->text[l->n] = strdup(text);
     l->who[l->n] = strdup(who);
+    l->n_who[l->n] = 1;
+    l->len_who[l->n] = strlen(who);
     if (l->text[l->n] && l->who[l->n])
         l->n++;
 }
@@ -119,11 +135,13 @@ static void notes_add(struct notes *l, const char *who, const char *text)
 static void notes_print(FILE *f, const struct notes *l)
 {
     for (size_t i = 0; i < l->n; i++) {
-        size_t len = strlen(l->who[i]) + strlen(l->text[i]) + 3;
-        char *line = malloc(len);
+        size_t len = l->len_who[i] + strlen(l->text[i]) + 40;
+        char *line = malloc(len), more[40] = "";
         if (!line)
             continue;
-        snprintf(line, len, "%s: %s", l->who[i], l->text[i]);
+        if (l->n_who[i] > NOTES_MAX_WHO)
+            snprintf(more, sizeof more, " and %zu more", l->n_who[i] - NOTES_MAX_WHO);
+        snprintf(line, len, "%s%s: %s", l->who[i], more, l->text[i]);
         note(f, line);
         free(line);
     }
@@ -137,6 +155,8 @@ static void notes_free(struct notes *l)
     }
     free(l->text);
     free(l->who);
+    free(l->n_who);
+    free(l->len_who);
     memset(l, 0, sizeof *l);
 }
 
@@ -453,19 +473,21 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
     notes_print(f, &nl);
     notes_free(&nl);
     {
-        int any = 0;
-        size_t col = 0;
+        size_t any = 0, col = 0;
         for (size_t i = 0; i < s->n; i++)
             if (s->rows[i].cost_estimate) {
                 const char *lead = any ? ", " : "note: estimated prices in the cost of ";
+                if (++any > 4 * NOTES_MAX_WHO)
+                    continue; /* counted below */
                 if (col + strlen(lead) + strlen(s->rows[i].config) > 98) {
                     fprintf(f, ",\n     ");
                     lead = "";
                     col = 5;
                 }
                 col += (size_t)fprintf(f, "%s%s", lead, s->rows[i].config);
-                any = 1;
             }
+        if (any > 4 * NOTES_MAX_WHO)
+            fprintf(f, " and %zu more", any - 4 * NOTES_MAX_WHO);
         if (any)
             fprintf(f, "\n      (sizeup catalog cost ID shows each term and its source)\n");
     }
