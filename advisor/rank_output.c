@@ -44,12 +44,13 @@ static const char *basis_short(enum curve_basis b)
 }
 
 /* One "note: " line, wrapped at 100 columns with a 6-space continuation. */
-static void note(FILE *f, const char *text)
+/* text after lead, wrapped at 100 columns, continued 6 columns in (4 after a short lead). */
+static void note_lead(FILE *f, const char *lead, const char *text)
 {
-    size_t col = 0, len = strlen(text);
+    size_t col = 0, len = strlen(text), indent = strlen(lead) >= 6 ? 6 : 4;
     const char *p = text;
-    fputs("note: ", f);
-    col = 6;
+    fputs(lead, f);
+    col = strlen(lead);
     while (len) {
         size_t take = len, room = 100 - col;
         if (take > room) {
@@ -67,8 +68,8 @@ static void note(FILE *f, const char *text)
             len--;
         }
         if (len) {
-            fputs("\n      ", f);
-            col = 6;
+            fprintf(f, "\n%*s", (int)indent, "");
+            col = indent;
         }
     }
     fputc('\n', f);
@@ -132,7 +133,14 @@ static void notes_add(struct notes *l, const char *who, const char *text)
         l->n++;
 }
 
+static void notes_print_as(FILE *f, const struct notes *l, const char *lead);
+
 static void notes_print(FILE *f, const struct notes *l)
+{
+    notes_print_as(f, l, NULL);
+}
+
+static void notes_print_as(FILE *f, const struct notes *l, const char *lead)
 {
     for (size_t i = 0; i < l->n; i++) {
         size_t len = l->len_who[i] + strlen(l->text[i]) + 40;
@@ -142,7 +150,7 @@ static void notes_print(FILE *f, const struct notes *l)
         if (l->n_who[i] > NOTES_MAX_WHO)
             snprintf(more, sizeof more, " and %zu more", l->n_who[i] - NOTES_MAX_WHO);
         snprintf(line, len, "%s%s: %s", l->who[i], more, l->text[i]);
-        note(f, line);
+        note_lead(f, lead ? lead : "note: ", line);
         free(line);
     }
 }
@@ -472,6 +480,24 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
     }
     notes_print(f, &nl);
     notes_free(&nl);
+    if (s->measured) {
+        /* like for like? what the rows' points say of how they were measured, when it differs
+         * (issue 28.17) */
+        struct notes ml;
+        notes_init(&ml);
+        for (size_t i = 0; i < s->n; i++) {
+            const char *m = s->measured[s->row_curve[i]];
+            if (s->rows[i].status == RANK_MET && !(s->from && s->from[s->row_curve[i]]))
+                notes_add(&ml, s->rows[i].config, m ? m : "not stated (an imported table)");
+        }
+        if (ml.n > 1) {
+            fprintf(f, "like for like? the measured rows were not measured alike (an engine, the "
+                       "data or where\n  the client ran can move throughput as much as the "
+                       "hardware):\n");
+            notes_print_as(f, &ml, "  ");
+        }
+        notes_free(&ml);
+    }
     {
         size_t any = 0, col = 0;
         for (size_t i = 0; i < s->n; i++)
@@ -626,6 +652,8 @@ static json_t *row_json(const struct rank_set *s, size_t i)
     json_object_set_new(o, "basis", json_string(curve_basis_name(r->basis)));
     if (s->note && s->note[s->row_curve[i]])
         json_object_set_new(o, "disk_model", json_string(s->note[s->row_curve[i]]));
+    if (s->measured && s->measured[s->row_curve[i]])
+        json_object_set_new(o, "measured_with", json_string(s->measured[s->row_curve[i]]));
     if (s->from && s->from[s->row_curve[i]]) {
         /* "a, b, c" as an array */
         json_t *arr = json_array();

@@ -145,6 +145,21 @@ int rankpred_add(struct rank_set *s, const struct predict_set *ps, struct rankpr
                 memset(from, 0, old_n * sizeof *from);
             s->from = from;
         }
+        /* the per-configuration notes a ranking may carry grow with it (NULL: none) */
+        if (s->note) {
+            char **nt = realloc(s->note, n * sizeof *nt);
+            if (!nt)
+                goto nomem;
+            memset(nt + old_n, 0, (n - old_n) * sizeof *nt);
+            s->note = nt;
+        }
+        if (s->measured) {
+            char **ms = realloc(s->measured, n * sizeof *ms);
+            if (!ms)
+                goto nomem;
+            memset(ms + old_n, 0, (n - old_n) * sizeof *ms);
+            s->measured = ms;
+        }
         if (!config || !config_set || !rows || !row_curve || !curves || !from)
             goto nomem;
     }

@@ -38,10 +38,13 @@ void rank_set_destroy(struct rank_set *s)
             free(s->from[i]);
         if (s->note)
             free(s->note[i]);
+        if (s->measured)
+            free(s->measured[i]);
     }
     free(s->config);
     free(s->from);
     free(s->note);
+    free(s->measured);
     free(s->trailer);
     if (s->conf && s->conf_free)
         s->conf_free(s->conf);
@@ -257,6 +260,35 @@ static void map_disk_notes(const struct cat_catalog *cat, const struct rank_map 
     }
 }
 
+/* How point p was measured, as far as it says (rank_set.measured), into buf; "" when it says
+ * nothing. */
+static const char *measured_with(const struct point *p, char *buf, size_t cap)
+{
+    const json_t *o = p->options;
+    const json_t *tb = o ? json_object_get(o, "tables") : NULL;
+    const json_t *ts = o ? json_object_get(o, "table_size") : NULL;
+    const json_t *host = o ? json_object_get(o, "mysql_host") : NULL;
+    const json_t *sock = o ? json_object_get(o, "mysql_socket") : NULL;
+    size_t len = 0;
+    buf[0] = '\0';
+    if (p->server_version && p->server_version[0])
+        len += (size_t)snprintf(buf + len, cap - len, "server %.48s", p->server_version);
+    if (json_is_integer(tb) && json_is_integer(ts) && len < cap)
+        len +=
+            (size_t)snprintf(buf + len, cap - len, "%s%lld x %lld rows", len ? "; " : "",
+                             (long long)json_integer_value(tb), (long long)json_integer_value(ts));
+    if (len < cap && (json_is_string(sock) || json_is_string(host))) {
+        const char *h = json_is_string(host) ? json_string_value(host) : "";
+        int local = json_is_string(sock) || strcmp(h, "127.0.0.1") == 0 ||
+                    strcmp(h, "localhost") == 0 || strcmp(h, "::1") == 0;
+        if (local)
+            snprintf(buf + len, cap - len, "%sclient on the server's host", len ? "; " : "");
+        else
+            snprintf(buf + len, cap - len, "%sclient on another host (%.40s)", len ? "; " : "", h);
+    }
+    return buf;
+}
+
 /* Note configuration k's predicted_from: the configurations its predicted points came from,
  * ", "-separated (s->from, allocated on first use). 0, or -1 out of memory. */
 static int note_from(struct rank_set *s, size_t k, const struct point_list *pts, const size_t *idx,
@@ -465,6 +497,22 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
             cv[w] = c;
         }
         s->row_curve[k] = k;
+        /* how its points were measured (issue 28.17: a local MariaDB ranked against another
+         * engine's published figures with nothing said) */
+        for (size_t w = 0; w < s->opt.n_mix; w++) {
+            const struct curve_group *g =
+                curve_groups_find(&groups, s->config[k], s->opt.mix[w].workload);
+            char mw[300];
+            for (size_t i = 0; g && i < g->n; i++)
+                if (!pts->items[g->idx[i]].predicted &&
+                    measured_with(&pts->items[g->idx[i]], mw, sizeof mw)[0]) {
+                    if (!s->measured && !(s->measured = calloc(s->n, sizeof *s->measured)))
+                        goto nomem;
+                    if (!s->measured[k] && !(s->measured[k] = strdup(mw)))
+                        goto nomem;
+                    break;
+                }
+        }
         rank_row_eval(&s->rows[k], s->config[k], cf->nodes, cv, &s->opt);
         if (any_pred)
             rank_row_widen_predicted(&s->rows[k], cv, &s->opt);

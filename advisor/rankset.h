@@ -59,6 +59,11 @@ struct rank_set {
     char **note;                   /* note[k]: a line said of configuration k's row (the disk
                                       model's binding resource, diskrank.h), or NULL (owned; the
                                       array itself NULL when there is none) */
+    char **measured;               /* measured[k]: how configuration k's points were measured,
+                                      as far as they say: the server's version, the tables and
+                                      rows, where the client ran ("MariaDB 10.11.6; 1 x 10000
+                                      rows; client on the server's host"), or NULL when they say
+                                      nothing (owned; the array NULL when no row says) */
     size_t n_points;               /* points used */
     struct rank_confidence *conf;  /* how sure the ranking is (confidence.h), or NULL; set by
                                       the caller after the build, with its destructor: */

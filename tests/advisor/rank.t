@@ -454,3 +454,18 @@ $ rank --points tests/fixtures/rank/histogram-only-p95.jsonl --catalog data/cata
 $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo p95:50ms
 ? 1
 ! give one the points have: avg
+
+# issue 28.17: a local probe (tests/fixtures/rank/measured-with.jsonl: its records' server_version
+# 10.11.6-MariaDB-0+deb12u1, options 1 table x 10000 rows, mysql_host 127.0.0.1) ranked against a
+# published table that says none of it: the ranking says the rows were not measured alike
+### like for like? what each row's points say of how they were measured
+$ rank --points tests/fixtures/rank/measured-with.jsonl --points data/published/seekdb-4c8g-1c2g.csv --catalog data/catalogs/published.json --catalog data/catalogs/local.json --workload oltp_point_select --slo p99:50ms
+? 0
+> like for like? the measured rows were not measured alike
+> seekdb-4c8g, seekdb-1c2g: not stated (an imported table)
+> local-mariadb: server 10.11.6-MariaDB-0+deb12u1; 1 x 10000 rows; client on the server's host
+
+### rows measured alike (one table): no like-for-like block
+$ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:20ms
+? 0
+>! like for like?
