@@ -523,7 +523,7 @@ int diskpred_base_build(const struct point_list *pts, const char *target, const 
     if (out->ios * out->at_tps > probed->iops * 1.05) {
         snprintf(err, cap,
                  "%s at %g threads did %.0f tps at %.3g I/Os a transaction: %.0f IOPS, more than "
-                 "the %.0f of --probed-disk %s",
+                 "the %.0f of the disk it was measured on (%s)",
                  target, out->at_threads, out->at_tps, out->ios, out->ios * out->at_tps,
                  probed->iops, probed->id);
         rc = DISKPRED_CONTRADICTS;

@@ -540,6 +540,15 @@ long diskrank_expand(struct diskrank_set *ds, struct point_list *pts, struct cat
                             d->id);
                 continue;
             }
+            if (!d->local && d->provider && cf->instance &&
+                cat_find_instance(cat, cf->instance)->provider &&
+                strcmp(d->provider, cat_find_instance(cat, cf->instance)->provider) != 0) {
+                if (errf)
+                    fprintf(errf, "sizeup: --disks %s: not for %s (a %s disk on a %s instance)\n",
+                            d->id, base_id, d->provider,
+                            cat_find_instance(cat, cf->instance)->provider);
+                continue;
+            }
             if (!d->local && !d->per_gib_month.present) {
                 if (errf)
                     fprintf(errf,

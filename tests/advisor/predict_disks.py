@@ -139,7 +139,7 @@ r = subprocess.run([sizeup, "predict", "--points", probe, "--from", "p", "--vcpu
 check(f"on 4 vCPUs it is modelled ({r.returncode})", r.returncode == 0)
 os.unlink(probe)
 refused(["--from", "idc-nvme", "--probed-disk", "nvme=10000@0.076ms", "--disk", "x=1000@1ms"],
-        2, "more than the 10000 of --probed-disk nvme")
+        2, "more than the 10000 of the disk it was measured on (nvme)")
 refused(["--from", "idc-nvme", "--probed-disk", "nvme=82500@0.076ms", "--disk",
          "idc-nvme=1000@1ms"], 2, "named like the measured target")
 refused(["--from", "idc-nvme", "--probed-disk", "nvme=82500@0.076ms", "--disk", "x=1000@1ms",
