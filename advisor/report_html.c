@@ -138,6 +138,108 @@ static void ranking_table(FILE *f, const struct rank_set *s)
     }
 }
 
+/* Most disk choices drawn on one measured configuration's overlay. */
+#define REPORT_MAX_DISKS 12
+
+/* rank --disks: per measured configuration, its measured curve and its curves on the disks it
+ * was not measured on, on one axis (the first workload), each labelled at its end with the disk,
+ * its size and what binds there (issue 24.7). */
+static void disk_overlays(FILE *f, const struct rank_set *s)
+{
+    int head = 0;
+    if (!s->note)
+        return;
+    for (size_t b = 0; b < s->n; b++) {
+        const struct curve *bc = rank_set_curves(s, b);
+        size_t idx[REPORT_MAX_DISKS], n = 0;
+        double x0 = INFINITY, x1 = 0, ymax = 0;
+        struct svg_plot p;
+        char title[300];
+        if (s->from && s->from[s->row_curve[b]])
+            continue; /* not measured */
+        for (size_t i = 0; i < s->n && n < REPORT_MAX_DISKS; i++)
+            if (s->note[s->row_curve[i]] && s->from && s->from[s->row_curve[i]] &&
+                strcmp(s->from[s->row_curve[i]], s->rows[b].config) == 0 &&
+                rank_set_curves(s, i)[0].m > 0)
+                idx[n++] = i;
+        if (n == 0 || bc[0].m == 0)
+            continue;
+        if (!head) {
+            fprintf(f, "<h2>Disks</h2>\n<p class=\"muted\">Each measured configuration (solid) "
+                       "and its curves on the disks it was not measured on (dashed: predicted by "
+                       "a queueing model of its CPU and disk from what its server did per "
+                       "transaction, sizeup rank --disks), labelled at their end with the disk, "
+                       "its size and what binds there.</p>\n");
+            head = 1;
+        }
+        for (size_t k = 0; k <= n; k++) {
+            const struct curve *c = k < n ? &rank_set_curves(s, idx[k])[0] : &bc[0];
+            for (size_t j = 0; j < c->m; j++) {
+                x0 = fmin(x0, c->lv[j].n);
+                x1 = fmax(x1, c->lv[j].n);
+                ymax = fmax(ymax, c->lv[j].x);
+            }
+        }
+        if (!(x1 > x0) || !(ymax > 0))
+            continue;
+        snprintf(title, sizeof title, "%s on other disks (%s)", s->rows[b].config,
+                 s->opt.mix[0].workload);
+        fprintf(f, "<div class=\"card\">\n");
+        svg_plot_begin(&p, f, title, xname(&bc[0]), "tps", x0, x1, 0, ymax * 1.1);
+        {
+            /* the lines, then one label per group of ends that would overlap (within 4 % of
+             * the plot's height: curves that reach one ceiling end together) */
+            double ex[REPORT_MAX_DISKS + 1], ey[REPORT_MAX_DISKS + 1];
+            char lab[REPORT_MAX_DISKS + 1][120];
+            int done[REPORT_MAX_DISKS + 1] = {0};
+            for (size_t k = 0; k <= n; k++) {
+                const struct curve *c = k < n ? &rank_set_curves(s, idx[k])[0] : &bc[0];
+                double xs[64], ys[64];
+                size_t m = c->m < 64 ? c->m : 64;
+                for (size_t j = 0; j < m; j++) {
+                    xs[j] = c->lv[j].n;
+                    ys[j] = c->lv[j].x;
+                }
+                svg_line(&p, k < n ? "predicted" : "fit", xs, ys, m);
+                svg_points(&p, k < n ? "predicted-points" : "measured", xs, ys, m);
+                ex[k] = xs[m - 1];
+                ey[k] = ys[m - 1];
+                if (k < n) {
+                    /* "essd:200 GiB disk" from the row id (CONFIG@TYPE:GIB: the type's last
+                     * word) and its note */
+                    const char *id = s->rows[idx[k]].config, *at = strchr(id, '@');
+                    const char *colon = at ? strrchr(at, ':') : NULL, *w = colon;
+                    const char *note = s->note[s->row_curve[idx[k]]];
+                    while (w && w > at && w[-1] != '-' && w[-1] != '@')
+                        w--;
+                    snprintf(lab[k], sizeof lab[k], "%.*s%s GiB %s",
+                             w && colon ? (int)(colon - w) : 0, w ? w : "", colon ? colon : id,
+                             strstr(note, "disk-bound: ")  ? "disk-bound"
+                             : strstr(note, "CPU-bound: ") ? "CPU-bound"
+                                                           : "");
+                } else {
+                    snprintf(lab[k], sizeof lab[k], "measured");
+                }
+            }
+            for (size_t k = 0; k <= n; k++) {
+                char label[600];
+                size_t len;
+                if (done[k])
+                    continue;
+                len = (size_t)snprintf(label, sizeof label, "%s", lab[k]);
+                for (size_t j = k + 1; j <= n; j++)
+                    if (!done[j] && fabs(ey[j] - ey[k]) < 0.04 * ymax * 1.1 && len < sizeof label) {
+                        len += (size_t)snprintf(label + len, sizeof label - len, "; %s", lab[j]);
+                        done[j] = 1;
+                    }
+                svg_marker(&p, "slo", ex[k], ey[k], label);
+            }
+        }
+        svg_plot_end(&p);
+        fprintf(f, "</div>\n");
+    }
+}
+
 static void bars(FILE *f, const struct rank_set *s)
 {
     const char **labels = malloc((s->n + 1) * sizeof *labels);
@@ -524,6 +626,7 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
         decision(f, s);
     fprintf(f, "<h2>Throughput per cost</h2>\n");
     bars(f, s);
+    disk_overlays(f, s);
     fprintf(f, "<h2>Curves</h2>\n<p class=\"legend\"><span><i class=\"sw\" style=\"background:"
                "#1f5fbf\"></i>measured; the bar through a level: its 95 %% interval (its "
                "replicates' with the run-to-run noise, or its point's)</span><span><i "
