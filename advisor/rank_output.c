@@ -805,6 +805,19 @@ int rank_set_write_markdown(FILE *f, const struct rank_set *s)
     if (any_lb)
         fprintf(f, "\n≥ headroom: the curve still rises at its largest level; its peak is beyond "
                    "the data, at least the best level, so the headroom is at least this.\n");
+    if (s->trailer) {
+        /* what was not ranked, and each disk type's knee (rank --disks), as the text has them */
+        char line[1024];
+        const char *p = s->trailer;
+        fprintf(f, "\n");
+        while (*p) {
+            size_t n = strcspn(p, "\n");
+            snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line - 1 ? n : sizeof line - 1),
+                     p);
+            fprintf(f, "> %s\n", textsafe_md(line, md, sizeof md));
+            p += n + (p[n] == '\n');
+        }
+    }
     if (decision_write_markdown(f, s) != 0)
         return -1;
     return ferror(f) ? -1 : 0;

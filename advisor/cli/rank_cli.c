@@ -388,9 +388,11 @@ static int expand_disks(const struct rank_cli *o, const char *cmd, struct point_
                         o->n_disks_from, stderr);
     if (n < 0)
         return SIZEUP_EXIT_FAIL;
-    if (n == 0)
+    if (n == 0) {
         fprintf(stderr, "sizeup: --disks: no measured configuration could be modelled on the "
-                        "disks asked (the reasons above)\n");
+                        "disks asked (the reasons above); the measured ones are ranked\n");
+        return -1; /* the input cannot answer what was asked: exit 3 after the ranking */
+    }
     return 0;
 }
 
@@ -408,10 +410,14 @@ int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *p
     }
     diskrank_set_init(&ds);
     if ((o->n_disks || o->n_disks_from) && (rc = expand_disks(o, cmd, pts, *cat, &ds)) != 0) {
-        diskrank_set_destroy(&ds);
-        cat_catalog_free(*cat);
-        *cat = NULL;
-        return rc;
+        if (rc == -1) {
+            *status = SIZEUP_EXIT_INPUT; /* nothing modelled: said; the rest is ranked */
+        } else {
+            diskrank_set_destroy(&ds);
+            cat_catalog_free(*cat);
+            *cat = NULL;
+            return rc;
+        }
     }
     rc = rank_set_build(s, pts, *cat, &o->opt, o->maps, o->n_maps, stderr);
     if (rc >= 0 && diskrank_annotate(&ds, s) != 0) {

@@ -122,6 +122,12 @@ check(o is not None and o["tps"]["ci95"][0] <= measured <= o["tps"]["ci95"][1],
 r = run("--disks", "huawei-evs-essd:500")
 check("not for idc-nvme (a network disk on an on-premises server)" in r.stderr,
       "the on-premises server gets no network disk, and it is said")
+r = run("--disks", "huawei-evs-essd:500", "--disks-from", "idc-nvme")
+check(r.returncode == 3 and "no measured configuration could be modelled" in r.stderr and
+      "idc-nvme" in r.stdout, "nothing modelled: said, the measured ones ranked, exit 3")
+r = run("--disks", "huawei-evs-essd", "--disks-from", "cloud-essd", "--markdown")
+check("> disks (rank --disks" in r.stdout and "disk-bound below 416 GiB" in r.stdout,
+      "--markdown carries each type's knee too")
 r = run("--disks", "nosuch")
 check(r.returncode == 2 and "no disk type 'nosuch'" in r.stderr and "huawei-evs-essd" in r.stderr,
       "an unknown type: exit 2 naming the types there are")
