@@ -3,7 +3,7 @@
 # Installs only packages that are missing, so a second run costs a few dpkg queries.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config clang libclang-rt-14-dev clang-format git binutils
-      libmariadb-dev libgsl-dev libjansson-dev libcurl4-openssl-dev
+      libmariadb-dev libgsl-dev libjansson-dev libcurl4-openssl-dev libsqlite3-dev
       mariadb-server mariadb-client sysbench fio python3 openssl chromium postgresql
       openmpi-bin python3-yaml)
 missing=()

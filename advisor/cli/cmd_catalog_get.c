@@ -7,6 +7,7 @@
 #include "fetch.h"
 #include "outfile.h"
 #include "readfile.h"
+#include "sparecores.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -143,15 +144,18 @@ int cmd_catalog_fetch(int argc, char **argv)
 
 struct convert_ctx {
     struct cat_convert_options o;
+    const char *vendor;     /* --vendor (sparecores) */
     int from;               /* FROM_*, or -1 before --from */
     int offering, purchase; /* indices into offerings[], purchases[] */
     const char *output;
     int quiet;
 };
 
-enum { FROM_EC2INSTANCES, FROM_AZURE_RETAIL };
-static const struct cli_choice formats[] = {
-    {"ec2instances", FROM_EC2INSTANCES}, {"azure-retail", FROM_AZURE_RETAIL}, {NULL, 0}};
+enum { FROM_EC2INSTANCES, FROM_AZURE_RETAIL, FROM_SPARECORES };
+static const struct cli_choice formats[] = {{"ec2instances", FROM_EC2INSTANCES},
+                                            {"azure-retail", FROM_AZURE_RETAIL},
+                                            {"sparecores", FROM_SPARECORES},
+                                            {NULL, 0}};
 static const char *const offerings[] = {"Standard", "Convertible"};
 static const struct cli_choice offering_choices[] = {
     {"Standard", 0}, {"Convertible", 1}, {NULL, 0}};
@@ -202,7 +206,10 @@ static const struct cli_opt convert_options[] = {
      .help = "the input format (required)"},
     {"output", 'o', CLI_PATH, C(output), .help = "write the catalog here (required)"},
     {"region", 0, CLI_STRING, C(o.region), .arg_name = "REGION",
-     .dflt_doc = "us-east-1 for ec2instances, eastus for azure-retail", .help = "region"},
+     .dflt_doc = "us-east-1 for ec2instances, eastus for azure-retail; required for sparecores",
+     .help = "region"},
+    {"vendor", 0, CLI_STRING, C(vendor), .arg_name = "VENDOR",
+     .help = "sparecores: the vendor_id (alicloud, aws, azure, gcp, hcloud, ovh, upcloud, vultr)"},
     {"os", 0, CLI_STRING, C(o.os), .arg_name = "OS", .dflt_doc = "linux",
      .help = "operating system: linux, mswin, rhel, ... (ec2instances); linux or windows "
              "(azure-retail)"},
@@ -225,12 +232,19 @@ static const struct cli_opt convert_options[] = {
 const struct cli_cmd cmd_catalog_convert_cli = {
     .name = "catalog convert",
     .usage = "Usage: sizeup catalog convert --from ec2instances|azure-retail FILE... -o FILE "
-             "[OPTIONS]",
+             "[OPTIONS]\n"
+             "       sizeup catalog convert --from sparecores sc-data-all.db --vendor V --region R "
+             "-o FILE",
     .description = "Convert ec2instances.info instances.json files or Azure Retail Prices pages\n"
                    "(as 'sizeup catalog fetch' writes them) into one sizeup.catalog/1 file of\n"
                    "instances, for one region and operating system. Prices are read from strings;\n"
                    "Azure reservation prices (whole term) become hourly rates. The result is\n"
-                   "validated before it is written, and FILE is replaced whole.",
+                   "validated before it is written, and FILE is replaced whole.\n\n"
+                   "--from sparecores reads the Spare Cores database (sc-data-all.db, SQLite,\n"
+                   "CC BY-SA 4.0): every server of --vendor with an on-demand or spot price in\n"
+                   "--region (the lowest over its zones, dated by its observed_at), and the\n"
+                   "priced storages whose performance rule sizeup knows (docs/catalog-format.md\n"
+                   "\"From the Spare Cores database\").",
     .options = convert_options,
     .max_operands = CLI_ANY};
 
@@ -267,6 +281,58 @@ static int write_catalog(FILE *f, const void *doc)
                : 0;
 }
 
+/* --from sparecores: one database file, one vendor and region (catalogs/sparecores.h). */
+static int convert_sparecores(struct convert_ctx *x, const struct cli_args *args)
+{
+    struct cat_convert_stats st;
+    struct cat_error err;
+    json_t *catalog = NULL;
+    int rc;
+    memset(&st, 0, sizeof st);
+    if (args->argc != 1)
+        return cli_usage_error("catalog convert",
+                               "--from sparecores reads one database file (sc-data-all.db)");
+    if (!x->vendor)
+        return cli_usage_error("catalog convert",
+                               "--from sparecores needs --vendor (e.g. alicloud, aws, azure, gcp)");
+    if (!x->o.region)
+        return cli_usage_error("catalog convert",
+                               "--from sparecores needs --region (e.g. cn-hangzhou, us-east-1)");
+    rc = cat_convert_sparecores(args->argv[0], x->vendor, &x->o, &catalog, &st, &err);
+    if (rc != CAT_OK) {
+        fprintf(stderr, "sizeup: %s\n", err.msg);
+        return rc == CAT_ENOMEM ? SIZEUP_EXIT_FAIL : SIZEUP_EXIT_INPUT;
+    }
+    {
+        /* the result must pass the same validation as any catalog */
+        char *text = json_dumps(catalog, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+        struct cat_catalog *check = cat_catalog_new();
+        rc = text && check ? cat_catalog_add_buffer(check, text, strlen(text), x->output, &err)
+                           : CAT_ENOMEM;
+        free(text);
+        cat_catalog_free(check);
+        if (rc != CAT_OK) {
+            fprintf(stderr, "sizeup: converted catalog is not valid: %s\n",
+                    rc == CAT_ENOMEM ? "out of memory" : err.msg);
+            json_decref(catalog);
+            return SIZEUP_EXIT_FAIL;
+        }
+    }
+    if (outfile_emit(x->output, "the catalog", write_catalog, catalog) != 0) {
+        json_decref(catalog);
+        return SIZEUP_EXIT_FAIL;
+    }
+    if (!x->quiet)
+        fprintf(stderr,
+                "sizeup: %zu instances, %zu prices, %zu disks of %s in %s (%zu servers read, "
+                "%zu prices left out: reserved or not per hour/month/year; %zu servers without a "
+                "price there) -> %s\n",
+                st.instances, st.prices, json_array_size(json_object_get(catalog, "disks")),
+                x->vendor, x->o.region, st.records, st.skipped_price, st.skipped_none, x->output);
+    json_decref(catalog);
+    return SIZEUP_EXIT_OK;
+}
+
 int cmd_catalog_convert(int argc, char **argv)
 {
     struct convert_ctx x;
@@ -288,6 +354,10 @@ int cmd_catalog_convert(int argc, char **argv)
         return cli_usage_error("catalog convert", "name at least one input FILE");
     argc = args.argc;
     argv = args.argv;
+    if (x.from == FROM_SPARECORES)
+        return convert_sparecores(&x, &args);
+    if (x.vendor)
+        return cli_usage_error("catalog convert", "--vendor is for --from sparecores");
     azure = x.from == FROM_AZURE_RETAIL;
     if (azure && x.o.os && strcmp(x.o.os, "linux") != 0 && strcmp(x.o.os, "windows") != 0)
         return cli_usage_error("catalog convert", "--os takes linux or windows for azure-retail");

@@ -1,0 +1,518 @@
+/* sparecores.c - the Spare Cores SQLite database into a sizeup.catalog/1 (sparecores.h). */
+#include "sparecores.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+/* Every table and column read, as the schema check looks them up. */
+static const char *const need_server[] = {"vendor_id",     "server_id",   "name",
+                                          "api_reference", "description", "family",
+                                          "vcpus",         "cpu_speed",   "cpu_manufacturer",
+                                          "cpu_family",    "cpu_model",   "memory_amount",
+                                          "status",        NULL};
+static const char *const need_server_price[] = {
+    "vendor_id", "region_id", "zone_id",  "server_id", "operating_system", "allocation",
+    "unit",      "price",     "currency", "status",    "observed_at",      NULL};
+static const char *const need_storage[] = {"vendor_id",    "storage_id", "name",
+                                           "storage_type", "max_iops",   "min_size",
+                                           "max_size",     "status",     NULL};
+static const char *const need_storage_price[] = {"vendor_id", "region_id",   "storage_id",
+                                                 "unit",      "price",       "currency",
+                                                 "status",    "observed_at", NULL};
+static const char *const need_region[] = {"vendor_id", "region_id", "name", NULL};
+
+static const struct {
+    const char *table;
+    const char *const *cols;
+} schema[] = {{"server", need_server},
+              {"server_price", need_server_price},
+              {"storage", need_storage},
+              {"storage_price", need_storage_price},
+              {"region", need_region}};
+
+#define SOURCE "Spare Cores sc-data-all.db (" SPARECORES_LICENCE ")"
+
+/* A row is current: status ACTIVE (the enum's name) or active (its value). */
+#define ACTIVE "(status IS NULL OR status IN ('ACTIVE', 'active'))"
+
+/* 1 when table t of db has column c. */
+static int has_column(sqlite3 *db, const char *t, const char *c)
+{
+    char q[128];
+    sqlite3_stmt *st;
+    int found = 0;
+    snprintf(q, sizeof q, "PRAGMA table_info(\"%s\")", t);
+    if (sqlite3_prepare_v2(db, q, -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    while (!found && sqlite3_step(st) == SQLITE_ROW) {
+        const unsigned char *name = sqlite3_column_text(st, 1);
+        found = name && strcmp((const char *)name, c) == 0;
+    }
+    sqlite3_finalize(st);
+    return found;
+}
+
+/* Every table and column of schema[]: CAT_OK or CAT_ESCHEMA naming the first missing. */
+static int check_schema(sqlite3 *db, const char *path, struct cat_error *err)
+{
+    for (size_t t = 0; t < sizeof schema / sizeof schema[0]; t++)
+        for (const char *const *c = schema[t].cols; *c; c++)
+            if (!has_column(db, schema[t].table, *c))
+                return cat_error_set(
+                    err, CAT_ESCHEMA,
+                    "%s: %s %s has no column '%s': not the Spare Cores schema this sizeup reads "
+                    "(SpareCores/sc-crawler table_bases.py at 021afb03bb35; sc-data-all.db of "
+                    "the sparecores-data package)",
+                    path,
+                    has_column(db, schema[t].table, "vendor_id") ? "table" : "the database: table",
+                    schema[t].table, *c);
+    return CAT_OK;
+}
+
+/* An enum cell read as its name or its value: "ONDEMAND" or "ondemand", "GB_MONTH" or
+ * "GB/month". 1 when cell is one of them. */
+static int is_enum(const unsigned char *cell, const char *name, const char *value)
+{
+    return cell && (strcasecmp((const char *)cell, name) == 0 ||
+                    strcasecmp((const char *)cell, value) == 0);
+}
+
+static const char *text(sqlite3_stmt *st, int i)
+{
+    const unsigned char *t = sqlite3_column_text(st, i);
+    return t ? (const char *)t : NULL;
+}
+
+/* The provider sizeup's catalogs name a vendor by. */
+static const char *provider_of(const char *vendor)
+{
+    return strcmp(vendor, "alicloud") == 0 ? "alibaba" : vendor;
+}
+
+/* The date part of an observed_at timestamp ("2025-01-31 12:00:00" or ISO 8601) into d[11];
+ * "" when it has none. */
+static void date_of(const char *ts, char d[11])
+{
+    d[0] = '\0';
+    if (ts && strlen(ts) >= 10 && ts[4] == '-' && ts[7] == '-') {
+        memcpy(d, ts, 10);
+        d[10] = '\0';
+    }
+}
+
+/* The regions of vendor, for a message: "cn-hangzhou, eu-central-1, ...". */
+static void list_regions(sqlite3 *db, const char *vendor, char *buf, size_t cap)
+{
+    sqlite3_stmt *st;
+    size_t len = 0;
+    buf[0] = '\0';
+    if (sqlite3_prepare_v2(db, "SELECT region_id FROM region WHERE vendor_id = ? ORDER BY 1", -1,
+                           &st, NULL) != SQLITE_OK)
+        return;
+    sqlite3_bind_text(st, 1, vendor, -1, SQLITE_STATIC);
+    while (sqlite3_step(st) == SQLITE_ROW && len + 80 < cap)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", text(st, 0));
+    sqlite3_finalize(st);
+}
+
+/* Known performance rules of priced storages (the bundled catalogs' rules, their sources). */
+struct rule {
+    const char *vendor, *key, *id, *name;
+    double min_gib, max_gib, base, per_gib, cap, floor, mb_base, mb_per_gib, mb_cap, latency_ms;
+};
+static const struct rule rules[] = {
+    {"alicloud", "pl0", "alibaba-essd-pl0", "ESSD PL0", 40, 32768, 1800, 12, 10000, 0, 100, 0.25,
+     180, 0},
+    {"alicloud", "pl1", "alibaba-essd-pl1", "ESSD PL1", 20, 32768, 1800, 50, 50000, 0, 120, 0.5,
+     350, 0.2},
+    {"alicloud", "pl2", "alibaba-essd-pl2", "ESSD PL2", 461, 32768, 1800, 50, 100000, 0, 120, 0.5,
+     750, 0.2},
+    {"alicloud", "pl3", "alibaba-essd-pl3", "ESSD PL3", 1261, 32768, 1800, 50, 1000000, 0, 120, 0.5,
+     4000, 0.2},
+    {"alicloud", "autopl", "alibaba-essd-autopl", "ESSD AutoPL", 1, 65536, 1800, 50, 50000, 3000,
+     120, 0.5, 350, 0},
+};
+
+/* The rule of a storage of vendor by its id or name (case-insensitive "pl1", "autopl"); the
+ * most specific key wins (autopl before pl0-pl3). NULL when none. */
+static const struct rule *rule_of(const char *vendor, const char *id, const char *name)
+{
+    char hay[256];
+    snprintf(hay, sizeof hay, "%s %s", id ? id : "", name ? name : "");
+    for (char *p = hay; *p; p++)
+        *p = (char)(*p >= 'A' && *p <= 'Z' ? *p + 32 : *p);
+    if (strstr(hay, "autopl") || strstr(hay, "auto_pl") || strstr(hay, "auto pl")) {
+        for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+            if (strcmp(rules[i].vendor, vendor) == 0 && strcmp(rules[i].key, "autopl") == 0)
+                return &rules[i];
+        return NULL;
+    }
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        if (strcmp(rules[i].vendor, vendor) == 0 && strcmp(rules[i].key, "autopl") != 0 &&
+            strstr(hay, rules[i].key) && strstr(hay, "essd"))
+            return &rules[i];
+    return NULL;
+}
+
+/* The element of array a whose "id" is id, or NULL. */
+static json_t *find_id(json_t *a, const char *id)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(a, i, v)
+    {
+        const char *x = json_string_value(json_object_get(v, "id"));
+        if (x && strcmp(x, id) == 0)
+            return v;
+    }
+    return NULL;
+}
+
+/* A price object. */
+static json_t *price_obj(enum cat_pricing pricing, const char *unit, double amount,
+                         const char *currency, const char *table, const char *as_of,
+                         const char *note)
+{
+    json_t *p = json_object();
+    char src[200];
+    if (!p)
+        return NULL;
+    snprintf(src, sizeof src, SOURCE ": %s", table);
+    if (pricing != CAT_PRICING_COUNT)
+        json_object_set_new(p, "pricing", json_string(cat_pricing_name(pricing)));
+    if (unit)
+        json_object_set_new(p, "unit", json_string(unit));
+    json_object_set_new(p, "amount", json_real(amount));
+    json_object_set_new(p, "currency", json_string(currency));
+    json_object_set_new(p, "source", json_string(src));
+    json_object_set_new(p, "as_of", json_string(as_of));
+    if (note)
+        json_object_set_new(p, "note", json_string(note));
+    return p;
+}
+
+/* The lowest current price of server_id and allocation in the region (over its zones), with
+ * its currency, unit, date and the number of zones. 0 found, 1 none, -1 error. */
+struct low {
+    double amount;
+    char currency[8], unit[16], as_of[11];
+    int zones;
+};
+
+static int add_servers(sqlite3 *db, json_t *catalog, const char *vendor,
+                       const struct cat_convert_options *o, char newest[11],
+                       struct cat_convert_stats *st, struct cat_error *err)
+{
+    const char *os = o->os ? o->os : "linux";
+    sqlite3_stmt *s = NULL, *pr = NULL;
+    json_t *insts = json_object_get(catalog, "instances");
+    int rc = CAT_OK;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT server_id, name, api_reference, description, family, vcpus, "
+                           "cpu_speed, cpu_manufacturer, cpu_family, cpu_model, memory_amount "
+                           "FROM server WHERE vendor_id = ? AND " ACTIVE " ORDER BY vcpus, "
+                           "memory_amount, api_reference",
+                           -1, &s, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db,
+                           "SELECT allocation, unit, price, currency, observed_at, zone_id FROM "
+                           "server_price WHERE vendor_id = ? AND region_id = ? AND server_id = ? "
+                           "AND lower(operating_system) = lower(?) AND " ACTIVE,
+                           -1, &pr, NULL) != SQLITE_OK) {
+        rc = cat_error_set(err, CAT_EIO, "SQLite: %s", sqlite3_errmsg(db));
+        goto out;
+    }
+    sqlite3_bind_text(s, 1, vendor, -1, SQLITE_STATIC);
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        const char *sid = text(s, 0), *name = text(s, 1), *api = text(s, 2);
+        struct low lo[2]; /* on-demand, spot */
+        json_t *inst, *prices;
+        char id[300], proc[200] = "", zn[80];
+        int any = 0;
+        st->records++;
+        memset(lo, 0, sizeof lo);
+        lo[0].amount = lo[1].amount = INFINITY;
+        sqlite3_reset(pr);
+        sqlite3_bind_text(pr, 1, vendor, -1, SQLITE_STATIC);
+        sqlite3_bind_text(pr, 2, o->region, -1, SQLITE_STATIC);
+        sqlite3_bind_text(pr, 3, sid, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(pr, 4, os, -1, SQLITE_STATIC);
+        while (sqlite3_step(pr) == SQLITE_ROW) {
+            const unsigned char *alloc = sqlite3_column_text(pr, 0);
+            int k = is_enum(alloc, "ONDEMAND", "ondemand") ? 0
+                    : is_enum(alloc, "SPOT", "spot")       ? 1
+                                                           : -1;
+            double amount = sqlite3_column_double(pr, 2);
+            const char *unit = text(pr, 1), *cur = text(pr, 3);
+            if (k < 0) {
+                st->skipped_price++; /* reserved: the schema has no term */
+                continue;
+            }
+            if (!(amount >= 0) || !isfinite(amount) || !cur || strlen(cur) != 3 || !unit ||
+                !(is_enum((const unsigned char *)unit, "HOUR", "hour") ||
+                  is_enum((const unsigned char *)unit, "MONTH", "month") ||
+                  is_enum((const unsigned char *)unit, "YEAR", "year"))) {
+                st->skipped_price++;
+                continue;
+            }
+            lo[k].zones++;
+            if (amount < lo[k].amount) {
+                lo[k].amount = amount;
+                snprintf(lo[k].currency, sizeof lo[k].currency, "%s", cur);
+                snprintf(lo[k].unit, sizeof lo[k].unit, "%s",
+                         is_enum((const unsigned char *)unit, "HOUR", "hour")     ? "hour"
+                         : is_enum((const unsigned char *)unit, "MONTH", "month") ? "month"
+                                                                                  : "year");
+                date_of(text(pr, 4), lo[k].as_of);
+            }
+        }
+        if (!lo[0].zones && !lo[1].zones) {
+            st->skipped_none++;
+            continue;
+        }
+        snprintf(id, sizeof id, "%s:%s:%s", provider_of(vendor), o->region, api ? api : sid);
+        if (text(s, 7) || text(s, 8) || text(s, 9))
+            snprintf(proc, sizeof proc, "%s%s%s%s%s", text(s, 7) ? text(s, 7) : "",
+                     text(s, 8) ? " " : "", text(s, 8) ? text(s, 8) : "", text(s, 9) ? " " : "",
+                     text(s, 9) ? text(s, 9) : "");
+        inst = json_object();
+        prices = json_array();
+        if (!inst || !prices) {
+            json_decref(inst);
+            json_decref(prices);
+            rc = cat_error_set(err, CAT_ENOMEM, "out of memory");
+            goto out;
+        }
+        json_object_set_new(inst, "id", json_string(id));
+        json_object_set_new(inst, "provider", json_string(provider_of(vendor)));
+        json_object_set_new(inst, "region", json_string(o->region));
+        json_object_set_new(inst, "name", json_string(api ? api : sid));
+        if (name && api && strcmp(name, api) != 0)
+            json_object_set_new(inst, "description", json_string(name));
+        if (text(s, 4) && *text(s, 4))
+            json_object_set_new(inst, "family", json_string(text(s, 4)));
+        if (proc[0] && proc[0] != ' ')
+            json_object_set_new(inst, "processor", json_string(proc));
+        if (sqlite3_column_type(s, 6) != SQLITE_NULL && sqlite3_column_double(s, 6) > 0 &&
+            sqlite3_column_double(s, 6) <= 100)
+            json_object_set_new(inst, "clock_ghz", json_real(sqlite3_column_double(s, 6)));
+        if (sqlite3_column_int64(s, 5) > 0)
+            json_object_set_new(inst, "vcpu", json_integer(sqlite3_column_int64(s, 5)));
+        if (sqlite3_column_int64(s, 10) > 0)
+            json_object_set_new(inst, "memory_gib",
+                                json_real((double)sqlite3_column_int64(s, 10) / 1024));
+        for (int k = 0; k < 2; k++) {
+            json_t *p;
+            if (!lo[k].zones)
+                continue;
+            snprintf(zn, sizeof zn, "the lowest of %d zone%s' prices in %s", lo[k].zones,
+                     lo[k].zones == 1 ? "" : "s", o->region);
+            p = price_obj(k ? CAT_PRICING_SPOT : CAT_PRICING_ON_DEMAND, lo[k].unit, lo[k].amount,
+                          lo[k].currency, "server_price", lo[k].as_of[0] ? lo[k].as_of : o->as_of,
+                          zn);
+            if (!p || json_array_append_new(prices, p)) {
+                json_decref(inst);
+                json_decref(prices);
+                rc = cat_error_set(err, CAT_ENOMEM, "out of memory");
+                goto out;
+            }
+            st->prices++;
+            any = 1;
+            if (lo[k].as_of[0] && strcmp(lo[k].as_of, newest) > 0)
+                memcpy(newest, lo[k].as_of, 11);
+        }
+        (void)any;
+        json_object_set_new(inst, "prices", prices);
+        json_array_append_new(insts, inst);
+        st->instances++;
+    }
+out:
+    sqlite3_finalize(s);
+    sqlite3_finalize(pr);
+    return rc;
+}
+
+static int add_storages(sqlite3 *db, json_t *catalog, const char *vendor,
+                        const struct cat_convert_options *o, char newest[11], struct cat_error *err)
+{
+    sqlite3_stmt *s = NULL;
+    json_t *disks = json_object_get(catalog, "disks"), *notes = json_object_get(catalog, "notes");
+    int rc = CAT_OK;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT s.storage_id, s.name, p.unit, MIN(p.price), p.currency, "
+                           "p.observed_at FROM storage s JOIN storage_price p ON p.vendor_id = "
+                           "s.vendor_id AND p.storage_id = s.storage_id WHERE s.vendor_id = ? AND "
+                           "p.region_id = ? AND (s.status IS NULL OR s.status IN ('ACTIVE', "
+                           "'active')) AND (p.status IS NULL OR p.status IN ('ACTIVE', 'active')) "
+                           "GROUP BY s.storage_id, p.unit, p.currency ORDER BY s.storage_id",
+                           -1, &s, NULL) != SQLITE_OK)
+        return cat_error_set(err, CAT_EIO, "SQLite: %s", sqlite3_errmsg(db));
+    sqlite3_bind_text(s, 1, vendor, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, o->region, -1, SQLITE_STATIC);
+    while (sqlite3_step(s) == SQLITE_ROW) {
+        const char *sid = text(s, 0), *name = text(s, 1), *unit = text(s, 2), *cur = text(s, 4);
+        double amount = sqlite3_column_double(s, 3);
+        const struct rule *r = rule_of(vendor, sid, name);
+        char as_of[11], line[400], did[160];
+        date_of(text(s, 5), as_of);
+        if (!as_of[0])
+            snprintf(as_of, sizeof as_of, "%s", o->as_of);
+        if (r)
+            snprintf(did, sizeof did, "%s:%s:%s", provider_of(vendor), o->region,
+                     r->id + strlen("alibaba-"));
+        if (r && find_id(disks, did)) {
+            snprintf(line, sizeof line,
+                     "storage %s (%s): %s is already given by another storage of the region: "
+                     "left out",
+                     sid, name ? name : "", r->name);
+            json_array_append_new(notes, json_string(line));
+            continue;
+        }
+        if (!is_enum((const unsigned char *)unit, "GB_MONTH", "GB/month") || !cur ||
+            strlen(cur) != 3 || !(amount >= 0) || !r) {
+            snprintf(line, sizeof line,
+                     "storage %s (%s) priced %g %s per %s in %s (" SOURCE "): %s", sid,
+                     name ? name : "", amount, cur ? cur : "?", unit ? unit : "?", o->region,
+                     r ? "not per GB-month: left out"
+                       : "no performance rule known to sizeup: not a disk of this catalog");
+            json_array_append_new(notes, json_string(line));
+            continue;
+        }
+        {
+            json_t *d = json_pack(
+                "{s:s, s:s, s:s, s:{s:f, s:f}, s:{s:f, s:f, s:f, s:f}, s:{s:f, s:f, s:f}, s:s}",
+                "id", did, "provider", provider_of(vendor), "name", r->name, "size_gib", "min",
+                r->min_gib, "max", r->max_gib, "iops", "base", r->base, "per_gib", r->per_gib,
+                "cap", r->cap, "floor", r->floor, "throughput_mb_s", "base", r->mb_base, "per_gib",
+                r->mb_per_gib, "cap", r->mb_cap, "source",
+                "Alibaba Cloud 'ESSDs' user guide (the rule of sizeup's bundled catalogs); "
+                "storage "
+                "from " SOURCE);
+            json_t *pp = json_object(), *p;
+            /* per GB-month (10^9 bytes) in the source: per GiB-month is 2^30 / 10^9 times it */
+            p = price_obj(CAT_PRICING_COUNT, NULL, amount * 1.073741824, cur, "storage_price",
+                          as_of, "per GB-month in the source, x 1.073741824 per GiB-month");
+            if (!d || !pp || !p || json_object_set_new(pp, "per_gib_month", p) ||
+                json_object_set_new(d, "prices", pp)) {
+                json_decref(d);
+                rc = cat_error_set(err, CAT_ENOMEM, "out of memory");
+                break;
+            }
+            if (r->latency_ms > 0)
+                json_object_set_new(
+                    d, "latency_ms",
+                    json_pack("{s:f, s:s, s:s}", "value", r->latency_ms, "source",
+                              "Alibaba Cloud 'Block storage performance' (4 KiB random write, one "
+                              "channel)",
+                              "as_of", "2026-12-05"));
+            json_array_append_new(disks, d);
+            if (strcmp(as_of, newest) > 0)
+                memcpy(newest, as_of, 11);
+        }
+    }
+    sqlite3_finalize(s);
+    return rc;
+}
+
+int cat_convert_sparecores(const char *db_path, const char *vendor,
+                           const struct cat_convert_options *opts, json_t **out,
+                           struct cat_convert_stats *st, struct cat_error *err)
+{
+    /* a row without observed_at is dated today, and so is the catalog without any */
+    struct cat_convert_options oo = *opts, *o = &oo;
+    int given_as_of = opts->as_of != NULL;
+    char today[11];
+    sqlite3 *db = NULL;
+    sqlite3_stmt *q = NULL;
+    json_t *catalog = NULL;
+    char newest[11] = "", regions[600];
+    int rc, found = 0;
+    *out = NULL;
+    {
+        time_t t = time(NULL);
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(today, sizeof today, "%Y-%m-%d", &tm);
+        if (!o->as_of)
+            o->as_of = today;
+    }
+    if (!o->region || !*o->region)
+        return cat_error_set(err, CAT_EINVAL, "--region is required for sparecores");
+    if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+        rc = cat_error_set(err, CAT_EIO, "%s: cannot open as an SQLite database: %s", db_path,
+                           db ? sqlite3_errmsg(db) : "out of memory");
+        sqlite3_close(db);
+        return rc;
+    }
+    /* a file that is not a database fails its first statement */
+    if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master", -1, &q, NULL) != SQLITE_OK ||
+        sqlite3_step(q) != SQLITE_ROW) {
+        rc = cat_error_set(err, CAT_EIO, "%s: not an SQLite database: %s", db_path,
+                           sqlite3_errmsg(db));
+        goto out;
+    }
+    sqlite3_finalize(q);
+    q = NULL;
+    if ((rc = check_schema(db, db_path, err)) != CAT_OK)
+        goto out;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM region WHERE vendor_id = ? AND region_id = ?", -1, &q,
+                           NULL) != SQLITE_OK) {
+        rc = cat_error_set(err, CAT_EIO, "SQLite: %s", sqlite3_errmsg(db));
+        goto out;
+    }
+    sqlite3_bind_text(q, 1, vendor, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, o->region, -1, SQLITE_STATIC);
+    found = sqlite3_step(q) == SQLITE_ROW;
+    sqlite3_finalize(q);
+    q = NULL;
+    if (!found) {
+        list_regions(db, vendor, regions, sizeof regions);
+        rc = cat_error_set(
+            err, CAT_ENOTFOUND, "%s: vendor '%s' has no region '%s' (%s%s)", db_path, vendor,
+            o->region, regions[0] ? "its regions: " : "no region of that vendor at all", regions);
+        goto out;
+    }
+    if (!(catalog = cat_convert_new_catalog("USD", o)) ||
+        json_object_set_new(catalog, "notes", json_array()) ||
+        json_object_set_new(catalog, "description",
+                            json_pack("s", "from " SOURCE ": one vendor and region"))) {
+        rc = cat_error_set(err, CAT_ENOMEM, "out of memory");
+        goto out;
+    }
+    if ((rc = add_servers(db, catalog, vendor, o, newest, st, err)) != CAT_OK ||
+        (rc = add_storages(db, catalog, vendor, o, newest, err)) != CAT_OK)
+        goto out;
+    if (st->instances == 0) {
+        rc = cat_error_set(err, CAT_ENOTFOUND,
+                           "%s: no server of vendor '%s' has an on-demand or spot price for OS "
+                           "'%s' in region '%s' (%zu servers read)",
+                           db_path, vendor, o->os ? o->os : "linux", o->region, st->records);
+        goto out;
+    }
+    {
+        /* one currency per catalog: the first price's; another one is refused */
+        json_t *i0 = json_array_get(json_object_get(catalog, "instances"), 0);
+        json_t *p0 = json_array_get(json_object_get(i0, "prices"), 0);
+        const char *cur = json_string_value(json_object_get(p0, "currency"));
+        json_object_set_new(catalog, "currency", json_string(cur ? cur : "USD"));
+    }
+    if (newest[0] && !given_as_of)
+        json_object_set_new(catalog, "as_of", json_string(newest));
+    json_array_append_new(json_object_get(catalog, "notes"),
+                          json_string("prices from " SOURCE ", vendor and region as named in "
+                                      "the ids; the data is licensed " SPARECORES_LICENCE
+                                      " (share alike: a catalog made from it carries the "
+                                      "licence)"));
+    *out = catalog;
+    catalog = NULL;
+    rc = CAT_OK;
+out:
+    json_decref(catalog);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return rc;
+}
