@@ -118,14 +118,19 @@ struct rank_options {
     double required_tps; /* 0: none */
     size_t n_mix;        /* >= 1 */
     struct rank_mix_item mix[RANK_MAX_MIX];
-    double extrapolate;   /* F >= 1: search up to F x the largest measured level (curve.h);
-                             0 or 1: not past it */
-    int ha_standby;       /* >= 0: standby copies priced for every configuration that is not
-                             highly available (cat_cost_opts.add_standby; like for like) */
-    int horizon_months;   /* > 0: the horizon of the NPV (advisor/tco.h); 0: the amortisation
-                             period of the owned servers ranked, and none without one */
-    double discount_rate; /* annual, [0, 1]: of the NPV */
+    double extrapolate;       /* F >= 1: search up to F x the largest measured level (curve.h);
+                                 0 or 1: not past it */
+    int ha_standby;           /* >= 0: standby copies priced for every configuration that is not
+                                 highly available (cat_cost_opts.add_standby; like for like) */
+    int horizon_months;       /* > 0: the horizon of the NPV (advisor/tco.h); 0: the amortisation
+                                 period of the owned servers ranked, and none without one */
+    double discount_rate;     /* annual, [0, 1]: of the NPV */
+    int max_price_age_months; /* a price older than this many months is said to need a refresh
+                                 (issue 26.3); 0: RANK_MAX_PRICE_AGE */
 };
+
+/* The default age, in months, past which a ranking says a price needs refreshing. */
+#define RANK_MAX_PRICE_AGE 12
 
 /* One configuration in a ranking. */
 struct rank_row {

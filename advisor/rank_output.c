@@ -7,6 +7,7 @@
 #include "tco.h"
 
 #include "textsafe.h"
+#include "today.h"
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -517,6 +518,35 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
         if (any)
             fprintf(f, "\n      (sizeup catalog cost ID shows each term and its source)\n");
     }
+    {
+        /* how old the prices are (issue 26.3): those past --max-price-age, by date and source */
+        struct notes pl;
+        char today[11];
+        int max =
+            s->opt.max_price_age_months > 0 ? s->opt.max_price_age_months : RANK_MAX_PRICE_AGE;
+        today_ymd(today);
+        notes_init(&pl);
+        for (size_t i = 0; i < s->n; i++) {
+            char as_of[11], line[300];
+            const char *src;
+            int age;
+            if (rank_set_row_price_date(s, &s->rows[i], as_of, &src) != 0 || !as_of[0])
+                continue;
+            if ((age = months_between(as_of, today)) <= max)
+                continue;
+            snprintf(line, sizeof line, "as of %s, %d months old (%.90s%s)", as_of, age,
+                     src ? src : "no source", src && strlen(src) > 90 ? "..." : "");
+            notes_add(&pl, s->rows[i].config, line);
+        }
+        if (pl.n) {
+            fprintf(f,
+                    "prices older than %d months (--max-price-age): refresh the catalogs that "
+                    "hold them\n",
+                    max);
+            notes_print_as(f, &pl, "  ");
+        }
+        notes_free(&pl);
+    }
     fprintf(f,
             "basis: meas = at a measured level, interp = between measured levels (the model where "
             "it\n       describes them, else the measured curve), extrap = beyond them (only "
@@ -670,6 +700,15 @@ static json_t *row_json(const struct rank_set *s, size_t i)
         conf_row_json(s->conf, i, o);
     if (s->tco)
         tco_row_json(s->tco, s, i, o);
+    {
+        char as_of[11], today[11];
+        const char *src;
+        if (rank_set_row_price_date(s, r, as_of, &src) == 0 && as_of[0]) {
+            json_object_set_new(o, "price_as_of", json_string(as_of));
+            json_object_set_new(o, "price_age_months",
+                                json_integer(months_between(as_of, today_ymd(today))));
+        }
+    }
     json_object_set_new(o, "basis_from",
                         r->status == RANK_MET ? json_string(s->opt.mix[r->basis_from].workload)
                                               : json_null());

@@ -191,6 +191,25 @@ int rank_set_price_row(const struct rank_set *s, struct rank_row *row,
     return rc;
 }
 
+int rank_set_row_price_date(const struct rank_set *s, const struct rank_row *r, char as_of[11],
+                            const char **source)
+{
+    struct cat_cost c;
+    struct cat_error err;
+    as_of[0] = '\0';
+    *source = NULL;
+    if (rank_set_row_cost(s, r, -1, 0, NULL, 0, &c, &err) != CAT_OK)
+        return -1;
+    for (size_t i = 0; i < c.n_terms; i++) {
+        const struct cat_price *p = c.terms[i].price;
+        if (p && p->as_of && strlen(p->as_of) == 10 && (!as_of[0] || strcmp(p->as_of, as_of) < 0)) {
+            memcpy(as_of, p->as_of, 11);
+            *source = p->source;
+        }
+    }
+    return 0;
+}
+
 static const char *src_name(const struct point *p)
 {
     return p->source_file ? p->source_file : "-";

@@ -131,6 +131,14 @@ int rank_set_row_cost(const struct rank_set *s, const struct rank_row *r, int pr
 int rank_set_price_row(const struct rank_set *s, struct rank_row *row,
                        const struct curve *const *cv);
 
+/**
+ * The oldest dated price row r's cost rests on, as rank_set_row_cost prices it: its as_of
+ * (YYYY-MM-DD into as_of, "" when no term is dated) and its source (borrowed from the catalog,
+ * or NULL). @return 0, or -1 when the row cannot be priced.
+ */
+int rank_set_row_price_date(const struct rank_set *s, const struct rank_row *r, char as_of[11],
+                            const char **source);
+
 /** Workloads of the mix as text: "oltp_legacy" or "oltp_read_write 0.7, ...". */
 const char *rank_set_workloads(const struct rank_set *s, char *buf, size_t cap);
 

@@ -56,7 +56,7 @@ int main(int argc, char **argv)
     double *prices = malloc(configs * sizeof *prices);
     struct usl_workspace *ws = usl_workspace_new();
     struct rank_options opt = {
-        {0, 0.050}, CAT_PRICING_ON_DEMAND, 0, 1, {{"oltp_read_write", 1}}, 1, 0, 0, 0};
+        {0, 0.050}, CAT_PRICING_ON_DEMAND, 0, 1, {{"oltp_read_write", 1}}, 1, 0, 0, 0, 0};
     struct curve_obs obs[9];
     struct curve_spec spec = curve_spec_default();
     double t0, t1, t2;

@@ -191,6 +191,15 @@ int rank_cli_parse_horizon(const char *arg, void *months, char *err, size_t cap)
         {"predict", 0, CLI_FLAG, CLI_AT(T, m.predict),                                             \
          .help = "also rank every configuration of the catalogs predicted from its family's "      \
                  "measured sizes (sizeup predict), labelled pred"},                                \
+        {"max-price-age",                                                                          \
+         0,                                                                                        \
+         CLI_INT,                                                                                  \
+         CLI_AT(T, m.opt.max_price_age_months),                                                    \
+         .arg_name = "MONTHS",                                                                     \
+         .min = 1,                                                                                 \
+         .max = 1200,                                                                              \
+         .dflt = "12",                                                                             \
+         .help = "say which prices are older than this (their catalog needs a refresh)"},          \
         {"disks",                                                                                  \
          0,                                                                                        \
          CLI_STRING,                                                                               \
