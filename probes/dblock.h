@@ -4,7 +4,8 @@
  *
  * Two studies or probes on one database would drop and recreate each other's sbtest tables
  * (issue 27.8: the first failed with error 1146, or its level was flagged partial). The lock's
- * name is "sizeup.sbtest/" and the database's name (the first 64 characters: the server's limit),
+ * name is "sizeup.sbtest/" and the database's name (a name of more than 50 characters: its first
+ * 17, '#' and its MD5, within the server's 64),
  * so runs on other databases of the server go on side by side. The server releases the lock when
  * its connection ends, so a run that died (SIGKILL, a crash, the host gone) leaves nothing stale
  * behind: the next run takes it at once. A run that finds it held is refused with the holder
@@ -26,9 +27,11 @@
 #include <stddef.h>
 
 struct dblock {
-    struct myconn c; /* holds the lock while open */
-    int held;        /* 1: taken */
-    char db[96];     /* the database the lock is for, as the server named it */
+    struct myconn c;                /* holds the lock while open */
+    int held;                       /* 1: taken */
+    char db[96];                    /* the database the lock is for, as the server named it */
+    char name[96];                  /* the lock's name */
+    const struct myconn_opts *opts; /* where it was taken (borrowed), for dblock_keep */
 };
 
 /* dblock_acquire's return when another run holds the lock. */
@@ -43,6 +46,15 @@ struct dblock {
  *         -(myconn class) when the server could not be asked (-MYCONN_RECONNECT: unreachable).
  */
 int dblock_acquire(struct dblock *l, const struct myconn_opts *opts, char *msg, size_t cap);
+
+/**
+ * Between levels: the lock is still this run's (its connection answers and holds it). When the
+ * connection ended (a server restart, a killed connection) it is taken again (msg says so, 0),
+ * unless another run has it by now.
+ * @return 0 (held; msg non-empty when taken again), DBLOCK_HELD (another run took it: msg says
+ *         who; stop), or -(myconn class) (the server cannot be asked: msg says why).
+ */
+int dblock_keep(struct dblock *l, char *msg, size_t cap);
 
 /** Release the lock (close its connection). NULL-safe; a lock not taken is left as it is. */
 void dblock_release(struct dblock *l);

@@ -446,11 +446,17 @@ static int tables_changed(struct probe_session *s, unsigned threads, const char 
     memset(&err, 0, sizeof err);
     if (sbtables_check(s->o.cfg, why, sizeof why, &err) != SBTABLES_REFUSED)
         return 0;
-    snprintf(s->msg, sizeof s->msg, "the tables changed %s the level of %u thread%s: %s%s", when,
-             threads, threads == 1 ? "" : "s", why,
-             strcmp(when, "before") == 0
-                 ? "; nothing was run on them, and the run stops"
-                 : "; the level's record is flagged tables_changed, and the run stops");
+    if (strcmp(when, "before") == 0)
+        snprintf(s->msg, sizeof s->msg,
+                 "the tables changed before the level of %u thread%s: %s; nothing was run on "
+                 "them, and the run stops",
+                 threads, threads == 1 ? "" : "s", why);
+    else
+        snprintf(s->msg, sizeof s->msg,
+                 "the tables changed after the level of %u thread%s: a table was swapped in "
+                 "during it, and the level's statements (writes too) went to it: %s; the "
+                 "level's record is flagged tables_changed, and the run stops",
+                 threads, threads == 1 ? "" : "s", why);
     return 1;
 }
 

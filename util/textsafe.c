@@ -86,10 +86,7 @@ static const char *render(const char *s, char *buf, size_t cap, int md)
     for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
         char t[16];
         size_t h = hazard(p), n = h ? 0 : seq_len(p);
-        if (md == 2 && (*p == '\n' || *p == '\t')) {
-            t[0] = (char)*p; /* a message's own lines */
-            t[1] = '\0';
-        } else if (h) {
+        if (h) {
             size_t k = 0;
             for (size_t j = 0; j < h; j++)
                 k += (size_t)snprintf(t + k, sizeof t - k, "\\x%02x", p[j]);

@@ -29,9 +29,9 @@ long textsafe_text_control_at(const char *s);
 const char *textsafe_visible(const char *s, char *buf, size_t cap);
 
 /**
- * A whole message for a terminal (an error built from what the user typed): as
- * textsafe_visible, but its own line feeds and tabs pass and '\' stays as it is. Into buf (cap
- * bytes, cut with "..."). @return buf.
+ * A one-line message for a terminal built from what the user typed: as textsafe_visible (every
+ * control character as \xNN, a typed line feed or tab too: it could fake a line of its own), but
+ * '\' stays as it is. Into buf (cap bytes, cut with "..."). @return buf.
  */
 const char *textsafe_message(const char *s, char *buf, size_t cap);
 

@@ -512,11 +512,14 @@ int cmd_study(int argc, char **argv)
     }
     if (status == SIZEUP_EXIT_FAIL && !lib)
         goto out;
+    if (status != SIZEUP_EXIT_OK && access(results, F_OK) != 0)
+        goto out; /* nothing was measured or imported (said above): nothing to rank */
     rc = rank_study(&s, cat, results, sp);
     /* a candidate whose server stopped answering may have no point that counts (its levels
      * flagged), which the ranking reports as a problem: the cause is the server (4), not the
-     * input (3) */
-    if (rc != 0 && !(unreachable && rc == SIZEUP_EXIT_INPUT && status == SIZEUP_EXIT_OK))
+     * input (3); and a probe that failed (a table swapped in, a lock another run holds) is the
+     * cause of what the ranking then misses: its status stays */
+    if (rc != 0 && status == SIZEUP_EXIT_OK && !(unreachable && rc == SIZEUP_EXIT_INPUT))
         status = rc;
     if (status == SIZEUP_EXIT_OK && unreachable)
         status = SIZEUP_EXIT_UNREACHABLE;

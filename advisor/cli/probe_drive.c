@@ -359,9 +359,26 @@ int probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
     return rc;
 }
 
+/* The database's lock is still this run's before a level (dblock_keep): SIZEUP_EXIT_OK (said
+ * when it was taken again), or the exit status with the reason said. */
+static int keep_lock(const struct probe_drive_opts *o, struct dblock *l)
+{
+    char msg[1400];
+    int rc = dblock_keep(l, msg, sizeof msg);
+    if (rc == 0) {
+        if (msg[0])
+            say(o, "sizeup probe: note: %s\n", msg);
+        return SIZEUP_EXIT_OK;
+    }
+    say(o, "sizeup: %s; the run stops\n", msg);
+    return rc == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
+}
+
 static int drive(struct probe_session *s, const struct probe_drive_opts *o,
                  struct probe_drive_result *res, struct dblock *lock)
 {
+    /* the lock to keep: the caller's (a study holds one for all its curves), else this run's */
+    struct dblock *keep = o->held_lock ? o->held_lock : lock;
     struct probe_drive_result tmp;
     struct ladder lad;
     struct ladder_opts lo = o->ladder;
@@ -456,6 +473,8 @@ static int drive(struct probe_session *s, const struct probe_drive_opts *o,
         else
             say(o, "sizeup probe: level %zu/%zu: %s, %u thread%s\n", i + 1, o->n_threads,
                 o->workload, threads, threads == 1 ? "" : "s");
+        if ((rc = keep_lock(o, keep)) != SIZEUP_EXIT_OK)
+            break;
         if (in_passes) {
             struct probe_level_opts plo;
             json_t *iv = within_interval(1);
@@ -517,6 +536,10 @@ static int drive(struct probe_session *s, const struct probe_drive_opts *o,
                 o->workload, threads, threads == 1 ? "" : "s", max_s);
             plo.max_time_s = max_s;
             plo.interval = iv;
+            if ((rc = keep_lock(o, keep)) != SIZEUP_EXIT_OK) {
+                json_decref(iv);
+                break;
+            }
             level_timed(s, threads, &plo, &lv);
             json_decref(iv);
             res->attempts += lv.attempts;

@@ -27,6 +27,7 @@
 #ifndef SIZEUP_ADVISOR_CLI_PROBE_DRIVE_H
 #define SIZEUP_ADVISOR_CLI_PROBE_DRIVE_H
 
+#include "dblock.h"
 #include "ladder.h"
 #include "passes.h"
 #include "point.h"
@@ -59,6 +60,8 @@ struct probe_drive_opts {
      * passed their check, held until the levels end; NULL: the caller holds it (a study) or
      * needs none (a part of a multi-client level) */
     const struct myconn_opts *lock_conn;
+    struct dblock *held_lock; /* the caller's lock of the database (a study's), checked before
+                                 every level (dblock_keep); NULL: lock_conn's, when taken */
 };
 
 /* What the levels came to, for the caller's messages. */

@@ -571,7 +571,8 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
         d.threads = levels;
         d.n_threads = s->n_ladder;
         d.ladder = lo;
-        d.done = done; /* a level already measured is taken, not measured again */
+        d.done = done;       /* a level already measured is taken, not measured again */
+        d.held_lock = &lock; /* kept before every level */
         /* the server's noise floor: what the results hold now, this target's curves measured
          * before this one in this study too (done is the results as the study started) */
         point_list_destroy(&hist);

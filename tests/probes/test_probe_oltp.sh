@@ -17,7 +17,8 @@ check_eq "prepare exit" $? 0
 # Before its first statement a run checks that the tables are sizeup's (probes/sbtables.h):
 # SHOW statements and one SELECT on information_schema (the foreign keys), and again before and
 # after each level (issue 27.9), and it takes the database's lock with one SELECT GET_LOCK(...)
-# (probes/dblock.h, issue 27.8): one level, Com_select + 4.
+# (probes/dblock.h, issue 27.8) and checks it still holds it before the level: one level,
+# Com_select + 5.
 N=25
 while read -r w sel upd ins del beg com; do
     before=$(com_status)
@@ -32,7 +33,7 @@ while read -r w sel upd ins del beg com; do
     read -r a1 a2 a3 a4 a5 a6 <<<"$after"
     check_eq "$w Com_select/update/insert/delete/begin/commit" \
         "$((a1 - b1)) $((a2 - b2)) $((a3 - b3)) $((a4 - b4)) $((a5 - b5)) $((a6 - b6))" \
-        "$((sel * N + 4)) $((upd * N)) $((ins * N)) $((del * N)) $((beg * N)) $((com * N))"
+        "$((sel * N + 5)) $((upd * N)) $((ins * N)) $((del * N)) $((beg * N)) $((com * N))"
     check_true "$w report has $N transactions" grep -Eq "transactions: +$N " "$TMPD/run.out"
 done <<'SHAPES'
 oltp_point_select      1 0 0 0 0 0
@@ -55,7 +56,7 @@ check_true "read_only read: 140" grep -Eq "^ +read: +140$" "$TMPD/ro.out"
 check_true "read_only other: 20" grep -Eq "^ +other: +20$" "$TMPD/ro.out"
 check_true "read_only total: 160" grep -Eq "^ +total: +160$" "$TMPD/ro.out"
 # --skip-trx drops BEGIN/COMMIT; --range-selects=off drops the 4 ranges (3 x 10 + the 4 of sizeup's
-# own checks and lock, above)
+# own checks and lock, above: 5)
 before=$(com_status)
 probe run --workload oltp_read_write --tables 2 --table-size 300 --events 10 --time 0 \
     --skip-trx on --range-selects off --point-selects 3 >/dev/null 2>&1
@@ -64,7 +65,7 @@ read -r b1 b2 b3 b4 b5 b6 <<<"$before"
 read -r a1 a2 a3 a4 a5 a6 <<<"$after"
 check_eq "read_write --skip-trx --range-selects off --point-selects 3" \
     "$((a1 - b1)) $((a2 - b2)) $((a3 - b3)) $((a4 - b4)) $((a5 - b5)) $((a6 - b6))" \
-    "34 20 10 10 0 0"
+    "35 20 10 10 0 0"
 # --db-ps-mode disable sends the same statements as text
 before=$(sql "SHOW GLOBAL STATUS LIKE 'Com_stmt_execute'" | cut -f2)
 probe run --workload oltp_point_select --tables 2 --table-size 300 --events 10 --time 0 \
