@@ -597,7 +597,7 @@ int cmd_probe(int argc, char **argv)
         return rc;
     pc.cfg.out = stdout;
     pc.cfg.progress = stderr;
-    pc.cfg.progress_live = isatty(fileno(stderr));
+    pc.cfg.progress_live = isatty(STDERR_FILENO);
     /* SIGINT and SIGTERM alike stop the level after the events in flight (stopflag.h) */
     pc.cfg.stop = stopflag_get();
     if ((rc = conn_cli_open(&pc.cfg.conn, &pc.cc, &where)) != CLI_RUN) {

@@ -205,7 +205,7 @@ static void candidate_config(const struct study_probes *sp, size_t i, FILE *log,
     cfg->min_time_s = s->max_time_s / 2 < 5 ? s->max_time_s / 2 : 5.0;
     cfg->out = log;
     cfg->progress = stderr;
-    cfg->progress_live = isatty(fileno(stderr));
+    cfg->progress_live = isatty(STDERR_FILENO);
     cfg->stop = stopflag_get();
 }
 

@@ -50,3 +50,13 @@ $ rank --slo $'p95:\x1b]0;pwn\x07'
 $ rank $'--no\x1b[2Jsuch'
 ? 2
 ! unknown option '--no\x1b[2Jsuch'
+
+### a file name with an escape sequence in any message: shown visibly (util/ttysafe.h)
+$ study $'/nonexist\x1b[31m.json'
+? 3
+! /nonexist\x1b[31m.json: cannot open
+
+### a C1 control (CSI, U+009B in UTF-8) in a file name: shown visibly too
+$ rank --points $'/no\xc2\x9bfile'
+? 1
+! /no\xc2\x9bfile: cannot open
