@@ -8,7 +8,7 @@
 # built-in published results of two Alibaba instance sizes (data/published/seekdb-4c8g-1c2g.csv)
 # with the bundled catalogs, ranks everything by throughput per cost at p99 <= 50 ms, writes the
 # HTML report, prints the ranking and the report's path, and stops the server. It then ranks the
-# published IDC-vs-cloud table (README's worked example) into a second report.
+# published IDC-vs-cloud table (the worked example of docs/examples.md) into a second report.
 #
 #   scripts/main.sh [OUTDIR]     (default OUTDIR: out/; env SIZEUP_MAIN_PORT, default 23090)
 set -euo pipefail
@@ -59,7 +59,7 @@ echo "== sizing study ($outdir/study.json)" >&2
 "$sizeup" study "$outdir/study.json"
 
 echo
-echo "== the published IDC-vs-cloud table at avg <= 20 ms (README's worked example)"
+echo "== the published IDC-vs-cloud table at avg <= 20 ms (docs/examples.md's worked example)"
 "$sizeup" rank --points data/published/rds-idc-vs-cloud-4c16g.csv \
     --catalog data/catalogs/published.json --slo avg:20ms
 "$sizeup" report --points data/published/rds-idc-vs-cloud-4c16g.csv \

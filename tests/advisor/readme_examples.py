@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""README.md's shown commands print what README shows: every indented block that starts with
+"""README.md's shown commands, and docs/commands.md's and docs/examples.md's, print what they show: every indented block that starts with
 "$ sizeup ..." (continued with a trailing backslash, optionally piped to "| head -N" or
 "| tail -N") is run from
 the project root and its stdout compared, line by line, with the lines that follow it in the
@@ -14,8 +14,11 @@ BIN = os.environ["SIZEUP_BIN"]
 # day the suite runs
 os.environ["SOURCE_DATE_EPOCH"] = "1796515200"
 SRC = os.environ.get("SIZEUP_SOURCE_DIR", ".")
-lines = open(os.path.join(SRC, "README.md"), encoding="utf-8").read().split("\n")
 fails = examples = 0
+# README's examples, and those it moved to docs/ (a command and what it prints, alike)
+lines = []
+for page in ("README.md", "docs/commands.md", "docs/examples.md"):
+    lines += open(os.path.join(SRC, page), encoding="utf-8").read().split("\n") + [""]
 i = 0
 while i < len(lines):
     if not lines[i].startswith("    $ sizeup "):
