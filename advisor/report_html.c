@@ -1,6 +1,8 @@
 /* report_html.c - the ranking as a self-contained HTML page or Markdown (report_html.h). */
 #include "report_html.h"
 
+#include "today.h"
+
 #include "confidence.h"
 #include "cost.h"
 #include "decision.h"
@@ -135,6 +137,35 @@ static void ranking_table(FILE *f, const struct rank_set *s)
         fprintf(f, "<pre class=\"muted\">");
         esc(f, s->trailer);
         fprintf(f, "</pre>\n");
+    }
+    {
+        /* prices past --max-price-age, as the text says them (issue 26.3) */
+        char today[11];
+        int max =
+                s->opt.max_price_age_months > 0 ? s->opt.max_price_age_months : RANK_MAX_PRICE_AGE,
+            any = 0;
+        today_ymd(today);
+        for (size_t i = 0; i < s->n; i++) {
+            char as_of[11];
+            const char *src;
+            int age;
+            if (rank_set_row_price_date(s, &s->rows[i], as_of, &src) != 0 || !as_of[0] ||
+                (age = months_between(as_of, today)) <= max)
+                continue;
+            if (!any)
+                fprintf(f,
+                        "<p class=\"muted\">Prices older than %d months (--max-price-age): "
+                        "refresh the catalogs that hold them.</p>\n<ul class=\"muted\">\n",
+                        max);
+            any = 1;
+            fprintf(f, "<li>");
+            esc(f, s->rows[i].config);
+            fprintf(f, ": as of %s, %d months old (", as_of, age);
+            esc(f, src ? src : "no source");
+            fprintf(f, ")</li>\n");
+        }
+        if (any)
+            fprintf(f, "</ul>\n");
     }
 }
 

@@ -183,5 +183,17 @@ with tempfile.TemporaryDirectory() as d:
           "essd:200 GiB disk-bound" in h and "essd:420 GiB CPU-bound" in h,
           "report --disks: the overlay, each disk labelled with what binds")
 
+# issue 26.3: the report lists the prices older than --max-price-age too (today 2026-12-06 by
+# SOURCE_DATE_EPOCH; the Huawei RDS rows rest on a 2024-02-21 figure: 33 months)
+with tempfile.TemporaryDirectory() as d:
+    out = os.path.join(d, "r.html")
+    env = dict(os.environ, SOURCE_DATE_EPOCH="1796515200")
+    subprocess.run([BIN, "report", "--points", CSV, "--catalog", CAT, "--slo", "avg:100ms",
+                    "-o", out], capture_output=True, text=True, env=env)
+    h = open(out).read() if os.path.exists(out) else ""
+    check("Prices older than 12 months" in h and "cloud-essd</li>" not in h and
+          "as of 2024-02-21, 33 months old" in h,
+          "report: the prices older than 12 months, with date and age")
+
 print("%d failure(s)" % len(fails))
 sys.exit(1 if fails else 0)
