@@ -54,7 +54,7 @@ static double parse_price(json_t *v)
     return -1;
 }
 
-static json_t *find_by_id(json_t *arr, const char *id)
+json_t *cat_convert_find_id(json_t *arr, const char *id)
 {
     size_t i;
     json_t *v;
@@ -103,7 +103,7 @@ static int ensure_instance_store(json_t *catalog)
 {
     json_t *disks = json_object_get(catalog, "disks");
     json_t *d;
-    if (find_by_id(disks, "aws-instance-store"))
+    if (cat_convert_find_id(disks, "aws-instance-store"))
         return 0;
     d = json_pack(
         "{s:s, s:s, s:s, s:b, s:{s:i, s:i}, s:{s:i, s:i}, s:{s:i, s:i}, s:s}", "id",
@@ -158,7 +158,7 @@ int cat_convert_ec2instances(json_t *catalog, json_t *doc, const char *source,
             continue;
         }
         snprintf(id, sizeof id, "aws-%s", type);
-        if (find_by_id(instances, id)) {
+        if (cat_convert_find_id(instances, id)) {
             st->skipped_none++;
             continue;
         }
@@ -380,7 +380,7 @@ int cat_convert_azure_retail(json_t *catalog, json_t *doc, const char *source,
             snprintf(as_of, sizeof as_of, "%s", o->as_of ? o->as_of : "1970-01-01");
         }
         snprintf(id, sizeof id, "azure-%s", sku);
-        inst = find_by_id(instances, id);
+        inst = cat_convert_find_id(instances, id);
         if (!inst) {
             inst = json_pack("{s:s, s:s, s:s, s:s, s:s, s:[]}", "id", id, "provider", "azure",
                              "region", region, "name", sku, "description", product, "prices");

@@ -48,6 +48,9 @@ struct cat_convert_stats {
     size_t skipped_none;  /* instances or items left out (no asked price, other region/OS) */
 };
 
+/** The element of JSON array arr whose "id" is id (borrowed), or NULL. */
+json_t *cat_convert_find_id(json_t *arr, const char *id);
+
 /** Defaults listed in struct cat_convert_options; as_of must still be set by the caller. */
 void cat_convert_options_default(struct cat_convert_options *o);
 

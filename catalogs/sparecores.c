@@ -159,20 +159,6 @@ static const struct rule *rule_of(const char *vendor, const char *id, const char
     return NULL;
 }
 
-/* The element of array a whose "id" is id, or NULL. */
-static json_t *find_id(json_t *a, const char *id)
-{
-    size_t i;
-    json_t *v;
-    json_array_foreach(a, i, v)
-    {
-        const char *x = json_string_value(json_object_get(v, "id"));
-        if (x && strcmp(x, id) == 0)
-            return v;
-    }
-    return NULL;
-}
-
 /* A price object. */
 static json_t *price_obj(enum cat_pricing pricing, const char *unit, double amount,
                          const char *currency, const char *table, const char *as_of,
@@ -364,7 +350,7 @@ static int add_storages(sqlite3 *db, json_t *catalog, const char *vendor,
         if (r)
             snprintf(did, sizeof did, "%s:%s:%s", provider_of(vendor), o->region,
                      r->id + strlen("alibaba-"));
-        if (r && find_id(disks, did)) {
+        if (r && cat_convert_find_id(disks, did)) {
             snprintf(line, sizeof line,
                      "storage %s (%s): %s is already given by another storage of the region: "
                      "left out",

@@ -281,6 +281,25 @@ static int write_catalog(FILE *f, const void *doc)
                : 0;
 }
 
+/* A converted catalog passes the same validation as any catalog, then is written whole to
+ * output. 0, or -1 (said on stderr). */
+static int validate_and_write(json_t *catalog, const char *output)
+{
+    struct cat_error err;
+    char *text = json_dumps(catalog, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    struct cat_catalog *check = cat_catalog_new();
+    int rc = text && check ? cat_catalog_add_buffer(check, text, strlen(text), output, &err)
+                           : CAT_ENOMEM;
+    free(text);
+    cat_catalog_free(check);
+    if (rc != CAT_OK) {
+        fprintf(stderr, "sizeup: converted catalog is not valid: %s\n",
+                rc == CAT_ENOMEM ? "out of memory" : err.msg);
+        return -1;
+    }
+    return outfile_emit(output, "the catalog", write_catalog, catalog) != 0 ? -1 : 0;
+}
+
 /* --from sparecores: one database file, one vendor and region (catalogs/sparecores.h). */
 static int convert_sparecores(struct convert_ctx *x, const struct cli_args *args)
 {
@@ -303,22 +322,7 @@ static int convert_sparecores(struct convert_ctx *x, const struct cli_args *args
         fprintf(stderr, "sizeup: %s\n", err.msg);
         return rc == CAT_ENOMEM ? SIZEUP_EXIT_FAIL : SIZEUP_EXIT_INPUT;
     }
-    {
-        /* the result must pass the same validation as any catalog */
-        char *text = json_dumps(catalog, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-        struct cat_catalog *check = cat_catalog_new();
-        rc = text && check ? cat_catalog_add_buffer(check, text, strlen(text), x->output, &err)
-                           : CAT_ENOMEM;
-        free(text);
-        cat_catalog_free(check);
-        if (rc != CAT_OK) {
-            fprintf(stderr, "sizeup: converted catalog is not valid: %s\n",
-                    rc == CAT_ENOMEM ? "out of memory" : err.msg);
-            json_decref(catalog);
-            return SIZEUP_EXIT_FAIL;
-        }
-    }
-    if (outfile_emit(x->output, "the catalog", write_catalog, catalog) != 0) {
+    if (validate_and_write(catalog, x->output) != 0) {
         json_decref(catalog);
         return SIZEUP_EXIT_FAIL;
     }
@@ -425,22 +429,7 @@ int cmd_catalog_convert(int argc, char **argv)
     }
     if (json_array_size(json_object_get(catalog, "disks")) == 0)
         json_object_del(catalog, "disks");
-    {
-        /* the result must pass the same validation as any catalog */
-        char *text = json_dumps(catalog, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-        struct cat_catalog *check = cat_catalog_new();
-        rc = text && check ? cat_catalog_add_buffer(check, text, strlen(text), x.output, &err)
-                           : CAT_ENOMEM;
-        free(text);
-        cat_catalog_free(check);
-        if (rc != CAT_OK) {
-            fprintf(stderr, "sizeup: converted catalog is not valid: %s\n",
-                    rc == CAT_ENOMEM ? "out of memory" : err.msg);
-            json_decref(catalog);
-            return SIZEUP_EXIT_FAIL;
-        }
-    }
-    if (outfile_emit(x.output, "the catalog", write_catalog, catalog) != 0) {
+    if (validate_and_write(catalog, x.output) != 0) {
         json_decref(catalog);
         return SIZEUP_EXIT_FAIL;
     }
