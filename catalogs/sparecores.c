@@ -1,6 +1,8 @@
 /* sparecores.c - the Spare Cores SQLite database into a sizeup.catalog/1 (sparecores.h). */
 #include "sparecores.h"
 
+#include "today.h"
+
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -182,85 +184,197 @@ static json_t *price_obj(enum cat_pricing pricing, const char *unit, double amou
     return p;
 }
 
-/* The lowest current price of server_id and allocation in the region (over its zones), with
- * its currency, unit, date and the number of zones. 0 found, 1 none, -1 error. */
-struct low {
+/* One current price row of the region, as read once for every server (one query: a query per
+ * server was quadratic without the right index, 35 s at 8,000 servers). */
+struct prow {
+    char *sid;
+    int k;           /* 0 on-demand, 1 spot */
+    double per_hour; /* amount in its unit, per hour (month: / 730, year: / 8760), to compare */
     double amount;
-    char currency[8], unit[16], as_of[11];
-    int zones;
+    char currency[4], unit[8], as_of[11];
 };
+
+static int cmp_prow(const void *a, const void *b)
+{
+    return strcmp(((const struct prow *)a)->sid, ((const struct prow *)b)->sid);
+}
+
+/* A date YYYY-MM-DD that exists (2025-02-30 does not), from the start of an observed_at. */
+static int good_date(const char *ts, char d[11])
+{
+    int y, m, dd;
+    static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    date_of(ts, d);
+    if (!d[0] || sscanf(d, "%4d-%2d-%2d", &y, &m, &dd) != 3 || y < 1990 || m < 1 || m > 12 ||
+        dd < 1 || dd > mdays[m - 1] || (m == 2 && dd == 29 && (y % 4 || (y % 100 == 0 && y % 400))))
+        return 0;
+    return 1;
+}
+
+/* The region's current prices for the OS asked, valid ones only (a number > 0 and finite, a
+ * three-letter currency, an hour/month/year unit, a real date; others counted as left out),
+ * sorted by server. 0, or -1 (err set). */
+static int read_prices(sqlite3 *db, const char *vendor, const struct cat_convert_options *o,
+                       struct prow **out, size_t *n, struct cat_convert_stats *st,
+                       struct cat_error *err)
+{
+    sqlite3_stmt *q = NULL;
+    size_t cap = 0;
+    *out = NULL;
+    *n = 0;
+    if (sqlite3_prepare_v2(db,
+                           "SELECT server_id, allocation, unit, price, currency, observed_at FROM "
+                           "server_price WHERE vendor_id = ? AND region_id = ? AND "
+                           "lower(operating_system) = lower(?) AND " ACTIVE,
+                           -1, &q, NULL) != SQLITE_OK)
+        return cat_error_set(err, CAT_EIO, "SQLite: %s", sqlite3_errmsg(db));
+    sqlite3_bind_text(q, 1, vendor, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, o->region, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 3, o->os ? o->os : "linux", -1, SQLITE_STATIC);
+    while (sqlite3_step(q) == SQLITE_ROW) {
+        const unsigned char *alloc = sqlite3_column_text(q, 1), *unit = sqlite3_column_text(q, 2);
+        const char *sid = text(q, 0), *cur = text(q, 4);
+        int t = sqlite3_column_type(q, 3);
+        double amount = sqlite3_column_double(q, 3), hours;
+        struct prow r;
+        int k = is_enum(alloc, "ONDEMAND", "ondemand") ? 0
+                : is_enum(alloc, "SPOT", "spot")       ? 1
+                                                       : -1;
+        hours = is_enum(unit, "HOUR", "hour")     ? 1
+                : is_enum(unit, "MONTH", "month") ? CAT_HOURS_PER_MONTH
+                : is_enum(unit, "YEAR", "year")   ? CAT_HOURS_PER_YEAR
+                                                  : 0;
+        memset(&r, 0, sizeof r);
+        if (k < 0 || !sid || !hours || (t != SQLITE_INTEGER && t != SQLITE_FLOAT) ||
+            !(amount > 0) || !isfinite(amount) || amount > 1e9 || !cur || strlen(cur) != 3 ||
+            !good_date(text(q, 5), r.as_of)) {
+            st->skipped_price++; /* reserved (no term in the schema), or a figure not to trust */
+            continue;
+        }
+        if (*n == cap) {
+            size_t nc = cap ? 2 * cap : 256;
+            struct prow *g = realloc(*out, nc * sizeof *g);
+            if (!g)
+                goto nomem;
+            *out = g;
+            cap = nc;
+        }
+        r.k = k;
+        r.amount = amount;
+        r.per_hour = amount / hours;
+        snprintf(r.currency, sizeof r.currency, "%s", cur);
+        snprintf(r.unit, sizeof r.unit, "%s",
+                 hours == 1     ? "hour"
+                 : hours < 1000 ? "month"
+                                : "year");
+        if (!(r.sid = strdup(sid)))
+            goto nomem;
+        (*out)[(*n)++] = r;
+    }
+    sqlite3_finalize(q);
+    if (*n)
+        qsort(*out, *n, sizeof **out, cmp_prow);
+    return 0;
+nomem:
+    sqlite3_finalize(q);
+    return cat_error_set(err, CAT_ENOMEM, "out of memory");
+}
+
+/* 1 when s is UTF-8 text json_string takes, of at most max bytes, with no control character. */
+static int usable_name(const char *s, size_t max)
+{
+    json_t *j;
+    if (!s || !*s || strlen(s) > max)
+        return 0;
+    for (const char *p = s; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            return 0;
+    if (!(j = json_string(s)))
+        return 0; /* not UTF-8 */
+    json_decref(j);
+    return 1;
+}
 
 static int add_servers(sqlite3 *db, json_t *catalog, const char *vendor,
                        const struct cat_convert_options *o, char newest[11],
                        struct cat_convert_stats *st, struct cat_error *err)
 {
-    const char *os = o->os ? o->os : "linux";
-    sqlite3_stmt *s = NULL, *pr = NULL;
+    sqlite3_stmt *s = NULL;
     json_t *insts = json_object_get(catalog, "instances");
+    struct prow *pr = NULL;
+    size_t np = 0;
+    char currency[4] = "";        /* the catalog's: the first price written */
+    json_t *seen = json_object(); /* the ids written, as a hash set */
     int rc = CAT_OK;
+    if (!seen)
+        return cat_error_set(err, CAT_ENOMEM, "out of memory");
+    if ((rc = read_prices(db, vendor, o, &pr, &np, st, err)) != 0) {
+        json_decref(seen);
+        return rc;
+    }
     if (sqlite3_prepare_v2(db,
                            "SELECT server_id, name, api_reference, description, family, vcpus, "
                            "cpu_speed, cpu_manufacturer, cpu_family, cpu_model, memory_amount "
                            "FROM server WHERE vendor_id = ? AND " ACTIVE " ORDER BY vcpus, "
                            "memory_amount, api_reference",
-                           -1, &s, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db,
-                           "SELECT allocation, unit, price, currency, observed_at, zone_id FROM "
-                           "server_price WHERE vendor_id = ? AND region_id = ? AND server_id = ? "
-                           "AND lower(operating_system) = lower(?) AND " ACTIVE,
-                           -1, &pr, NULL) != SQLITE_OK) {
+                           -1, &s, NULL) != SQLITE_OK) {
         rc = cat_error_set(err, CAT_EIO, "SQLite: %s", sqlite3_errmsg(db));
         goto out;
     }
     sqlite3_bind_text(s, 1, vendor, -1, SQLITE_STATIC);
     while (sqlite3_step(s) == SQLITE_ROW) {
         const char *sid = text(s, 0), *name = text(s, 1), *api = text(s, 2);
-        struct low lo[2]; /* on-demand, spot */
+        const char *ref = api ? api : sid;
+        struct prow key, *lo[2] = {NULL, NULL};
+        int zones[2] = {0, 0};
         json_t *inst, *prices;
-        char id[300], proc[200] = "", zn[80];
-        int any = 0;
+        char id[300], proc[200] = "", zn[96];
+        size_t first;
         st->records++;
-        memset(lo, 0, sizeof lo);
-        lo[0].amount = lo[1].amount = INFINITY;
-        sqlite3_reset(pr);
-        sqlite3_bind_text(pr, 1, vendor, -1, SQLITE_STATIC);
-        sqlite3_bind_text(pr, 2, o->region, -1, SQLITE_STATIC);
-        sqlite3_bind_text(pr, 3, sid, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(pr, 4, os, -1, SQLITE_STATIC);
-        while (sqlite3_step(pr) == SQLITE_ROW) {
-            const unsigned char *alloc = sqlite3_column_text(pr, 0);
-            int k = is_enum(alloc, "ONDEMAND", "ondemand") ? 0
-                    : is_enum(alloc, "SPOT", "spot")       ? 1
-                                                           : -1;
-            double amount = sqlite3_column_double(pr, 2);
-            const char *unit = text(pr, 1), *cur = text(pr, 3);
-            if (k < 0) {
-                st->skipped_price++; /* reserved: the schema has no term */
-                continue;
+        if (!sid)
+            continue;
+        /* the first price row of this server (binary search), then its rows */
+        key.sid = (char *)sid;
+        {
+            size_t l = 0, h = np;
+            while (l < h) {
+                size_t m = (l + h) / 2;
+                if (cmp_prow(&pr[m], &key) < 0)
+                    l = m + 1;
+                else
+                    h = m;
             }
-            if (!(amount >= 0) || !isfinite(amount) || !cur || strlen(cur) != 3 || !unit ||
-                !(is_enum((const unsigned char *)unit, "HOUR", "hour") ||
-                  is_enum((const unsigned char *)unit, "MONTH", "month") ||
-                  is_enum((const unsigned char *)unit, "YEAR", "year"))) {
-                st->skipped_price++;
-                continue;
-            }
-            lo[k].zones++;
-            if (amount < lo[k].amount) {
-                lo[k].amount = amount;
-                snprintf(lo[k].currency, sizeof lo[k].currency, "%s", cur);
-                snprintf(lo[k].unit, sizeof lo[k].unit, "%s",
-                         is_enum((const unsigned char *)unit, "HOUR", "hour")     ? "hour"
-                         : is_enum((const unsigned char *)unit, "MONTH", "month") ? "month"
-                                                                                  : "year");
-                date_of(text(pr, 4), lo[k].as_of);
-            }
+            first = l;
         }
-        if (!lo[0].zones && !lo[1].zones) {
+        for (size_t i = first; i < np && strcmp(pr[i].sid, sid) == 0; i++) {
+            struct prow *r = &pr[i];
+            if (!currency[0])
+                memcpy(currency, r->currency, sizeof currency);
+            if (strcmp(r->currency, currency) != 0) {
+                st->skipped_price++; /* one currency per catalog */
+                continue;
+            }
+            zones[r->k]++;
+            if (!lo[r->k] || r->per_hour < lo[r->k]->per_hour)
+                lo[r->k] = r;
+        }
+        if (!lo[0] && !lo[1]) {
             st->skipped_none++;
             continue;
         }
-        snprintf(id, sizeof id, "%s:%s:%s", provider_of(vendor), o->region, api ? api : sid);
+        if (!usable_name(ref, 200) || (name && !usable_name(name, 400))) {
+            st->skipped_none++; /* a name no catalog can hold (said in the summary) */
+            continue;
+        }
+        snprintf(id, sizeof id, "%s:%s:%s", provider_of(vendor), o->region, ref);
+        if (json_object_get(seen, id)) {
+            st->skipped_none++; /* a second server of the same api_reference */
+            continue;
+        }
+        if (json_object_set_new(seen, id, json_true())) {
+            rc = cat_error_set(err, CAT_ENOMEM, "out of memory");
+            goto out;
+        }
         if (text(s, 7) || text(s, 8) || text(s, 9))
             snprintf(proc, sizeof proc, "%s%s%s%s%s", text(s, 7) ? text(s, 7) : "",
                      text(s, 8) ? " " : "", text(s, 8) ? text(s, 8) : "", text(s, 9) ? " " : "",
@@ -276,30 +390,36 @@ static int add_servers(sqlite3 *db, json_t *catalog, const char *vendor,
         json_object_set_new(inst, "id", json_string(id));
         json_object_set_new(inst, "provider", json_string(provider_of(vendor)));
         json_object_set_new(inst, "region", json_string(o->region));
-        json_object_set_new(inst, "name", json_string(api ? api : sid));
-        if (name && api && strcmp(name, api) != 0)
+        json_object_set_new(inst, "name", json_string(ref));
+        if (name && strcmp(name, ref) != 0)
             json_object_set_new(inst, "description", json_string(name));
-        if (text(s, 4) && *text(s, 4))
+        if (text(s, 4) && usable_name(text(s, 4), 60))
             json_object_set_new(inst, "family", json_string(text(s, 4)));
-        if (proc[0] && proc[0] != ' ')
+        if (proc[0] && proc[0] != ' ' && usable_name(proc, 190))
             json_object_set_new(inst, "processor", json_string(proc));
-        if (sqlite3_column_type(s, 6) != SQLITE_NULL && sqlite3_column_double(s, 6) > 0 &&
-            sqlite3_column_double(s, 6) <= 100)
-            json_object_set_new(inst, "clock_ghz", json_real(sqlite3_column_double(s, 6)));
-        if (sqlite3_column_int64(s, 5) > 0)
+        if (sqlite3_column_type(s, 6) == SQLITE_FLOAT ||
+            sqlite3_column_type(s, 6) == SQLITE_INTEGER) {
+            double ghz = sqlite3_column_double(s, 6);
+            if (ghz >= 0.01 && ghz <= 100)
+                json_object_set_new(inst, "clock_ghz", json_real(ghz));
+        }
+        if (sqlite3_column_type(s, 5) == SQLITE_INTEGER && sqlite3_column_int64(s, 5) > 0 &&
+            sqlite3_column_int64(s, 5) <= 100000)
             json_object_set_new(inst, "vcpu", json_integer(sqlite3_column_int64(s, 5)));
-        if (sqlite3_column_int64(s, 10) > 0)
+        if (sqlite3_column_type(s, 10) == SQLITE_INTEGER && sqlite3_column_int64(s, 10) > 0)
             json_object_set_new(inst, "memory_gib",
                                 json_real((double)sqlite3_column_int64(s, 10) / 1024));
         for (int k = 0; k < 2; k++) {
             json_t *p;
-            if (!lo[k].zones)
+            if (!lo[k])
                 continue;
-            snprintf(zn, sizeof zn, "the lowest of %d zone%s' prices in %s", lo[k].zones,
-                     lo[k].zones == 1 ? "" : "s", o->region);
-            p = price_obj(k ? CAT_PRICING_SPOT : CAT_PRICING_ON_DEMAND, lo[k].unit, lo[k].amount,
-                          lo[k].currency, "server_price", lo[k].as_of[0] ? lo[k].as_of : o->as_of,
-                          zn);
+            if (zones[k] == 1)
+                snprintf(zn, sizeof zn, "the price of its one zone in %s", o->region);
+            else
+                snprintf(zn, sizeof zn, "the lowest of %d zones' prices in %s (per hour)", zones[k],
+                         o->region);
+            p = price_obj(k ? CAT_PRICING_SPOT : CAT_PRICING_ON_DEMAND, lo[k]->unit, lo[k]->amount,
+                          lo[k]->currency, "server_price", lo[k]->as_of, zn);
             if (!p || json_array_append_new(prices, p)) {
                 json_decref(inst);
                 json_decref(prices);
@@ -307,18 +427,19 @@ static int add_servers(sqlite3 *db, json_t *catalog, const char *vendor,
                 goto out;
             }
             st->prices++;
-            any = 1;
-            if (lo[k].as_of[0] && strcmp(lo[k].as_of, newest) > 0)
-                memcpy(newest, lo[k].as_of, 11);
+            if (strcmp(lo[k]->as_of, newest) > 0)
+                memcpy(newest, lo[k]->as_of, 11);
         }
-        (void)any;
         json_object_set_new(inst, "prices", prices);
         json_array_append_new(insts, inst);
         st->instances++;
     }
 out:
+    json_decref(seen);
     sqlite3_finalize(s);
-    sqlite3_finalize(pr);
+    for (size_t i = 0; i < np; i++)
+        free(pr[i].sid);
+    free(pr);
     return rc;
 }
 
@@ -329,7 +450,8 @@ static int add_storages(sqlite3 *db, json_t *catalog, const char *vendor,
     json_t *disks = json_object_get(catalog, "disks"), *notes = json_object_get(catalog, "notes");
     int rc = CAT_OK;
     if (sqlite3_prepare_v2(db,
-                           "SELECT s.storage_id, s.name, p.unit, MIN(p.price), p.currency, "
+                           "SELECT s.storage_id, s.name, p.unit, MIN(CASE WHEN typeof(p.price) "
+                           "IN ('real', 'integer') AND p.price > 0 THEN p.price END), p.currency, "
                            "p.observed_at FROM storage s JOIN storage_price p ON p.vendor_id = "
                            "s.vendor_id AND p.storage_id = s.storage_id WHERE s.vendor_id = ? AND "
                            "p.region_id = ? AND (s.status IS NULL OR s.status IN ('ACTIVE', "
@@ -344,9 +466,20 @@ static int add_storages(sqlite3 *db, json_t *catalog, const char *vendor,
         double amount = sqlite3_column_double(s, 3);
         const struct rule *r = rule_of(vendor, sid, name);
         char as_of[11], line[400], did[160];
-        date_of(text(s, 5), as_of);
-        if (!as_of[0])
-            snprintf(as_of, sizeof as_of, "%s", o->as_of);
+        int priced = sqlite3_column_type(s, 3) != SQLITE_NULL && amount > 0 && amount < 1e9 &&
+                     good_date(text(s, 5), as_of);
+        if (!usable_name(sid, 120) || (name && !usable_name(name, 120))) {
+            json_array_append_new(notes, json_string("a storage whose id or name holds a control "
+                                                     "character or is not UTF-8: left out"));
+            continue;
+        }
+        if (!priced) {
+            snprintf(line, sizeof line,
+                     "storage %s (%s) in %s: no price > 0 with a real date (" SOURCE "): left out",
+                     sid, name ? name : "", o->region);
+            json_array_append_new(notes, json_string(line));
+            continue;
+        }
         if (r)
             snprintf(did, sizeof did, "%s:%s:%s", provider_of(vendor), o->region,
                      r->id + strlen("alibaba-"));
@@ -418,14 +551,9 @@ int cat_convert_sparecores(const char *db_path, const char *vendor,
     char newest[11] = "", regions[600];
     int rc, found = 0;
     *out = NULL;
-    {
-        time_t t = time(NULL);
-        struct tm tm;
-        gmtime_r(&t, &tm);
-        strftime(today, sizeof today, "%Y-%m-%d", &tm);
-        if (!o->as_of)
-            o->as_of = today;
-    }
+    today_ymd(today); /* SOURCE_DATE_EPOCH or the clock (util/today.h) */
+    if (!o->as_of)
+        o->as_of = today;
     if (!o->region || !*o->region)
         return cat_error_set(err, CAT_EINVAL, "--region is required for sparecores");
     if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {

@@ -14,11 +14,12 @@ const char *today_ymd(char out[11])
     struct tm tm;
     if (e && *e) {
         long long v = strtoll(e, &end, 10);
-        if (end && *end == '\0' && v >= 0)
+        /* up to 9999-12-31: a date of ten characters */
+        if (end && *end == '\0' && v >= 0 && v < 253402300800LL)
             t = (time_t)v;
     }
-    gmtime_r(&t, &tm);
-    strftime(out, 11, "%Y-%m-%d", &tm);
+    if (!gmtime_r(&t, &tm) || strftime(out, 11, "%Y-%m-%d", &tm) != 10)
+        snprintf(out, 11, "1970-01-01");
     return out;
 }
 

@@ -2,9 +2,9 @@
  * today.h - the date sizeup takes as today, and the age of a dated figure in months.
  *
  * Today is the UTC date of SOURCE_DATE_EPOCH when that variable holds a number of seconds since
- * 1970 (the reproducible-builds convention, reproducible-builds.org/specs/source-date-epoch:
- * the output of a run then does not depend on the day it ran, as README's examples and the
- * tests need), else of the clock.
+ * 1970 up to the end of 9999 (the reproducible-builds convention,
+ * reproducible-builds.org/specs/source-date-epoch: the output of a run then does not depend on the
+ * day it ran, as README's examples and the tests need), else of the clock.
  *
  * Thread-safety: reads the environment; pure otherwise.
  */

@@ -144,6 +144,44 @@ with tempfile.TemporaryDirectory() as d:
     r = subprocess.run([BIN, "catalog", "list", "--catalog", out], capture_output=True, text=True)
     check(r.returncode == 0, "catalog list reads it")
 
+    # hostile rows (a break-it pass found each): a NULL price in one zone beside a good one; a
+    # monthly price cheaper per hour than an hourly one; another currency; an undated price; a
+    # duplicate api_reference; a storage price of NULL -> the good rows convert, the others are
+    # left out, nothing is made up
+    odd = os.path.join(d, "odd.db")
+    make(odd)
+    c = sqlite3.connect(odd)
+    ins = ("INSERT INTO server_price (vendor_id, region_id, zone_id, server_id, operating_system, "
+           "allocation, unit, price, currency, status, observed_at) VALUES "
+           "('alicloud', 'cn-hangzhou', ?, ?, 'Linux', 'ONDEMAND', ?, ?, ?, 'ACTIVE', ?)")
+    c.execute(ins, ("cn-hangzhou-c", "ecs.g8i.xlarge", "HOUR", None, "USD", "2025-07-04"))
+    c.execute(ins, ("cn-hangzhou-d", "ecs.c8i.large", "MONTH", 50.0, "USD", "2025-07-04"))
+    c.execute(ins, ("cn-hangzhou-e", "ecs.c8i.large", "HOUR", 0.01, "CNY", "2025-07-04"))
+    c.execute(ins, ("cn-hangzhou-f", "ecs.c8i.large", "HOUR", 0.02, "USD", None))
+    c.execute("INSERT INTO server (vendor_id, server_id, name, api_reference, vcpus, memory_amount,"
+              " status) VALUES ('alicloud', 'dup', 'dup', 'ecs.g8i.xlarge', 4, 16384, 'ACTIVE')")
+    c.execute(ins, ("cn-hangzhou-a", "dup", "HOUR", 0.2, "USD", "2025-07-04"))
+    c.execute("UPDATE storage_price SET price = NULL WHERE storage_id = 'cloud_essd-PL1'")
+    c.commit()
+    c.close()
+    r = convert(odd, out, "--vendor", "alicloud", "--region", "cn-hangzhou")
+    cat = json.load(open(out)) if r.returncode == 0 else {}
+    inst = {i["name"]: i for i in cat.get("instances", [])}
+    c8 = {p["pricing"]: p for p in inst.get("ecs.c8i.large", {}).get("prices", [])}
+    check(r.returncode == 0 and len(inst) == 2,
+          "hostile rows: converted, two instances, the duplicate api_reference once (%d, %s)"
+          % (r.returncode, r.stderr.strip()[:200]))
+    check(c8.get("on-demand", {}).get("amount") == 50.0 and c8["on-demand"].get("unit") == "month",
+          "the cheaper per hour wins across units: 50/month (0.068/h) over 0.09/h (%s)" % c8)
+    check(cat.get("currency") == "USD" and all(p["currency"] == "USD" for i in inst.values()
+                                               for p in i["prices"]),
+          "another currency's row left out, the catalog in one currency")
+    check(not cat.get("disks") and any("cloud_essd-PL1" in n and "no price" in n
+                                       for n in cat.get("notes", [])),
+          "a storage price of NULL: a note, no free disk")
+    r = subprocess.run([BIN, "catalog", "check", out], capture_output=True, text=True)
+    check(r.returncode == 0, "and the result passes catalog check")
+
     r = convert(db, out, "--vendor", "alicloud", "--region", "mars-1")
     check(r.returncode == 3 and "vendor 'alicloud' has no region 'mars-1'" in r.stderr and
           "cn-hangzhou, eu-central-1" in r.stderr, "an unknown region: exit 3, the regions named")

@@ -13,6 +13,8 @@ int main(void)
     CHECK_STR_EQ(today_ymd(d), "2026-12-06");
     setenv("SOURCE_DATE_EPOCH", "1796515199", 1); /* one second earlier: the day before */
     CHECK_STR_EQ(today_ymd(d), "2026-12-05");
+    setenv("SOURCE_DATE_EPOCH", "253402300800", 1); /* 10000-01-01: not a 10-character date */
+    CHECK(strlen(today_ymd(d)) == 10 && d[4] == '-');
     setenv("SOURCE_DATE_EPOCH", "not a number", 1); /* ignored: the clock's date */
     CHECK(strlen(today_ymd(d)) == 10 && d[4] == '-');
     /* 2024-02-21 .. 2026-12-06: 34 calendar months, the 21st not reached in December: 33 */
