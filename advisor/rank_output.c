@@ -520,19 +520,28 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
     }
     {
         /* how old the prices are (issue 26.3): those past --max-price-age, by date and source */
-        struct notes pl;
+        struct notes pl, fut;
         char today[11];
         int max =
             s->opt.max_price_age_months > 0 ? s->opt.max_price_age_months : RANK_MAX_PRICE_AGE;
         today_ymd(today);
         notes_init(&pl);
+        notes_init(&fut);
         for (size_t i = 0; i < s->n; i++) {
             char as_of[11], line[300];
             const char *src;
             int age;
             if (rank_set_row_price_date(s, &s->rows[i], as_of, &src) != 0 || !as_of[0])
                 continue;
-            if ((age = months_between(as_of, today)) <= max)
+            age = months_between(as_of, today);
+            if (age < 0) {
+                /* a price from the future: the catalog's date or today's is wrong */
+                snprintf(line, sizeof line, "as of %s (%.90s%s)", as_of, src ? src : "no source",
+                         src && strlen(src) > 90 ? "..." : "");
+                notes_add(&fut, s->rows[i].config, line);
+                continue;
+            }
+            if (age <= max)
                 continue;
             snprintf(line, sizeof line, "as of %s, %d months old (%.90s%s)", as_of, age,
                      src ? src : "no source", src && strlen(src) > 90 ? "..." : "");
@@ -545,6 +554,12 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
                     max);
             notes_print_as(f, &pl, "  ");
         }
+        if (fut.n) {
+            fprintf(f, "prices dated after today (%s): a catalog's date or today's is wrong\n",
+                    today);
+            notes_print_as(f, &fut, "  ");
+        }
+        notes_free(&fut);
         notes_free(&pl);
     }
     fprintf(f,

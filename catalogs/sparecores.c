@@ -432,6 +432,11 @@ static int add_servers(sqlite3 *db, json_t *catalog, const char *vendor,
         }
         json_object_set_new(inst, "prices", prices);
         json_array_append_new(insts, inst);
+        /* one configuration per instance, named as the instance: `catalog cost ID` and a point
+         * whose target is that id price it at once (a catalog of instances alone left cost a
+         * dead end) */
+        json_array_append_new(json_object_get(catalog, "configs"),
+                              json_pack("{s:s, s:s}", "id", id, "instance", id));
         st->instances++;
     }
 out:
@@ -591,6 +596,7 @@ int cat_convert_sparecores(const char *db_path, const char *vendor,
         goto out;
     }
     if (!(catalog = cat_convert_new_catalog("USD", o)) ||
+        json_object_set_new(catalog, "configs", json_array()) ||
         json_object_set_new(catalog, "notes", json_array()) ||
         json_object_set_new(catalog, "description",
                             json_pack("s", "from " SOURCE ": one vendor and region"))) {

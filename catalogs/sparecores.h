@@ -27,6 +27,7 @@
  *     zones, the zones' count in the note), each with its currency, the unit of the row, as_of
  *     the date of its observed_at, and the source "Spare Cores sc-data-all.db (CC BY-SA 4.0):
  *     server_price"; reserved rows have no term in the schema and are left out (counted);
+ *   - a configuration per instance, its id the instance's (`catalog cost ID` prices it);
  *   - a disk per storage with a price per GB-month there, when sizeup knows its performance rule
  *     (Alibaba ESSD PL0-PL3 and AutoPL by the storage id or name, the rules of the bundled
  *     catalogs: Alibaba Cloud's "ESSDs" page); a priced storage without a known rule is listed in

@@ -195,5 +195,12 @@ with tempfile.TemporaryDirectory() as d:
           "as of 2024-02-21, 33 months old" in h,
           "report: the prices older than 12 months, with date and age")
 
+# a price dated after today (today 2020-09-13 here, before every price of the catalog) is said
+env = dict(os.environ, SOURCE_DATE_EPOCH="1600000000")
+r = subprocess.run([BIN, "rank", "--points", CSV, "--catalog", CAT, "--slo", "avg:20ms"],
+                   capture_output=True, text=True, env=env)
+check("prices dated after today (2020-09-13)" in r.stdout and "idc-nvme: as of 2022-05-31" in r.stdout,
+      "prices dated after today are said, with their dates")
+
 print("%d failure(s)" % len(fails))
 sys.exit(1 if fails else 0)

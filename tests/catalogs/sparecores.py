@@ -142,7 +142,12 @@ with tempfile.TemporaryDirectory() as d:
     r = subprocess.run([BIN, "catalog", "check", out], capture_output=True, text=True)
     check(r.returncode == 0, "the converted catalog passes catalog check")
     r = subprocess.run([BIN, "catalog", "list", "--catalog", out], capture_output=True, text=True)
-    check(r.returncode == 0, "catalog list reads it")
+    check(r.returncode == 0 and "alibaba:cn-hangzhou:ecs.g8i.xlarge" in r.stdout,
+          "catalog list reads it: a configuration per instance")
+    r = subprocess.run([BIN, "catalog", "cost", "alibaba:cn-hangzhou:ecs.g8i.xlarge", "--catalog",
+                        out], capture_output=True, text=True)
+    check(r.returncode == 0 and "0.33" in r.stdout,
+          "catalog cost prices the instance's configuration at its 0.33/h (%s)" % r.stderr.strip())
 
     # hostile rows (a break-it pass found each): a NULL price in one zone beside a good one; a
     # monthly price cheaper per hour than an hourly one; another currency; an undated price; a
