@@ -471,22 +471,20 @@ long diskrank_expand(struct diskrank_set *ds, struct point_list *pts, struct cat
             }
             snprintf(m->workload, sizeof m->workload, "%s", m->b.workload);
             m->net_cap = INFINITY;
-            if (!d0->local && m->b.probed.iops < 0.98 * m->b.probed_iops_rule) {
-                m->net_cap = m->b.probed.iops;
+            if (m->b.probed.iops < 0.98 * m->b.probed_iops_rule) {
+                /* a network disk's shortfall caps every network disk of this host */
+                if (!d0->local)
+                    m->net_cap = m->b.probed.iops;
                 if (errf)
                     fprintf(errf,
                             "sizeup: --disks: %s / %s: its %s delivered about %.0f IOPS where "
                             "the rule gives %.0f (the host's CPU was %.0f %% busy at its best "
-                            "level): taken as this host's limit for every network disk\n",
+                            "level): %s\n",
                             base_id, m->workload, d0->id, m->b.probed.iops, m->b.probed_iops_rule,
-                            100 * m->b.cpu_s * m->b.at_tps / m->b.vcpus);
-            } else if (m->b.probed.iops < 0.98 * m->b.probed_iops_rule && errf)
-                fprintf(errf,
-                        "sizeup: --disks: %s / %s: its %s delivered about %.0f IOPS where the "
-                        "rule gives %.0f (the host's CPU was %.0f %% busy at its best level): "
-                        "modelled at what it delivered\n",
-                        base_id, m->workload, d0->id, m->b.probed.iops, m->b.probed_iops_rule,
-                        100 * m->b.cpu_s * m->b.at_tps / m->b.vcpus);
+                            100 * m->b.cpu_s * m->b.at_tps / m->b.vcpus,
+                            d0->local ? "modelled at what it delivered"
+                                      : "taken as this host's limit for every network disk");
+            }
             if (!opt->n_mix)
                 snprintf(ds->workloads[0], sizeof ds->workloads[0], "%s", m->b.workload);
             ds->n_models++;
