@@ -48,6 +48,7 @@ struct workload_delta {
     double updates;      /* Com_update + Com_update_multi */
     double deletes;      /* Com_delete + Com_delete_multi */
     double ends;         /* Com_commit + Com_rollback + Com_xa_commit + Com_xa_rollback */
+    double aborted;      /* Innodb_deadlocks: transactions the engine rolled back; NAN: none */
     double engine_tx;    /* INNODB_METRICS trx_*_commits + trx_rollbacks; NAN: unreadable */
     double data_reads, data_writes, log_writes, data_fsyncs, log_fsyncs; /* Innodb_* */
     double bytes_read, bytes_written, log_bytes_written;                 /* Innodb_* */
@@ -92,6 +93,7 @@ struct workload {
     char **notes;
     size_t n_notes;
     double stmts[WM_N_CLASS]; /* statements of each class over the counted intervals */
+    double aborted;           /* deadlock victims over the counted intervals (in stmts' ends) */
 };
 
 /** An empty record. */
@@ -136,6 +138,7 @@ int workload_note(struct workload *w, const char *fmt, ...) __attribute__((forma
 struct workload_summary {
     size_t counted, excluded;
     double seconds, transactions, queries;
+    double aborted; /* transactions InnoDB rolled back on a deadlock; NAN: no such counter */
     struct workload_stat tps, qps, mix_tps;
     double sessions_mean, sessions_p95, sessions_max;
     double rate[WM_N_CLASS]; /* mean statements/s by class over the counted time */

@@ -168,10 +168,10 @@ int workmix_fit(const double rate[WM_N_CLASS], struct workmix *m)
     return 0;
 }
 
-double workmix_tps_status(const double rate[WM_N_CLASS], const struct workmix *m)
+double workmix_tps_status(const double rate[WM_N_CLASS], double aborted, const struct workmix *m)
 {
-    double s = 0, e, tx = 0, tx_stmts = 0, inside;
-    if (!rates_ok(rate))
+    double s = 0, e, tx = 0, tx_stmts = 0, n_max = 0, inside;
+    if (!rates_ok(rate) || !(aborted >= 0) || aborted > rate[WM_END])
         return NAN;
     for (int c = 0; c < WM_END; c++)
         s += rate[c];
@@ -179,10 +179,12 @@ double workmix_tps_status(const double rate[WM_N_CLASS], const struct workmix *m
     if (e <= 0)
         return s;
     for (int w = 0; w < WM_N_WORKLOAD; w++)
-        if (per_tx[w][WM_END] > 0) {
+        if (per_tx[w][WM_END] > 0 && m->tps[w] > 0) {
+            double n = workmix_statements_per_tx((enum workmix_workload)w);
             tx += m->tps[w];
-            tx_stmts += m->tps[w] * workmix_statements_per_tx((enum workmix_workload)w);
+            tx_stmts += m->tps[w] * n;
+            n_max = fmax(n_max, n);
         }
-    inside = tx > 0 ? e * tx_stmts / tx : s;
+    inside = tx > 0 ? e * tx_stmts / tx + aborted * (n_max - tx_stmts / tx) : s;
     return e + s - fmin(s, inside);
 }

@@ -103,14 +103,22 @@ int workmix_fit(const double rate[WM_N_CLASS], struct workmix *m);
  * autocommit. Statements inside the explicit transactions are E x n, n the statements per
  * transaction of the mix's transactional workloads (those with an end: read_only 14, read_write
  * 18, write_only 4, weighted by their rates; when the mix has none, every statement is taken to
- * be inside one), capped at the statements observed S:
- *     tps = S                          when E = 0
- *     tps = E + S - min(S, E n)        otherwise
- * Exact for sysbench's workloads and any mix of them; for another application it counts an
- * autocommit statement as a transaction and a transaction by its COMMIT or ROLLBACK.
- * @param rate  as workmix_fit's; m its mix of the same rates
- * @return tps (>= 0), or NAN for a bad rate.
+ * be inside one), capped at the statements observed S. A deadlock's victim (A of the ends: the
+ * engine rolled it back, with no COMMIT or ROLLBACK sent) ran some of its statements, and a
+ * client that retries runs them again; its partial statements make the mix read it as a shorter
+ * transaction plus autocommit statements (sysbench's read_write victims, 10 point, 4 range and
+ * one UPDATE each, fit exactly as read_only + oltp_update_non_index). So each victim is taken to
+ * hold up to n_max statements, the most in one transaction of the mix's transactional workloads:
+ *     tps = S                                         when E = 0
+ *     tps = E + S - min(S, E n + A (n_max - n))       otherwise
+ * Exact for sysbench's workloads and any mix of them, with or without victims of one workload;
+ * beside autocommit statements, victims may hide up to A (n_max - n) of them. For another
+ * application it counts an autocommit statement as a transaction and a transaction by its end.
+ * @param rate     as workmix_fit's; rate[WM_END] includes the victims
+ * @param aborted  the deadlock victims in the same unit (Innodb_deadlocks), 0 when unknown
+ * @param m        workmix_fit's mix of the same rates
+ * @return tps (>= 0), or NAN for a bad rate or aborted outside [0, rate[WM_END]].
  */
-double workmix_tps_status(const double rate[WM_N_CLASS], const struct workmix *m);
+double workmix_tps_status(const double rate[WM_N_CLASS], double aborted, const struct workmix *m);
 
 #endif

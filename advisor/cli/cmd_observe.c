@@ -185,6 +185,9 @@ static void interval_delta(const struct obs_status *a, const struct obs_status *
     d->updates = delta_sum(&ds, upd);
     d->deletes = delta_sum(&ds, del);
     d->ends = delta_sum(&ds, ends);
+    d->aborted = delta(&ds, "Innodb_deadlocks", &have);
+    if (!have)
+        d->aborted = NAN;
     d->data_reads = delta(&ds, "Innodb_data_reads", NULL);
     d->data_writes = delta(&ds, "Innodb_data_writes", NULL);
     d->log_writes = delta(&ds, "Innodb_log_writes", NULL);
@@ -295,6 +298,10 @@ static void print_summary(const struct observe_cli *oc, const struct workload *w
     }
     printf("  %-20s mean %.1f  p50 %.1f  p95 %.1f  p99 %.1f  max %.1f  (%s rule)\n", "tps",
            s.tps.mean, s.tps.p50, s.tps.p95, s.tps.p99, s.tps.max, w->tps_rule);
+    if (s.aborted > 0 && s.transactions > 0)
+        printf("  %-20s %.0f of %.0f transactions (%.1f %%): rolled back by InnoDB, counted "
+               "as ended; their partial statements may read as other workloads in the mix\n",
+               "deadlock victims", s.aborted, s.transactions, 100 * s.aborted / s.transactions);
     printf("  %-20s mean %.1f  p50 %.1f  p95 %.1f  p99 %.1f  max %.1f\n", "qps", s.qps.mean,
            s.qps.p50, s.qps.p95, s.qps.p99, s.qps.max);
     if (w->n_sessions)
@@ -401,7 +408,7 @@ static int observe(struct observe_cli *oc, struct workload *w)
     struct obs_status a, b;
     double t0, end_t, written_at = 0;
     char span[64];
-    int rc, status = SIZEUP_EXIT_OK;
+    int rc, status = SIZEUP_EXIT_OK, no_deadlocks_said = 0;
     memset(&c, 0, sizeof c);
     memset(&a, 0, sizeof a);
     memset(&b, 0, sizeof b);
@@ -509,6 +516,12 @@ static int observe(struct observe_cli *oc, struct workload *w)
             if (workload_add(w, a.t_mono_s - t0, &d, w->sessions + first, k, why[0] ? why : NULL)) {
                 status = SIZEUP_EXIT_FAIL;
                 goto done;
+            }
+            if (isnan(d.aborted) && !no_deadlocks_said) {
+                no_deadlocks_said = 1;
+                workload_note(w, "the server has no Innodb_deadlocks: a transaction rolled back "
+                                 "on a deadlock is not counted, and a retried one's statements "
+                                 "may read as autocommit transactions");
             }
         }
         if (b.n) {

@@ -12,6 +12,14 @@
  *     with read_write at once; read_write alone is not split into the workloads it equals;
  *   - scanning SELECTs are no workload's: the residual;
  *   - rates a little off (an interval's edges) are read_write alone, not an exact fit of seven;
+ *   - deadlock victims (ends without a COMMIT, each having run a prefix of its transaction, as
+ *     sysbench's read_write does when its UPDATE deadlocks: 10 point, 4 range, 1 update) are
+ *     transactions that ended, their statements no autocommit ones: 100 committed + 20 victims
+ *     are 120 tps (without the victims named, heavily deadlocked: 1,839 committed + 1,179
+ *     victims read as 4,197); with 500 autocommit point selects/s beside them, tps_status lies
+ *     within the rule's stated bound A (n_max - n) of 620: n_max 18, n >= 14 when the mix's
+ *     transactional workloads are read_only and read_write; a victim count above the ends or
+ *     below 0 is refused;
  *   - a bad rate (NaN, negative) is refused. */
 #include "check.h"
 #include "workmix.h"
@@ -50,7 +58,7 @@ int main(void)
             CHECK_NEAR(m.tps[k], k == w ? 100 : 0, 1e-9);
         CHECK_NEAR(m.total_tps, 100, 1e-9);
         CHECK_NEAR(m.residual, 0, 1e-12);
-        CHECK_NEAR(workmix_tps_status(rate, &m), 100, 1e-9);
+        CHECK_NEAR(workmix_tps_status(rate, 0, &m), 100, 1e-9);
     }
 
     memset(tps, 0, sizeof tps);
@@ -61,7 +69,7 @@ int main(void)
     CHECK_NEAR(m.tps[WM_POINT_SELECT], 500, 1e-9);
     CHECK_NEAR(m.tps[WM_READ_WRITE], 50, 1e-9);
     CHECK_NEAR(m.tps[WM_READ_ONLY] + m.tps[WM_WRITE_ONLY], 0, 1e-9);
-    CHECK_NEAR(workmix_tps_status(rate, &m), 550, 1e-9);
+    CHECK_NEAR(workmix_tps_status(rate, 0, &m), 550, 1e-9);
 
     memset(tps, 0, sizeof tps);
     tps[WM_POINT_SELECT] = 1000;
@@ -79,7 +87,7 @@ int main(void)
     CHECK_NEAR(m.tps[WM_UPDATE_NON_INDEX], 100, 1e-9);
     CHECK_NEAR(m.total_tps, 100, 1e-9);
     CHECK_NEAR(m.residual, 0, 1e-12);
-    CHECK_NEAR(workmix_tps_status(rate, &m), 100, 1e-12);
+    CHECK_NEAR(workmix_tps_status(rate, 0, &m), 100, 1e-12);
 
     /* oltp_read_write at 50 tps with oltp_insert at 300 at once (the break-it case that the four
      * OLTP workloads read as 1.9x the transactions): both exactly, tps 350 */
@@ -91,7 +99,7 @@ int main(void)
     CHECK_NEAR(m.tps[WM_READ_WRITE], 50, 1e-9);
     CHECK_NEAR(m.tps[WM_INSERT_ONLY], 300, 1e-9);
     CHECK_NEAR(m.residual, 0, 1e-12);
-    CHECK_NEAR(workmix_tps_status(rate, &m), 350, 1e-9);
+    CHECK_NEAR(workmix_tps_status(rate, 0, &m), 350, 1e-9);
 
     /* oltp_read_write alone also equals read_only + 2 update + delete + insert, class by class:
      * the single workload is taken */
@@ -119,7 +127,7 @@ int main(void)
     rate[WM_RANGE] = 200;
     CHECK_INT_EQ(workmix_fit(rate, &m), 0);
     CHECK_NEAR(m.tps[WM_RANDOM_RANGES], 200, 1e-9);
-    CHECK_NEAR(workmix_tps_status(rate, &m), 200, 1e-9);
+    CHECK_NEAR(workmix_tps_status(rate, 0, &m), 200, 1e-9);
 
     /* scanning SELECTs belong to no workload: 256 scans/s beside 100 point selects/s leave the
      * scans as the residual, 256 of 356 statements */
@@ -130,9 +138,28 @@ int main(void)
     CHECK_NEAR(m.tps[WM_POINT_SELECT], 100, 1e-9);
     CHECK_NEAR(m.residual, 256.0 / 356.0, 1e-12);
 
+    /* deadlock victims: 100 read_write committed, 20 rolled back after 10 point, 4 range and
+     * one UPDATE each */
+    {
+        double r[WM_N_CLASS] = {1000 + 200, 400 + 80, 0, 100, 200 + 20, 100, 100 + 20}, t;
+        double h[WM_N_CLASS] = {18390 + 11790, 7356 + 4716, 0, 1839, 3678 + 1179, 1839, 3018};
+        CHECK_INT_EQ(workmix_fit(r, &m), 0);
+        CHECK_NEAR(workmix_tps_status(r, 20, &m), 120, 1e-9);
+        CHECK_INT_EQ(workmix_fit(h, &m), 0);
+        CHECK_NEAR(workmix_tps_status(h, 1179, &m), 3018, 1e-6);
+        CHECK(workmix_tps_status(h, 0, &m) > 4000);
+        r[WM_POINT] += 500;
+        CHECK_INT_EQ(workmix_fit(r, &m), 0);
+        CHECK(m.tps[WM_WRITE_ONLY] == 0);
+        t = workmix_tps_status(r, 20, &m);
+        CHECK(t >= 620 - 20 * (18 - 14) - 1e-9 && t <= 620 + 1e-9);
+        CHECK(isnan(workmix_tps_status(r, 121, &m)));
+        CHECK(isnan(workmix_tps_status(r, -1, &m)));
+    }
+
     rate[WM_POINT] = NAN;
     CHECK_INT_EQ(workmix_fit(rate, &m), -1);
-    CHECK(isnan(workmix_tps_status(rate, &m)));
+    CHECK(isnan(workmix_tps_status(rate, 0, &m)));
     rate[WM_POINT] = -1;
     CHECK_INT_EQ(workmix_fit(rate, &m), -1);
     return check_report();
