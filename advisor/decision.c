@@ -163,7 +163,7 @@ static void horizon(char *item, const struct rank_set *s, const struct rank_tco 
     for (int k = 0; k < 2; k++) {
         const struct tco_row *q;
         const struct tco_pricing *p;
-        if (rows[k] < 0 || t->rows[rows[k]].cheapest < 0)
+        if (rows[k] < 0 || !t->rows || t->rows[rows[k]].cheapest < 0)
             continue;
         q = &t->rows[rows[k]];
         p = &q->pr[q->cheapest];

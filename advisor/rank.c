@@ -99,13 +99,14 @@ static enum curve_basis worse(enum curve_basis a, enum curve_basis b)
     return a > b ? a : b;
 }
 
-void rank_row_eval(struct rank_row *row, const char *config, int config_nodes,
+void rank_row_eval(struct rank_row *row, struct rank_at *at, const char *config, int config_nodes,
                    const struct curve *const *curves, const struct rank_options *opt)
 {
     double inv = 0, inv_lo = 0, inv_hi = 0;
     int have_iv = 1;
 
     memset(row, 0, sizeof *row);
+    row->at = at;
     row->config = config;
     row->config_nodes = config_nodes > 0 ? config_nodes : 1;
     row->n_at = opt->n_mix;

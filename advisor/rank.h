@@ -138,39 +138,48 @@ struct rank_row {
     int config_nodes;   /* the configuration's node count */
     enum rank_status status;
     size_t n_at;
-    struct rank_at at[RANK_MAX_MIX]; /* per workload of the mix */
-    struct derived_value x;          /* throughput at the target (mix: harmonic), tps */
-    double n;                        /* concurrency at the target (single workload), else NAN */
-    enum curve_basis basis;          /* the weakest basis among the workloads with weight */
-    size_t basis_from;               /* the workload (index into the mix) that gives it */
-    double cost_per_hour;            /* currency per hour at config_nodes; NAN without price */
-    int cost_estimate;               /* 1: a price term rests on an estimate */
-    double tps_per_cost;             /* tps per (currency per hour) */
-    double cost_per_mtx;             /* currency per million transactions */
-    double headroom;                 /* fraction: X_peak / X - 1; NAN when unknown */
-    int headroom_lower_bound;        /* 1: a curve still rises at its largest level: X_peak is
-                                        its best measured level, the headroom at least this */
-    long units;                      /* required: copies of the configuration (linear) */
-    long nodes_needed;               /* required: nodes */
-    enum curve_basis nodes_basis;    /* required: scale-out curve or linear */
-    double cost_per_month;           /* required: currency per month at nodes_needed */
-    long rank;                       /* 1-based position after rank_sort; 0 when not met */
-    int ha;                          /* 1: priced highly available (its own, or a standby added) */
+    struct rank_at *at;           /* n_at of them, per workload of the mix: rank_row_eval's storage,
+                                     owned by its caller, shared by the rows copied from one evaluation */
+    struct derived_value x;       /* throughput at the target (mix: harmonic), tps */
+    double n;                     /* concurrency at the target (single workload), else NAN */
+    enum curve_basis basis;       /* the weakest basis among the workloads with weight */
+    size_t basis_from;            /* the workload (index into the mix) that gives it */
+    double cost_per_hour;         /* currency per hour at config_nodes; NAN without price */
+    int cost_estimate;            /* 1: a price term rests on an estimate */
+    double tps_per_cost;          /* tps per (currency per hour) */
+    double cost_per_mtx;          /* currency per million transactions */
+    double headroom;              /* fraction: X_peak / X - 1; NAN when unknown */
+    int headroom_lower_bound;     /* 1: a curve still rises at its largest level: X_peak is
+                                     its best measured level, the headroom at least this */
+    long units;                   /* required: copies of the configuration (linear) */
+    long nodes_needed;            /* required: nodes */
+    enum curve_basis nodes_basis; /* required: scale-out curve or linear */
+    double cost_per_month;        /* required: currency per month at nodes_needed */
+    long rank;                    /* 1-based position after rank_sort; 0 when not met */
+    int ha;                       /* 1: priced highly available (its own, or a standby added) */
     int scale_out;     /* 1: the catalog says copies serve a load together (cat_config.scale_out) */
     int standby_added; /* standby copies added by rank_options.ha_standby */
     int owned;         /* 1: an on-premises server */
     double load;       /* rho = X / X_peak at the target, (0, 1]; NAN unknown */
     double power_load; /* owned with a power curve: the load its power was read
                           at (catalogs/cost.h cat_cost.power_load), else NAN */
-    int power_load_measured; /* 1: power_load from load (x the packing), 0: cpu_load */
+    int power_load_measured;              /* 1: power_load from load (x the packing), 0: cpu_load */
+    const struct cat_price *oldest_price; /* the oldest dated price its cost rests on, kept
+                                             when priced (rankset.h rank_set_row_price_date);
+                                             borrowed from the catalog */
+    int oldest_known;                     /* 1: oldest_price was set by the pricing (NULL: no
+                                             dated price) */
 };
 
 /**
  * Evaluate one configuration: curves[i] is the curve of opt->mix[i].workload (NULL when there
- * are no points for it). Sets status, at[], x, n, basis, headroom; leaves costs NAN and
- * nodes 0 (rank_row_price fills them).
+ * are no points for it). Sets status, at (pointed at the storage given), x, n, basis,
+ * headroom; leaves costs NAN and nodes 0 (rank_row_price fills them).
+ * @param at  storage for opt->n_mix results, the caller's, kept as long as the row (and its
+ *            copies) is read: a million predicted rows share the evaluation of their curves
+ *            instead of holding RANK_MAX_MIX results each
  */
-void rank_row_eval(struct rank_row *row, const char *config, int config_nodes,
+void rank_row_eval(struct rank_row *row, struct rank_at *at, const char *config, int config_nodes,
                    const struct curve *const *curves, const struct rank_options *opt);
 
 /**

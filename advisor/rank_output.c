@@ -263,16 +263,37 @@ static void header_lines(FILE *f, const struct rank_set *s)
     fprintf(f, "%s\n", header_text(s, h, sizeof h));
 }
 
+/* The rows a text or Markdown table shows (rank --top). */
+static size_t rank_set_text_rows(const struct rank_set *s)
+{
+    return s->text_rows && s->text_rows < s->n ? s->text_rows : s->n;
+}
+
+/* After a table that shows the first `shown` rows: how many more there are. */
+static void more_rows(FILE *f, const struct rank_set *s, size_t shown, const char *lead)
+{
+    size_t met = 0;
+    if (shown >= s->n)
+        return;
+    for (size_t i = shown; i < s->n; i++)
+        met += s->rows[i].status == RANK_MET;
+    fprintf(f,
+            "%s... %zu more configurations not shown (%zu of them meet the target):\n"
+            "    --top 0 shows every row; --json and --csv hold every row\n",
+            lead, s->n - shown, met);
+}
+
 int rank_set_write_text(FILE *f, const struct rank_set *s)
 {
     const char *cur = s->cat->currency;
     char a[32], b[32], c[32], d[32], e[32], g[80];
     int req = s->opt.required_tps > 0, w = 6; /* w: configuration column width */
+    size_t shown = rank_set_text_rows(s);
     struct notes nl;
 
     /* the configuration column: as wide as the longest id, 6 to 40 characters; a longer id is
      * printed whole (its row shifts), never cut, so two ids never read alike (issue 28.13) */
-    for (size_t i = 0; i < s->n; i++)
+    for (size_t i = 0; i < shown; i++)
         if ((int)strlen(s->rows[i].config) > w)
             w = (int)strlen(s->rows[i].config);
     if (w > 40)
@@ -294,7 +315,7 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
         fprintf(f, "%4s %-*s %8s %-17s %7s %8s %6s %6s %-8s %12s\n", "rank", w, "config", "tps",
                 "95% interval", x_name(s, 0), h1, "units", "nodes", "nodes by", h2);
     }
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t i = 0; i < shown; i++) {
         const struct rank_row *r = &s->rows[i];
         char rk[16];
         if (r->rank && s->conf && i < s->conf->n && s->conf->rows[i].tied)
@@ -341,9 +362,10 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
                     r->standby_added ? " +sb" : "");
         }
     }
-    /* notes, the same text for several configurations on one line */
+    more_rows(f, s, shown, "");
+    /* notes of the rows shown, the same text for several configurations on one line */
     notes_init(&nl);
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t i = 0; i < shown; i++) {
         const struct rank_row *r = &s->rows[i];
         const struct curve *cv = rank_set_curves(s, i);
         for (size_t k = 0; k < r->n_at; k++) {
@@ -443,12 +465,12 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
             notes_add(&nl, r->config, line);
         }
     }
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t i = 0; i < shown; i++) {
         char line[400];
         if (power_load_text(s, &s->rows[i], line, sizeof line))
             notes_add(&nl, s->rows[i].config, line);
     }
-    for (size_t i = 0; s->from && i < s->n; i++) {
+    for (size_t i = 0; s->from && i < shown; i++) {
         const char *from = s->from[s->row_curve[i]];
         char line[600];
         if (!from)
@@ -457,7 +479,7 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
                  s->note && s->note[s->row_curve[i]] ? "rank --disks" : "sizeup predict");
         notes_add(&nl, s->rows[i].config, line);
     }
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t i = 0; i < shown; i++) {
         const struct curve *cv = rank_set_curves(s, i);
         for (size_t k = 0; k < s->opt.n_mix; k++) {
             char line[300];
@@ -471,7 +493,7 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
             notes_add(&nl, s->rows[i].config, line);
         }
     }
-    for (size_t i = 0; s->note && i < s->n; i++) {
+    for (size_t i = 0; s->note && i < shown; i++) {
         const char *note = s->note[s->row_curve[i]];
         char line[800];
         if (!note)
@@ -831,7 +853,7 @@ int rank_set_write_markdown(FILE *f, const struct rank_set *s)
     if (s->opt.required_tps > 0)
         fprintf(f, "---:|---:|");
     fprintf(f, "\n");
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t i = 0; i < rank_set_text_rows(s); i++) {
         const struct rank_row *r = &s->rows[i];
         if (r->status != RANK_MET) {
             fprintf(f, "| - | %s | %s | | | %s | | | | |", textsafe_md(r->config, cfg, sizeof cfg),
@@ -856,6 +878,7 @@ int rank_set_write_markdown(FILE *f, const struct rank_set *s)
         fprintf(f, "\n");
         any_lb |= r->headroom_lower_bound;
     }
+    more_rows(f, s, rank_set_text_rows(s), "\n");
     if (any_lb)
         fprintf(f, "\n≥ headroom: the curve still rises at its largest level; its peak is beyond "
                    "the data, at least the best level, so the headroom is at least this.\n");

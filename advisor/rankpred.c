@@ -139,6 +139,13 @@ int rankpred_add(struct rank_set *s, const struct predict_set *ps, struct rankpr
             s->curves = curves;
             memset(s->curves + s->n_sets * nm, 0, n_sets * nm * sizeof *curves);
         }
+        struct rank_at *at = realloc(s->at, ns * nm * sizeof *at);
+        if (!at)
+            goto nomem;
+        s->at = at;
+        /* the rows so far point into the storage that moved */
+        for (size_t i = 0; rows && i < old_n; i++)
+            s->rows[i].at = s->at + s->config_set[s->row_curve[i]] * nm;
         char **from = s->from ? realloc(s->from, n * sizeof *from) : calloc(n, sizeof *from);
         if (from) {
             if (!s->from)
@@ -196,7 +203,7 @@ int rankpred_add(struct rank_set *s, const struct predict_set *ps, struct rankpr
             }
             cv[w] = c;
         }
-        rank_row_eval(&P->tmpl, "", 1, cv, &s->opt);
+        rank_row_eval(&P->tmpl, s->at + P->set * nm, "", 1, cv, &s->opt);
         rank_row_widen_predicted(&P->tmpl, cv, &s->opt);
     }
     /* one row per configuration: the set's evaluation, its own price */

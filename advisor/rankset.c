@@ -52,6 +52,7 @@ void rank_set_destroy(struct rank_set *s)
         s->tco_free(s->tco);
     free(s->config_set);
     free(s->curves);
+    free(s->at);
     free(s->rows);
     free(s->row_curve);
     memset(s, 0, sizeof *s);
@@ -139,16 +140,42 @@ static long mix_index(const struct rank_options *o, const char *workload)
     return -1;
 }
 
-int rank_set_row_cost(const struct rank_set *s, const struct rank_row *r, int pricing, int nodes,
-                      const struct cat_override *ov, size_t n_ov, struct cat_cost *out,
-                      struct cat_error *err)
+static int row_cost(const struct rank_set *s, const struct rank_row *r, int pricing, int nodes,
+                    const struct cat_override *ov, size_t n_ov, int values_only,
+                    struct cat_cost *out, struct cat_error *err)
 {
-    struct cat_cost_opts o = {ov, n_ov, s->opt.ha_standby, 0};
+    struct cat_cost_opts o = {ov, n_ov, s->opt.ha_standby, 0, values_only};
     if (isfinite(r->load) && r->load > 0)
         o.measured_load = fmin(1.0, r->load);
     return cat_config_cost_x(s->cat, r->config,
                              pricing >= 0 ? (enum cat_pricing)pricing : s->opt.pricing,
                              nodes > 0 ? nodes : r->config_nodes, &o, out, err);
+}
+
+int rank_set_row_cost(const struct rank_set *s, const struct rank_row *r, int pricing, int nodes,
+                      const struct cat_override *ov, size_t n_ov, struct cat_cost *out,
+                      struct cat_error *err)
+{
+    return row_cost(s, r, pricing, nodes, ov, n_ov, 0, out, err);
+}
+
+int rank_set_row_figures(const struct rank_set *s, const struct rank_row *r, int pricing, int nodes,
+                         const struct cat_override *ov, size_t n_ov, struct cat_cost *out,
+                         struct cat_error *err)
+{
+    return row_cost(s, r, pricing, nodes, ov, n_ov, 1, out, err);
+}
+
+/* The oldest price with a YYYY-MM-DD date among a cost's terms, or NULL. */
+static const struct cat_price *oldest_dated(const struct cat_cost *c)
+{
+    const struct cat_price *o = NULL;
+    for (size_t i = 0; i < c->n_terms; i++) {
+        const struct cat_price *p = c->terms[i].price;
+        if (p && p->as_of && strlen(p->as_of) == 10 && (!o || strcmp(p->as_of, o->as_of) < 0))
+            o = p;
+    }
+    return o;
 }
 
 struct cost_ctx {
@@ -163,9 +190,13 @@ static double cost_at(void *vctx, long nodes)
     struct cat_cost cost;
     struct cat_error err;
     if (nodes > 1000000 ||
-        rank_set_row_cost(c->s, c->row, -1, (int)nodes, NULL, 0, &cost, &err) != CAT_OK)
+        rank_set_row_figures(c->s, c->row, -1, (int)nodes, NULL, 0, &cost, &err) != CAT_OK)
         return NAN;
     c->estimate |= cost.estimate;
+    if (!c->row->oldest_known) {
+        c->row->oldest_price = oldest_dated(&cost);
+        c->row->oldest_known = 1;
+    }
     c->row->ha = cost.ha;
     c->row->owned = cost.owned;
     c->row->standby_added = cost.config && !cost.config->ha ? cost.standby : 0;
@@ -196,16 +227,19 @@ int rank_set_row_price_date(const struct rank_set *s, const struct rank_row *r, 
 {
     struct cat_cost c;
     struct cat_error err;
+    const struct cat_price *p;
     as_of[0] = '\0';
     *source = NULL;
-    if (rank_set_row_cost(s, r, -1, 0, NULL, 0, &c, &err) != CAT_OK)
-        return -1;
-    for (size_t i = 0; i < c.n_terms; i++) {
-        const struct cat_price *p = c.terms[i].price;
-        if (p && p->as_of && strlen(p->as_of) == 10 && (!as_of[0] || strcmp(p->as_of, as_of) < 0)) {
-            memcpy(as_of, p->as_of, 11);
-            *source = p->source;
-        }
+    if (r->oldest_known && isfinite(r->cost_per_hour)) {
+        p = r->oldest_price; /* the pricing kept it: the same terms */
+    } else {
+        if (rank_set_row_figures(s, r, -1, 0, NULL, 0, &c, &err) != CAT_OK)
+            return -1;
+        p = oldest_dated(&c);
+    }
+    if (p) {
+        memcpy(as_of, p->as_of, 11);
+        *source = p->source;
     }
     return 0;
 }
@@ -451,10 +485,11 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
     if (curve_groups_build(&groups, pts, keys) != CURVE_OK)
         goto nomem;
     s->curves = calloc(s->n * s->opt.n_mix, sizeof *s->curves);
+    s->at = calloc(s->n * s->opt.n_mix, sizeof *s->at);
     s->rows = calloc(s->n, sizeof *s->rows);
     s->row_curve = calloc(s->n, sizeof *s->row_curve);
     s->config_set = calloc(s->n, sizeof *s->config_set);
-    if (!s->curves || !s->rows || !s->row_curve || !s->config_set)
+    if (!s->curves || !s->at || !s->rows || !s->row_curve || !s->config_set)
         goto nomem;
     s->n_sets = s->n;
     for (size_t k = 0; k < s->n; k++)
@@ -532,7 +567,8 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
                     break;
                 }
         }
-        rank_row_eval(&s->rows[k], s->config[k], cf->nodes, cv, &s->opt);
+        rank_row_eval(&s->rows[k], s->at + s->config_set[k] * s->opt.n_mix, s->config[k], cf->nodes,
+                      cv, &s->opt);
         if (any_pred)
             rank_row_widen_predicted(&s->rows[k], cv, &s->opt);
         rank_set_price_row(s, &s->rows[k], cv);

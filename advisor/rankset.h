@@ -46,6 +46,8 @@ struct rank_set {
     size_t n;                      /* configurations */
     char **config;                 /* ids, owned */
     struct curve *curves;          /* n_sets x opt.n_mix; an absent curve has m = 0 */
+    struct rank_at *at;            /* n_sets x opt.n_mix: each set's curves at the target, the
+                                      storage of rows[].at (owned) */
     size_t n_sets;                 /* curve sets (one per measured configuration; a set of
                                       predicted curves may be shared by several, rankpred.h) */
     size_t *config_set;            /* config k's curve set: its curves start at
@@ -72,9 +74,14 @@ struct rank_set {
     struct rank_tco *tco; /* horizon, like for like, where the decision flips (tco.h), or NULL;
                              set by the caller after conf, with its destructor: */
     void (*tco_free)(struct rank_tco *);
-    char *trailer; /* text printed at the end of the text table ("note: ..." lines), or NULL
-                      (owned) */
+    char *trailer;    /* text printed at the end of the text table ("note: ..." lines), or NULL
+                         (owned) */
+    size_t text_rows; /* the text and Markdown tables show the first text_rows rows and say how
+                         many more there are (0: every row; JSON and CSV hold every row) */
 };
+
+/* rank's --top default: a table a person reads; a million rows go to --json or --csv. */
+#define RANK_TEXT_ROWS_DEFAULT 1000
 
 struct rank_confidence;
 struct rank_tco;
@@ -123,6 +130,15 @@ const struct curve *rank_set_curves(const struct rank_set *s, size_t i);
 int rank_set_row_cost(const struct rank_set *s, const struct rank_row *r, int pricing, int nodes,
                       const struct cat_override *ov, size_t n_ov, struct cat_cost *out,
                       struct cat_error *err);
+
+/**
+ * rank_set_row_cost's figures without the terms' formulas (each left ""): the same per_hour,
+ * terms, inputs and flags, for callers that print no breakdown (pricing every row, the horizon,
+ * the break-even). @return as rank_set_row_cost.
+ */
+int rank_set_row_figures(const struct rank_set *s, const struct rank_row *r, int pricing, int nodes,
+                         const struct cat_override *ov, size_t n_ov, struct cat_cost *out,
+                         struct cat_error *err);
 
 /**
  * Price an evaluated row (rank.h rank_row_price through rank_set_row_cost): its costs, ha,

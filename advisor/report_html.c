@@ -527,7 +527,7 @@ static void decision(FILE *f, const struct rank_set *s)
     double lo[TCO_MAX_INPUTS], hi[TCO_MAX_INPUTS];
     size_t n, k = 0;
     int any = 0;
-    for (size_t i = 0; i < t->n; i++)
+    for (size_t i = 0; t->rows && i < t->n; i++)
         any |= t->rows[i].n > 0;
     if (!any && t->n_inputs == 0 && t->like_for_like)
         return;

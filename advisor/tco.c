@@ -54,7 +54,7 @@ static double cost_with(const struct rank_set *s, const struct rank_row *r,
 {
     struct cat_override ov = {fig, v};
     struct cat_error err;
-    if (rank_set_row_cost(s, r, -1, 0, fig ? &ov : NULL, fig ? 1u : 0u, out, &err) != CAT_OK)
+    if (rank_set_row_figures(s, r, -1, 0, fig ? &ov : NULL, fig ? 1u : 0u, out, &err) != CAT_OK)
         return NAN;
     return out->per_hour;
 }
@@ -122,7 +122,7 @@ static void horizon_row(struct rank_tco *t, const struct rank_set *s, size_t i)
         struct tco_pricing *tp;
         if (!(mask & (1u << p)) || (r->owned && p != (int)s->opt.pricing))
             continue;
-        if (rank_set_row_cost(s, r, p, nodes, NULL, 0, &c, &err) != CAT_OK)
+        if (rank_set_row_figures(s, r, p, nodes, NULL, 0, &c, &err) != CAT_OK)
             continue;
         tp = &q->pr[q->n];
         tp->pricing = (enum cat_pricing)p;
@@ -146,12 +146,8 @@ int tco_compute(struct rank_tco *t, const struct rank_set *s, const struct rank_
     t->advantage = NAN;
     t->rate = s->opt.discount_rate;
     t->n = s->n;
-    t->rows = calloc(s->n ? s->n : 1, sizeof *t->rows);
-    if (!t->rows)
-        return -1;
     for (size_t i = 0; i < s->n; i++) {
         const struct rank_row *r = &s->rows[i];
-        t->rows[i].cheapest = -1;
         if (!ranked(r))
             continue;
         if (r->ha)
@@ -178,9 +174,17 @@ int tco_compute(struct rank_tco *t, const struct rank_set *s, const struct rank_
                 t->months = (int)fmax(t->months, lround(k.life_years * 12));
         }
     }
-    for (size_t i = 0; t->months > 0 && i < s->n; i++)
-        if (ranked(&s->rows[i]))
-            horizon_row(t, s, i);
+    /* rows over the horizon only when there is one (816 bytes a row: a ranking of a million
+     * configurations without a horizon needs none) */
+    if (t->months > 0) {
+        if (!(t->rows = calloc(s->n ? s->n : 1, sizeof *t->rows)))
+            return -1;
+        for (size_t i = 0; i < s->n; i++) {
+            t->rows[i].cheapest = -1;
+            if (ranked(&s->rows[i]))
+                horizon_row(t, s, i);
+        }
+    }
     /* where the decision flips */
     if (c && c->best >= 0 && c->runner_up >= 0 && c->best == t->best &&
         c->runner_up == t->runner_up && isfinite(c->break_even_best_cost_per_hour)) {
@@ -337,7 +341,7 @@ int tco_write_text(FILE *f, const struct rank_set *s, const struct rank_tco *t)
     }
     if (t->months > 0) {
         int any = 0;
-        for (size_t i = 0; i < s->n; i++)
+        for (size_t i = 0; t->rows && i < s->n; i++)
             any |= t->rows[i].n > 0;
         if (any) {
             char h1[24], h2[24], h3[24];
@@ -442,7 +446,7 @@ int tco_row_json(const struct rank_tco *t, const struct rank_set *s, size_t i, j
     r = &s->rows[i];
     rc |= json_object_set_new(o, "ha", json_boolean(r->ha));
     rc |= json_object_set_new(o, "standby_added", json_integer(r->standby_added));
-    if (t->months > 0 && t->rows[i].n > 0) {
+    if (t->months > 0 && t->rows && t->rows[i].n > 0) {
         json_t *h = json_object(), *arr = json_array();
         if (!h || !arr) {
             json_decref(h);

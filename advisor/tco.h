@@ -81,9 +81,9 @@ struct rank_tco {
     int like_for_like;  /* 0: HA and single configurations ranked together, no standby added */
     size_t n_ha, n_single, n_standby_added; /* ranked rows of each kind */
     size_t n;                               /* rows */
-    struct tco_row *rows;                   /* owned, n, in the order of rank_set.rows */
-    long best, runner_up;                   /* row indices, -1 when absent */
-    double advantage;                       /* A at the catalog's figures; NAN without both */
+    struct tco_row *rows; /* owned, n, in the order of rank_set.rows; NULL when months is 0 */
+    long best, runner_up; /* row indices, -1 when absent */
+    double advantage;     /* A at the catalog's figures; NAN without both */
     size_t n_inputs;
     struct tco_input inputs[TCO_MAX_INPUTS]; /* winner's first, then the runner-up's */
 };

@@ -52,6 +52,7 @@ int main(int argc, char **argv)
     size_t fitted = argc > 3 ? strtoul(argv[3], NULL, 10) : configs;
     struct curve *curves = calloc(distinct, sizeof *curves);
     struct rank_row *rows = malloc(configs * sizeof *rows);
+    struct rank_at *at = malloc(configs * sizeof *at);
     char(*ids)[24] = malloc(configs * sizeof *ids);
     double *prices = malloc(configs * sizeof *prices);
     struct usl_workspace *ws = usl_workspace_new();
@@ -64,7 +65,7 @@ int main(int argc, char **argv)
     size_t met = 0;
 
     gsl_set_error_handler_off();
-    if (!curves || !rows || !ids || !prices || !ws || !distinct || !configs) {
+    if (!curves || !rows || !at || !ids || !prices || !ws || !distinct || !configs) {
         fprintf(stderr, "bench_rank: out of memory or bad arguments\n");
         return 1;
     }
@@ -86,7 +87,7 @@ int main(int argc, char **argv)
     t0 = now_s();
     for (size_t i = 0; i < configs; i++) {
         const struct curve *cv[1] = {&curves[i % distinct]};
-        rank_row_eval(&rows[i], ids[i], 1, cv, &opt);
+        rank_row_eval(&rows[i], &at[i], ids[i], 1, cv, &opt);
         rank_row_price(&rows[i], cv, &opt, price_fn, &prices[i]);
     }
     t1 = now_s();
@@ -105,7 +106,7 @@ int main(int argc, char **argv)
         make_curve(i, obs);
         if (curve_init(&c, obs, 9, &spec, ws, err, sizeof err) != CURVE_OK)
             return 1;
-        rank_row_eval(&rows[i], ids[i], 1, cv, &opt);
+        rank_row_eval(&rows[i], &at[i], ids[i], 1, cv, &opt);
         rank_row_price(&rows[i], cv, &opt, price_fn, &prices[i]);
         curve_destroy(&c);
     }
@@ -117,6 +118,7 @@ int main(int argc, char **argv)
         curve_destroy(&curves[k]);
     free(curves);
     free(rows);
+    free(at);
     free(ids);
     free(prices);
     usl_workspace_free(ws);

@@ -2,6 +2,8 @@
 #include "cost.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
 
 static struct cat_cost_term *add_term(struct cat_cost *c, const char *name,
@@ -17,6 +19,29 @@ static struct cat_cost_term *add_term(struct cat_cost *c, const char *name,
     if (price && price->estimate)
         c->estimate = 1;
     return t;
+}
+
+/* The term's formula, unless the caller asked for figures only (cat_cost_opts.values_only). */
+static void formula(const struct cat_cost_opts *o, struct cat_cost_term *t, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void formula(const struct cat_cost_opts *o, struct cat_cost_term *t, const char *fmt, ...)
+{
+    va_list ap;
+    if (o && o->values_only)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(t->formula, sizeof t->formula, fmt, ap);
+    va_end(ap);
+}
+
+/* Zero what a cost is built on; the terms and inputs arrays are not cleared, as add_term and
+ * add_input clear each element they hand out (a cat_cost is 7 KiB; ranking a million
+ * configurations prices each several times). */
+static void cost_reset(struct cat_cost *c)
+{
+    memset(c, 0, offsetof(struct cat_cost, terms));
+    memset(&c->has_disk, 0,
+           offsetof(struct cat_cost, inputs) - offsetof(struct cat_cost, has_disk));
 }
 
 /* amount of price in the catalog's currency; describes the conversion in conv. */
@@ -152,15 +177,15 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
     t = add_term(c, "capital", &s->capital);
     t->rate = rate;
     t->per_hour = copies * capex * e / (life * CAT_HOURS_PER_YEAR);
-    snprintf(t->formula, sizeof t->formula, "%d x %g %s%s x %.6g / (%g y x 8760 h)", copies,
-             val(o, &s->capital), s->capital.currency, conv, e, life);
+    formula(o, t, "%d x %g %s%s x %.6g / (%g y x 8760 h)", copies, val(o, &s->capital),
+            s->capital.currency, conv, e, life);
 
     add_input(c, "maintenance_rate", &s->maintenance_rate, maint, "/y", 0, 10);
     t = add_term(c, "maintenance", &s->capital);
     t->rate = rate;
     t->per_hour = copies * maint * capex * e / CAT_HOURS_PER_YEAR;
-    snprintf(t->formula, sizeof t->formula, "%d x %g/y x %g %s%s x %.6g / 8760 h", copies, maint,
-             val(o, &s->capital), s->capital.currency, conv, e);
+    formula(o, t, "%d x %g/y x %g %s%s x %.6g / 8760 h", copies, maint, val(o, &s->capital),
+            s->capital.currency, conv, e);
 
     if (s->licence.present) {
         int units = s->licence_per == CAT_LICENCE_CORE ? s->cores : 1;
@@ -170,9 +195,9 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
         t = add_term(c, "licence", &s->licence);
         t->rate = rate;
         t->per_hour = copies * units * x * e / CAT_HOURS_PER_YEAR;
-        snprintf(t->formula, sizeof t->formula, "%d x %d %s x %g %s%s x %.6g / 8760 h", copies,
-                 units, s->licence_per == CAT_LICENCE_CORE ? "cores" : "server",
-                 val(o, &s->licence), cu(cur, sizeof cur, s->licence.currency, "/y"), conv, e);
+        formula(o, t, "%d x %d %s x %g %s%s x %.6g / 8760 h", copies, units,
+                s->licence_per == CAT_LICENCE_CORE ? "cores" : "server", val(o, &s->licence),
+                cu(cur, sizeof cur, s->licence.currency, "/y"), conv, e);
     }
 
     PRICE(&s->energy_per_kwh, x);
@@ -190,18 +215,17 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
     t->rate = rate;
     t->per_hour = copies * kw * e * pue * x;
     if (measured)
-        snprintf(t->formula, sizeof t->formula,
-                 "%d x %.4g kW (curve at measured load %.4g = %.4g x %g) x %.6g x PUE %g x %g "
-                 "%s/kWh%s",
-                 copies, kw, load, fmin(1.0, o->measured_load), packing, e, pue,
-                 val(o, &s->energy_per_kwh), s->energy_per_kwh.currency, conv);
+        formula(o, t,
+                "%d x %.4g kW (curve at measured load %.4g = %.4g x %g) x %.6g x PUE %g x %g "
+                "%s/kWh%s",
+                copies, kw, load, fmin(1.0, o->measured_load), packing, e, pue,
+                val(o, &s->energy_per_kwh), s->energy_per_kwh.currency, conv);
     else if (s->has_power_curve)
-        snprintf(t->formula, sizeof t->formula,
-                 "%d x %.4g kW (curve at load %g) x %.6g x PUE %g x %g %s/kWh%s", copies, kw, load,
-                 e, pue, val(o, &s->energy_per_kwh), s->energy_per_kwh.currency, conv);
+        formula(o, t, "%d x %.4g kW (curve at load %g) x %.6g x PUE %g x %g %s/kWh%s", copies, kw,
+                load, e, pue, val(o, &s->energy_per_kwh), s->energy_per_kwh.currency, conv);
     else
-        snprintf(t->formula, sizeof t->formula, "%d x %g kW x %.6g x PUE %g x %g %s/kWh%s", copies,
-                 kw, e, pue, val(o, &s->energy_per_kwh), s->energy_per_kwh.currency, conv);
+        formula(o, t, "%d x %g kW x %.6g x PUE %g x %g %s/kWh%s", copies, kw, e, pue,
+                val(o, &s->energy_per_kwh), s->energy_per_kwh.currency, conv);
 
     if (s->rack_per_month.present) {
         PRICE(&s->rack_per_month, x);
@@ -211,9 +235,9 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
         t->rate = rate;
         t->per_hour =
             copies * x * (s->rack_units / s->rack_units_per_rack) * e / CAT_HOURS_PER_MONTH;
-        snprintf(t->formula, sizeof t->formula, "%d x %g %s/month%s x (%g U / %g U) x %.6g / 730 h",
-                 copies, val(o, &s->rack_per_month), s->rack_per_month.currency, conv,
-                 s->rack_units, s->rack_units_per_rack, e);
+        formula(o, t, "%d x %g %s/month%s x (%g U / %g U) x %.6g / 730 h", copies,
+                val(o, &s->rack_per_month), s->rack_per_month.currency, conv, s->rack_units,
+                s->rack_units_per_rack, e);
     } else {
         double peak = power_kw(s, o, 1.0);
         PRICE(&s->colocation_per_kw_month, x);
@@ -223,9 +247,8 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
         t = add_term(c, "colocation", &s->colocation_per_kw_month);
         t->rate = rate;
         t->per_hour = copies * peak * x * e / CAT_HOURS_PER_MONTH;
-        snprintf(t->formula, sizeof t->formula,
-                 "%d x %.4g kW peak x %g %s/kW-month%s x %.6g / 730 h", copies, peak,
-                 val(o, &s->colocation_per_kw_month), s->colocation_per_kw_month.currency, conv, e);
+        formula(o, t, "%d x %.4g kW peak x %g %s/kW-month%s x %.6g / 730 h", copies, peak,
+                val(o, &s->colocation_per_kw_month), s->colocation_per_kw_month.currency, conv, e);
     }
 
     if (s->network_per_port_month.present) {
@@ -236,9 +259,8 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
         t = add_term(c, "network", &s->network_per_port_month);
         t->rate = rate;
         t->per_hour = copies * s->network_ports * x * e / CAT_HOURS_PER_MONTH;
-        snprintf(t->formula, sizeof t->formula, "%d x %d ports x %g %s/port-month%s x %.6g / 730 h",
-                 copies, s->network_ports, val(o, &s->network_per_port_month),
-                 s->network_per_port_month.currency, conv, e);
+        formula(o, t, "%d x %d ports x %g %s/port-month%s x %.6g / 730 h", copies, s->network_ports,
+                val(o, &s->network_per_port_month), s->network_per_port_month.currency, conv, e);
     }
 
     if (s->staff_per_month.present) {
@@ -248,8 +270,8 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
         t = add_term(c, "staff", &s->staff_per_month);
         t->rate = rate;
         t->per_hour = copies * x * e / CAT_HOURS_PER_MONTH;
-        snprintf(t->formula, sizeof t->formula, "%d x %g %s/month%s x %.6g / 730 h", copies,
-                 val(o, &s->staff_per_month), s->staff_per_month.currency, conv, e);
+        formula(o, t, "%d x %g %s/month%s x %.6g / 730 h", copies, val(o, &s->staff_per_month),
+                s->staff_per_month.currency, conv, e);
     } else if (s->admin_cost_per_year.present) {
         double spa = val(o, &s->servers_per_admin);
         PRICE(&s->admin_cost_per_year, x);
@@ -262,9 +284,8 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
         t = add_term(c, "staff", &s->admin_cost_per_year);
         t->rate = rate;
         t->per_hour = copies * x / spa * e / CAT_HOURS_PER_YEAR;
-        snprintf(t->formula, sizeof t->formula,
-                 "%d x %g %s/y%s / %g servers per admin x %.6g / 8760 h", copies,
-                 val(o, &s->admin_cost_per_year), s->admin_cost_per_year.currency, conv, spa, e);
+        formula(o, t, "%d x %g %s/y%s / %g servers per admin x %.6g / 8760 h", copies,
+                val(o, &s->admin_cost_per_year), s->admin_cost_per_year.currency, conv, spa, e);
     }
 
     if (size_gib > 0 && s->storage_per_gib.present) {
@@ -279,10 +300,9 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
         t = add_term(c, "storage", &s->storage_per_gib);
         t->rate = rate;
         t->per_hour = sc * (1.0 / life + maint) / CAT_HOURS_PER_YEAR;
-        snprintf(t->formula, sizeof t->formula,
-                 "%d x %g GiB x redundancy %g x %g %s/GiB%s x (1/%g y + %g/y) / 8760 h", copies,
-                 size_gib, red, val(o, &s->storage_per_gib), s->storage_per_gib.currency, conv,
-                 life, maint);
+        formula(o, t, "%d x %g GiB x redundancy %g x %g %s/GiB%s x (1/%g y + %g/y) / 8760 h",
+                copies, size_gib, red, val(o, &s->storage_per_gib), s->storage_per_gib.currency,
+                conv, life, maint);
     }
     return check_overrides(c, o, err);
 }
@@ -299,7 +319,7 @@ int cat_server_cost(const struct cat_catalog *cat, const struct cat_server *s, d
                     struct cat_cost *out, struct cat_error *err)
 {
     int rc;
-    memset(out, 0, sizeof *out);
+    cost_reset(out);
     out->power_load = NAN;
     memcpy(out->currency, cat->currency, sizeof out->currency);
     out->nodes = 1;
@@ -352,8 +372,8 @@ static int disk_terms(const struct cat_catalog *cat, const struct cat_config *cf
     t = add_term(c, "disk capacity", &d->per_gib_month);
     t->rate = rate;
     t->per_hour = nodes * cf->size_gib * x / CAT_HOURS_PER_MONTH;
-    snprintf(t->formula, sizeof t->formula, "%d x %g GiB x %g %s/GiB-month%s / 730 h (%s)", nodes,
-             cf->size_gib, val(o, &d->per_gib_month), d->per_gib_month.currency, conv, d->id);
+    formula(o, t, "%d x %g GiB x %g %s/GiB-month%s / 730 h (%s)", nodes, cf->size_gib,
+            val(o, &d->per_gib_month), d->per_gib_month.currency, conv, d->id);
     if (cf->provisioned_iops > 0) {
         if ((rc = convert(cat, &d->per_prov_iops_month, val(o, &d->per_prov_iops_month), &x, &rate,
                           conv, sizeof conv, err)) != CAT_OK)
@@ -364,10 +384,9 @@ static int disk_terms(const struct cat_catalog *cat, const struct cat_config *cf
         t = add_term(c, "disk IOPS", &d->per_prov_iops_month);
         t->rate = rate;
         t->per_hour = nodes * cf->provisioned_iops * x / CAT_HOURS_PER_MONTH;
-        snprintf(t->formula, sizeof t->formula,
-                 "%d x %g provisioned IOPS x %g %s/IOPS-month%s / 730 h", nodes,
-                 cf->provisioned_iops, val(o, &d->per_prov_iops_month),
-                 d->per_prov_iops_month.currency, conv);
+        formula(o, t, "%d x %g provisioned IOPS x %g %s/IOPS-month%s / 730 h", nodes,
+                cf->provisioned_iops, val(o, &d->per_prov_iops_month),
+                d->per_prov_iops_month.currency, conv);
     }
     if (cf->provisioned_throughput_mb_s > 0) {
         if ((rc = convert(cat, &d->per_prov_mb_s_month, val(o, &d->per_prov_mb_s_month), &x, &rate,
@@ -379,10 +398,9 @@ static int disk_terms(const struct cat_catalog *cat, const struct cat_config *cf
         t = add_term(c, "disk throughput", &d->per_prov_mb_s_month);
         t->rate = rate;
         t->per_hour = nodes * cf->provisioned_throughput_mb_s * x / CAT_HOURS_PER_MONTH;
-        snprintf(t->formula, sizeof t->formula,
-                 "%d x %g provisioned MB/s x %g %s/(MB/s)-month%s / 730 h", nodes,
-                 cf->provisioned_throughput_mb_s, val(o, &d->per_prov_mb_s_month),
-                 d->per_prov_mb_s_month.currency, conv);
+        formula(o, t, "%d x %g provisioned MB/s x %g %s/(MB/s)-month%s / 730 h", nodes,
+                cf->provisioned_throughput_mb_s, val(o, &d->per_prov_mb_s_month),
+                d->per_prov_mb_s_month.currency, conv);
     }
     return CAT_OK;
 }
@@ -402,7 +420,7 @@ int cat_config_cost_x(const struct cat_catalog *cat, const char *config_id,
     const struct cat_disk *d = NULL;
     int rc;
 
-    memset(out, 0, sizeof *out);
+    cost_reset(out);
     out->power_load = NAN;
     if (!cf)
         return cat_error_set(err, CAT_ENOTFOUND, "no configuration \"%s\" in the catalog",
@@ -456,13 +474,12 @@ int cat_config_cost_x(const struct cat_catalog *cat, const char *config_id,
         t->per_hour = copies * x / unit_hours(ip->unit);
         out->commit_per_hour = t->per_hour;
         if (ip->unit == CAT_UNIT_HOUR)
-            snprintf(t->formula, sizeof t->formula, "%d x %g %s/h%s (%s %s)", copies,
-                     val(o, &ip->price), ip->price.currency, conv, in->id,
-                     cat_pricing_name(pricing));
+            formula(o, t, "%d x %g %s/h%s (%s %s)", copies, val(o, &ip->price), ip->price.currency,
+                    conv, in->id, cat_pricing_name(pricing));
         else
-            snprintf(t->formula, sizeof t->formula, "%d x %g %s/%s%s / %g h (%s %s)", copies,
-                     val(o, &ip->price), ip->price.currency, cat_unit_name(ip->unit), conv,
-                     unit_hours(ip->unit), in->id, cat_pricing_name(pricing));
+            formula(o, t, "%d x %g %s/%s%s / %g h (%s %s)", copies, val(o, &ip->price),
+                    ip->price.currency, cat_unit_name(ip->unit), conv, unit_hours(ip->unit), in->id,
+                    cat_pricing_name(pricing));
     } else {
         const struct cat_server *s = cat_find_server(cat, cf->server);
         double share = 1.0, gib = 0, packing = 1.0;

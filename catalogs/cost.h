@@ -88,6 +88,8 @@ struct cat_cost_opts {
     double measured_load; /* (0, 1]: the configuration's measured utilisation at its operating
                              point (advisor/rank.h rank_row.load), read on the power curve
                              instead of cpu_load (above); 0: the catalog's cpu_load */
+    int values_only;      /* 1: figures only, every term's formula left "" (a ranking of a
+                             million configurations prices each several times) */
 };
 
 /* One term of a cost breakdown. */

@@ -14,6 +14,7 @@ enum { RANK_FMT_TEXT, RANK_FMT_JSON, RANK_FMT_CSV, RANK_FMT_MARKDOWN };
 struct rank_cmd {
     struct rank_cli in;
     int json, csv, markdown;
+    long top;
     const char *output;
     const char *suites[RANK_CLI_MAX_FILES];
     size_t n_suites;
@@ -25,6 +26,10 @@ static const struct cli_opt rank_options[] = {
      .help = "sizeup.ranking/1 records (JSON Lines)"},
     {"csv", 0, CLI_FLAG, CLI_AT(struct rank_cmd, csv), .help = "CSV with a header row"},
     {"markdown", 0, CLI_FLAG, CLI_AT(struct rank_cmd, markdown), .help = "a Markdown table"},
+    {"top", 0, CLI_INT, CLI_AT(struct rank_cmd, top), .arg_name = "N", .min = 0, .max = 1e15,
+     .dflt = "1000",
+     .help = "the text and Markdown tables show the first N rows (default 1000; 0: every row) "
+             "and say how many more there are; --json and --csv hold every row"},
     {"output", 'o', CLI_PATH, CLI_AT(struct rank_cmd, output),
      .help = "write to FILE (replaced whole) instead of stdout"},
     {"suite", 0, CLI_PATH, CLI_LIST(struct rank_cmd, suites, n_suites), .arg_name = "FILE",
@@ -149,6 +154,7 @@ int cmd_rank(int argc, char **argv)
     int status = SIZEUP_EXIT_OK, rc;
 
     memset(&o, 0, sizeof o);
+    o.top = RANK_TEXT_ROWS_DEFAULT;
     rank_cli_init(&o.in);
     rc = cli_parse(&cmd_rank_cli, argc, argv, &o, &args);
     if (rc == CLI_RUN && o.json + o.csv + o.markdown > 1)
@@ -166,6 +172,7 @@ int cmd_rank(int argc, char **argv)
     }
     if (status == 0)
         status = rank_cli_nothing(&s, &pts, "rank");
+    s.text_rows = (size_t)o.top;
     ro.s = &s;
     ro.fmt = o.json       ? RANK_FMT_JSON
              : o.csv      ? RANK_FMT_CSV

@@ -188,6 +188,7 @@ static void test_rows_and_order(void)
     struct curve fast, slow, same;
     struct rank_options opt;
     struct rank_row rows[4];
+    struct rank_at at[4][RANK_MAX_MIX];
     const struct curve *cv[1];
     double p_fast = 2.0, p_slow = 0.5, p_same = 2.0, p_never = 0.1;
     struct curve never;
@@ -203,16 +204,16 @@ static void test_rows_and_order(void)
     amdahl_curve(&same, 5, 100);   /* identical to fast: tie broken by id */
     amdahl_curve(&never, 40, 100); /* 40 ms at N = 1 > 30 ms */
     cv[0] = &fast;
-    rank_row_eval(&rows[0], "zeta-fast", 1, cv, &opt);
+    rank_row_eval(&rows[0], at[0], "zeta-fast", 1, cv, &opt);
     rank_row_price(&rows[0], cv, &opt, price_per_node, &p_fast);
     cv[0] = &slow;
-    rank_row_eval(&rows[1], "slow", 1, cv, &opt);
+    rank_row_eval(&rows[1], at[1], "slow", 1, cv, &opt);
     rank_row_price(&rows[1], cv, &opt, price_per_node, &p_slow);
     cv[0] = &same;
-    rank_row_eval(&rows[2], "alpha-same", 1, cv, &opt);
+    rank_row_eval(&rows[2], at[2], "alpha-same", 1, cv, &opt);
     rank_row_price(&rows[2], cv, &opt, price_per_node, &p_same);
     cv[0] = &never;
-    rank_row_eval(&rows[3], "cheap-never", 1, cv, &opt);
+    rank_row_eval(&rows[3], at[3], "cheap-never", 1, cv, &opt);
     rank_row_price(&rows[3], cv, &opt, price_per_node, &p_never);
 
     /* slow: 250 tps for 0.5 USD/h = 500 tps per USD/h; fast: 400 / 2 = 200 */
@@ -243,14 +244,14 @@ static void test_rows_and_order(void)
      * so it cannot carry the load; nothing is priced as if copies helped */
     opt.required_tps = 1000;
     cv[0] = &fast;
-    rank_row_eval(&rows[0], "fast", 1, cv, &opt);
+    rank_row_eval(&rows[0], at[0], "fast", 1, cv, &opt);
     rank_row_price(&rows[0], cv, &opt, price_per_node, &p_fast);
     CHECK_INT_EQ(rows[0].status, RANK_NO_SCALE_OUT);
     CHECK_INT_EQ(rows[0].nodes_needed, 0);
     CHECK(isnan(rows[0].cost_per_month) || rows[0].cost_per_month == 0);
     /* one copy that carries it is sized as before: 300 tps needs 1 copy of fast, 2 x 730 */
     opt.required_tps = 300;
-    rank_row_eval(&rows[0], "fast", 1, cv, &opt);
+    rank_row_eval(&rows[0], at[0], "fast", 1, cv, &opt);
     rank_row_price(&rows[0], cv, &opt, price_per_node, &p_fast);
     CHECK_INT_EQ(rows[0].status, RANK_MET);
     CHECK_INT_EQ(rows[0].nodes_needed, 1);
@@ -261,11 +262,11 @@ static void test_rows_and_order(void)
      * ceil(1000/250) = 4 x 0.5 x 730 = 1460 */
     opt.required_tps = 1000;
     cv[0] = &fast;
-    rank_row_eval(&rows[0], "fast", 1, cv, &opt);
+    rank_row_eval(&rows[0], at[0], "fast", 1, cv, &opt);
     rows[0].scale_out = 1;
     rank_row_price(&rows[0], cv, &opt, price_per_node, &p_fast);
     cv[0] = &slow;
-    rank_row_eval(&rows[1], "slow", 1, cv, &opt);
+    rank_row_eval(&rows[1], at[1], "slow", 1, cv, &opt);
     rows[1].scale_out = 1;
     rank_row_price(&rows[1], cv, &opt, price_per_node, &p_slow);
     CHECK_INT_EQ(rows[0].nodes_needed, 3);
@@ -275,7 +276,7 @@ static void test_rows_and_order(void)
     CHECK_NEAR_REL(rows[1].cost_per_month, 1460, 1e-12);
     /* a configuration of 2 nodes scales in copies of 2 */
     cv[0] = &fast;
-    rank_row_eval(&rows[2], "fast2", 2, cv, &opt);
+    rank_row_eval(&rows[2], at[2], "fast2", 2, cv, &opt);
     rows[2].scale_out = 1;
     rank_row_price(&rows[2], cv, &opt, price_per_node, &p_fast);
     CHECK_INT_EQ(rows[2].units, 3);
@@ -291,12 +292,12 @@ static void test_rows_and_order(void)
         strcpy(opt.mix[1].workload, "oltp_point_select");
         opt.mix[0].weight = 0.7;
         opt.mix[1].weight = 0.3;
-        rank_row_eval(&rows[0], "mixed", 1, mv, &opt);
+        rank_row_eval(&rows[0], at[0], "mixed", 1, mv, &opt);
         CHECK_INT_EQ(rows[0].status, RANK_MET);
         CHECK_NEAR_REL(rows[0].x.value, 1 / (0.7 / 400 + 0.3 / 250), 1e-6);
         CHECK(isnan(rows[0].n));
         mv[1] = NULL; /* no points for the second workload */
-        rank_row_eval(&rows[1], "half", 1, mv, &opt);
+        rank_row_eval(&rows[1], at[1], "half", 1, mv, &opt);
         CHECK_INT_EQ(rows[1].status, RANK_NOCURVE);
     }
     curve_destroy(&fast);

@@ -413,7 +413,7 @@ static void test_full_model(void)
     CHECK_INT_EQ(k.standby, 0);
     /* add_standby: a configuration that is not HA gets the copies; an HA one keeps its own */
     {
-        struct cat_cost_opts o = {NULL, 0, 1, 0};
+        struct cat_cost_opts o = {NULL, 0, 1, 0, 0};
         CHECK_INT_EQ(cat_config_cost_x(c, "fwhole", CAT_PRICING_ON_DEMAND, 0, &o, &k, &err),
                      CAT_OK);
         CHECK_NEAR(term(&k, "capital"), 2 * 20000 / (4 * 8760.0), 1e-12);
@@ -426,12 +426,46 @@ static void test_full_model(void)
         CHECK_INT_EQ(k.standby, 0); /* an HA instance's price includes its standby */
         CHECK_NEAR(k.per_hour, 0.5, 1e-12);
     }
+    /* values_only: the same figures, terms, inputs and flags, every formula left empty; and a
+     * cost built after another holds nothing of it (the terms are not cleared whole) */
+    {
+        static const char *const ids[] = {"fwhole", "fslice", "cloud"};
+        struct cat_cost_opts o = {NULL, 0, 1, 0, 1};
+        struct cat_cost whole, fig;
+        for (size_t i = 0; i < sizeof ids / sizeof *ids; i++) {
+            o.values_only = 0;
+            CHECK_INT_EQ(cat_config_cost_x(c, ids[i], CAT_PRICING_ON_DEMAND, 0, &o, &whole, &err),
+                         CAT_OK);
+            o.values_only = 1;
+            CHECK_INT_EQ(cat_config_cost_x(c, ids[i], CAT_PRICING_ON_DEMAND, 0, &o, &fig, &err),
+                         CAT_OK);
+            CHECK(whole.per_hour > 0);
+            CHECK_NEAR(fig.per_hour, whole.per_hour, 0);
+            CHECK_INT_EQ(fig.n_terms, whole.n_terms);
+            CHECK_INT_EQ(fig.n_inputs, whole.n_inputs);
+            CHECK_INT_EQ(fig.estimate, whole.estimate);
+            CHECK_INT_EQ(fig.standby, whole.standby);
+            for (size_t t = 0; t < whole.n_terms; t++) {
+                CHECK(whole.terms[t].formula[0] != '\0');
+                CHECK_STR_EQ(fig.terms[t].formula, "");
+                CHECK_STR_EQ(fig.terms[t].name, whole.terms[t].name);
+                CHECK_NEAR(fig.terms[t].per_hour, whole.terms[t].per_hour, 0);
+                CHECK(fig.terms[t].price == whole.terms[t].price);
+            }
+        }
+        /* fig now holds "cloud"; a whole server built into it has none of its terms' state */
+        CHECK_INT_EQ(cat_config_cost_x(c, "fwhole", CAT_PRICING_ON_DEMAND, 0, &o, &fig, &err),
+                     CAT_OK);
+        CHECK(!fig.ha || fig.standby > 0);
+        CHECK_NEAR(term(&fig, "instance"), -1, 0);
+        CHECK_INT_EQ(fig.has_disk, 0);
+    }
     /* a measured utilisation rho at the operating point (cat_cost_opts.measured_load): the
      * curve is read at rho for a whole server, at packing x rho for a slice, and cpu_load is
      * no input then. fwhole at rho 0.8: 300 + (500 - 300) x 0.3 / 0.5 = 420 W; fslice at
      * rho 0.8 packed into a server used to 0.5: load 0.4, 100 + 200 x 0.4 / 0.5 = 260 W */
     {
-        struct cat_cost_opts o = {NULL, 0, 0, 0.8};
+        struct cat_cost_opts o = {NULL, 0, 0, 0.8, 0};
         CHECK(isnan(k.power_load)); /* the cloud configuration above: no power curve */
         CHECK_INT_EQ(cat_config_cost(c, "fwhole", CAT_PRICING_ON_DEMAND, 0, &k, &err), CAT_OK);
         CHECK_NEAR(k.power_load, 0.25, 1e-12); /* the catalog's cpu_load */
@@ -460,7 +494,7 @@ static void test_full_model(void)
     {
         const struct cat_server *sv = cat_find_server(c, "full");
         struct cat_override ov = {&sv->servers_per_admin, 20};
-        struct cat_cost_opts o = {&ov, 1, 0, 0};
+        struct cat_cost_opts o = {&ov, 1, 0, 0, 0};
         CHECK_INT_EQ(cat_config_cost_x(c, "fslice", CAT_PRICING_ON_DEMAND, 0, &o, &k, &err),
                      CAT_OK);
         CHECK_NEAR(term(&k, "staff"), 2 * 120000.0 / 20 * e / 8760, 1e-12);
