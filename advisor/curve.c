@@ -377,10 +377,11 @@ static int pool_levels(struct curve *c, const struct curve_obs *v, size_t m)
         struct curve_level *l = &c->lv[c->m++];
         struct noise_level lv;
         size_t j = i, k = 0, n_pooled = 0;
-        double lat = 0;
+        double lat = 0, lat2 = 0, xrel;
         while (j < m && v[j].n == v[i].n) {
             if (isfinite(v[j].lat_s) && v[j].lat_s > 0) {
                 lat += v[j].lat_s;
+                lat2 += v[j].lat_s * v[j].lat_s;
                 k++;
             }
             n_pooled += v[j].pooled != 0;
@@ -393,6 +394,17 @@ static int pool_levels(struct curve *c, const struct curve_obs *v, size_t m)
         l->x = lv.mean;
         l->lat_s = k ? lat / (double)k : NAN;
         l->half95 = lv.method == NOISE_NONE ? NAN : lv.half95;
+        /* the latency's relative noise (top of curve.h, "Latency's noise") */
+        xrel = l->x > 0 ? curve_level_half(l) / l->x : SHAPE_NOISE_REL;
+        l->lat_rel95 = NAN;
+        if (k >= 2) {
+            double mean = lat / (double)k;
+            double var = fmax(0, (lat2 - k * mean * mean) / (double)(k - 1));
+            l->lat_rel95 =
+                fmax(xrel, gsl_cdf_tdist_Pinv(0.975, (double)(k - 1)) * sqrt(var / k) / mean);
+        } else if (k == 1) {
+            l->lat_rel95 = xrel;
+        }
         if (k)
             c->m_lat++;
         i = j;

@@ -36,6 +36,14 @@
  * out of the curve (curve_groups_build: reason "pooled"). The measured latency of a level is
  * the mean of its points'.
  *
+ * Latency's noise: a level's latency carries a 95 % half-width relative to it (lat_rel95): with
+ * 2 or more replicates with a latency, t(0.975, k - 1) s / sqrt(k) / mean of theirs, at least
+ * the throughput's; with one, the throughput's relative half-width (half95 / x: at a fixed
+ * concurrency Little's law R = N / X moves the mean latency as much as the throughput, and a
+ * percentile at least as much), else 5 % as for throughput. Where the target is crossed the
+ * answer moves with it: curve_at_target widens the throughput's interval to cover the answers
+ * of the latency curve at its own 95 % bounds (issue 28.3).
+ *
  * Shape (models/shape.h) is read from the levels first: rising, plateau, peaked, falling,
  * collapse, and a superlinear start; every level's noise e_i = max(h_i, 5 % of X_i).
  *
@@ -219,11 +227,13 @@ struct curve_obs {
 
 /* One level: the replicates at one x, pooled. */
 struct curve_level {
-    double n;      /* x value */
-    double x;      /* mean throughput */
-    double half95; /* 95 % half-width of the mean (top of file); NAN when unknown */
-    size_t reps;   /* points pooled */
-    double lat_s;  /* mean measured latency of the statistic, seconds; NAN when none */
+    double n;         /* x value */
+    double x;         /* mean throughput */
+    double half95;    /* 95 % half-width of the mean (top of file); NAN when unknown */
+    size_t reps;      /* points pooled */
+    double lat_s;     /* mean measured latency of the statistic, seconds; NAN when none */
+    double lat_rel95; /* 95 % half-width of lat_s relative to it (top of file, "Latency's
+                         noise"); NAN when lat_s is */
 };
 
 /* The peak a curve reports (top of file). */
@@ -426,6 +436,12 @@ struct curve_at {
     double n_peak;           /* the reported peak's x, NAN when none */
     double best_measured_x;  /* highest level mean meeting the target within the range; NAN */
     double best_measured_n;
+    double latency_lo_s, latency_hi_s; /* MET with a measured latency: latency_s's 95 % interval
+                                          (curve.h "Latency's noise"); else NAN */
+    double p_meets;                    /* MET: the probability that the statistic at n is
+                                          within the target, Phi((target - latency) / sd), sd
+                                          from that interval (a crossing of the target: 0.5);
+                                          NAN without a latency interval */
 };
 
 /**
@@ -441,7 +457,10 @@ struct curve_at {
  * levels but never above the highest level, the measured curve otherwise). The answer is the
  * candidate with the most throughput (the smaller x of equals). So the figure lies inside its
  * interval, is never below a level that meets the target, and never above the highest level
- * unless it is extrapolated.
+ * unless it is extrapolated. With a measured latency, the answer is sought again with the
+ * latency curve at its 95 % lower and upper bounds (top of file, "Latency's noise"): the
+ * interval is widened to cover those answers' intervals (where a rerun could cross the
+ * target), and latency_lo_s / latency_hi_s / p_meets say how sure the latency at the answer is.
  * For a scale-out curve (by_nodes) the answer is at nodes_at (> 0) if its latency meets the
  * target; outside the measured node counts only with extrapolate, between the smallest / F and
  * F x the largest (CURVE_OUTSIDE otherwise).

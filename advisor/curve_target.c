@@ -1,6 +1,7 @@
 /* curve_target.c - a curve at a latency target, and node counts for a throughput (curve.h). */
 #include "curve.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,11 +24,47 @@ const char *curve_binds_name(enum curve_binds b)
     return "?";
 }
 
-static int meets(const struct curve *c, double n, double target_s)
+/* The latency's relative 95 % half-width at n (curve.h, "Latency's noise"): a level's, linear
+ * in log n between the levels with one, the nearest level's outside them; NAN when none has. */
+static double lat_rel(const struct curve *c, double n)
+{
+    const struct curve_level *a = NULL, *b = NULL;
+    for (size_t i = 0; i < c->m; i++) {
+        const struct curve_level *l = &c->lv[i];
+        if (!isfinite(l->lat_rel95))
+            continue;
+        if (l->n <= n)
+            a = l;
+        else if (!b)
+            b = l;
+    }
+    if (!a || !b)
+        return a ? a->lat_rel95 : b ? b->lat_rel95 : NAN;
+    if (a->n == n)
+        return a->lat_rel95;
+    {
+        double w = log(n / a->n) / log(b->n / a->n);
+        return a->lat_rel95 + w * (b->lat_rel95 - a->lat_rel95);
+    }
+}
+
+/* Whether the latency at n meets the target: side 0 the curve's, -1 its 95 % lower bound, +1
+ * its upper bound (the answers a rerun could give, curve_at_target). */
+static int meets_side(const struct curve *c, double n, double target_s, int side)
 {
     enum curve_basis b;
     double r = curve_latency(c, n, &b);
+    if (side && isfinite(r)) {
+        double rel = lat_rel(c, n);
+        if (isfinite(rel))
+            r = fmax(0, r * (1 + side * rel));
+    }
     return isfinite(r) && r <= target_s;
+}
+
+static int meets(const struct curve *c, double n, double target_s)
+{
+    return meets_side(c, n, target_s, 0);
 }
 
 /* The peak (or the best level of a plateau) for the headroom. */
@@ -92,13 +129,13 @@ static void consider(const struct curve *c, double n, double *best_n, struct cur
 }
 
 /* The crossing of the target between a (meets) and b (does not), or the reverse. */
-static double crossing(const struct curve *c, double a, double b, double t)
+static double crossing(const struct curve *c, double a, double b, double t, int side)
 {
-    double ok = meets(c, a, t) ? a : b, bad = ok == a ? b : a;
+    double ok = meets_side(c, a, t, side) ? a : b, bad = ok == a ? b : a;
     double level = ok;
     for (int i = 0; i < CURVE_BISECT; i++) {
         double mid = 0.5 * (ok + bad);
-        if (meets(c, mid, t))
+        if (meets_side(c, mid, t, side))
             ok = mid;
         else
             bad = mid;
@@ -119,8 +156,8 @@ static void finish(const struct curve *c, double n, const struct curve_value *v,
     out->latency_s = curve_latency(c, n, &out->lat_basis);
 }
 
-int curve_at_target(const struct curve *c, const struct slo *slo, double nodes_at,
-                    double extrapolate, struct curve_at *out)
+static int at_target(const struct curve *c, const struct slo *slo, double nodes_at,
+                     double extrapolate, int side, struct curve_at *out)
 {
     double t = slo->target_s, top, *bp, best_n = NAN, max_ok = NAN;
     struct curve_value best;
@@ -155,7 +192,7 @@ int curve_at_target(const struct curve *c, const struct slo *slo, double nodes_a
             out->status = CURVE_OUTSIDE;
             return CURVE_OK;
         }
-        if (!meets(c, nodes_at, t)) {
+        if (!meets_side(c, nodes_at, t, side)) {
             out->status = CURVE_NEVER;
             out->latency_n = nodes_at;
             out->latency_s = curve_latency(c, nodes_at, &out->lat_basis);
@@ -176,7 +213,7 @@ int curve_at_target(const struct curve *c, const struct slo *slo, double nodes_a
         bp[nb++] = top;
     for (size_t i = 0; i < c->m; i++) {
         const struct curve_level *l = &c->lv[i];
-        int ok = meets(c, l->n, t);
+        int ok = meets_side(c, l->n, t, side);
         all &= ok;
         if (ok && l->n <= top * (1 + 1e-12) && !(l->x <= out->best_measured_x)) {
             out->best_measured_x = l->x;
@@ -185,22 +222,22 @@ int curve_at_target(const struct curve *c, const struct slo *slo, double nodes_a
     }
     out->met_everywhere = all && c->shape.cls != SHAPE_COLLAPSE;
     for (size_t k = 0; k < nb; k++) {
-        int here = meets(c, bp[k], t);
+        int here = meets_side(c, bp[k], t, side);
         if (here) {
             consider(c, bp[k], &best_n, &best);
             max_ok = bp[k];
         }
-        if (k + 1 < nb && here != meets(c, bp[k + 1], t)) {
-            double x = crossing(c, bp[k], bp[k + 1], t);
+        if (k + 1 < nb && here != meets_side(c, bp[k + 1], t, side)) {
+            double x = crossing(c, bp[k], bp[k + 1], t, side);
             consider(c, x, &best_n, &best);
             if (!(x <= max_ok))
                 max_ok = x;
         }
     }
     if (c->peak.has && c->peak.from_model && c->peak.n.value >= bp[0] && c->peak.n.value <= top &&
-        meets(c, c->peak.n.value, t))
+        meets_side(c, c->peak.n.value, t, side))
         consider(c, c->peak.n.value, &best_n, &best);
-    top_ok = meets(c, bp[nb - 1], t);
+    top_ok = meets_side(c, bp[nb - 1], t, side);
     free(bp);
     if (!isfinite(best.x.value)) {
         out->status = CURVE_NEVER;
@@ -219,6 +256,36 @@ int curve_at_target(const struct curve *c, const struct slo *slo, double nodes_a
         out->binds = CURVE_BINDS_LATENCY;
     (void)ext;
     return CURVE_OK;
+}
+
+int curve_at_target(const struct curve *c, const struct slo *slo, double nodes_at,
+                    double extrapolate, struct curve_at *out)
+{
+    struct curve_at side;
+    double rel, t = slo->target_s;
+    int rc = at_target(c, slo, nodes_at, extrapolate, 0, out);
+    out->latency_lo_s = out->latency_hi_s = out->p_meets = NAN;
+    if (rc != CURVE_OK || out->status != CURVE_MET)
+        return rc;
+    rel = lat_rel(c, out->n);
+    /* without a measured latency (Little's law on the curve) the latency's noise is the
+     * throughput's, already in the interval */
+    if (!c->lat || !isfinite(rel) || !isfinite(out->latency_s))
+        return rc;
+    out->latency_lo_s = fmax(0, out->latency_s * (1 - rel));
+    out->latency_hi_s = out->latency_s * (1 + rel);
+    out->p_meets =
+        rel > 0
+            ? gsl_cdf_ugaussian_P((t - out->latency_s) / (rel * out->latency_s / 1.959963984540054))
+            : out->latency_s <= t;
+    /* the answers of the latency curve at its own 95 % bounds: where a rerun could cross */
+    if (at_target(c, slo, nodes_at, extrapolate, -1, &side) == CURVE_OK &&
+        side.status == CURVE_MET && side.x.hi > out->x.hi)
+        out->x.hi = side.x.hi;
+    if (at_target(c, slo, nodes_at, extrapolate, 1, &side) == CURVE_OK &&
+        side.status == CURVE_MET && side.x.lo < out->x.lo)
+        out->x.lo = side.x.lo;
+    return rc;
 }
 
 long curve_nodes_for(const struct curve *c, const struct slo *slo, double required_tps,

@@ -588,7 +588,8 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
             "basis: meas = at a measured level, interp = between measured levels (the model where "
             "it\n       describes them, else the measured curve), extrap = beyond them (only "
             "with --extrapolate);\n       95%% interval: a level's from its replicates or "
-            "ci95 (else +/-5 %%), the model's by the\n       delta method; headrm = peak (a "
+            "ci95 (else +/-5 %%), the model's by the\n       delta method, and as far as the "
+            "latency's own interval moves where the target is\n       crossed; headrm = peak (a "
             "plateau: its best level) / tps - 1\n");
     {
         int any_lb = 0;
@@ -688,6 +689,14 @@ static json_t *row_json(const struct rank_set *s, size_t i)
         json_object_set_new(x, "tps_basis", json_string(curve_basis_name(a->x_basis)));
         json_object_set_new(x, "latency_ms", real_or_null(a->latency_s * 1e3));
         json_object_set_new(x, "latency_basis", json_string(curve_basis_name(a->lat_basis)));
+        if (isfinite(a->latency_lo_s)) {
+            json_t *ci = json_array();
+            json_array_append_new(ci, json_real(a->latency_lo_s * 1e3));
+            json_array_append_new(ci, json_real(a->latency_hi_s * 1e3));
+            json_object_set_new(x, "latency_ci95_ms", ci);
+        }
+        if (isfinite(a->p_meets))
+            json_object_set_new(x, "p_meets", json_real(a->p_meets));
         json_object_set_new(x, "latency_source",
                             json_string(a->latency_model ? "littles-law"
                                         : cv[w].spec.source == CURVE_SOURCE_PREDICTED

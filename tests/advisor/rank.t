@@ -44,7 +44,7 @@ $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --catalog data/catalog
 > where it flips: idc-nvme leads cloud-local-ssd 6.14x at the catalog's figures; it stays
 > idc-nvme servers_per_admin falls below 1.895 servers (now 20): 0.528 FTE per server
 > never flips it: idc-nvme pue
-= 59
+= 60
 
 ### cloud-ssd never meets 10 ms: its latency at 1 thread is 13.33 ms; it ranks last
 $ rank --points data/published/rds-idc-vs-cloud-4c16g.csv --slo avg:10ms

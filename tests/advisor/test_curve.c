@@ -576,6 +576,69 @@ static void test_predicted(void)
     curve_destroy(&c);
 }
 
+/* Latency's noise (issue 28.3): a level's relative interval of its latency, and the answer at
+ * a target widened to where a rerun could cross it. Two levels measured once each, n = 1 and 4,
+ * 100 and 300 tps with ci95 10 %, p95 5 and 20 ms: their latencies carry +/- 10 % (Little's
+ * law: the throughput's), the latency is linear between them (two points) and the throughput
+ * linear in log n (the measured curve). At p95 <= 10 ms the crossing is at n = 2: 200 tps
+ * [180, 220]. The latency at its 95 % upper bound, 1.1 L(n), crosses at L = 10 / 1.1, n =
+ * 1 + (10/1.1 - 5) / 5; at its lower bound, 0.9 L(n), at n = 1 + (10/0.9 - 5) / 5: the interval
+ * reaches the lower end of the first and the upper end of the second. The latency at the answer
+ * is 10 ms [9, 11], and it meets the target with P = 0.5 (a crossing). Three replicates of
+ * latency 9, 10, 11 ms give t(0.975, 2) x 1 / sqrt(3) / 10 (more than their throughput's). */
+static void test_latency_noise(void)
+{
+    struct curve c;
+    struct curve_spec spec = curve_spec_default();
+    struct curve_at at;
+    struct slo slo = {95, 0.010};
+    char err[256];
+    struct curve_obs o[2] = {{1, 100, 10, 0.005, 0, 0, 0}, {4, 300, 30, 0.020, 0, 0, 0}};
+    double n_lo = 1 + (0.010 / 1.1 - 0.005) / 0.005, n_hi = 1 + (0.010 / 0.9 - 0.005) / 0.005;
+    double w_lo = log(n_lo) / log(4), w_hi = log(n_hi) / log(4);
+    spec.lat_pct = 95;
+    CHECK_INT_EQ(curve_init(&c, o, 2, &spec, NULL, err, sizeof err), CURVE_OK);
+    CHECK(!c.use_model);
+    CHECK_NEAR(c.lv[0].lat_rel95, 0.1, 1e-12);
+    CHECK_NEAR(c.lv[1].lat_rel95, 0.1, 1e-12);
+    CHECK_INT_EQ(curve_at_target(&c, &slo, 1, 1, &at), CURVE_OK);
+    CHECK_INT_EQ(at.status, CURVE_MET);
+    CHECK_NEAR(at.n, 2, 1e-9);
+    CHECK_NEAR(at.x.value, 200, 1e-6);
+    CHECK_NEAR(at.x.lo, 90 + 180 * w_lo, 1e-6);
+    CHECK_NEAR(at.x.hi, 110 + 220 * w_hi, 1e-6);
+    CHECK(at.x.lo < 180 && at.x.hi > 220);
+    CHECK_NEAR(at.latency_s, 0.010, 1e-9);
+    CHECK_NEAR(at.latency_lo_s, 0.009, 1e-9);
+    CHECK_NEAR(at.latency_hi_s, 0.011, 1e-9);
+    CHECK_NEAR(at.p_meets, 0.5, 1e-6);
+    /* at p95 <= 25 ms the answer is the last level (20 ms, the range binds): P = Phi((25 - 20) /
+     * (0.1 x 20 / 1.959964)) */
+    slo.target_s = 0.025;
+    CHECK_INT_EQ(curve_at_target(&c, &slo, 1, 1, &at), CURVE_OK);
+    CHECK_NEAR(at.n, 4, 0);
+    CHECK_NEAR(at.p_meets, gsl_cdf_ugaussian_P(5 / (2 / 1.959963984540054)), 1e-9);
+    curve_destroy(&c);
+    {
+        struct curve_obs q[4] = {{1, 100, 1, 0.009, 0, 0, 0},
+                                 {1, 100, 1, 0.010, 0, 0, 0},
+                                 {1, 100, 1, 0.011, 0, 0, 0},
+                                 {2, 190, 2, 0.012, 0, 0, 0}};
+        CHECK_INT_EQ(curve_init(&c, q, 4, &spec, NULL, err, sizeof err), CURVE_OK);
+        CHECK_NEAR(c.lv[0].lat_rel95, gsl_cdf_tdist_Pinv(0.975, 2) * 0.001 / sqrt(3) / 0.010, 1e-9);
+        curve_destroy(&c);
+    }
+    /* without a measured latency (Little's law on the curve) nothing is added */
+    spec.lat_pct = 0;
+    o[0].lat_s = o[1].lat_s = NAN;
+    slo.pct = 0;
+    slo.target_s = 0.010;
+    CHECK_INT_EQ(curve_init(&c, o, 2, &spec, NULL, err, sizeof err), CURVE_OK);
+    CHECK_INT_EQ(curve_at_target(&c, &slo, 1, 1, &at), CURVE_OK);
+    CHECK(isnan(at.p_meets) && isnan(at.latency_lo_s));
+    curve_destroy(&c);
+}
+
 int main(void)
 {
     gsl_set_error_handler_off();
@@ -595,5 +658,6 @@ int main(void)
     test_linear();
     test_measured_curve();
     test_predicted();
+    test_latency_noise();
     return check_report();
 }
