@@ -80,12 +80,15 @@ static gsl_multifit_nlinear_workspace *get_ws(struct usl_workspace *ws, size_t n
     return ws->w[p];
 }
 
-static void unpack(const struct face *fc, const gsl_vector *th, double *par)
+/* The callbacks below run several times per solver iteration: they read and write the GSL
+ * vectors and matrix through their data pointers (the sizes are the face's, set by run_face)
+ * instead of gsl_vector_get/set and gsl_matrix_set, with the same arithmetic. */
+static inline void unpack(const struct face *fc, const gsl_vector *th, double *par)
 {
     for (int i = 0; i < MODEL_MAX_PAR; i++)
         par[i] = fc->fixed[i];
     for (size_t j = 0; j < fc->p; j++)
-        par[fc->free_idx[j]] = gsl_vector_get(th, j) * fc->scale[fc->free_idx[j]];
+        par[fc->free_idx[j]] = th->data[j * th->stride] * fc->scale[fc->free_idx[j]];
 }
 
 /* f_i = X(N_i) - X_i */
@@ -93,11 +96,13 @@ static int usl_f(const gsl_vector *th, void *data, gsl_vector *f)
 {
     const struct face *fc = data;
     double par[MODEL_MAX_PAR];
+    double *fd = f->data;
+    size_t fs = f->stride;
     unpack(fc, th, par);
     for (size_t i = 0; i < fc->npts; i++) {
         double N = fc->n[i];
         double d = 1.0 + par[MODEL_SIGMA] * (N - 1) + par[MODEL_KAPPA] * N * (N - 1);
-        gsl_vector_set(f, i, par[MODEL_LAMBDA] * N / d - fc->x[i]);
+        fd[i * fs] = par[MODEL_LAMBDA] * N / d - fc->x[i];
     }
     return GSL_SUCCESS;
 }
@@ -114,11 +119,12 @@ static int usl_df(const gsl_vector *th, void *data, gsl_matrix *J)
         double d = 1.0 + par[MODEL_SIGMA] * (N - 1) + par[MODEL_KAPPA] * N * (N - 1);
         double X = par[MODEL_LAMBDA] * N / d;
         double g[MODEL_MAX_PAR];
+        double *row = J->data + i * J->tda;
         g[MODEL_LAMBDA] = N / d;
         g[MODEL_SIGMA] = -X * (N - 1) / d;
         g[MODEL_KAPPA] = -X * N * (N - 1) / d;
         for (size_t j = 0; j < fc->p; j++)
-            gsl_matrix_set(J, i, j, g[fc->free_idx[j]] * fc->scale[fc->free_idx[j]]);
+            row[j] = g[fc->free_idx[j]] * fc->scale[fc->free_idx[j]];
     }
     return GSL_SUCCESS;
 }
@@ -233,10 +239,13 @@ static void start_values(const struct face *fc, int sigma_free, int kappa_free, 
         par[MODEL_KAPPA] = 0.0;
 }
 
-/* Fit one face starting from par0; on success fill out's par, cov (unscaled (J'J)^-1), p,
- * status, info, iterations, rcond. Returns 0, or -1 when the solver failed. */
+/* Fit one face starting from par0; on success fill out's par, p, status, info, iterations
+ * and, for the closed forms (no free parameter, or lambda alone), cov and rcond. A run of the
+ * solver leaves cov and rcond to face_covar, called while the workspace still holds the run.
+ * *solved is set to 1 when the solver ran. Returns 0, -1 when the solver failed, -2 when out of
+ * memory. */
 static int run_face(struct face *fc, const double *par0, size_t max_iter, struct usl_workspace *ws,
-                    struct model_fit *out)
+                    struct model_fit *out, int *solved)
 {
     gsl_multifit_nlinear_fdf fdf;
     gsl_multifit_nlinear_workspace *w;
@@ -245,6 +254,7 @@ static int run_face(struct face *fc, const double *par0, size_t max_iter, struct
     int status, info = 0;
     size_t p = fc->p;
 
+    *solved = 0;
     memset(out->cov, 0, sizeof out->cov);
     for (int i = 0; i < MODEL_MAX_PAR; i++) {
         out->par[i].value = fc->fixed[i];
@@ -308,6 +318,20 @@ static int run_face(struct face *fc, const double *par0, size_t max_iter, struct
             return -1;
     for (size_t j = 0; j < p; j++)
         out->par[fc->free_idx[j]].value = par[fc->free_idx[j]];
+    out->status = status;
+    out->info = info;
+    out->iterations = gsl_multifit_nlinear_niter(w);
+    *solved = 1;
+    return 0;
+}
+
+/* cov (unscaled (J'J)^-1) and rcond of the solver run run_face just made on fc (its workspace
+ * for fc->p unknowns must not have run since). Only a run that is kept needs them. Returns 0,
+ * or -1 when the covariance could not be computed (the run is then not used). */
+static int face_covar(const struct face *fc, struct usl_workspace *ws, struct model_fit *out)
+{
+    size_t p = fc->p;
+    gsl_multifit_nlinear_workspace *w = ws->w[p];
     if (gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 1e-10, ws->covar[p]) != GSL_SUCCESS)
         return -1;
     for (size_t a = 0; a < p; a++)
@@ -317,9 +341,6 @@ static int run_face(struct face *fc, const double *par0, size_t max_iter, struct
         }
     if (gsl_multifit_nlinear_rcond(&out->rcond, w) != GSL_SUCCESS)
         out->rcond = NAN;
-    out->status = status;
-    out->info = info;
-    out->iterations = gsl_multifit_nlinear_niter(w);
     return 0;
 }
 
@@ -461,7 +482,7 @@ int usl_fit(const double *n, const double *x, size_t npts, const struct usl_opti
             double starts[USL_STARTS][MODEL_MAX_PAR];
             size_t n_starts;
             int smode = face_tbl[fi].sigma, kmode = o.amdahl ? PIN_ZERO : face_tbl[fi].kappa;
-            int sfree = smode == PIN_FREE, kfree = kmode == PIN_FREE, r;
+            int sfree = smode == PIN_FREE, kfree = kmode == PIN_FREE, r, solved;
             if (o.amdahl && face_tbl[fi].kappa != PIN_FREE)
                 continue; /* Amdahl: kappa is not a bound but fixed; skip duplicates */
             if ((smode != PIN_FREE) + (o.amdahl ? 0 : kmode != PIN_FREE) != pinned)
@@ -495,7 +516,7 @@ int usl_fit(const double *n, const double *x, size_t npts, const struct usl_opti
                     break;
                 memset(&cur, 0, sizeof cur);
                 cur.kind = o.amdahl ? MODEL_AMDAHL : MODEL_USL;
-                r = run_face(&fc, starts[st], o.max_iter, ws, &cur);
+                r = run_face(&fc, starts[st], o.max_iter, ws, &cur, &solved);
                 faces++;
                 if (r == -2) {
                     rc = MODEL_ENOMEM;
@@ -511,9 +532,11 @@ int usl_fit(const double *n, const double *x, size_t npts, const struct usl_opti
                     }
                     cur.sse = sse;
                 }
-                /* a pinned face must be clearly better to replace a freer fit */
-                if (!have || cur.sse < best.sse * (1 - 1e-9) ||
-                    (pinned == 0 && cur.sse < best.sse)) {
+                /* a pinned face must be clearly better to replace a freer fit; the covariance
+                 * only of a run that is kept (a run whose covariance fails is not) */
+                if ((!have || cur.sse < best.sse * (1 - 1e-9) ||
+                     (pinned == 0 && cur.sse < best.sse)) &&
+                    (!solved || face_covar(&fc, ws, &cur) == 0)) {
                     best = cur;
                     have = 1;
                 }
