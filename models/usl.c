@@ -466,8 +466,9 @@ int usl_fit(const double *n, const double *x, size_t npts, const struct usl_opti
 
     /* faces in order of how many bounds they pin: the free fit first. The free face is run
      * from several starts (the linearised fit, and starts that put the peak N* at the best
-     * level and below the smallest x, for curves past their peak); the fit is the admissible
-     * run with the smallest SSE over every start and face. When the free fit is admissible the
+     * level and below the smallest x, for curves past their peak whose linearised fit is
+     * missing, on a bound or stopped short); the fit is the admissible run with the smallest
+     * SSE over every start and face tried. When the free fit is admissible the
      * pinned faces cannot do better (they lie in its closure), but they are still fitted from
      * the linearised start: a free run can stop at a local minimum. */
     for (int pinned = 0; pinned <= 2; pinned++) {
@@ -511,8 +512,13 @@ int usl_fit(const double *n, const double *x, size_t npts, const struct usl_opti
                 n_starts += peak_starts(&fc, lambda_free, starts + 1);
             for (size_t st = 0; st < n_starts; st++) {
                 /* the data starts only when the curve has passed its best level, or the
-                 * linearised start gave no admissible fit */
-                if (st == 1 && have && !past_best)
+                 * linearised start gave no admissible fit; and (the fast path, unless
+                 * all_faces) only when the linearised start's fit is not strictly inside the
+                 * bounds or its solver stopped short of GSL_SUCCESS: a data start then never
+                 * found a lower SSE by more than 1e-9 relative (tests/models/test_fit_faces.c) */
+                if (st == 1 && have &&
+                    (!past_best ||
+                     (!o.all_faces && interior(&best, o.amdahl) && best.status == GSL_SUCCESS)))
                     break;
                 memset(&cur, 0, sizeof cur);
                 cur.kind = o.amdahl ? MODEL_AMDAHL : MODEL_USL;

@@ -23,11 +23,12 @@
  * Starting values come from the linearised form N/X = ((1-sigma) + (sigma-kappa)N + kappa N^2)
  * / lambda, a linear least-squares fit of N/X on (1, N, N^2) (the "solve a linearized
  * approximation" advice of the GSL manual's Troubleshooting section; pt-usl does the same). The
- * free face is also started from the data when the highest throughput lies below the largest x
- * (or the linearised start gave no admissible fit): the peak N* put at the level with the most
- * throughput (sigma 0.1), and at half the smallest x (sigma 0.1 and 0.6) for a curve that is past
- * its peak over the whole range, lambda each time so that the curve passes through that level.
- * (On such a curve the linearised start can land where the solver stalls.)
+ * free face is also started from the data when the linearised start gave no admissible fit, or
+ * when the highest throughput lies below the largest x and the linearised start's fit is not
+ * strictly inside the bounds or its solver stopped short of GSL_SUCCESS: the peak N* put at the
+ * level with the most throughput (sigma 0.1), and at half the smallest x (sigma 0.1 and 0.6) for
+ * a curve that is past its peak over the whole range, lambda each time so that the curve passes
+ * through that level. (On such a curve the linearised start can land where the solver stalls.)
  *
  * Thread-safety: a workspace belongs to one thread at a time; functions touch only their
  * arguments.
@@ -56,10 +57,11 @@ struct usl_options {
     size_t max_iter;     /* solver iteration limit per face (default 500) */
     int any_sign_x;      /* 1: accept throughputs <= 0 (finite), as resampled data can have
                             (bootstrap.h); default 0: every throughput must be > 0 */
-    int all_faces;       /* 1: fit every bound face whatever the free fit gave (the reference
-                            the fast path is tested against, tests/models/test_fit_faces.c);
-                            default 0: the pinned faces only when the free fit is not strictly
-                            inside the bounds */
+    int all_faces;       /* 1: fit every bound face whatever the free fit gave, and the data
+                            starts for every curve past its best level (the reference the fast
+                            path is tested against, tests/models/test_fit_faces.c); default 0:
+                            the pinned faces only when the free fit is not strictly inside the
+                            bounds, the data starts only as above */
 };
 
 /** The 3-parameter USL, lambda fitted, 500 iterations. */
