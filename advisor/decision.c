@@ -303,8 +303,32 @@ int decision_write_html(FILE *f, const struct rank_set *s)
     }
     fprintf(f, "<h2>Decision</h2>\n<ul class=\"decision\">\n");
     for (size_t i = 0; i < n; i++) {
+        static const char unless[] = " unless (one estimate at a time) ";
+        const char *u = strstr(items[i], unless);
         fputs("<li>", f);
-        svg_escape(f, items[i]);
+        if (strncmp(items[i], "Where it flips: ", 16) == 0 && u) {
+            /* one estimate a line (issue 28.18: one very long sentence) */
+            char *rest = strdup(u + sizeof unless - 1), *p = rest, *q, head[DECISION_ITEM_MAX];
+            snprintf(head, sizeof head, "%.*s", (int)(u - items[i]), items[i]);
+            svg_escape(f, head); /* names in it: escaped */
+            fputs(" unless (one estimate at a time):<ul>", f);
+            while (p && *p) {
+                size_t len;
+                q = strstr(p, ", or ");
+                len = q ? (size_t)(q - p) : strlen(p);
+                if (!q && len && p[len - 1] == '.')
+                    len--; /* the sentence's full stop */
+                p[len] = '\0';
+                fputs("<li>", f);
+                svg_escape(f, p);
+                fputs("</li>", f);
+                p = q ? q + 5 : NULL;
+            }
+            fputs("</ul>", f);
+            free(rest);
+        } else {
+            svg_escape(f, items[i]);
+        }
         fputs("</li>\n", f);
     }
     fprintf(f, "</ul>\n");

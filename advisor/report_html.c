@@ -46,6 +46,7 @@ static const char css[] =
     "svg .s-slo-line line{stroke:#c62828;stroke-dasharray:6 4;stroke-width:1.5}"
     "svg .s-slo-line text{font-size:11px;fill:#c62828}"
     "svg .s-bars rect{fill:#3a7bd5}svg .blabel{font-size:12.5px;fill:#1d2330}"
+    "svg line.ebar{stroke:#1d2330;stroke-width:1.4}"
     "svg .bvalue{font-size:12px;fill:#333}"
     ".legend span{display:inline-block;margin-right:16px;font-size:13px}"
     ".sw{display:inline-block;width:14px;height:10px;margin-right:5px;vertical-align:middle}"
@@ -169,6 +170,75 @@ static void ranking_table(FILE *f, const struct rank_set *s)
     }
 }
 
+/* Candidates drawn on the overlay of every candidate, and their colours (the CSS's cand-K). */
+#define REPORT_MAX_OVERLAY 10
+static const char *const overlay_colour[REPORT_MAX_OVERLAY] = {
+    "#1f5fbf", "#e0701b", "#2e7d32", "#c62828", "#7b3fb5",
+    "#00838f", "#8d6e63", "#d81b60", "#5d6677", "#9e9d24"};
+
+/* Every candidate's throughput curve (its first workload's levels) on one axis, in ranking
+ * order, the first REPORT_MAX_OVERLAY of them, each in its colour with its name in the legend
+ * (issue 28.18): which one is higher where, at a glance. */
+static void overlay(FILE *f, const struct rank_set *s)
+{
+    size_t idx[REPORT_MAX_OVERLAY], n = 0;
+    double x0 = INFINITY, x1 = 0, ymax = 0;
+    int by_nodes = -1;
+    struct svg_plot p;
+    char title[200];
+    for (size_t i = 0; i < s->n && n < REPORT_MAX_OVERLAY; i++) {
+        const struct curve *c = &rank_set_curves(s, i)[0];
+        if (c->m == 0 || (by_nodes >= 0 && c->by_nodes != by_nodes))
+            continue;
+        by_nodes = c->by_nodes;
+        idx[n++] = i;
+        for (size_t j = 0; j < c->m; j++) {
+            x0 = fmin(x0, c->lv[j].n);
+            x1 = fmax(x1, c->lv[j].n);
+            ymax = fmax(ymax, c->lv[j].x);
+        }
+    }
+    if (n < 2 || !(x1 > x0) || !(ymax > 0))
+        return;
+    fprintf(f, "<h2>Every candidate on one axis</h2>\n<style>");
+    for (size_t k = 0; k < n; k++)
+        fprintf(f,
+                "svg .s-cand-%zu polyline{fill:none;stroke:%s;stroke-width:2}"
+                "svg .s-cand-%zu circle{fill:%s}",
+                k, overlay_colour[k], k, overlay_colour[k]);
+    fprintf(f, "</style>\n<p class=\"legend\">");
+    for (size_t k = 0; k < n; k++) {
+        fprintf(f, "<span><i class=\"sw\" style=\"background:%s\"></i>", overlay_colour[k]);
+        esc(f, s->rows[idx[k]].config);
+        fprintf(f, "%s</span>", s->from && s->from[s->row_curve[idx[k]]] ? " (predicted)" : "");
+    }
+    fprintf(f, "</p>\n");
+    if (s->n > n)
+        fprintf(f,
+                "<p class=\"muted\">The first %zu in ranking order; the curves of each are "
+                "drawn below.</p>\n",
+                n);
+    snprintf(title, sizeof title, "Throughput of every candidate (%s)", s->opt.mix[0].workload);
+    fprintf(f, "<div class=\"card\">\n");
+    svg_plot_begin(&p, f, title, xname(&rank_set_curves(s, idx[0])[0]), "tps", x0, x1, 0,
+                   ymax * 1.1);
+    for (size_t k = 0; k < n; k++) {
+        const struct curve *c = &rank_set_curves(s, idx[k])[0];
+        double xs[64], ys[64];
+        size_t m = c->m < 64 ? c->m : 64;
+        char series[16];
+        for (size_t j = 0; j < m; j++) {
+            xs[j] = c->lv[j].n;
+            ys[j] = c->lv[j].x;
+        }
+        snprintf(series, sizeof series, "cand-%zu", k);
+        svg_line(&p, series, xs, ys, m);
+        svg_points(&p, series, xs, ys, m);
+    }
+    svg_plot_end(&p);
+    fprintf(f, "</div>\n");
+}
+
 /* Most disk choices drawn on one measured configuration's overlay. */
 #define REPORT_MAX_DISKS 12
 
@@ -274,15 +344,22 @@ static void disk_overlays(FILE *f, const struct rank_set *s)
 static void bars(FILE *f, const struct rank_set *s)
 {
     const char **labels = malloc((s->n + 1) * sizeof *labels);
-    double *v = malloc((s->n + 1) * sizeof *v);
-    char unit[40];
+    double *v = malloc(3 * (s->n + 1) * sizeof *v), *lo = v ? v + s->n + 1 : NULL;
+    double *hi = lo ? lo + s->n + 1 : NULL;
+    char unit[80];
     if (labels && v) {
         for (size_t i = 0; i < s->n; i++) {
-            labels[i] = s->rows[i].config;
-            v[i] = s->rows[i].status == RANK_MET ? s->rows[i].tps_per_cost : NAN;
+            const struct rank_row *r = &s->rows[i];
+            int met = r->status == RANK_MET && r->cost_per_hour > 0;
+            labels[i] = r->config;
+            v[i] = r->status == RANK_MET ? r->tps_per_cost : NAN;
+            /* the throughput's interval at the same price (the price is a figure, not noise) */
+            lo[i] = met ? r->x.lo / r->cost_per_hour : NAN;
+            hi[i] = met ? r->x.hi / r->cost_per_hour : NAN;
         }
-        snprintf(unit, sizeof unit, "tps per %s/h", s->cat->currency);
-        svg_bars(f, "Throughput per cost at the target", unit, labels, v, s->n);
+        snprintf(unit, sizeof unit, "tps per %s/h; the whisker: its 95 %% interval",
+                 s->cat->currency);
+        svg_bars(f, "Throughput per cost at the target", unit, labels, v, lo, hi, s->n);
     }
     free((void *)labels);
     free(v);
@@ -628,14 +705,26 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
     }
     fprintf(f, "<div class=\"answer\">");
     if (top) {
-        fprintf(f, "<strong>");
+        /* one sentence a manager can act on (issue 28.18) */
+        /* no "buy" on a ranking too noisy to decide (said just above) */
+        fprintf(f, "<strong>%s",
+                rank_row_noise(top) > RANK_TOO_NOISY ? "First, not decided: " : "Buy ");
         esc(f, top->config);
-        fprintf(f, "</strong> gives the most throughput per cost while meeting %s: %s tps", slo,
-                num(a, sizeof a, top->x.value));
+        fprintf(f, "</strong>: %s tps at %s", num(a, sizeof a, top->x.value), slo);
         if (isfinite(top->x.lo))
             fprintf(f, " (95 %% interval %.0f – %.0f)", top->x.lo, top->x.hi);
-        fprintf(f, " for %.4g %s/h, %s tps per %s/h.", top->cost_per_hour, s->cat->currency,
-                num(a, sizeof a, top->tps_per_cost), s->cat->currency);
+        fprintf(f, ", %.2f %s/month (%.4g %s/h, %s tps per %s/h)",
+                top->cost_per_hour * CAT_HOURS_PER_MONTH, s->cat->currency, top->cost_per_hour,
+                s->cat->currency, num(a, sizeof a, top->tps_per_cost), s->cat->currency);
+        if (isfinite(top->headroom))
+            fprintf(f, ", %s%.0f %% headroom to its peak",
+                    top->headroom_lower_bound ? "at least " : "", 100 * top->headroom);
+        if (s->conf && s->conf->n > 0)
+            fprintf(f, ", P(best) %.0f %%", 100 * s->conf->rows[0].p_best);
+        fprintf(f, "%s.",
+                top->basis == CURVE_BASIS_PREDICTED
+                    ? " (predicted, not measured: probe it before buying)"
+                    : "");
         if (s->opt.required_tps > 0)
             fprintf(f, " Serving %g tps takes %ld node(s) for %.2f %s/month.", s->opt.required_tps,
                     top->nodes_needed, top->cost_per_month, s->cat->currency);
@@ -657,6 +746,7 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
         decision(f, s);
     fprintf(f, "<h2>Throughput per cost</h2>\n");
     bars(f, s);
+    overlay(f, s);
     disk_overlays(f, s);
     fprintf(f, "<h2>Curves</h2>\n<p class=\"legend\"><span><i class=\"sw\" style=\"background:"
                "#1f5fbf\"></i>measured; the bar through a level: its 95 %% interval (its "

@@ -273,13 +273,16 @@ void svg_marker(struct svg_plot *p, const char *series, double x, double y, cons
 }
 
 void svg_bars(FILE *f, const char *title, const char *unit, const char *const *labels,
-              const double *values, size_t n)
+              const double *values, const double *lo, const double *hi, size_t n)
 {
     double w = 900, lw = 170, bh = 24, top = 34, max = 0, h;
     char buf[48];
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         if (isfinite(values[i]) && values[i] > max)
             max = values[i];
+        if (hi && isfinite(hi[i]) && hi[i] > max)
+            max = hi[i];
+    }
     if (!(max > 0))
         max = 1;
     h = top + bh * (double)n + 12;
@@ -295,19 +298,33 @@ void svg_bars(FILE *f, const char *title, const char *unit, const char *const *l
     fprintf(f, ")</text>\n");
     open_series(f, "bars", n);
     for (size_t i = 0; i < n; i++) {
-        double y = top + bh * (double)i, len = 0;
+        double y = top + bh * (double)i, len = 0, end;
+        double scale = (w - lw - 110) / max;
         if (isfinite(values[i]) && values[i] > 0)
-            len = (w - lw - 110) * values[i] / max;
+            len = scale * values[i];
+        end = len;
         fprintf(f, "<text class=\"blabel\" x=\"%g\" y=\"%.1f\" text-anchor=\"end\">", lw - 8,
                 y + bh * 0.65);
         svg_escape(f, labels[i]);
         fprintf(f, "</text><rect x=\"%g\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>", lw, y + 3,
                 len, bh - 6);
+        if (lo && hi && isfinite(values[i]) && isfinite(lo[i]) && isfinite(hi[i]) &&
+            hi[i] >= lo[i]) {
+            /* the 95 % interval as a whisker across the bar's end */
+            double a = lw + scale * fmax(0, lo[i]), b = lw + scale * hi[i], ym = y + bh / 2;
+            fprintf(f,
+                    "<line class=\"ebar\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                    "data-lo=\"%.6g\" data-hi=\"%.6g\"/><line class=\"ebar\" x1=\"%.1f\" "
+                    "y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/><line class=\"ebar\" x1=\"%.1f\" "
+                    "y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>",
+                    a, ym, b, ym, lo[i], hi[i], a, ym - 5, a, ym + 5, b, ym - 5, b, ym + 5);
+            end = fmax(end, b - lw);
+        }
         if (isfinite(values[i]))
             snprintf(buf, sizeof buf, values[i] >= 1000 ? "%.0f" : "%.4g", values[i]);
         else
             snprintf(buf, sizeof buf, "n/a");
-        fprintf(f, "<text class=\"bvalue\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", lw + len + 6,
+        fprintf(f, "<text class=\"bvalue\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", lw + end + 6,
                 y + bh * 0.65, buf);
     }
     fprintf(f, "</g>\n</svg>\n");
@@ -316,10 +333,15 @@ void svg_bars(FILE *f, const char *title, const char *unit, const char *const *l
 void svg_tornado(FILE *f, const char *title, const char *const *labels, const double *lo,
                  const double *hi, size_t n, double base)
 {
-    double w = 900, lw = 340, rw = 90, bh = 24, top = 34, h, vmin = base, vmax = base;
-    double pw = w - lw - rw;
+    /* the label column as wide as the longest label (about 7 px a character at 12.5 px), so
+     * none is cut; ticks on the log axis at 1, 2, 5 x 10^k (issue 28.18) */
+    double lw = 160, pw = 520, rw = 110, bh = 24, top = 48, h, w, vmin = base, vmax = base;
+    double yb;
     char buf[48];
     for (size_t i = 0; i < n; i++) {
+        double lwi = 7.0 * (double)strlen(labels[i]) + 16;
+        if (lwi > lw)
+            lw = fmin(lwi, 520);
         if (isfinite(lo[i]) && lo[i] > 0) {
             vmin = fmin(vmin, lo[i]);
             vmax = fmax(vmax, lo[i]);
@@ -329,6 +351,7 @@ void svg_tornado(FILE *f, const char *title, const char *const *labels, const do
             vmax = fmax(vmax, hi[i]);
         }
     }
+    w = lw + pw + rw;
     vmin = fmin(vmin, 1.0) / 1.25; /* the flip (1) is always on the axis */
     vmax = fmax(vmax, 1.0) * 1.25;
     if (!(vmin > 0) || !(vmax > vmin)) {
@@ -336,15 +359,27 @@ void svg_tornado(FILE *f, const char *title, const char *const *labels, const do
         vmax = 2;
     }
 #define TX(v) (lw + pw * (log(v) - log(vmin)) / (log(vmax) - log(vmin)))
-    h = top + bh * (double)n + 30;
+    yb = top + bh * (double)n;
+    h = yb + 44;
     fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"tornado\" viewBox=\"0 0 %g %g\" "
             "width=\"%g\" height=\"%g\" role=\"img\">\n<title>",
             w, h, w, h);
     svg_escape(f, title);
-    fprintf(f, "</title>\n<text class=\"ptitle\" x=\"%g\" y=\"18\">", lw);
+    fprintf(f, "</title>\n<text class=\"ptitle\" x=\"8\" y=\"18\">");
     svg_escape(f, title);
     fprintf(f, "</text>\n");
+    /* the axis: a tick at each 1, 2, 5 x 10^k in range, with a grid line */
+    for (double dec = pow(10, floor(log10(vmin))); dec <= vmax; dec *= 10)
+        for (int k = 0; k < 3; k++) {
+            double v = dec * (k == 0 ? 1 : k == 1 ? 2 : 5);
+            if (v < vmin || v > vmax)
+                continue;
+            fprintf(f,
+                    "<line class=\"grid\" x1=\"%.1f\" y1=\"%g\" x2=\"%.1f\" y2=\"%g\"/><text "
+                    "class=\"tick\" x=\"%.1f\" y=\"%g\" text-anchor=\"middle\">%gx</text>\n",
+                    TX(v), top - 2, TX(v), yb, TX(v), yb + 13, v);
+        }
     open_series(f, "tornado", n);
     for (size_t i = 0; i < n; i++) {
         double y = top + bh * (double)i;
@@ -375,12 +410,11 @@ void svg_tornado(FILE *f, const char *title, const char *const *labels, const do
             "<line class=\"base\" x1=\"%.1f\" y1=\"%g\" x2=\"%.1f\" y2=\"%g\" "
             "stroke=\"#333\"/>\n<text class=\"tick\" x=\"%.1f\" y=\"%g\" "
             "text-anchor=\"middle\">now %.3gx</text>\n",
-            TX(base), top - 4, TX(base), top + bh * (double)n, TX(base), top + bh * (double)n + 14,
-            base);
+            TX(base), top - 4, TX(base), yb, TX(base), top - 8, base);
     fprintf(f,
             "<line class=\"flip\" x1=\"%.1f\" y1=\"%g\" x2=\"%.1f\" y2=\"%g\" "
             "stroke=\"#c62828\" stroke-dasharray=\"4 3\"/>\n<text class=\"tick\" x=\"%.1f\" "
             "y=\"%g\" text-anchor=\"middle\">1x: the decision flips</text>\n</svg>\n",
-            TX(1.0), top - 4, TX(1.0), top + bh * (double)n, TX(1.0), top + bh * (double)n + 26);
+            TX(1.0), top - 4, TX(1.0), yb, TX(1.0), yb + 30);
 #undef TX
 }

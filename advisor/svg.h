@@ -72,16 +72,20 @@ void svg_marker(struct svg_plot *p, const char *series, double x, double y, cons
 
 /**
  * A horizontal bar chart of n values (>= 0; non-finite drawn as "n/a") with labels, one
- * series "bars" with n data points.
+ * series "bars" with n data points. lo and hi (both or neither may be NULL) give each value's
+ * 95 % interval, drawn as a whisker where both are finite: three <line class="ebar">, the
+ * first across from lo to hi carrying data-lo and data-hi, then its two caps; the axis reaches
+ * the largest hi.
  */
 void svg_bars(FILE *f, const char *title, const char *unit, const char *const *labels,
-              const double *values, size_t n);
+              const double *values, const double *lo, const double *hi, size_t n);
 
 /**
  * A tornado chart: for n inputs, a bar from the base value to the value with the input at its
- * low (blue) and at its high (orange), on a log axis, with a line at base ("now") and a dashed
- * line at 1 (where the decision flips); one series "tornado" with n data points. Values are
- * ratios > 0; a non-finite pair draws no bar.
+ * low (blue) and at its high (orange), on a log axis ticked at 1, 2 and 5 x 10^k, with a line
+ * at base ("now") and a dashed line at 1 (where the decision flips); the label column is as
+ * wide as the longest label (up to 520 px), the title starts at the left edge. One series
+ * "tornado" with n data points. Values are ratios > 0; a non-finite pair draws no bar.
  */
 void svg_tornado(FILE *f, const char *title, const char *const *labels, const double *lo,
                  const double *hi, size_t n, double base);

@@ -107,8 +107,10 @@ check("Too noisy to rank: cloud-essd" in r.stdout, "--markdown: the decision say
 rep = subprocess.run([BIN, "report", "--points", FIX, "--catalog", "data/catalogs/published.json",
                       "--workload", "oltp_read_write"], capture_output=True, text=True, cwd=SRC)
 check(rep.stdout.find("Too noisy to rank") >= 0 and
-      rep.stdout.find("Too noisy to rank") < rep.stdout.find("gives the most throughput"),
+      rep.stdout.find("Too noisy to rank") < rep.stdout.find('<div class="answer">'),
       "report: the HTML says it before the answer")
+check("<strong>First, not decided: cloud-essd" in rep.stdout and "<strong>Buy " not in rep.stdout,
+      "report: no 'buy' on a ranking too noisy to decide")
 
 # a quiet ranking says nothing of the kind
 r = subprocess.run([BIN, "rank", "--points", "data/published/rds-idc-vs-cloud-4c16g.csv", "--catalog",
