@@ -90,14 +90,25 @@ check_true "rate: lag on stderr" grep -q "start lag behind the intended start" "
 # 100/s: ~100 arrivals wait for the lock, on average 0.5 s, i.e. ~1/3 of ~300 events take
 # > 0.3 s with probability ~0.7 each -> p95 >= 300 ms. Closed loop with 2 threads: at most 2
 # events wait (one per thread), so p95 stays far below.
-stall() { sleep 1; sql "LOCK TABLES sbtest1 WRITE, sbtest2 WRITE; DO SLEEP(1); UNLOCK TABLES"; }
-stall &
+# The stall starts once the level has run a second (its first report line): on a busy machine
+# the run's own start (connect, lock, table checks) can take longer than a fixed sleep (CI once
+# saw the stall end before the level began)
+stall() {
+    for _ in $(seq 1 300); do
+        grep -q '^\[ 1s \]' "$1" 2>/dev/null && break
+        sleep 0.1
+    done
+    sql "LOCK TABLES sbtest1 WRITE, sbtest2 WRITE; DO SLEEP(1); UNLOCK TABLES"
+}
+: >"$TMPD/co1.out"
+stall "$TMPD/co1.out" &
 probe run --workload oltp_point_select --tables 2 --table-size 300 --threads 2 --time 3 \
-    --rate 100 --out "$TMPD/co.jsonl" >/dev/null 2>&1
+    --rate 100 --report-interval 1 --out "$TMPD/co.jsonl" >"$TMPD/co1.out" 2>&1
 wait
-stall &
+: >"$TMPD/co2.out"
+stall "$TMPD/co2.out" &
 probe run --workload oltp_point_select --tables 2 --table-size 300 --threads 2 --time 3 \
-    --out "$TMPD/co.jsonl" >/dev/null 2>&1
+    --report-interval 1 --out "$TMPD/co.jsonl" >"$TMPD/co2.out" 2>&1
 wait
 check_eq "open loop counts the stall for every queued event (p95 >= 300 ms)" \
     "$(json_get "$TMPD/co.jsonl" 1 "p['latency_ms']['p95'] >= 300 and p['latency_ms']['max'] >= 900")" True
