@@ -9,9 +9,11 @@
 # ladder; the study prepares and drops its tables itself), while an injector with a fixed seed
 # (S, default 1: the same faults in the same order at the same gaps) injects at random moments
 #   kill9     kill -9 of mysqld, then a restart (the window ends once it answers again),
-#   stop      SIGSTOP of mysqld for 2-6 s, then SIGCONT,
+#   stop      SIGSTOP of mysqld for 2-6 s, then SIGCONT (the window: from kill -STOP's return
+#             to just before kill -CONT, when the server was surely stopped),
 #   killconn  KILL CONNECTION of a random connection of the probe's user (PROCESSLIST),
-# logging each fault's window [start, end] in Unix ns to DIR/run/faults.log. At the end it checks
+# logging each fault's window [start, end] in Unix ns to DIR/run/faults.log (a kill's and a
+# stop's moments stamped next to the kill, without a fork). At the end it checks
 # (bench/faults_check.py): every line of every results file is a whole record; no point that a
 # fault hit (running, by its extra.window, when the fault began) is unflagged (stalled,
 # reconnects, interrupted, partial, or incomplete); a level record pools no flagged replicate;
@@ -48,6 +50,14 @@ server() { "$root/scripts/mariadb-server.sh" "$@" >>"$run/server.log" 2>&1; }
 rootsql() { "$client" --no-defaults -N -B -S "$srv/mysqld.sock" -uroot -e "$1" 2>/dev/null; }
 answers() { rootsql "SELECT 1" >/dev/null; }
 now_ns() { date +%s%N; }
+# the wall clock now, ns, without a fork (bash 5's EPOCHREALTIME; else date): a fault's moments are
+# taken right next to its kill, since a forked `date` on a loaded host came 150 ms after the
+# SIGCONT it stamped (a level the thawed server let in then looked frozen)
+if [ -n "${EPOCHREALTIME:-}" ]; then
+    stamp() { local t=$EPOCHREALTIME; t=${t/[.,]/}; printf -v "$1" '%s000' "$t"; }
+else
+    stamp() { printf -v "$1" '%s' "$(date +%s%N)"; }
+fi
 violation() { echo "$*" >>"$run/violations.log"; echo "run-faults: VIOLATION: $*" >&2; }
 # wait_answer SECONDS: until the server answers (a fault may be under way)
 wait_answer() {
@@ -92,7 +102,7 @@ inject() {
         n=$RANDOM
         case $k in
         0)
-            s=$(now_ns)
+            stamp s
             kill -9 "$pid"
             while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
             server start "$srv" "$port"
@@ -102,11 +112,13 @@ inject() {
         1)
             # the TERM trap runs between commands: SIGCONT is sent before leaving
             trap 'kill $nap_pid 2>/dev/null; kill -CONT "$pid" 2>/dev/null; exit 0' TERM
-            s=$(now_ns)
+            # the window is when the server was surely stopped: from kill -STOP's return to
+            # just before kill -CONT (no level can start before the SIGCONT: it needs answers)
             kill -STOP "$pid"
+            stamp s
             nap "$d"
+            stamp e
             kill -CONT "$pid"
-            e=$(now_ns)
             trap 'kill $nap_pid 2>/dev/null; exit 0' TERM
             echo "stop $s $e ${d}s" >>"$run/faults.log"
             ;;
