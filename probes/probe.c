@@ -177,6 +177,44 @@ static void sample_silence(struct engine *e, uint64_t now, struct silences *s)
     s->locks = locks;
 }
 
+/* The length of interval i of a series, s (its end minus the previous one's). */
+static double interval_s(const struct point_interval *s, size_t i)
+{
+    return s[i].t_s - (i ? s[i - 1].t_s : 0.0);
+}
+
+double probe_near_silence_s(const struct point_interval *s, size_t n)
+{
+    double best = 0, longest = 0, run = 0; /* best: the reference, tps */
+    double w_ev = 0, w_len = 0;            /* the window [w, i]: transactions, s */
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++) {
+        double dt = interval_s(s, i);
+        int lock = s[i].errors_ps > 0; /* an ignorable error's answer: a lock wait ended */
+        if (!(dt > 0))
+            continue;
+        if (best > 0 && s[i].tps < PROBE_NEAR_ZERO * best && !lock) {
+            run += dt;
+        } else {
+            if (!lock && run > longest)
+                longest = run;
+            run = 0;
+        }
+        /* the reference: the best mean over PROBE_NEAR_REF_S so far (windows ending here) */
+        w_ev += s[i].tps * dt;
+        w_len += dt;
+        while (w < i && w_len - interval_s(s, w) >= PROBE_NEAR_REF_S - 1e-9) {
+            w_ev -= s[w].tps * interval_s(s, w);
+            w_len -= interval_s(s, w);
+            w++;
+        }
+        if (w_len >= PROBE_NEAR_REF_S - 1e-9 && w_ev >= PROBE_NEAR_MIN_EVENTS &&
+            w_ev / w_len > best)
+            best = w_ev / w_len;
+    }
+    return run > longest ? run : longest; /* a stretch still open at the end counts */
+}
+
 static unsigned long busy_connections(struct engine *e)
 {
     unsigned long busy = 0;
@@ -452,7 +490,10 @@ static void aggregate(struct agg *A, unsigned threads)
     /* a silence still open at the end is not explained either */
     if (sil.open > sil.unexplained)
         sil.unexplained = sil.open;
-    if (cut_done || sil.unexplained >= (uint64_t)(PROBE_SILENCE_FLAG_S * 1e9))
+    /* and a trickle as long: the server answered, but a few transactions a second */
+    r->near_silence_s = probe_near_silence_s(r->series, r->n_series);
+    if (cut_done || sil.unexplained >= (uint64_t)(PROBE_SILENCE_FLAG_S * 1e9) ||
+        r->near_silence_s >= PROBE_SILENCE_FLAG_S)
         r->stalled = 1;
     r->cut = cut_done;
     r->longest_silence_s = (double)sil.longest / 1e9;

@@ -35,7 +35,9 @@
  *     its waits had to be cut; a stall ends the level at once, since its point cannot count.
  *     A silence of PROBE_SILENCE_FLAG_S (sampled every PROBE_SILENCE_SAMPLE_S, through the
  *     wind-down too) flags it `stalled` too, without ending it, unless it ended with an
- *     ignorable error's answer (a lock wait's timeout);
+ *     ignorable error's answer (a lock wait's timeout); so does a near-silence of as long
+ *     (probe_near_silence_s: the server answered a trickle, under PROBE_NEAR_ZERO of what the
+ *     level ran at before);
  *   - a fatal error stops every connection after its current event; the level is marked fatal;
  *   - *stop becoming non-zero (SIGINT) stops every connection after its current event; the level
  *     is marked interrupted.
@@ -82,18 +84,30 @@ void probe_result_destroy(struct probe_result *r);
 int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_result *r);
 
 /**
+ * The longest near-silence of a level's series, s: consecutive intervals whose throughput (tps)
+ * is below PROBE_NEAR_ZERO of the best mean the level sustained over PROBE_NEAR_REF_S before
+ * the stretch began (a window of at least PROBE_NEAR_MIN_EVENTS transactions). An interval's
+ * length is the gap between its end (t_s, s since the start) and the previous one's (0 for the
+ * first); a stretch that an ignorable error's answer (errors_ps > 0) ends or falls in was a lock
+ * wait and does not count. series may be NULL when n is 0; it is only read.
+ * @return seconds (0 when there is none); probe_run flags the level `stalled` from
+ *         PROBE_SILENCE_FLAG_S.
+ */
+double probe_near_silence_s(const struct point_interval *series, size_t n);
+
+/**
  * Fill a point record (initialised) from a level's result: counts, rates, latency min/avg/max/
  * sum and p50/p95/p99 (+ the --percentile one), overflows, the series, client CPU, server
  * version, start time, flags (partial, interrupted, fatal; `stalled` when the level spanned a
  * stall, `reconnects` when it needed any reconnect: curve.h's rule excludes both), and
- * extra.faults {longest_silence_s, cut, reconnects} when there was one. target/config/options/tool
- * are the caller's. For a calibrated result the counts, rates and latencies are those of the kept
- * ticks, duration_s is the kept time, warmup_s the cut, ci95_tps and steady are set, and
- * extra.calibration holds the rule's inputs and outcome (tick_s, mser_m, cut_ticks, ticks,
- * precision, rel95, lag1, min/max time, whole-run transactions and elapsed_s) so the decision
- * can be replayed from the series. extra.load_generator holds the load generator's figures
- * (workers, connections, cpus_online, worker_cpu_max, worker_busy_max); `client_bound` is flagged
- * as above. A part (cfg->client_count > 0) has threads = the level, the flag `partial`, the
+ * extra.faults {longest_silence_s, near_silence_s, cut, reconnects} when there was one.
+ * target/config/options/tool are the caller's. For a calibrated result the counts, rates and
+ * latencies are those of the kept ticks, duration_s is the kept time, warmup_s the cut, ci95_tps
+ * and steady are set, and extra.calibration holds the rule's inputs and outcome (tick_s, mser_m,
+ * cut_ticks, ticks, precision, rel95, lag1, min/max time, whole-run transactions and elapsed_s) so
+ * the decision can be replayed from the series. extra.load_generator holds the load generator's
+ * figures (workers, connections, cpus_online, worker_cpu_max, worker_busy_max); `client_bound` is
+ * flagged as above. A part (cfg->client_count > 0) has threads = the level, the flag `partial`, the
  * `client` object (index, count, threads, start_at, start/end wall-clock times) and
  * latency_histogram.
  * @return POINT_OK or POINT_ENOMEM.

@@ -109,13 +109,15 @@ int probe_fill_point(const struct probe_config *cfg, const struct probe_result *
         return POINT_ENOMEM;
     if (r->tot.reconnects > 0 && point_add_flag(p, "reconnects"))
         return POINT_ENOMEM;
-    if (r->stalled || r->tot.reconnects > 0 || r->longest_silence_s >= 1) {
+    if (r->stalled || r->tot.reconnects > 0 || r->longest_silence_s >= 1 ||
+        r->near_silence_s >= 1) {
         json_t *x = p->extra ? p->extra : json_object();
         if (!x)
             return POINT_ENOMEM;
         p->extra = x;
         json_object_set_new(x, "faults",
-                            json_pack("{s:f,s:b,s:I}", "longest_silence_s", r->longest_silence_s,
+                            json_pack("{s:f,s:f,s:b,s:I}", "longest_silence_s",
+                                      r->longest_silence_s, "near_silence_s", r->near_silence_s,
                                       "cut", r->cut, "reconnects", (json_int_t)r->tot.reconnects));
     }
     if (r->start_unix_ns) {

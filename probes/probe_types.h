@@ -68,6 +68,19 @@ struct probe_config {
 #define PROBE_SILENCE_FLAG_S 1.2
 #define PROBE_SILENCE_SAMPLE_S 0.05
 
+/* A near-silence: the server answered, but only a trickle. Intervals of the series (ticks or
+ * report intervals) whose throughput is below PROBE_NEAR_ZERO of the best the level sustained
+ * over PROBE_NEAR_REF_S earlier (a window of at least PROBE_NEAR_MIN_EVENTS transactions, so a
+ * slow open loop's random gaps are no trickle), for PROBE_SILENCE_FLAG_S in a row, flag the
+ * level `stalled` as a silence does (a server thawed from SIGSTOP on a loaded host answered
+ * 0-46 tps for a stretch of a level that ran at 3,832 tps: a few answers a second reset the
+ * silence, so it went unflagged). A stretch in which, or right after which, an ignorable error
+ * was answered was a lock wait and flags nothing; a slow start (warm-up, which the MSER cut is
+ * for) has no higher second before it. */
+#define PROBE_NEAR_ZERO 0.05
+#define PROBE_NEAR_REF_S 1.0
+#define PROBE_NEAR_MIN_EVENTS 20
+
 /* A worker that used this share of one CPU or more over a level marks it `client_bound`. */
 #define PROBE_CLIENT_BOUND 0.85
 
@@ -134,6 +147,7 @@ struct probe_result {
     int stalled;              /* the level spanned a stall (see the top of this file) */
     int cut;                  /* waits for the server were cut at the level's deadline */
     double longest_silence_s; /* longest time the server answered no worker while one waited */
+    double near_silence_s;    /* longest near-silence of the series, s (probe_near_silence_s) */
     struct myconn_error err;  /* the fatal / connect / lost-connection error, when any */
     char err_sql[256];        /* statement that failed fatally (template or text) */
 };
