@@ -1,5 +1,7 @@
-/* usl.c - USL / Amdahl least squares with gsl_multifit_nlinear and active-set faces. */
+/* usl.c - USL / Amdahl least squares (models/lm.h, gsl_multifit_nlinear) on active-set faces. */
 #include "usl.h"
+
+#include "lm.h"
 
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_errno.h>
@@ -12,11 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One cached GSL workspace per number of free parameters (1..3). */
+/* One cached GSL workspace per number of free parameters (1..3), and the last run of the
+ * hand-written solver per number of free parameters; lm_ran[p] says which of the two made the
+ * last run for p unknowns. */
 struct usl_workspace {
     gsl_multifit_nlinear_workspace *w[MODEL_MAX_PAR + 1];
-    gsl_matrix *covar[MODEL_MAX_PAR + 1];
     size_t n[MODEL_MAX_PAR + 1];
+    struct lm_result lm[MODEL_MAX_PAR + 1];
+    int lm_ran[MODEL_MAX_PAR + 1];
 };
 
 /* A face: which parameters are free, the values of the others, and the unknowns' scales. */
@@ -39,7 +44,6 @@ void usl_workspace_free(struct usl_workspace *ws)
     if (!ws)
         return;
     for (int p = MODEL_MAX_PAR; p >= 0; p--) {
-        gsl_matrix_free(ws->covar[p]);
         if (ws->w[p])
             gsl_multifit_nlinear_free(ws->w[p]);
     }
@@ -63,15 +67,13 @@ static gsl_multifit_nlinear_workspace *get_ws(struct usl_workspace *ws, size_t n
         return ws->w[p];
     if (ws->w[p])
         gsl_multifit_nlinear_free(ws->w[p]);
-    gsl_matrix_free(ws->covar[p]);
     ws->w[p] = NULL;
-    ws->covar[p] = gsl_matrix_alloc(p, p);
-    if (ws->covar[p]) {
+    {
         gsl_multifit_nlinear_parameters fp = gsl_multifit_nlinear_default_parameters();
         /* plain Levenberg-Marquardt and the modified Cholesky solver: on 8-point curves
          * they need the same iterations as lmaccel + QR at 2.2x the speed (bench_fit), and
          * mcholesky stays usable when J'J is nearly singular (GSL manual, "Solving the
-         * Trust Region Subproblem") */
+         * Trust Region Subproblem"); models/lm.c makes the same iteration */
         fp.trs = gsl_multifit_nlinear_trs_lm;
         fp.solver = gsl_multifit_nlinear_solver_mcholesky;
         ws->w[p] = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &fp, npts, p);
@@ -80,53 +82,72 @@ static gsl_multifit_nlinear_workspace *get_ws(struct usl_workspace *ws, size_t n
     return ws->w[p];
 }
 
-/* The callbacks below run several times per solver iteration: they read and write the GSL
- * vectors and matrix through their data pointers (the sizes are the face's, set by run_face)
- * instead of gsl_vector_get/set and gsl_matrix_set, with the same arithmetic. */
-static inline void unpack(const struct face *fc, const gsl_vector *th, double *par)
+/* The residuals and the Jacobian, shared by the callbacks of both solvers (models/lm.h and
+ * GSL's, which get the same bits from them): they run several times per solver iteration, so
+ * the GSL callbacks read and write the vectors and matrix through their data pointers (the
+ * sizes are the face's, set by run_face) instead of gsl_vector_get/set and gsl_matrix_set. */
+static inline void unpack(const struct face *fc, const double *th, size_t stride, double *par)
 {
     for (int i = 0; i < MODEL_MAX_PAR; i++)
         par[i] = fc->fixed[i];
     for (size_t j = 0; j < fc->p; j++)
-        par[fc->free_idx[j]] = th->data[j * th->stride] * fc->scale[fc->free_idx[j]];
+        par[fc->free_idx[j]] = th[j * stride] * fc->scale[fc->free_idx[j]];
 }
 
-/* f_i = X(N_i) - X_i */
-static int usl_f(const gsl_vector *th, void *data, gsl_vector *f)
+/* f_i = X(N_i) - X_i into fd[i * fs] */
+static inline void eval_f(const struct face *fc, const double *th, size_t ts, double *fd, size_t fs)
 {
-    const struct face *fc = data;
     double par[MODEL_MAX_PAR];
-    double *fd = f->data;
-    size_t fs = f->stride;
-    unpack(fc, th, par);
+    unpack(fc, th, ts, par);
     for (size_t i = 0; i < fc->npts; i++) {
         double N = fc->n[i];
         double d = 1.0 + par[MODEL_SIGMA] * (N - 1) + par[MODEL_KAPPA] * N * (N - 1);
         fd[i * fs] = par[MODEL_LAMBDA] * N / d - fc->x[i];
     }
-    return GSL_SUCCESS;
 }
 
-/* dX/dlambda = N/D, dX/dsigma = -X (N-1)/D, dX/dkappa = -X N(N-1)/D (docs/reference/models.md §4.1)
- */
-static int usl_df(const gsl_vector *th, void *data, gsl_matrix *J)
+/* dX/dlambda = N/D, dX/dsigma = -X (N-1)/D, dX/dkappa = -X N(N-1)/D (docs/reference/models.md
+ * §4.1), row i at Jd + i * tda */
+static inline void eval_df(const struct face *fc, const double *th, size_t ts, double *Jd,
+                           size_t tda)
 {
-    const struct face *fc = data;
     double par[MODEL_MAX_PAR];
-    unpack(fc, th, par);
+    unpack(fc, th, ts, par);
     for (size_t i = 0; i < fc->npts; i++) {
         double N = fc->n[i];
         double d = 1.0 + par[MODEL_SIGMA] * (N - 1) + par[MODEL_KAPPA] * N * (N - 1);
         double X = par[MODEL_LAMBDA] * N / d;
         double g[MODEL_MAX_PAR];
-        double *row = J->data + i * J->tda;
+        double *row = Jd + i * tda;
         g[MODEL_LAMBDA] = N / d;
         g[MODEL_SIGMA] = -X * (N - 1) / d;
         g[MODEL_KAPPA] = -X * N * (N - 1) / d;
         for (size_t j = 0; j < fc->p; j++)
             row[j] = g[fc->free_idx[j]] * fc->scale[fc->free_idx[j]];
     }
+}
+
+static int usl_f(const gsl_vector *th, void *data, gsl_vector *f)
+{
+    eval_f(data, th->data, th->stride, f->data, f->stride);
     return GSL_SUCCESS;
+}
+
+static int usl_df(const gsl_vector *th, void *data, gsl_matrix *J)
+{
+    eval_df(data, th->data, th->stride, J->data, J->tda);
+    return GSL_SUCCESS;
+}
+
+static void usl_lm_f(const double *th, void *data, double *f)
+{
+    eval_f(data, th, 1, f, 1);
+}
+
+static void usl_lm_df(const double *th, void *data, double *J)
+{
+    const struct face *fc = data;
+    eval_df(fc, th, 1, J, fc->p);
 }
 
 /* Solve the k x k system A c = b (k <= 3) by Gaussian elimination with partial pivoting.
@@ -240,8 +261,11 @@ static void start_values(const struct face *fc, int sigma_free, int kappa_free, 
 }
 
 /* Fit one face starting from par0; on success fill out's par, p, status, info, iterations
- * and, for the closed forms (no free parameter, or lambda alone), cov and rcond. A run of the
- * solver leaves cov and rcond to face_covar, called while the workspace still holds the run.
+ * and, for the closed forms (no free parameter, or lambda alone), cov and rcond. The solver is
+ * models/lm.h's, which makes the iterations of GSL's with the same bits but only reports a
+ * clean convergence; when it does not converge, GSL's solver runs the face from the same start
+ * and decides as before. A run of a solver leaves cov and rcond to face_covar, called while the
+ * workspace still holds the run.
  * *solved is set to 1 when the solver ran. Returns 0, -1 when the solver failed, -2 when out of
  * memory. */
 static int run_face(struct face *fc, const double *par0, size_t max_iter, struct usl_workspace *ws,
@@ -289,11 +313,27 @@ static int run_face(struct face *fc, const double *par0, size_t max_iter, struct
         out->rcond = 1.0;
         return 0;
     }
+    for (size_t j = 0; j < p; j++)
+        thbuf[j] = par0[fc->free_idx[j]] / fc->scale[fc->free_idx[j]];
+    ws->lm_ran[p] = 0;
+    if (lm_solve(fc->npts, p, usl_lm_f, usl_lm_df, fc, thbuf, max_iter, 1e-12, 1e-12, &ws->lm[p]) ==
+        LM_OK) {
+        unpack(fc, ws->lm[p].theta, 1, par);
+        for (int i = 0; i < MODEL_MAX_PAR; i++)
+            if (!isfinite(par[i]))
+                return -1;
+        for (size_t j = 0; j < p; j++)
+            out->par[fc->free_idx[j]].value = par[fc->free_idx[j]];
+        out->status = GSL_SUCCESS;
+        out->info = ws->lm[p].info;
+        out->iterations = ws->lm[p].iterations;
+        ws->lm_ran[p] = 1;
+        *solved = 1;
+        return 0;
+    }
     w = get_ws(ws, fc->npts, p);
     if (!w)
         return -2;
-    for (size_t j = 0; j < p; j++)
-        thbuf[j] = par0[fc->free_idx[j]] / fc->scale[fc->free_idx[j]];
     th0 = gsl_vector_view_array(thbuf, p);
     fdf.f = usl_f;
     fdf.df = usl_df;
@@ -312,7 +352,10 @@ static int run_face(struct face *fc, const double *par0, size_t max_iter, struct
     } else if (status != GSL_SUCCESS) {
         return -1;
     }
-    unpack(fc, gsl_multifit_nlinear_position(w), par);
+    {
+        const gsl_vector *pos = gsl_multifit_nlinear_position(w);
+        unpack(fc, pos->data, pos->stride, par);
+    }
     for (int i = 0; i < MODEL_MAX_PAR; i++)
         if (!isfinite(par[i]))
             return -1;
@@ -332,14 +375,27 @@ static int face_covar(const struct face *fc, struct usl_workspace *ws, struct mo
 {
     size_t p = fc->p;
     gsl_multifit_nlinear_workspace *w = ws->w[p];
-    if (gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 1e-10, ws->covar[p]) != GSL_SUCCESS)
+    double cbuf[MODEL_MAX_PAR * MODEL_MAX_PAR];
+    gsl_matrix_view cv = gsl_matrix_view_array(cbuf, p, p);
+    int rc;
+    /* (J'J)^-1 by gsl_multifit_nlinear_covar on the run's final Jacobian, whichever solver
+     * made it (rank tolerance 1e-10) */
+    if (ws->lm_ran[p])
+        rc = lm_covar(&ws->lm[p], 1e-10, &cv.matrix);
+    else
+        rc = gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(w), 1e-10, &cv.matrix);
+    if (rc != GSL_SUCCESS)
         return -1;
     for (size_t a = 0; a < p; a++)
         for (size_t b = 0; b < p; b++) {
             int ia = fc->free_idx[a], ib = fc->free_idx[b];
-            out->cov[ia][ib] = gsl_matrix_get(ws->covar[p], a, b) * fc->scale[ia] * fc->scale[ib];
+            out->cov[ia][ib] = cbuf[a * p + b] * fc->scale[ia] * fc->scale[ib];
         }
-    if (gsl_multifit_nlinear_rcond(&out->rcond, w) != GSL_SUCCESS)
+    if (ws->lm_ran[p])
+        rc = lm_rcond(&ws->lm[p], &out->rcond);
+    else
+        rc = gsl_multifit_nlinear_rcond(&out->rcond, w);
+    if (rc != GSL_SUCCESS)
         out->rcond = NAN;
     return 0;
 }
