@@ -3,6 +3,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -164,6 +165,28 @@ int model_has_superlinear(const double *n, const double *x, size_t npts)
     return 0;
 }
 
+/* t quantiles (0.975, dof) for dof 1..T95_CACHED, filled once per process from
+ * gsl_cdf_tdist_Pinv: every fit needs one and computing it costs about as much as the rest of
+ * model_finish; the table holds the same bits, pthread_once makes the filling thread-safe. */
+#define T95_CACHED 64
+static double t95_tab[T95_CACHED + 1];
+static pthread_once_t t95_once = PTHREAD_ONCE_INIT;
+
+static void t95_fill(void)
+{
+    for (int d = 1; d <= T95_CACHED; d++)
+        t95_tab[d] = gsl_cdf_tdist_Pinv(0.975, (double)d);
+}
+
+/* gsl_cdf_tdist_Pinv(0.975, dof) for dof >= 1 */
+static double t95(int dof)
+{
+    if (dof > T95_CACHED)
+        return gsl_cdf_tdist_Pinv(0.975, (double)dof);
+    pthread_once(&t95_once, t95_fill);
+    return t95_tab[dof];
+}
+
 int model_finish(struct model_fit *f, const double *n, const double *x, size_t npts)
 {
     int np = n_params(f->kind);
@@ -204,7 +227,7 @@ int model_finish(struct model_fit *f, const double *n, const double *x, size_t n
     if (f->dof > 0) {
         s2 = sse / f->dof;
         f->rse = sqrt(s2);
-        f->t95 = gsl_cdf_tdist_Pinv(0.975, (double)f->dof);
+        f->t95 = t95(f->dof);
     } else {
         s2 = NAN;
         f->rse = NAN;

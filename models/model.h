@@ -15,7 +15,8 @@
  * and Amdahl; MODEL_LAMBDA, MODEL_XM for piecewise). A parameter held at a bound (sigma or
  * kappa = 0) or fixed by the caller is reported with fixed = 1 and no standard error.
  *
- * Thread-safety: every function touches only the objects passed to it.
+ * Thread-safety: every function touches only the objects passed to it (model_finish also reads
+ * a table of t quantiles that it fills once per process under pthread_once).
  */
 #ifndef SIZEUP_MODELS_MODEL_H
 #define SIZEUP_MODELS_MODEL_H
