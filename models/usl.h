@@ -5,20 +5,21 @@
  *   (N. Gunther, "Guerrilla Capacity Planning", Springer 2007, eq. 4.31; B. Schwartz,
  *   "Practical Scalability Analysis with the Universal Scalability Law", eq. usl)
  *
- * Least squares by gsl_multifit_nlinear (trust region, Levenberg-Marquardt steps, modified
- * Cholesky solver, More scaling, analytic Jacobian; GSL manual "Nonlinear Least-Squares
- * Fitting"), unknowns scaled to (lambda/lambda0, sigma*N_max, kappa*N_max^2) with
- * lambda0 = max X/N. Each face runs to xtol = gtol = 1e-12 or max_iter; a run that stops
- * with GSL_ENOPROG or GSL_EMAXITER is kept only if it passes the looser stationarity test
- * gsl_multifit_nlinear_test(1e-9, 1e-7).
- * Bounds sigma >= 0, kappa >= 0, sigma < 1 by active-set face enumeration (docs/reference/models.md
- * §4.2): the free fit and every face {sigma = 0}, {kappa = 0}, {sigma = kappa = 0}, and {sigma =
- * 1}, {sigma = 1, kappa = 0} (the closure of sigma < 1, where a curve that falls from its first
- * point ends up) are fitted and the admissible run with the smallest SSE is kept (a pinned face
- * must beat a freer one by more than 1e-9 relative). With two simple bounds this is the
- * Karush-Kuhn-Tucker solution; a parameter on its bound is reported fixed (value 0, no standard
- * error) and the standard errors of the others come from the face's own Jacobian: SE =
- * sqrt(diag((J'J)^-1) * SSE/(n-p)) (GSL manual, "Covariance matrix of best fit parameters").
+ * Least squares by the iteration of gsl_multifit_nlinear (trust region, Levenberg-Marquardt
+ * steps, modified Cholesky solver, More scaling, analytic Jacobian; GSL manual "Nonlinear
+ * Least-Squares Fitting"), run by models/lm.h with the same bits, GSL's own solver rerunning
+ * any face that lm.h does not bring to a clean convergence; unknowns scaled to (lambda/lambda0,
+ * sigma*N_max, kappa*N_max^2) with lambda0 = max X/N. Each face runs to xtol = gtol = 1e-12 or
+ * max_iter; a run that stops with GSL_ENOPROG or GSL_EMAXITER is kept only if it passes the looser
+ * stationarity test gsl_multifit_nlinear_test(1e-9, 1e-7). Bounds sigma >= 0, kappa >= 0, sigma < 1
+ * by active-set face enumeration (docs/reference/models.md §4.2): the free fit and every face
+ * {sigma = 0}, {kappa = 0}, {sigma = kappa = 0}, and {sigma = 1}, {sigma = 1, kappa = 0} (the
+ * closure of sigma < 1, where a curve that falls from its first point ends up) are fitted and the
+ * admissible run with the smallest SSE is kept (a pinned face must beat a freer one by more than
+ * 1e-9 relative). With two simple bounds this is the Karush-Kuhn-Tucker solution; a parameter on
+ * its bound is reported fixed (value 0, no standard error) and the standard errors of the others
+ * come from the face's own Jacobian: SE = sqrt(diag((J'J)^-1) * SSE/(n-p)) (GSL manual, "Covariance
+ * matrix of best fit parameters").
  *
  * Starting values come from the linearised form N/X = ((1-sigma) + (sigma-kappa)N + kappa N^2)
  * / lambda, a linear least-squares fit of N/X on (1, N, N^2) (the "solve a linearized
