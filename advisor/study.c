@@ -249,12 +249,11 @@ static int load_require(struct jr *l, json_t *root, struct study *s)
 
 static int load(struct jr *l, json_t *root, struct study *s)
 {
-    static const char *const keys[] = {"schema",        "name",        "candidates", "workloads",
-                                       "ladder",        "max_threads", "max_points", "precision",
-                                       "max_time",      "budget",      "slo",        "required_tps",
-                                       "pricing",       "catalogs",    "output",     "horizon",
-                                       "discount_rate", "ha_standby",  "require",    "require_at",
-                                       "growth",        "headroom",    NULL};
+    static const char *const keys[] = {
+        "schema",     "name",       "candidates", "workloads", "ladder",        "max_threads",
+        "max_points", "precision",  "max_time",   "budget",    "slo",           "required_tps",
+        "pricing",    "catalogs",   "output",     "horizon",   "discount_rate", "ha_standby",
+        "require",    "require_at", "growth",     "headroom",  "confirm",       NULL};
     json_t *v, *c;
     const char *key;
     size_t i;
@@ -457,6 +456,13 @@ static int load(struct jr *l, json_t *root, struct study *s)
             return jr_fail_at(l, "$.discount_rate",
                               "expected an annual rate from 0 to 1, e.g. 0.07");
         s->discount_rate = json_number_value(v);
+    }
+    v = json_object_get(root, "confirm");
+    s->confirm = 1;
+    if (v) {
+        if (!json_is_boolean(v))
+            return jr_fail_at(l, "$.confirm", "expected true or false");
+        s->confirm = json_is_true(v);
     }
     v = json_object_get(root, "ha_standby");
     if (v) {

@@ -117,6 +117,8 @@ struct study {
     int horizon_months;   /* 0: the owned servers' amortisation period (advisor/tco.h) */
     double discount_rate; /* annual, [0, 1]; default TCO_DEFAULT_RATE */
     int ha_standby;       /* standby copies for configurations that are not HA, [0, 100] */
+    int confirm;          /* 1 (default; "confirm": false turns it off): each probed candidate
+                             runs open loop at the rate its answer claims (issue 28.4) */
     char **catalogs;      /* paths resolved, or URLs */
     size_t n_catalogs;
     char *output;            /* folder, resolved */

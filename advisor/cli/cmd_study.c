@@ -394,6 +394,7 @@ int cmd_study(int argc, char **argv)
     struct cat_catalog *cat = NULL;
     struct study_probe_files files;
     char err[1200], results[4096], done_path[4096], log_path[4096], parts_path[4096];
+    char confirm_path[4096];
     int lockfd = -1;
     int rc, status = SIZEUP_EXIT_OK, unreachable = 0, lib = 0;
     struct point_list done;
@@ -439,6 +440,7 @@ int cmd_study(int argc, char **argv)
     snprintf(done_path, sizeof done_path, "%s/finished-curves.txt", s.output);
     snprintf(log_path, sizeof log_path, "%s/probe.log", s.output);
     snprintf(parts_path, sizeof parts_path, "%s/parts.jsonl", s.output);
+    snprintf(confirm_path, sizeof confirm_path, "%s/confirm.jsonl", s.output);
     point_list_init(&done);
     if (stat(results, &st) == 0 && st.st_size > 0 && !o.resume) {
         fprintf(stderr,
@@ -462,8 +464,9 @@ int cmd_study(int argc, char **argv)
         goto out;
     }
     if (!o.resume) {
-        unlink(done_path);  /* a fresh study: no curve is finished */
-        unlink(parts_path); /* nor any level of several clients */
+        unlink(done_path);    /* a fresh study: no curve is finished */
+        unlink(parts_path);   /* nor any level of several clients */
+        unlink(confirm_path); /* nor confirmed */
     }
     if (o.resume && stat(results, &st) == 0 && st.st_size > 0) {
         struct import_report rep;
@@ -479,6 +482,7 @@ int cmd_study(int argc, char **argv)
     files.results = results;
     files.done_path = done_path;
     files.parts = parts_path;
+    files.confirm = confirm_path;
     if (!(files.log = fopen(log_path, "a"))) {
         fprintf(stderr, "sizeup: cannot write %s: %s\n", log_path, strerror(errno));
         status = SIZEUP_EXIT_FAIL;

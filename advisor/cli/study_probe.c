@@ -15,6 +15,7 @@
 #include "readfile.h"
 #include "sbtables.h"
 #include "session.h"
+#include "slo.h"
 #include "stopflag.h"
 #include "study_clients.h"
 
@@ -374,15 +375,15 @@ static int clients_curve(const struct study_probes *sp, size_t i, size_t w,
     return rc;
 }
 
-/* Append "noise: TARGET / WORKLOAD: text" to sp->noise, wrapped at NOISE_COLS columns with
- * continuation lines indented under the text. Out of memory loses the line (said). */
+/* Append "WHAT: TARGET / WORKLOAD: text" (noise, confirm) to sp->noise, wrapped at NOISE_COLS
+ * columns with continuation lines indented under the text. Out of memory loses the line (said). */
 #define NOISE_COLS 100
-static void add_noise(struct study_probes *sp, const char *target, const char *workload,
-                      const char *text)
+static void add_line(struct study_probes *sp, const char *what, const char *target,
+                     const char *workload, const char *text)
 {
     char line[1200];
     size_t need, len;
-    int n = snprintf(line, sizeof line, "noise: %s / %s: %s", target, workload, text);
+    int n = snprintf(line, sizeof line, "%s: %s / %s: %s", what, target, workload, text);
     if (n < 0)
         return;
     len = strlen(line);
@@ -443,17 +444,140 @@ static void note_noise(struct study_probes *sp, const char *target, const char *
 {
     char buf[400];
     if (r->noise_msg[0]) {
-        add_noise(sp, target, workload, r->noise_msg);
+        add_line(sp, "noise", target, workload, r->noise_msg);
     } else {
         snprintf(buf, sizeof buf,
                  "run-to-run noise not measured (no level measured twice within the time "
                  "budget of %.0f s): its intervals are within-run only and leave out how much "
                  "a rerun would differ",
                  budget_s);
-        add_noise(sp, target, workload, buf);
+        add_line(sp, "noise", target, workload, buf);
     }
     if (r->limit_msg[0])
-        add_noise(sp, target, workload, r->limit_msg);
+        add_line(sp, "noise", target, workload, r->limit_msg);
+}
+
+/* Open-loop confirmation (issue 28.4): each workload of candidate i run at the throughput its
+ * own curve claims at the target (curve_at_target on what the results hold), Poisson arrivals
+ * (cfg.rate) over STUDY_CONFIRM_CONNS(n) connections for max_time, its record to f->confirm
+ * (never a point of the curve); a "confirm:" line says whether the target held, with both
+ * figures. Tables exist and the database's lock is held (study_probes_run). */
+#define STUDY_CONFIRM_CONNS(n) ((unsigned)fmax(4, 2 * ceil(n)))
+static int confirm(struct study_probes *sp, size_t i, const struct probe_config *cfg0,
+                   const struct study_probe_files *f, struct dblock *lock)
+{
+    const struct study *s = sp->s;
+    const struct study_candidate *c = &s->cand[i];
+    struct point_list pts;
+    struct import_report irep;
+    struct curve_groups g;
+    char slo[SLO_TEXT_MAX], stat[16], line[900];
+    int rc = SIZEUP_EXIT_OK;
+
+    point_list_init(&pts);
+    memset(&g, 0, sizeof g);
+    slo_format(&s->target, slo, sizeof slo);
+    if (s->target.pct > 0)
+        snprintf(stat, sizeof stat, "p%g", s->target.pct);
+    else
+        snprintf(stat, sizeof stat, "avg");
+    if (import_file(f->results, NULL, &pts, &irep) < 0 ||
+        curve_groups_build(&g, &pts, NULL) != CURVE_OK) {
+        fprintf(stderr, "study: %s: confirm: cannot read %s\n", c->target, f->results);
+        point_list_destroy(&pts);
+        return SIZEUP_EXIT_OK; /* the curves stand; only the confirmation is missing */
+    }
+    for (size_t w = 0; w < s->n_wl && rc == SIZEUP_EXIT_OK && !stopflag_signal(); w++) {
+        const struct curve_group *gr = curve_groups_find(&g, c->target, s->wl[w].name);
+        struct curve_spec spec = curve_spec_default();
+        struct curve cv;
+        struct curve_at at;
+        struct probe_config cfg = *cfg0;
+        struct probe_session *ps;
+        struct probe_level lv;
+        enum probe_level_status st;
+        char err[400], lmsg[1024];
+        unsigned conns;
+        json_t *opts;
+        memset(&cv, 0, sizeof cv);
+        spec.x = CURVE_X_THREADS;
+        spec.lat_pct = s->target.pct;
+        if (!gr || gr->n < 2 ||
+            curve_init_points(&cv, &pts, gr->idx, gr->n, &spec, NULL, err, sizeof err) !=
+                CURVE_OK ||
+            curve_at_target(&cv, &s->target, 1, 1, &at) != CURVE_OK || at.status != CURVE_MET) {
+            add_line(sp, "confirm", c->target, s->wl[w].name,
+                     "not run: no measured level meets the target, so there is no rate to "
+                     "confirm");
+            curve_destroy(&cv);
+            continue;
+        }
+        cfg.oltp.workload = sp->wl[w];
+        cfg.precision = 0;
+        cfg.time_s = s->max_time_s;
+        cfg.rate = at.x.value;
+        conns = STUDY_CONFIRM_CONNS(at.n);
+        opts = json_pack("{s:{s:f,s:f,s:f}}", "confirm", "closed_loop_tps", at.x.value,
+                         "closed_loop_threads", at.n, "closed_loop_latency_ms", at.latency_s * 1e3);
+        /* the session borrows opts until it is freed */
+        ps = opts ? session(c, &cfg, s, f->confirm, opts) : NULL;
+        if (!ps) {
+            json_decref(opts);
+            curve_destroy(&cv);
+            rc = SIZEUP_EXIT_FAIL;
+            break;
+        }
+        if (probe_session_open(ps) != 0 || probe_session_check(ps) != 0) {
+            snprintf(line, sizeof line, "not run: %s", probe_session_msg(ps));
+            add_line(sp, "confirm", c->target, s->wl[w].name, line);
+            probe_session_free(ps);
+            json_decref(opts);
+            curve_destroy(&cv);
+            continue;
+        }
+        if (dblock_keep(lock, lmsg, sizeof lmsg) != 0) {
+            fprintf(stderr, "sizeup: %s: %s\n", c->target, lmsg);
+            probe_session_free(ps);
+            json_decref(opts);
+            curve_destroy(&cv);
+            rc = SIZEUP_EXIT_FAIL;
+            break;
+        }
+        fprintf(stderr,
+                "study: %s: confirm %s open loop at %.1f tps (Poisson arrivals) over %u "
+                "connections, %.0f s\n",
+                c->target, s->wl[w].name, cfg.rate, conns, cfg.time_s);
+        st = probe_session_level(ps, conns, &lv);
+        if (st == PROBE_LEVEL_OK || st == PROBE_LEVEL_FLAGGED) {
+            int held = isfinite(lv.latency_ms) && lv.latency_ms <= s->target.target_s * 1e3;
+            snprintf(line, sizeof line,
+                     "open loop at %.1f tps (the closed loop's answer at %s), Poisson arrivals "
+                     "over %u connections for %.0f s: %s %.2f ms at %.1f tps, the target %s%s; "
+                     "closed loop: %s %.2f ms at %.1f threads%s",
+                     at.x.value, slo, conns, cfg.time_s, stat, lv.latency_ms, lv.tps,
+                     held ? "held" : "was NOT held",
+                     held ? ""
+                          : " (production traffic arrives "
+                            "open loop: size for less)",
+                     stat, at.latency_s * 1e3, at.n,
+                     st == PROBE_LEVEL_FLAGGED ? " (the run was flagged: read it with care)" : "");
+            add_line(sp, "confirm", c->target, s->wl[w].name, line);
+            fprintf(stderr, "study: %s: confirm %s: %s %.2f ms: the target %s\n", c->target,
+                    s->wl[w].name, stat, lv.latency_ms, held ? "held" : "was NOT held");
+        } else if (st == PROBE_LEVEL_INTERRUPTED) {
+            rc = SIZEUP_EXIT_INTERRUPTED;
+        } else {
+            snprintf(line, sizeof line, "the open-loop run failed (%s): nothing confirmed",
+                     probe_session_msg(ps));
+            add_line(sp, "confirm", c->target, s->wl[w].name, line);
+        }
+        probe_session_free(ps);
+        json_decref(opts);
+        curve_destroy(&cv);
+    }
+    curve_groups_destroy(&g);
+    point_list_destroy(&pts);
+    return rc;
 }
 
 void study_probes_write_noise(const struct study_probes *sp, FILE *out)
@@ -617,6 +741,8 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
         if (rc == SIZEUP_EXIT_OK)
             mark_finished(f->done_path, c->target, s->wl[w].name);
     }
+    if (rc == SIZEUP_EXIT_OK && s->confirm && f->confirm && !stopflag_signal())
+        rc = confirm(sp, i, &cfg, f, &lock);
     /* every path after a prepare drops the tables again */
     if (drop_tables(tables, &cfg, c->target) != 0 && rc == SIZEUP_EXIT_OK)
         rc = SIZEUP_EXIT_FAIL;

@@ -12,11 +12,17 @@
  *                        levels already in the results taken, not measured again), drop the
  *                        tables - on every path once they exist: a failed level, a refused
  *                        one, an interruption, a server that stopped answering (waited for up
- *                        to the session's give-up time, then dropped)
+ *                        to the session's give-up time, then dropped); before the drop,
+ *                        with the study's "confirm" (default), each workload once open loop
+ *                        at the throughput its curve claims at the target (issue 28.4:
+ *                        Poisson arrivals over max(4, 2 ceil(n)) connections for max_time,
+ *                        n the answer's threads; the record to confirm.jsonl, never a point
+ *                        of the curve)
  *                        A candidate with "clients": K > 1 measures each level of its list
  *                        with K in-process load generators for max_time, merged into one
  *                        point (study_clients.h), not calibrated and not measured in passes
- *   study_probes_write_noise()  the curves' noise floor and precision limit, for the output
+ *   study_probes_write_noise()  the curves' noise floor and precision limit, and the
+ *                        open-loop confirmations, for the output
  *   study_probes_free()  wipe the passwords
  *
  * Signals: the levels stop on the stop flag of util/stopflag.h (the caller installs it); the
@@ -53,6 +59,8 @@ struct study_probe_files {
     const char *parts;     /* parts.jsonl: each client's part of a level (candidates with
                             * "clients": K > 1; their merged points go to results) */
     FILE *log;             /* probe.log: the sysbench-layout reports */
+    const char *confirm;   /* confirm.jsonl: the open-loop confirmation runs (issue 28.4), no
+                            * curve's points; NULL: none run */
 };
 
 /**
@@ -70,8 +78,10 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
  * server: ..." (passes.h's noise floor) or, when no level was measured twice, that the noise is
  * unknown and what the intervals therefore leave out; and when the asked precision is below
  * what the noise allows, the limit ("asked 0.1 %; run-to-run noise on this server is about
- * 4.6 %: the best attainable is about N % ..."). Lines wrapped at 100 columns. Nothing when no
- * curve was probed. NULL-safe.
+ * 4.6 %: the best attainable is about N % ..."); then per confirmed curve "confirm: TARGET /
+ * WORKLOAD: open loop at X tps ...: p99 L ms at Y tps, the target held | was NOT held; closed
+ * loop: p99 M ms at N threads". Lines wrapped at 100 columns. Nothing when no curve was
+ * probed. NULL-safe.
  */
 void study_probes_write_noise(const struct study_probes *sp, FILE *out);
 

@@ -48,7 +48,13 @@ int main(void)
     /* a curve's time budget: a duration with its unit; 0 is refused at its position */
     CHECK_INT_EQ(study_load(FIX "budget.json", &s, err, sizeof err), 0);
     CHECK_NEAR(s.budget_s, 120, 0);
+    CHECK_INT_EQ(s.confirm, 1); /* the open-loop confirmation unless told (issue 28.4) */
     study_destroy(&s);
+    CHECK_INT_EQ(study_load(FIX "no-confirm.json", &s, err, sizeof err), 0);
+    CHECK_INT_EQ(s.confirm, 0);
+    study_destroy(&s);
+    CHECK_INT_EQ(study_load(FIX "bad-confirm.json", &s, err, sizeof err), -1);
+    CHECK(strstr(err, "bad-confirm.json:16:14: $.confirm: expected true or false") != NULL);
     CHECK_INT_EQ(study_load(FIX "bad-budget.json", &s, err, sizeof err), -1);
     CHECK(strstr(err, "bad-budget.json:15:13: $.budget: expected a duration in (0 s,") != NULL);
     /* one level (twice) is no curve: refused at load, not after probing (a break-it finding) */

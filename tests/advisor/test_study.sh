@@ -76,6 +76,36 @@ python3 -c "import html.parser,sys; html.parser.HTMLParser().feed(open(sys.argv[
 check "the report parses" 0 $?
 "$bin" study --resume "$dir/s.json" >/dev/null 2>"$dir/run3.err"
 check "a third run measures nothing" 0 "$(grep -c 'threads 1,\|threads auto\|threads [0-9]' "$dir/run3.err")"
+# issue 28.4: the probed curve was run open loop at the rate its answer claims (the ranking's
+# tps at the target for local-mariadb), over max(4, 2 ceil(threads)) connections, its record
+# in confirm.jsonl (no point of the curve), and a "confirm:" line says whether the target held
+# with both figures; or, when no level met the target, that nothing was run
+check "open-loop confirmation: the rate of the answer, its record and its line" ok "$(
+    python3 - "$dir/out/ranking.jsonl" "$dir/out/confirm.jsonl" "$dir/run2.out" <<'PY'
+import json, math, os, re, sys
+row = next(r for r in map(json.loads, open(sys.argv[1])) if r.get("config") == "local-mariadb")
+out = re.sub(r"\n +", " ", open(sys.argv[3]).read())  # the lines wrapped at 100 columns
+if row["status"] != "met":
+    print("ok" if "confirm: lab / oltp_point_select: not run" in out and
+          not os.path.exists(sys.argv[2]) else "no line for an unmet target")
+    sys.exit()
+recs = [json.loads(l) for l in open(sys.argv[2])]
+want_conns = max(4, 2 * math.ceil(row["at"]))
+m = re.search(r"confirm: lab / oltp_point_select: open loop at ([0-9.]+) tps .*? p99 ([0-9.]+) "
+              r"ms at ([0-9.]+) tps, the target (held|was NOT held).*?closed loop: p99 ([0-9.]+) ms",
+              out, re.S)
+bad = []
+if len(recs) != 1 or abs(recs[0]["rate"] - row["tps"]["value"]) > 1e-6 * row["tps"]["value"]:
+    bad.append("records %s for tps %s" % ([r.get("rate") for r in recs], row["tps"]))
+elif recs[0]["threads"] != want_conns:
+    bad.append("%s connections, expected %d" % (recs[0]["threads"], want_conns))
+if not m:
+    bad.append("no confirm line")
+elif (m.group(4) == "held") != (recs[0]["latency_ms"]["p99"] <= 50):
+    bad.append("the line says %s for p99 %s" % (m.group(4), recs[0]["latency_ms"]["p99"]))
+print("; ".join(bad) or "ok")
+PY
+)"
 
 # 2. an unreachable candidate is reported and the others go on (exit 4)
 cat >"$dir/u.json" <<JSON
