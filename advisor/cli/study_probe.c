@@ -474,6 +474,15 @@ static int confirm(struct study_probes *sp, size_t i, const struct probe_config 
     char slo[SLO_TEXT_MAX], stat[16], line[900];
     int rc = SIZEUP_EXIT_OK;
 
+    if (c->clients > 1) {
+        /* measured with K load generators because one could not drive it: one open-loop
+         * generator would measure itself */
+        for (size_t w = 0; w < s->n_wl; w++)
+            add_line(sp, "confirm", c->target, s->wl[w].name,
+                     "not run: the curve was measured with several clients, and the open-loop "
+                     "run has one");
+        return SIZEUP_EXIT_OK;
+    }
     point_list_init(&pts);
     memset(&g, 0, sizeof g);
     slo_format(&s->target, slo, sizeof slo);
