@@ -202,6 +202,10 @@ static int load_require(struct jr *l, json_t *root, struct study *s)
         free(at);
         return jr_fail_at(l, "$.require", "out of memory");
     }
+    if (s->no_files) {
+        free(at);
+        return jr_fail_at(l, "$.require", "not read: files the study names are not opened here");
+    }
     if (workload_read(s->require, &q, msg, sizeof msg) != 0) {
         free(at);
         return jr_fail_at(l, "$.require", "%s", msg);
@@ -498,27 +502,23 @@ static int load(struct jr *l, json_t *root, struct study *s)
     return s->output ? 0 : jr_fail_at(l, "$.output", "out of memory");
 }
 
-int study_load(const char *path, struct study *out, char *err, size_t cap)
+/* Load from text (owned by the study on return, success or not: freed here on failure). */
+static int load_text(const char *path, char *text, size_t len, int no_files, struct study *out,
+                     char *err, size_t cap)
 {
-    char *text = NULL;
-    size_t len = 0;
     json_t *root;
     json_error_t jerr;
     struct jr l;
     const char *slash;
     int rc;
 
-    memset(out, 0, sizeof *out);
-    out->required_tps = NAN;
-    out->discount_rate = TCO_DEFAULT_RATE;
-    if (readfile(path, STUDY_MAX_FILE_BYTES, &text, &len, err, cap) != READFILE_OK)
-        return -1;
     root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!root) {
         jr_syntax_error(err, cap, path, 1, &jerr);
         free(text);
         return -1;
     }
+    out->no_files = no_files;
     out->path = strdup(path);
     slash = strrchr(path, '/');
     out->dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
@@ -530,6 +530,41 @@ int study_load(const char *path, struct study *out, char *err, size_t cap)
     if (rc)
         study_destroy(out);
     return rc;
+}
+
+static void init(struct study *out)
+{
+    memset(out, 0, sizeof *out);
+    out->required_tps = NAN;
+    out->discount_rate = TCO_DEFAULT_RATE;
+}
+
+int study_load(const char *path, struct study *out, char *err, size_t cap)
+{
+    char *text = NULL;
+    size_t len = 0;
+    init(out);
+    if (readfile(path, STUDY_MAX_FILE_BYTES, &text, &len, err, cap) != READFILE_OK)
+        return -1;
+    return load_text(path, text, len, 0, out, err, cap);
+}
+
+int study_load_text(const char *name, const char *text, size_t len, struct study *out, char *err,
+                    size_t cap)
+{
+    char *copy;
+    init(out);
+    if (len > STUDY_MAX_FILE_BYTES) {
+        snprintf(err, cap, "%s: larger than %zu bytes", name, (size_t)STUDY_MAX_FILE_BYTES);
+        return -1;
+    }
+    if (!(copy = malloc(len + 1))) {
+        snprintf(err, cap, "%s: out of memory", name);
+        return -1;
+    }
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    return load_text(name, copy, len, 1, out, err, cap);
 }
 
 int study_fail_at(const struct study *s, const char *jpath, char *err, size_t cap, const char *fmt,

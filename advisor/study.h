@@ -129,6 +129,7 @@ struct study {
     double require_growth, require_headroom, require_residual;
     char *text; /* the file's text, for study_fail_at's positions */
     size_t len;
+    int no_files; /* 1: loaded by study_load_text: a "require" record it names is not opened */
 };
 
 /**
@@ -139,6 +140,15 @@ struct study {
  * @return 0, or -1 (nothing to free).
  */
 int study_load(const char *path, struct study *out, char *err, size_t cap);
+
+/**
+ * study_load of a text held in memory, name standing for its file in messages and as the base
+ * of its relative paths; nothing it names is opened (a "require" record is refused: "not
+ * read"), so that arbitrary input reads no file (fuzz/fuzz_study.c). text need not be
+ * NUL-terminated; it is copied. Same returns; err names `name`.
+ */
+int study_load_text(const char *name, const char *text, size_t len, struct study *out, char *err,
+                    size_t cap);
 
 /**
  * An error about a loaded study at a JSON path of its file, for the checks the caller makes

@@ -53,6 +53,25 @@ int main(void)
     CHECK_INT_EQ(study_load(FIX "no-confirm.json", &s, err, sizeof err), 0);
     CHECK_INT_EQ(s.confirm, 0);
     study_destroy(&s);
+    /* from memory (fuzz/fuzz_study.c): the same reader, no file the text names opened */
+    {
+        static const char ok[] =
+            "{\"schema\": \"sizeup.study/1\", \"candidates\": [{\"config\": \"idc-nvme\", "
+            "\"results\": [\"t.csv\"]}], \"workloads\": {\"oltp_read_only\": 1}, \"slo\": "
+            "\"p95:50ms\", \"catalogs\": [\"c.json\"], \"output\": \"out\"}";
+        static const char req[] =
+            "{\"schema\": \"sizeup.study/1\", \"candidates\": [{\"config\": \"idc-nvme\", "
+            "\"results\": [\"t.csv\"]}], \"require\": \"w.json\", \"slo\": \"p95:50ms\", "
+            "\"catalogs\": [\"c.json\"], \"output\": \"out\"}";
+        CHECK_INT_EQ(study_load_text("mem/s.json", ok, sizeof ok - 1, &s, err, sizeof err), 0);
+        CHECK_INT_EQ(s.n_cand, 1);
+        CHECK_STR_EQ(s.output, "mem/out");
+        study_destroy(&s);
+        CHECK_INT_EQ(study_load_text("mem/s.json", req, sizeof req - 1, &s, err, sizeof err), -1);
+        CHECK(strstr(err, "mem/s.json:1:") == err && strstr(err, "$.require: not read") != NULL);
+        CHECK_INT_EQ(study_load_text("mem/s.json", "{", 1, &s, err, sizeof err), -1);
+        CHECK(strncmp(err, "mem/s.json:", 11) == 0);
+    }
     CHECK_INT_EQ(study_load(FIX "bad-confirm.json", &s, err, sizeof err), -1);
     CHECK(strstr(err, "bad-confirm.json:16:14: $.confirm: expected true or false") != NULL);
     CHECK_INT_EQ(study_load(FIX "bad-budget.json", &s, err, sizeof err), -1);
