@@ -1,34 +1,15 @@
 /* curve_eval.c - a curve's throughput and latency at one x, and its shape in words (curve.h). */
 #include "curve.h"
 
+#include "figfmt.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 const char *curve_fmt_tps(double v, char *buf, size_t cap)
 {
-    char digits[64], *o = buf;
-    size_t len, lead;
-    if (!isfinite(v) || fabs(v) < 1000) {
-        snprintf(buf, cap, isfinite(v) ? "%.4g" : "-", v);
-        return buf;
-    }
-    snprintf(digits, sizeof digits, "%.0f", fabs(v));
-    len = strlen(digits);
-    lead = len % 3 ? len % 3 : 3;
-    if (cap < len + len / 3 + 3) {
-        snprintf(buf, cap, "%.0f", v);
-        return buf;
-    }
-    if (v < 0)
-        *o++ = '-';
-    for (size_t i = 0; i < len; i++) {
-        if (i && (i - lead) % 3 == 0 && i >= lead)
-            *o++ = ',';
-        *o++ = digits[i];
-    }
-    *o = '\0';
-    return buf;
+    return fig_fmt(buf, cap, v, FIG_THOUSANDS);
 }
 
 /* The x unit for a count n: "thread"/"node" for 1, else "threads"/"nodes". */

@@ -4,6 +4,7 @@
 #include "confidence.h"
 #include "csvfield.h"
 #include "decision.h"
+#include "figfmt.h"
 #include "tco.h"
 
 #include "textsafe.h"
@@ -16,13 +17,7 @@
 /* A throughput or cost figure: 4 significant digits below 1000, integer above. */
 static const char *num(char *buf, size_t cap, double v)
 {
-    if (!isfinite(v))
-        snprintf(buf, cap, "-");
-    else if (fabs(v) >= 1000)
-        snprintf(buf, cap, "%.0f", v);
-    else
-        snprintf(buf, cap, "%.4g", v);
-    return buf;
+    return fig_fmt(buf, cap, v, FIG_PLAIN);
 }
 
 static const char *basis_short(enum curve_basis b)

@@ -1,6 +1,7 @@
 /* report_html.c - the ranking as a self-contained HTML page or Markdown (report_html.h). */
 #include "report_html.h"
 
+#include "figfmt.h"
 #include "today.h"
 
 #include "confidence.h"
@@ -59,13 +60,7 @@ static void esc(FILE *f, const char *s)
 
 static const char *num(char *buf, size_t cap, double v)
 {
-    if (!isfinite(v))
-        snprintf(buf, cap, "-");
-    else if (fabs(v) >= 1000)
-        snprintf(buf, cap, "%.0f", v);
-    else
-        snprintf(buf, cap, "%.4g", v);
-    return buf;
+    return fig_fmt(buf, cap, v, FIG_PLAIN);
 }
 
 static const char *xname(const struct curve *c)

@@ -1,6 +1,8 @@
 /* tco.c - horizon NPV, like for like, break-even inputs and sensitivity (tco.h). */
 #include "tco.h"
 
+#include "figfmt.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,11 +240,7 @@ int tco_attach(struct rank_set *s)
 
 const char *tco_fnum(char *buf, size_t cap, double v)
 {
-    if (fabs(v) >= 1e4 && fabs(v) < 1e15)
-        snprintf(buf, cap, "%.0f", v);
-    else
-        snprintf(buf, cap, "%.4g", v);
-    return buf;
+    return fig_fmt(buf, cap, v, FIG_LARGE);
 }
 
 /* The name of a row's pricing line: "owned" or the model. */
