@@ -264,7 +264,8 @@ static size_t rank_set_text_rows(const struct rank_set *s)
     return s->text_rows && s->text_rows < s->n ? s->text_rows : s->n;
 }
 
-/* After a table that shows the first `shown` rows: how many more there are. */
+/* After a table that shows the first `shown` rows: how many more there are, and how many of
+ * them are ranked (meet the target, and with --required-tps carry it). */
 static void more_rows(FILE *f, const struct rank_set *s, size_t shown, const char *lead)
 {
     size_t met = 0;
@@ -273,7 +274,7 @@ static void more_rows(FILE *f, const struct rank_set *s, size_t shown, const cha
     for (size_t i = shown; i < s->n; i++)
         met += s->rows[i].status == RANK_MET;
     fprintf(f,
-            "%s... %zu more configurations not shown (%zu of them meet the target):\n"
+            "%s... %zu more configurations not shown (%zu of them ranked):\n"
             "    --top 0 shows every row; --json and --csv hold every row\n",
             lead, s->n - shown, met);
 }

@@ -63,6 +63,18 @@ static const char *num(char *buf, size_t cap, double v)
     return fig_fmt(buf, cap, v, FIG_PLAIN);
 }
 
+/* The target's text for HTML: "avg &lt;= 20 ms" (slo_text's "<=" escaped). */
+static const char *slo_html(const struct slo *slo, char *buf, size_t cap)
+{
+    char t[SLO_TEXT_MAX], *lt;
+    slo_text(slo, t, sizeof t);
+    if ((lt = strchr(t, '<')) != NULL)
+        snprintf(buf, cap, "%.*s&lt;%s", (int)(lt - t), t, lt + 1);
+    else
+        snprintf(buf, cap, "%s", t);
+    return buf;
+}
+
 static const char *xname(const struct curve *c)
 {
     return curve_x_name(c);
@@ -472,10 +484,10 @@ static void curve_plots(FILE *f, const struct rank_set *s, const char *config, c
 
 static void inputs(FILE *f, const struct rank_set *s, const struct report_inputs *in)
 {
-    char slo[64], wl[256];
+    char slo[SLO_TEXT_MAX + 8], wl[256];
     fprintf(f, "<h2>Inputs</h2>\n<table class=\"inputs\"><tbody>\n");
     fprintf(f, "<tr><th class=\"l\">latency target</th><td class=\"l\">%s</td></tr>\n",
-            slo_text(&s->opt.slo, slo, sizeof slo));
+            slo_html(&s->opt.slo, slo, sizeof slo));
     fprintf(f, "<tr><th class=\"l\">workloads</th><td class=\"l\">");
     esc(f, rank_set_workloads(s, wl, sizeof wl));
     fprintf(f, "%s</td></tr>\n", s->opt.n_mix > 1 ? " (weighted harmonic mean of throughput)" : "");
@@ -541,7 +553,7 @@ static void inputs(FILE *f, const struct rank_set *s, const struct report_inputs
 static void confidence(FILE *f, const struct rank_set *s)
 {
     const struct rank_confidence *c = s->conf;
-    char slo[64];
+    char slo[SLO_TEXT_MAX + 8];
     size_t shown = 0;
     if (c->best < 0)
         return;
@@ -551,7 +563,7 @@ static void confidence(FILE *f, const struct rank_set *s)
             "%zu configurations can be best.</p>\n<table class=\"conf\"><thead><tr><th>rank"
             "</th><th class=\"l\">config</th><th>P(best)</th><th>P(above the first)</th>"
             "<th class=\"l\"></th></tr></thead><tbody>\n",
-            slo_text(&s->opt.slo, slo, sizeof slo), c->opt.draws, c->opt.seed, c->candidates);
+            slo_html(&s->opt.slo, slo, sizeof slo), c->opt.draws, c->opt.seed, c->candidates);
     for (size_t i = 0; i < s->n && shown < 20; i++) {
         const struct conf_row *q = &c->rows[i];
         if (!q->candidate || (q->p_best < 0.0005 && !q->tied && (long)i != c->best))
@@ -645,11 +657,14 @@ static void decision(FILE *f, const struct rank_set *s)
         esc(f, v[i]->config);
         fprintf(f, " ");
         esc(f, v[i]->in.name);
-        if (isfinite(v[i]->break_even))
-            fprintf(f, " %s %.4g %s (now %.4g)",
-                    v[i]->break_even > v[i]->in.value ? "exceeds" : "falls below", v[i]->break_even,
-                    v[i]->in.unit, v[i]->in.value);
-        else
+        if (isfinite(v[i]->break_even)) {
+            /* the figures as the decision list above prints them (one formatter) */
+            char b1[32], b2[32];
+            fprintf(f, " %s %s ", v[i]->break_even > v[i]->in.value ? "exceeds" : "falls below",
+                    fig_fmt(b1, sizeof b1, v[i]->break_even, FIG_LARGE));
+            esc(f, v[i]->in.unit);
+            fprintf(f, " (now %s)", fig_fmt(b2, sizeof b2, v[i]->in.value, FIG_LARGE));
+        } else
             fprintf(f, ": no value a catalog accepts flips it alone");
         fprintf(f, "</li>\n");
     }
@@ -676,7 +691,7 @@ static void decision(FILE *f, const struct rank_set *s)
 
 int report_write_html(FILE *f, const struct rank_set *s, const struct report_inputs *in)
 {
-    char slo[64], wl[256], a[32];
+    char slo[SLO_TEXT_MAX + 8], wl[256], a[32];
     const struct rank_row *top = s->n && s->rows[0].status == RANK_MET ? &s->rows[0] : NULL;
 
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -684,7 +699,7 @@ int report_write_html(FILE *f, const struct rank_set *s, const struct report_inp
                "<title>sizeup report: ");
     esc(f, rank_set_workloads(s, wl, sizeof wl));
     fprintf(f, " at %s</title>\n<style>%s</style>\n</head>\n<body>\n",
-            slo_text(&s->opt.slo, slo, sizeof slo), css);
+            slo_html(&s->opt.slo, slo, sizeof slo), css);
     fprintf(f, "<h1>Throughput per cost at %s</h1>\n<p class=\"muted\">workload ", slo);
     esc(f, wl);
     fprintf(f, "; %s prices in %s; %zu configurations</p>\n", cat_pricing_name(s->opt.pricing),

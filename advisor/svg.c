@@ -275,9 +275,14 @@ void svg_marker(struct svg_plot *p, const char *series, double x, double y, cons
 void svg_bars(FILE *f, const char *title, const char *unit, const char *const *labels,
               const double *values, const double *lo, const double *hi, size_t n)
 {
-    double w = 900, lw = 170, bh = 24, top = 34, max = 0, h;
+    /* the label column as wide as the longest label (about 7 px a character at 12.5 px), so
+     * none is cut, as in svg_tornado */
+    double w, lw = 170, bh = 24, top = 34, max = 0, h;
     char buf[48];
     for (size_t i = 0; i < n; i++) {
+        double lwi = 7.0 * (double)strlen(labels[i]) + 16;
+        if (lwi > lw)
+            lw = fmin(lwi, 520);
         if (isfinite(values[i]) && values[i] > max)
             max = values[i];
         if (hi && isfinite(hi[i]) && hi[i] > max)
@@ -285,6 +290,7 @@ void svg_bars(FILE *f, const char *title, const char *unit, const char *const *l
     }
     if (!(max > 0))
         max = 1;
+    w = lw + 730;
     h = top + bh * (double)n + 12;
     fprintf(f,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"bars\" viewBox=\"0 0 %g %g\" "

@@ -71,11 +71,11 @@ void svg_hline(struct svg_plot *p, const char *series, double y, const char *lab
 void svg_marker(struct svg_plot *p, const char *series, double x, double y, const char *label);
 
 /**
- * A horizontal bar chart of n values (>= 0; non-finite drawn as "n/a") with labels, one
- * series "bars" with n data points. lo and hi (both or neither may be NULL) give each value's
- * 95 % interval, drawn as a whisker where both are finite: three <line class="ebar">, the
- * first across from lo to hi carrying data-lo and data-hi, then its two caps; the axis reaches
- * the largest hi.
+ * A horizontal bar chart of n values (>= 0; non-finite drawn as "n/a") with labels (the label
+ * column as wide as the longest, up to 520 px), one series "bars" with n data points. lo and hi
+ * (both or neither may be NULL) give each value's 95 % interval, drawn as a whisker where both are
+ * finite: three <line class="ebar">, the first across from lo to hi carrying data-lo and data-hi,
+ * then its two caps; the axis reaches the largest hi.
  */
 void svg_bars(FILE *f, const char *title, const char *unit, const char *const *labels,
               const double *values, const double *lo, const double *hi, size_t n);

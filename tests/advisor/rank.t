@@ -429,7 +429,7 @@ $ rank --points tests/fixtures/predict/pool-6-and-24gib.jsonl --catalog data/cat
 ### report: nothing carries the required load: written, said, exit 1
 $ report --points data/published/rds-idc-vs-cloud-4c16g.csv --catalog data/catalogs/published.json --slo avg:20ms --required-tps 3000
 ? 1
-> No configuration carries the required 3000 tps at avg <= 20 ms.
+> No configuration carries the required 3000 tps at avg &lt;= 20 ms.
 ! nothing to rank: no configuration carries 3000 tps at the target
 
 # issue 28.10: points that report avg and p99 but carry their latency histogram: a p95 or p90

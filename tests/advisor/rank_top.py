@@ -2,7 +2,7 @@
 """rank --top (the text and Markdown tables of a big ranking): the published AWS sysbench table
 predicted over the bundled AWS catalog. The whole ranking, from --json (every row, each with its
 status), gives what the tables must say: with --top 5 the text table shows the first 5 of them
-in the JSON's order and says how many more there are and how many of those meet the target; the
+in the JSON's order and says how many more there are and how many of those are ranked; the
 Markdown table the same; --top 0 shows every row; --csv holds every row whatever --top says;
 a ranking within the default (1000 rows) says nothing of more rows. Run: rank_top.py SIZEUP
 SOURCE_DIR."""
@@ -43,16 +43,16 @@ end = next(i for i, l in enumerate(lines) if l.startswith("... "))
 shown = [l.split()[1] for l in lines[head + 1:end]]
 check("text --top 5: the table holds the first 5 configurations of the ranking %s" % shown,
       shown == order[:5])
-m = re.search(r"\.\.\. (\d+) more configurations not shown \((\d+) of them meet the target\)",
+m = re.search(r"\.\.\. (\d+) more configurations not shown \((\d+) of them ranked\)",
               text)
-check("text --top 5: says %s more, %s meeting the target (the JSON: %d, %d)"
+check("text --top 5: says %s more, %s of them ranked (the JSON: %d, %d)"
       % (m and m.group(1), m and m.group(2), n - 5, met_after),
       m is not None and int(m.group(1)) == n - 5 and int(m.group(2)) == met_after)
 
 md = run("--top", "5", "--markdown")
 md_rows = [l for l in md.splitlines() if l.startswith("| ") and not l.startswith("| rank")]
 check("markdown --top 5: 5 table rows (%d)" % len(md_rows), len(md_rows) == 5)
-check("markdown --top 5: says how many more", "... %d more configurations not shown (%d of them"
+check("markdown --top 5: says how many more", "... %d more configurations not shown (%d of them ranked"
       % (n - 5, met_after) in md)
 
 every = run("--top", "0")
