@@ -461,17 +461,121 @@ static void note_noise(struct study_probes *sp, const char *target, const char *
  * own curve claims at the target (curve_at_target on what the results hold), Poisson arrivals
  * (cfg.rate) over STUDY_CONFIRM_CONNS(n) connections for max_time, its record to f->confirm
  * (never a point of the curve); a "confirm:" line says whether the target held, with both
- * figures. Tables exist and the database's lock is held (study_probes_run). */
+ * figures. A curve confirmed by an earlier run of the study (a record of it that counts in
+ * f->confirm: a resumed study) is said again from that record, not run again; one whose run was
+ * interrupted (its record incomplete) is run again. */
 #define STUDY_CONFIRM_CONNS(n) ((unsigned)fmax(4, 2 * ceil(n)))
+
+/* The last record of (target, workload) in the confirmation file that counts, or NULL. */
+static const struct point *confirmed(const struct point_list *cf, const char *target,
+                                     const char *workload)
+{
+    const struct point *found = NULL;
+    for (size_t k = 0; k < cf->n; k++) {
+        const struct point *p = &cf->items[k];
+        if (p->target && p->workload && strcmp(p->target, target) == 0 &&
+            strcmp(p->workload, workload) == 0 && curve_point_counts(p) && p->transactions > 0)
+            found = p;
+    }
+    return found;
+}
+
+/* The confirmation file's records (empty when there is none yet). */
+static void read_confirmed(const char *path, struct point_list *cf)
+{
+    struct import_report irep;
+    point_list_init(cf);
+    if (path && access(path, F_OK) == 0 && import_file(path, NULL, cf, &irep) < 0) {
+        fprintf(stderr, "study: warning: %s: %s\n", path, irep.msg);
+        point_list_destroy(cf);
+        point_list_init(cf);
+    }
+}
+
+/* The curve of (target, workload) in pts at the study's target: 0 and at filled when it meets
+ * it, else -1. */
+static int answer(const struct study *s, const struct point_list *pts, const struct curve_groups *g,
+                  const char *target, const char *workload, struct curve_at *at)
+{
+    const struct curve_group *gr = curve_groups_find(g, target, workload);
+    struct curve_spec spec = curve_spec_default();
+    struct curve cv;
+    char err[400];
+    int rc = -1;
+    memset(&cv, 0, sizeof cv);
+    spec.x = CURVE_X_THREADS;
+    spec.lat_pct = s->target.pct;
+    if (gr && gr->n >= 2 &&
+        curve_init_points(&cv, pts, gr->idx, gr->n, &spec, NULL, err, sizeof err) == CURVE_OK &&
+        curve_at_target(&cv, &s->target, 1, 1, at) == CURVE_OK && at->status == CURVE_MET)
+        rc = 0;
+    curve_destroy(&cv);
+    return rc;
+}
+
+/* 1 when every workload of candidate c whose curve meets the target has a confirmation record
+ * that counts (or the results cannot be read: nothing to run then). */
+static int all_confirmed(const struct study *s, const struct study_candidate *c,
+                         const struct study_probe_files *f)
+{
+    struct point_list cf, pts;
+    struct import_report irep;
+    struct curve_groups g;
+    int all = 1;
+    read_confirmed(f->confirm, &cf);
+    point_list_init(&pts);
+    memset(&g, 0, sizeof g);
+    if (import_file(f->results, NULL, &pts, &irep) >= 0 &&
+        curve_groups_build(&g, &pts, NULL) == CURVE_OK)
+        for (size_t w = 0; w < s->n_wl; w++) {
+            struct curve_at at;
+            if (!confirmed(&cf, c->target, s->wl[w].name) &&
+                answer(s, &pts, &g, c->target, s->wl[w].name, &at) == 0)
+                all = 0;
+        }
+    curve_groups_destroy(&g);
+    point_list_destroy(&pts);
+    point_list_destroy(&cf);
+    return all;
+}
+
+/* The "confirm:" line of a confirmation record (options.confirm holds the closed loop's
+ * figures), into line. */
+static void confirm_line(const struct study *s, const struct point *p, const char *earlier,
+                         char *line, size_t cap)
+{
+    const json_t *cl = p->options ? json_object_get(p->options, "confirm") : NULL;
+    double x = json_number_value(json_object_get(cl, "closed_loop_tps"));
+    double n = json_number_value(json_object_get(cl, "closed_loop_threads"));
+    double lc = json_number_value(json_object_get(cl, "closed_loop_latency_ms"));
+    double lo = s->target.pct > 0 ? point_latency_pct(p, s->target.pct, NULL) : p->latency_ms.avg;
+    int held = isfinite(lo) && lo <= s->target.target_s * 1e3;
+    char slo[SLO_TEXT_MAX], stat[16];
+    slo_format(&s->target, slo, sizeof slo);
+    if (s->target.pct > 0)
+        snprintf(stat, sizeof stat, "p%g", s->target.pct);
+    else
+        snprintf(stat, sizeof stat, "avg");
+    snprintf(line, cap,
+             "%sopen loop at %.1f tps (the closed loop's answer at %s), Poisson arrivals over %lld "
+             "connections for %.0f s: %s %.2f ms at %.1f tps, the target %s%s; closed loop: %s "
+             "%.2f ms at %.1f threads%s",
+             earlier, p->rate, slo, (long long)p->threads, p->duration_s, stat, lo, p->tps,
+             held ? "held" : "was NOT held",
+             held ? "" : " (production traffic arrives open loop: size for less)", stat, lc, n,
+             p->n_flags ? " (the run was flagged: read it with care)" : "");
+    (void)x;
+}
+
 static int confirm(struct study_probes *sp, size_t i, const struct probe_config *cfg0,
                    const struct study_probe_files *f, struct dblock *lock)
 {
     const struct study *s = sp->s;
     const struct study_candidate *c = &s->cand[i];
-    struct point_list pts;
+    struct point_list pts, cf;
     struct import_report irep;
     struct curve_groups g;
-    char slo[SLO_TEXT_MAX], stat[16], line[900];
+    char line[900];
     int rc = SIZEUP_EXIT_OK;
 
     if (c->clients > 1) {
@@ -485,42 +589,37 @@ static int confirm(struct study_probes *sp, size_t i, const struct probe_config 
     }
     point_list_init(&pts);
     memset(&g, 0, sizeof g);
-    slo_format(&s->target, slo, sizeof slo);
-    if (s->target.pct > 0)
-        snprintf(stat, sizeof stat, "p%g", s->target.pct);
-    else
-        snprintf(stat, sizeof stat, "avg");
+    read_confirmed(f->confirm, &cf);
     if (import_file(f->results, NULL, &pts, &irep) < 0 ||
         curve_groups_build(&g, &pts, NULL) != CURVE_OK) {
         fprintf(stderr, "study: %s: confirm: cannot read %s\n", c->target, f->results);
         point_list_destroy(&pts);
+        point_list_destroy(&cf);
         return SIZEUP_EXIT_OK; /* the curves stand; only the confirmation is missing */
     }
     for (size_t w = 0; w < s->n_wl && rc == SIZEUP_EXIT_OK && !stopflag_signal(); w++) {
-        const struct curve_group *gr = curve_groups_find(&g, c->target, s->wl[w].name);
-        struct curve_spec spec = curve_spec_default();
-        struct curve cv;
+        const struct point *done = confirmed(&cf, c->target, s->wl[w].name);
         struct curve_at at;
         struct probe_config cfg = *cfg0;
         struct probe_session *ps;
         struct probe_level lv;
         enum probe_level_status st;
-        char err[400], lmsg[1024];
+        char lmsg[1024];
         unsigned conns;
         json_t *opts;
-        memset(&cv, 0, sizeof cv);
-        spec.x = CURVE_X_THREADS;
-        spec.lat_pct = s->target.pct;
-        if (!gr || gr->n < 2 ||
-            curve_init_points(&cv, &pts, gr->idx, gr->n, &spec, NULL, err, sizeof err) !=
-                CURVE_OK ||
-            curve_at_target(&cv, &s->target, 1, 1, &at) != CURVE_OK || at.status != CURVE_MET) {
+        if (done) {
+            confirm_line(s, done, "(an earlier run) ", line, sizeof line);
+            add_line(sp, "confirm", c->target, s->wl[w].name, line);
+            continue;
+        }
+        if (answer(s, &pts, &g, c->target, s->wl[w].name, &at) != 0) {
             add_line(sp, "confirm", c->target, s->wl[w].name,
                      "not run: no measured level meets the target, so there is no rate to "
                      "confirm");
-            curve_destroy(&cv);
             continue;
         }
+        if (!lock) /* said again only (every curve confirmed before): nothing is run */
+            continue;
         cfg.oltp.workload = sp->wl[w];
         cfg.precision = 0;
         cfg.time_s = s->max_time_s;
@@ -532,7 +631,6 @@ static int confirm(struct study_probes *sp, size_t i, const struct probe_config 
         ps = opts ? session(c, &cfg, s, f->confirm, opts) : NULL;
         if (!ps) {
             json_decref(opts);
-            curve_destroy(&cv);
             rc = SIZEUP_EXIT_FAIL;
             break;
         }
@@ -541,14 +639,12 @@ static int confirm(struct study_probes *sp, size_t i, const struct probe_config 
             add_line(sp, "confirm", c->target, s->wl[w].name, line);
             probe_session_free(ps);
             json_decref(opts);
-            curve_destroy(&cv);
             continue;
         }
         if (dblock_keep(lock, lmsg, sizeof lmsg) != 0) {
             fprintf(stderr, "sizeup: %s: %s\n", c->target, lmsg);
             probe_session_free(ps);
             json_decref(opts);
-            curve_destroy(&cv);
             rc = SIZEUP_EXIT_FAIL;
             break;
         }
@@ -557,22 +653,11 @@ static int confirm(struct study_probes *sp, size_t i, const struct probe_config 
                 "connections, %.0f s\n",
                 c->target, s->wl[w].name, cfg.rate, conns, cfg.time_s);
         st = probe_session_level(ps, conns, &lv);
-        if (st == PROBE_LEVEL_OK || st == PROBE_LEVEL_FLAGGED) {
-            int held = isfinite(lv.latency_ms) && lv.latency_ms <= s->target.target_s * 1e3;
-            snprintf(line, sizeof line,
-                     "open loop at %.1f tps (the closed loop's answer at %s), Poisson arrivals "
-                     "over %u connections for %.0f s: %s %.2f ms at %.1f tps, the target %s%s; "
-                     "closed loop: %s %.2f ms at %.1f threads%s",
-                     at.x.value, slo, conns, cfg.time_s, stat, lv.latency_ms, lv.tps,
-                     held ? "held" : "was NOT held",
-                     held ? ""
-                          : " (production traffic arrives "
-                            "open loop: size for less)",
-                     stat, at.latency_s * 1e3, at.n,
-                     st == PROBE_LEVEL_FLAGGED ? " (the run was flagged: read it with care)" : "");
+        if ((st == PROBE_LEVEL_OK || st == PROBE_LEVEL_FLAGGED) && lv.record) {
+            confirm_line(s, lv.record, "", line, sizeof line);
             add_line(sp, "confirm", c->target, s->wl[w].name, line);
-            fprintf(stderr, "study: %s: confirm %s: %s %.2f ms: the target %s\n", c->target,
-                    s->wl[w].name, stat, lv.latency_ms, held ? "held" : "was NOT held");
+            fprintf(stderr, "study: %s: confirm %s: %s\n", c->target, s->wl[w].name,
+                    strstr(line, "was NOT held") ? "the target was NOT held" : "the target held");
         } else if (st == PROBE_LEVEL_INTERRUPTED) {
             rc = SIZEUP_EXIT_INTERRUPTED;
         } else {
@@ -582,10 +667,10 @@ static int confirm(struct study_probes *sp, size_t i, const struct probe_config 
         }
         probe_session_free(ps);
         json_decref(opts);
-        curve_destroy(&cv);
     }
     curve_groups_destroy(&g);
     point_list_destroy(&pts);
+    point_list_destroy(&cf);
     return rc;
 }
 
@@ -611,8 +696,19 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
     point_list_init(&hist);
     for (size_t w = 0; w < s->n_wl; w++)
         need |= curve_needed(s, c, w, f->done_path);
-    if (!need) {
+    if (!need && s->confirm && f->confirm && c->clients <= 1 && !all_confirmed(s, c, f)) {
+        /* every curve measured, a confirmation missing (a study interrupted in it): the tables
+         * again, for the confirmation alone */
+        fprintf(stderr, "study: %s: every point already measured; confirming open loop\n",
+                c->target);
+        need = 1;
+    } else if (!need) {
         fprintf(stderr, "study: %s: every point already measured\n", c->target);
+        if (s->confirm && f->confirm) { /* say the earlier confirmation again */
+            struct probe_config cfg0;
+            memset(&cfg0, 0, sizeof cfg0);
+            confirm(sp, i, &cfg0, f, NULL);
+        }
         return SIZEUP_EXIT_OK;
     }
     candidate_config(sp, i, f->log, &cfg);

@@ -74,7 +74,7 @@ grep -q "report: $dir/out/report.html" "$dir/run2.out" && [ -s "$dir/out/report.
 check "the report is written" 0 $?
 python3 -c "import html.parser,sys; html.parser.HTMLParser().feed(open(sys.argv[1]).read())" "$dir/out/report.html"
 check "the report parses" 0 $?
-"$bin" study --resume "$dir/s.json" >/dev/null 2>"$dir/run3.err"
+"$bin" study --resume "$dir/s.json" >"$dir/run3.out" 2>"$dir/run3.err"
 check "a third run measures nothing" 0 "$(grep -c 'threads 1,\|threads auto\|threads [0-9]' "$dir/run3.err")"
 # issue 28.4: the probed curve was run open loop at the rate its answer claims (the ranking's
 # tps at the target for local-mariadb), over max(4, 2 ceil(threads)) connections, its record
@@ -106,6 +106,28 @@ elif (m.group(4) == "held") != (recs[0]["latency_ms"]["p99"] <= 50):
 print("; ".join(bad) or "ok")
 PY
 )"
+# a resumed study says an earlier confirmation again (run 3 ran nothing); one whose confirmation
+# was interrupted (its record incomplete, as a kill leaves it) runs it again, and only it
+if [ -s "$dir/out/confirm.jsonl" ]; then
+    grep -q "^confirm: lab / oltp_point_select: (an earlier run) open loop" "$dir/run3.out"
+    check "a resumed study says the earlier confirmation again" 0 $?
+    python3 - "$dir/out/confirm.jsonl" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+for r in recs:
+    r["incomplete"] = True
+open(sys.argv[1], "w").write("".join(json.dumps(r) + "\n" for r in recs))
+PY
+    "$bin" study --resume "$dir/s.json" >"$dir/run4.out" 2>"$dir/run4.err"
+    check "an interrupted confirmation: the resume exits 0" 0 $?
+    check "an interrupted confirmation is run again, no level measured" "1 0" "$(
+        grep -c 'confirming open loop' "$dir/run4.err") $(
+        grep -c 'threads 1,\|threads auto\|threads [0-9]' "$dir/run4.err")"
+    check "its new record counts" "2 1" "$(python3 -c '
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+print(len(r), int(not r[-1].get("incomplete") and r[-1]["transactions"] > 0))' "$dir/out/confirm.jsonl")"
+fi
 
 # 2. an unreachable candidate is reported and the others go on (exit 4)
 cat >"$dir/u.json" <<JSON
