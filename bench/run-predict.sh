@@ -3,7 +3,7 @@
 #
 # Catalogs of the AWS price list (data/catalogs/aws-us-east-1.json, 143 instances) x EBS gp3
 # sizes (gp3 prices of data/prices/disks_and_other.csv): 143 x 35 sizes = 5,005 configurations,
-# 143 x 700 = 100,100 and 143 x 7,000 = 1,001,000. Points: the published AWS sysbench table (17 measured instances of 3
+# 143 x 700 = 100,100 and 143 x 7,000 = 1,001,000 (2 GiB steps). Points: the published AWS sysbench table (17 measured instances of 3
 # families); every other family is predicted from c5 with --transfer FAMILY=c5:1 (a per-core
 # ratio of 1, labelled transfer: here only to make every configuration predicted and ranked, the
 # figures mean nothing). Each timing is end to end (load the catalog, import, predict, fit the predicted
@@ -32,14 +32,15 @@ gp3 = {"id": "bench-gp3", "provider": "aws", "name": "EBS gp3",
                                     "source": "data/prices/disks_and_other.csv (infracost golden)",
                                     "as_of": "2024-07-01"}},
        "source": "AWS gp3 baseline (docs/reference/catalogs.md section 3)"}
-for name, sizes in (("5k", 35), ("100k", 700), ("1m", 7000)):
+# sizes step by 20 GiB, by 2 for the million (gp3 holds at most 16,384 GiB)
+for name, sizes, step in (("5k", 35, 20), ("100k", 700, 20), ("1m", 7000, 2)):
     cat = {"schema": "sizeup.catalog/1", "currency": "USD", "as_of": "2026-12-01",
            "disks": [gp3], "instances": aws["instances"], "configs": list(aws["configs"])}
     for inst in aws["instances"]:
         for k in range(1, sizes):
-            cat["configs"].append({"id": "%s-gp3-%d" % (inst["name"], 20 * k),
+            cat["configs"].append({"id": "%s-gp3-%d" % (inst["name"], step * k),
                                    "instance": inst["id"], "disk": "bench-gp3",
-                                   "size_gib": 20 * k})
+                                   "size_gib": step * k})
     json.dump(cat, open("%s/aws-%s.json" % (tmp, name), "w"))
     print("%s: %d configurations" % (name, len(cat["configs"])))
 fams = sorted({i["family"] for i in aws["instances"]} - {"c5", "c5a", "c6g"})
