@@ -75,6 +75,22 @@ static const char *slo_html(const struct slo *slo, char *buf, size_t cap)
     return buf;
 }
 
+/* The rows a table or chart of the page shows: the first REPORT_MAX_ROWS in ranking order. */
+static size_t page_rows(const struct rank_set *s)
+{
+    return s->n < REPORT_MAX_ROWS ? s->n : REPORT_MAX_ROWS;
+}
+
+/* Under a table or chart cut at page_rows: how many it leaves out, and where they are. */
+static void more_rows(FILE *f, const struct rank_set *s)
+{
+    if (s->n > REPORT_MAX_ROWS)
+        fprintf(f,
+                "<p class=\"muted\">The first %d of %zu configurations, in ranking order; "
+                "<code>sizeup rank --json</code> (or <code>--csv</code>) has every row.</p>\n",
+                REPORT_MAX_ROWS, s->n);
+}
+
 static const char *xname(const struct curve *c)
 {
     return curve_x_name(c);
@@ -93,7 +109,7 @@ static void ranking_table(FILE *f, const struct rank_set *s)
     if (s->opt.required_tps > 0)
         fprintf(f, "<th>nodes needed</th><th>%s/month</th>", cur);
     fprintf(f, "</tr></thead><tbody>\n");
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t i = 0; i < page_rows(s); i++) {
         const struct rank_row *r = &s->rows[i];
         if (r->status != RANK_MET) {
             fprintf(f, "<tr class=\"miss\"><td>-</td><td class=\"l\">");
@@ -130,7 +146,9 @@ static void ranking_table(FILE *f, const struct rank_set *s)
                     r->cost_per_month);
         fprintf(f, "</tr>\n");
     }
-    fprintf(f, "</tbody></table>\n<p class=\"muted\">* the cost rests on estimated prices (see "
+    fprintf(f, "</tbody></table>\n");
+    more_rows(f, s);
+    fprintf(f, "<p class=\"muted\">* the cost rests on estimated prices (see "
                "Inputs). Basis: measured = at a measured level; interpolated = between measured "
                "levels (the model where it describes them, else the measured curve); "
                "extrapolated = beyond them (only with --extrapolate). Intervals: 95 %%, a "
@@ -147,33 +165,71 @@ static void ranking_table(FILE *f, const struct rank_set *s)
         fprintf(f, "</pre>\n");
     }
     {
-        /* prices past --max-price-age, as the text says them (issue 26.3) */
+        /* prices past --max-price-age, as the text says them (issue 26.3): one item per date
+         * and source, naming its first configurations (a million rows made a million items) */
+        struct age_group {
+            char as_of[11];
+            const char *src;
+            int age;
+            size_t n, first[REPORT_AGE_NAMES];
+        } *g = NULL;
+        size_t ng = 0, cap = 0;
         char today[11];
         int max =
-                s->opt.max_price_age_months > 0 ? s->opt.max_price_age_months : RANK_MAX_PRICE_AGE,
-            any = 0;
+            s->opt.max_price_age_months > 0 ? s->opt.max_price_age_months : RANK_MAX_PRICE_AGE;
         today_ymd(today);
         for (size_t i = 0; i < s->n; i++) {
             char as_of[11];
             const char *src;
             int age;
+            size_t k;
             if (rank_set_row_price_date(s, &s->rows[i], as_of, &src) != 0 || !as_of[0] ||
                 (age = months_between(as_of, today)) <= max)
                 continue;
-            if (!any)
-                fprintf(f,
-                        "<p class=\"muted\">Prices older than %d months (--max-price-age): "
-                        "refresh the catalogs that hold them.</p>\n<ul class=\"muted\">\n",
-                        max);
-            any = 1;
+            for (k = 0;
+                 k < ng && !(strcmp(g[k].as_of, as_of) == 0 &&
+                             (g[k].src == src || (g[k].src && src && strcmp(g[k].src, src) == 0)));
+                 k++)
+                ;
+            if (k == ng) {
+                if (ng == cap) {
+                    struct age_group *grown = realloc(g, (cap ? 2 * cap : 16) * sizeof *g);
+                    if (!grown)
+                        break; /* out of memory: the items so far */
+                    g = grown;
+                    cap = cap ? 2 * cap : 16;
+                }
+                memcpy(g[ng].as_of, as_of, sizeof as_of);
+                g[ng].src = src;
+                g[ng].age = age;
+                g[ng].n = 0;
+                ng++;
+            }
+            if (g[k].n < REPORT_AGE_NAMES)
+                g[k].first[g[k].n] = i;
+            g[k].n++;
+        }
+        if (ng)
+            fprintf(f,
+                    "<p class=\"muted\">Prices older than %d months (--max-price-age): refresh the "
+                    "catalogs that hold them.</p>\n<ul class=\"muted\">\n",
+                    max);
+        for (size_t k = 0; k < ng; k++) {
             fprintf(f, "<li>");
-            esc(f, s->rows[i].config);
-            fprintf(f, ": as of %s, %d months old (", as_of, age);
-            esc(f, src ? src : "no source");
+            for (size_t j = 0; j < g[k].n && j < REPORT_AGE_NAMES; j++) {
+                if (j)
+                    fprintf(f, ", ");
+                esc(f, s->rows[g[k].first[j]].config);
+            }
+            if (g[k].n > REPORT_AGE_NAMES)
+                fprintf(f, " and %zu more", g[k].n - REPORT_AGE_NAMES);
+            fprintf(f, ": as of %s, %d months old (", g[k].as_of, g[k].age);
+            esc(f, g[k].src ? g[k].src : "no source");
             fprintf(f, ")</li>\n");
         }
-        if (any)
+        if (ng)
             fprintf(f, "</ul>\n");
+        free(g);
     }
 }
 
@@ -366,7 +422,8 @@ static void bars(FILE *f, const struct rank_set *s)
         }
         snprintf(unit, sizeof unit, "tps per %s/h; the whisker: its 95 %% interval",
                  s->cat->currency);
-        svg_bars(f, "Throughput per cost at the target", unit, labels, v, lo, hi, s->n);
+        svg_bars(f, "Throughput per cost at the target", unit, labels, v, lo, hi, page_rows(s));
+        more_rows(f, s);
     }
     free((void *)labels);
     free(v);
@@ -524,7 +581,7 @@ static void inputs(FILE *f, const struct rank_set *s, const struct report_inputs
             "term</th><th>%s/h</th><th class=\"l\">formula</th><th class=\"l\">source</th>"
             "<th class=\"l\">as of</th></tr></thead><tbody>\n",
             cat_pricing_name(s->opt.pricing), s->cat->currency);
-    for (size_t i = 0; i < s->n; i++) {
+    for (size_t i = 0; i < page_rows(s); i++) {
         struct cat_cost cost;
         struct cat_error err;
         if (rank_set_row_cost(s, &s->rows[i], -1, 0, NULL, 0, &cost, &err) != CAT_OK)
@@ -547,6 +604,7 @@ static void inputs(FILE *f, const struct rank_set *s, const struct report_inputs
         }
     }
     fprintf(f, "</tbody></table>\n");
+    more_rows(f, s);
 }
 
 /* How sure the ranking is: P(best), ties, the break-even price, what to probe next. */
@@ -629,7 +687,7 @@ static void decision(FILE *f, const struct rank_set *s)
                 "pricing</th><th>NPV %s</th><th>%s per million transactions</th></tr></thead>"
                 "<tbody>\n",
                 t->months, 100 * t->rate, s->cat->currency, s->cat->currency);
-        for (size_t i = 0; i < t->n; i++)
+        for (size_t i = 0; i < t->n && i < page_rows(s); i++)
             for (size_t p = 0; p < t->rows[i].n; p++) {
                 const struct tco_pricing *tp = &t->rows[i].pr[p];
                 fprintf(f, "<tr><td class=\"l\">");
@@ -640,6 +698,7 @@ static void decision(FILE *f, const struct rank_set *s)
                         tp->npv.total, tp->per_mtx);
             }
         fprintf(f, "</tbody></table>\n");
+        more_rows(f, s);
     }
     if (t->best < 0 || t->runner_up < 0 || !isfinite(t->advantage) || t->n_inputs == 0)
         return;

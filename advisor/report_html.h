@@ -26,6 +26,12 @@
 #define REPORT_CURVE_SAMPLES 96
 /* Configurations whose curves are drawn (the first in ranking order); the rest are listed. */
 #define REPORT_MAX_PLOTTED 24
+/* Configurations named in one item of the page's price-age list; the rest counted. */
+#define REPORT_AGE_NAMES 12
+/* Rows of the page's ranking, bar chart, cost and NPV tables: the first, in ranking order (a
+ * ranking of a million configurations made a 150 MB page of a hundred thousand); the rest are in
+ * rank --json and --csv. */
+#define REPORT_MAX_ROWS 200
 
 /* What the report says about where its inputs came from (borrowed strings). */
 struct report_inputs {
