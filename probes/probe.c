@@ -51,7 +51,8 @@ struct lag {
 };
 
 /* Drain every worker's slot into the interval totals/histogram; lag into *lag. */
-static void drain(struct engine *e, struct probe_totals *d, struct hist *ih, struct lag *lag)
+static void drain(struct engine *e, struct probe_totals *d, struct hist *ih, struct lag *lag,
+                  struct lag *cd)
 {
     for (unsigned i = 0; i < e->workers; i++) {
         struct engine_worker *w = &e->wk[i];
@@ -66,6 +67,12 @@ static void drain(struct engine *e, struct probe_totals *d, struct hist *ih, str
             lag->max = w->lag_max_ns;
         w->lag_sum_ns = w->lag_max_ns = 0;
         w->lag_n = 0;
+        cd->sum += w->cd_sum_ns;
+        cd->n += w->cd_n;
+        if (w->cd_max_ns > cd->max)
+            cd->max = w->cd_max_ns;
+        w->cd_sum_ns = w->cd_max_ns = 0;
+        w->cd_n = 0;
         pthread_mutex_unlock(&w->lock);
     }
 }
@@ -183,6 +190,13 @@ static double interval_s(const struct point_interval *s, size_t i)
     return s[i].t_s - (i ? s[i - 1].t_s : 0.0);
 }
 
+int probe_client_delay_material(const struct probe_result *r, double mean_latency_ms)
+{
+    return isfinite(r->client_delay_avg_ms) && isfinite(mean_latency_ms) && mean_latency_ms > 0 &&
+           r->client_delay_avg_ms >= PROBE_CLIENT_DELAY_MIN_MS &&
+           r->client_delay_avg_ms >= PROBE_CLIENT_DELAY_SHARE * mean_latency_ms;
+}
+
 double probe_near_silence_s(const struct point_interval *s, size_t n)
 {
     double best = 0, longest = 0, run = 0; /* best: the reference, tps */
@@ -280,6 +294,7 @@ struct agg {
     struct probe_result *r;
     struct hist *ih; /* one interval's latencies */
     struct lag lag;
+    struct lag cd; /* the client's own delay (probe_types.h client_delay_avg_ms) */
     int cal;
     struct ticks cr;
     struct hist *rh; /* calibrated: latencies of the current report interval */
@@ -301,7 +316,7 @@ static int tick(struct agg *A, uint64_t tick_ns, uint64_t last_tick, unsigned th
     double dt = (double)(now - last_tick) / 1e9;
     int finished = 0;
     hist_reset(A->ih);
-    drain(e, &d, A->ih, &A->lag);
+    drain(e, &d, A->ih, &A->lag, &A->cd);
     hist_merge(r->hist, A->ih);
     add_totals(&r->tot, &d);
     iv.t_s = (double)(tick_ns - e->start_ns) / 1e9;
@@ -603,7 +618,7 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
         r->elapsed_s = (double)el / 1e9;
         r->end_unix_ns = r->start_unix_ns + (int64_t)el;
         hist_reset(A.ih);
-        drain(&e, &d, A.ih, &A.lag);
+        drain(&e, &d, A.ih, &A.lag, &A.cd);
         hist_merge(r->hist, A.ih);
         add_totals(&r->tot, &d);
         for (unsigned i = 0; i < conns; i++) {
@@ -626,6 +641,11 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
     if (A.lag.n) {
         r->lag_avg_ms = A.lag.sum / (double)A.lag.n / 1e6;
         r->lag_max_ms = A.lag.max / 1e6;
+    }
+    r->client_delay_avg_ms = r->client_delay_max_ms = NAN;
+    if (A.cd.n) {
+        r->client_delay_avg_ms = A.cd.sum / (double)A.cd.n / 1e6;
+        r->client_delay_max_ms = A.cd.max / 1e6;
     }
     snprintf(r->server_version, sizeof r->server_version, "%s", e.server_version);
     if (e.have_err) {

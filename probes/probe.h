@@ -59,7 +59,12 @@
  * The load generator's own cost: the result has the process's CPU time and, per worker, the
  * share of one CPU it used and of the time it was not waiting for the server; a level whose
  * busiest worker used PROBE_CLIENT_BOUND of a CPU or more is flagged `client_bound` (the client
- * may have limited the throughput, docs/load-generator.md).
+ * may have limited the throughput, docs/load-generator.md). The client's own delay in the
+ * latencies, at least: an answer is ready when the epoll turn that reports it returns, and waits
+ * while the worker handles the turn's other events; the mean of (completion - that return) over
+ * the events answered in a turn is client_delay_avg_ms, and a level where it is
+ * PROBE_CLIENT_DELAY_SHARE of the mean latency or more (and PROBE_CLIENT_DELAY_MIN_MS) is
+ * flagged `client_delay`.
  *
  * Thread-safety: call from one thread; the runner creates and joins its own workers.
  */
@@ -94,6 +99,14 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
  *         PROBE_SILENCE_FLAG_S.
  */
 double probe_near_silence_s(const struct point_interval *series, size_t n);
+
+/**
+ * Whether the client's own delay is a material part of a level's latency: r's
+ * client_delay_avg_ms (finite) is PROBE_CLIENT_DELAY_SHARE of mean_latency_ms (> 0) or more,
+ * and PROBE_CLIENT_DELAY_MIN_MS or more.
+ * @return 1 or 0 (0 when either figure is unknown).
+ */
+int probe_client_delay_material(const struct probe_result *r, double mean_latency_ms);
 
 /**
  * Fill a point record (initialised) from a level's result: counts, rates, latency min/avg/max/

@@ -84,6 +84,7 @@ struct loop {
     struct probe_totals fl;
     uint64_t fl_lat[FLUSH_MAX];
     double fl_lag[FLUSH_MAX];
+    double fl_cd[FLUSH_MAX]; /* client delay: completion handled - its turn's epoll return */
     unsigned fl_n;
 };
 
@@ -153,6 +154,12 @@ static void flush(struct loop *L)
             wk->lag_n++;
             if (L->fl_lag[i] > wk->lag_max_ns)
                 wk->lag_max_ns = L->fl_lag[i];
+        }
+        if (L->fl_cd[i] >= 0) {
+            wk->cd_sum_ns += L->fl_cd[i];
+            wk->cd_n++;
+            if (L->fl_cd[i] > wk->cd_max_ns)
+                wk->cd_max_ns = L->fl_cd[i];
         }
     }
     pthread_mutex_unlock(&wk->lock);
@@ -339,7 +346,11 @@ static int start_event(struct loop *L, struct engine_conn *c)
 
 static void complete_event(struct loop *L, struct engine_conn *c)
 {
-    uint64_t lat = clock_now_ns() - c->t0;
+    uint64_t now = clock_now_ns(), lat = now - c->t0;
+    /* the client's own delay, at least: the answer was ready when this turn's epoll returned
+     * (L->now), and waited since while the worker handled the turn's other events; -1 when the
+     * event began in this turn (no wait of the turn's to count) */
+    double cd = c->t0 <= L->now && L->now <= now ? (double)(now - L->now) : -1;
     c->d.events = 1;
     add_totals(&L->fl, &c->d);
     memset(&c->d, 0, sizeof c->d);
@@ -349,6 +360,7 @@ static void complete_event(struct loop *L, struct engine_conn *c)
         flush(L);
     L->fl_lat[L->fl_n] = lat;
     L->fl_lag[L->fl_n] = c->lag_ns;
+    L->fl_cd[L->fl_n] = cd;
     L->fl_n++;
 }
 

@@ -45,6 +45,8 @@ struct engine_worker {
     struct probe_totals cnt; /* since the last drain */
     double lag_sum_ns, lag_max_ns;
     uint64_t lag_n;
+    double cd_sum_ns, cd_max_ns; /* client delay (probe_types.h client_delay_avg_ms) */
+    uint64_t cd_n;
     struct hist hist; /* since the last drain */
     /* read by the aggregator without a lock */
     _Alignas(64) atomic_ullong last_answer_ns; /* when the server last answered (clock_now_ns) */

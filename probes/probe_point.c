@@ -141,9 +141,16 @@ int probe_fill_point(const struct probe_config *cfg, const struct probe_result *
         c = json_pack("{s:I,s:I,s:I,s:f,s:f}", "workers", (json_int_t)r->workers, "connections",
                       (json_int_t)r->threads, "cpus_online", (json_int_t)r->cpus_online,
                       "worker_cpu_max", r->worker_cpu_max, "worker_busy_max", r->worker_busy_max);
+        if (c && isfinite(r->client_delay_avg_ms) &&
+            json_object_set_new(c, "client_delay_ms",
+                                json_pack("{s:f,s:f}", "avg", r->client_delay_avg_ms, "max",
+                                          r->client_delay_max_ms)))
+            return POINT_ENOMEM;
         if (!c || json_object_set_new(x, "load_generator", c))
             return POINT_ENOMEM;
         if (r->client_bound && point_add_flag(p, "client_bound"))
+            return POINT_ENOMEM;
+        if (probe_client_delay_material(r, p->latency_ms.avg) && point_add_flag(p, "client_delay"))
             return POINT_ENOMEM;
     }
     if (cfg->client_count > 0) {

@@ -84,6 +84,13 @@ struct probe_config {
 /* A worker that used this share of one CPU or more over a level marks it `client_bound`. */
 #define PROBE_CLIENT_BOUND 0.85
 
+/* A level whose client's own delay (client_delay_avg_ms, a lower bound) is this share of its mean
+ * latency or more is flagged `client_delay` (issue 28.6: at 2,000 connections on 2 workers the
+ * tail was 1.6x sysbench's at more throughput). */
+#define PROBE_CLIENT_DELAY_SHARE 0.10
+/* ... and at least this long, ms (7 us of a 69 us point select is no material delay). */
+#define PROBE_CLIENT_DELAY_MIN_MS 0.1
+
 /* Default fine tick of a calibrated point: 250 ms, so an MSER-5 batch is 1.25 s. */
 #define PROBE_TICK_S 0.25
 /* MSER batch size in ticks (MSER-5, White, Cobb & Spratt 2000). */
@@ -123,6 +130,11 @@ struct probe_result {
     int64_t start_unix_ns, end_unix_ns; /* the run's start and end, wall clock (for parts) */
     double start_late_s;                /* start_at_unix_ns given: how late the gate opened, s */
     double lag_avg_ms, lag_max_ms;      /* with rate: actual - intended start */
+    double client_delay_avg_ms;         /* the client's own share of a latency, at least: from
+                                           the epoll return that saw an answer to the event's
+                                           completion, over the events answered in an epoll
+                                           turn (issue 28.6); NAN when none */
+    double client_delay_max_ms;
     char server_version[96];
     char started_at[32]; /* RFC 3339 UTC */
     /* Calibrated point (cfg->precision > 0). The series holds the fine ticks; the figures

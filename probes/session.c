@@ -375,7 +375,16 @@ static void progress_lines(struct probe_session *s, const struct probe_result *r
                     "--workers (this host has %u CPUs) or more clients (--client, "
                     "docs/load-generator.md)\n",
                     r->threads, 100 * r->worker_cpu_max, r->cpus_online);
-        else if (r->worker_busy_max >= 0.9 && r->worker_cpu_max < 0.6 * r->worker_busy_max)
+        if (probe_client_delay_material(r, level_avg_ms(r)))
+            fprintf(f,
+                    "sizeup probe: %u threads: warning: the client's own delay is %.3f ms of "
+                    "the %.3f ms mean latency (%.0f %%, at least): answers waited while a "
+                    "worker handled others; give it more --workers or fewer connections per "
+                    "worker (flagged client_delay)\n",
+                    r->threads, r->client_delay_avg_ms, level_avg_ms(r),
+                    100 * r->client_delay_avg_ms / level_avg_ms(r));
+        if (!r->client_bound && r->worker_busy_max >= 0.9 &&
+            r->worker_cpu_max < 0.6 * r->worker_busy_max)
             fprintf(f,
                     "sizeup probe: %u threads: warning: a worker thread was ready to send %.0f "
                     "%% of the time but ran only %.0f %%: this host's CPUs are busy with "

@@ -115,6 +115,20 @@ check_eq "open loop counts the stall for every queued event (p95 >= 300 ms)" \
 check_eq "closed loop hides it (p95 < 100 ms, max still ~1 s)" \
     "$(json_get "$TMPD/co.jsonl" 2 "p['latency_ms']['p95'] < 100 and p['latency_ms']['max'] >= 900")" True
 
+# ---- the client's own delay (issue 28.6) --------------------------------------------------
+# 256 connections on one worker: every level records extra.load_generator.client_delay_ms, a
+# lower bound of what the client added (0 <= avg <= max, avg below the mean latency), and the
+# level is flagged client_delay exactly when avg is 10 % of the mean latency or more and at least
+# 0.1 ms (probes/probe.h), whatever this machine measured
+probe run --workload oltp_point_select --tables 2 --table-size 300 --threads 256 --workers 1 \
+    --time 2 --out "$TMPD/cd.jsonl" >/dev/null 2>"$TMPD/cd.err"
+check_eq "client delay: the run exits 0" $? 0
+check_eq "client delay: recorded, bounded, and flagged by its rule" True "$(json_get "$TMPD/cd.jsonl" 1 "(lambda d, lat, fl: 0 <= d['avg'] <= d['max'] and d['avg'] <= lat and (('client_delay' in fl) == (d['avg'] >= 0.1 * lat and d['avg'] >= 0.1)))(p['extra']['load_generator']['client_delay_ms'], p['latency_ms']['avg'], p.get('flags', []))")"
+if json_get "$TMPD/cd.jsonl" 1 "'client_delay' in p.get('flags', [])" | grep -q True; then
+    check_true "client delay: the progress says by how much" \
+        grep -q "the client's own delay is .* ms of the .* ms mean latency" "$TMPD/cd.err"
+fi
+
 # ---- prepare refuses to overwrite --------------------------------------------------------
 rows=$(sql "SELECT COUNT(*) FROM sbtest1")
 probe prepare --tables 2 --table-size 300 >/dev/null 2>"$TMPD/err"
