@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Before each alternative of a "where it flips" item: the ASCII unit separator (an id that
+ * holds one is only split there). */
+#define DECISION_ALT '\x1f'
+
 /* Append to an item, never past its end. */
 static void add(char *item, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add(char *item, const char *fmt, ...)
@@ -66,7 +70,7 @@ static void flips(char (*items)[DECISION_ITEM_MAX], size_t *n, const struct rank
             none++;
             continue;
         }
-        add(item, "%s %s's %s%s %s %s%s%s (now %s)", shown ? ", or" : "", q->config, q->in.name,
+        add(item, "%c%s's %s%s %s %s%s%s (now %s)", DECISION_ALT, q->config, q->in.name,
             strcmp(q->in.name, "instance") == 0 ? " price" : "",
             q->break_even > q->in.value ? "exceeds" : "falls below",
             tco_fnum(n1, sizeof n1, q->break_even), *q->in.unit ? " " : "", q->in.unit,
@@ -203,7 +207,9 @@ static void power(char *item, const struct rank_row *r)
             r->power_load);
 }
 
-size_t decision_items(const struct rank_set *s, char (*items)[DECISION_ITEM_MAX])
+/* The items with a "where it flips" item's alternatives each after DECISION_ALT; the writers
+ * print them as a sentence (decision_items) or a list (HTML). */
+static size_t items_raw(const struct rank_set *s, char (*items)[DECISION_ITEM_MAX])
 {
     const struct rank_confidence *c = s->conf;
     const struct rank_tco *t = s->tco;
@@ -273,6 +279,28 @@ size_t decision_items(const struct rank_set *s, char (*items)[DECISION_ITEM_MAX]
     return n;
 }
 
+size_t decision_items(const struct rank_set *s, char (*items)[DECISION_ITEM_MAX])
+{
+    size_t n = items_raw(s, items);
+    for (size_t i = 0; i < n; i++) {
+        /* the alternatives as one sentence: "... time) A, or B." */
+        char out[DECISION_ITEM_MAX];
+        size_t o = 0, alts = 0;
+        for (const char *p = items[i]; *p && o + 6 < sizeof out; p++) {
+            if (*p != DECISION_ALT) {
+                out[o++] = *p;
+                continue;
+            }
+            if (alts++)
+                out[o++] = ',', out[o++] = ' ', out[o++] = 'o', out[o++] = 'r';
+            out[o++] = ' ';
+        }
+        out[o] = '\0';
+        memcpy(items[i], out, o + 1);
+    }
+    return n;
+}
+
 int decision_write_markdown(FILE *f, const struct rank_set *s)
 {
     char(*items)[DECISION_ITEM_MAX] = malloc(DECISION_MAX_ITEMS * sizeof *items);
@@ -296,36 +324,34 @@ int decision_write_html(FILE *f, const struct rank_set *s)
     size_t n;
     if (!items)
         return -1;
-    n = decision_items(s, items);
+    n = items_raw(s, items);
     if (n == 0) {
         free(items);
         return 0;
     }
     fprintf(f, "<h2>Decision</h2>\n<ul class=\"decision\">\n");
     for (size_t i = 0; i < n; i++) {
-        static const char unless[] = " unless (one estimate at a time) ";
-        const char *u = strstr(items[i], unless);
+        char *alt = strchr(items[i], DECISION_ALT);
         fputs("<li>", f);
-        if (strncmp(items[i], "Where it flips: ", 16) == 0 && u) {
+        if (alt) {
             /* one estimate a line (issue 28.18: one very long sentence) */
-            char *rest = strdup(u + sizeof unless - 1), *p = rest, *q, head[DECISION_ITEM_MAX];
-            snprintf(head, sizeof head, "%.*s", (int)(u - items[i]), items[i]);
-            svg_escape(f, head); /* names in it: escaped */
-            fputs(" unless (one estimate at a time):<ul>", f);
-            while (p && *p) {
+            *alt = '\0';
+            svg_escape(f, items[i]); /* names in it: escaped */
+            fputs(":<ul>", f);
+            while (alt) {
+                char *p = alt + 1, *next = strchr(p, DECISION_ALT);
                 size_t len;
-                q = strstr(p, ", or ");
-                len = q ? (size_t)(q - p) : strlen(p);
-                if (!q && len && p[len - 1] == '.')
-                    len--; /* the sentence's full stop */
-                p[len] = '\0';
+                if (next)
+                    *next = '\0';
+                len = strlen(p);
+                if (!next && len && p[len - 1] == '.')
+                    p[len - 1] = '\0'; /* the sentence's full stop */
                 fputs("<li>", f);
                 svg_escape(f, p);
                 fputs("</li>", f);
-                p = q ? q + 5 : NULL;
+                alt = next;
             }
             fputs("</ul>", f);
-            free(rest);
         } else {
             svg_escape(f, items[i]);
         }
