@@ -80,21 +80,31 @@ static int has_pricing(json_t *inst, const char *pricing)
     return 0;
 }
 
-static int add_price(json_t *prices, enum cat_pricing pricing, double amount, const char *currency,
-                     const char *source, const char *as_of, const char *note)
+json_t *cat_convert_price(enum cat_pricing pricing, const char *unit, double amount,
+                          const char *currency, const char *source, const char *as_of,
+                          const char *note)
 {
     json_t *p = json_object();
     if (!p)
-        return -1;
-    json_object_set_new(p, "pricing", json_string(cat_pricing_name(pricing)));
-    json_object_set_new(p, "unit", json_string("hour"));
+        return NULL;
+    if (pricing != CAT_PRICING_COUNT)
+        json_object_set_new(p, "pricing", json_string(cat_pricing_name(pricing)));
+    if (unit)
+        json_object_set_new(p, "unit", json_string(unit));
     json_object_set_new(p, "amount", json_real(amount));
     json_object_set_new(p, "currency", json_string(currency));
     json_object_set_new(p, "source", json_string(source));
     json_object_set_new(p, "as_of", json_string(as_of));
     if (note)
         json_object_set_new(p, "note", json_string(note));
-    return json_array_append_new(prices, p);
+    return p;
+}
+
+static int add_price(json_t *prices, enum cat_pricing pricing, double amount, const char *currency,
+                     const char *source, const char *as_of, const char *note)
+{
+    json_t *p = cat_convert_price(pricing, "hour", amount, currency, source, as_of, note);
+    return p ? json_array_append_new(prices, p) : -1;
 }
 
 /* Local instance-store disk of converted AWS instances (rule: docs/reference/catalogs.md section

@@ -51,6 +51,16 @@ struct cat_convert_stats {
 /** The element of JSON array arr whose "id" is id (borrowed), or NULL. */
 json_t *cat_convert_find_id(json_t *arr, const char *id);
 
+/**
+ * A catalog price object (docs/catalog-format.md "Prices"): pricing (left out when
+ * CAT_PRICING_COUNT), unit ("hour", "month"; left out when NULL), amount, currency, source,
+ * as_of and note (left out when NULL). The converters' one way to write a price.
+ * @return a new object (the caller's reference), or NULL (memory).
+ */
+json_t *cat_convert_price(enum cat_pricing pricing, const char *unit, double amount,
+                          const char *currency, const char *source, const char *as_of,
+                          const char *note);
+
 /** Defaults listed in struct cat_convert_options; as_of must still be set by the caller. */
 void cat_convert_options_default(struct cat_convert_options *o);
 

@@ -1,6 +1,7 @@
 /* sparecores.c - the Spare Cores SQLite database into a sizeup.catalog/1 (sparecores.h). */
 #include "sparecores.h"
 
+#include "convert.h"
 #include "today.h"
 
 #include <math.h>
@@ -161,27 +162,14 @@ static const struct rule *rule_of(const char *vendor, const char *id, const char
     return NULL;
 }
 
-/* A price object. */
+/* A price object, its source the Spare Cores table it came from. */
 static json_t *price_obj(enum cat_pricing pricing, const char *unit, double amount,
                          const char *currency, const char *table, const char *as_of,
                          const char *note)
 {
-    json_t *p = json_object();
     char src[200];
-    if (!p)
-        return NULL;
     snprintf(src, sizeof src, SOURCE ": %s", table);
-    if (pricing != CAT_PRICING_COUNT)
-        json_object_set_new(p, "pricing", json_string(cat_pricing_name(pricing)));
-    if (unit)
-        json_object_set_new(p, "unit", json_string(unit));
-    json_object_set_new(p, "amount", json_real(amount));
-    json_object_set_new(p, "currency", json_string(currency));
-    json_object_set_new(p, "source", json_string(src));
-    json_object_set_new(p, "as_of", json_string(as_of));
-    if (note)
-        json_object_set_new(p, "note", json_string(note));
-    return p;
+    return cat_convert_price(pricing, unit, amount, currency, src, as_of, note);
 }
 
 /* One current price row of the region, as read once for every server (one query: a query per
