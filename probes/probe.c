@@ -44,15 +44,10 @@ static void add_totals(struct probe_totals *a, const struct probe_totals *d)
     a->reconnects += d->reconnects;
 }
 
-/* Lag of the open loop, summed over the drains. */
-struct lag {
-    double sum, max;
-    uint64_t n;
-};
-
-/* Drain every worker's slot into the interval totals/histogram; lag into *lag. */
-static void drain(struct engine *e, struct probe_totals *d, struct hist *ih, struct lag *lag,
-                  struct lag *cd)
+/* Drain every worker's slot into the interval totals/histogram; the open loop's lag and the
+ * client's delay into *lag and *cd. */
+static void drain(struct engine *e, struct probe_totals *d, struct hist *ih, struct engine_sum *lag,
+                  struct engine_sum *cd)
 {
     for (unsigned i = 0; i < e->workers; i++) {
         struct engine_worker *w = &e->wk[i];
@@ -61,18 +56,8 @@ static void drain(struct engine *e, struct probe_totals *d, struct hist *ih, str
         memset(&w->cnt, 0, sizeof w->cnt);
         hist_merge(ih, &w->hist);
         hist_reset(&w->hist);
-        lag->sum += w->lag_sum_ns;
-        lag->n += w->lag_n;
-        if (w->lag_max_ns > lag->max)
-            lag->max = w->lag_max_ns;
-        w->lag_sum_ns = w->lag_max_ns = 0;
-        w->lag_n = 0;
-        cd->sum += w->cd_sum_ns;
-        cd->n += w->cd_n;
-        if (w->cd_max_ns > cd->max)
-            cd->max = w->cd_max_ns;
-        w->cd_sum_ns = w->cd_max_ns = 0;
-        w->cd_n = 0;
+        engine_sum_take(lag, &w->lag);
+        engine_sum_take(cd, &w->cd);
         pthread_mutex_unlock(&w->lock);
     }
 }
@@ -292,9 +277,9 @@ struct agg {
     const struct probe_config *cfg;
     struct engine *e;
     struct probe_result *r;
-    struct hist *ih; /* one interval's latencies */
-    struct lag lag;
-    struct lag cd; /* the client's own delay (probe_types.h client_delay_avg_ms) */
+    struct hist *ih;       /* one interval's latencies */
+    struct engine_sum lag; /* the open loop's lag, over the drains */
+    struct engine_sum cd;  /* the client's own delay (probe_types.h client_delay_avg_ms) */
     int cal;
     struct ticks cr;
     struct hist *rh; /* calibrated: latencies of the current report interval */
@@ -639,13 +624,13 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
     }
     ticks_destroy(&A.cr);
     if (A.lag.n) {
-        r->lag_avg_ms = A.lag.sum / (double)A.lag.n / 1e6;
-        r->lag_max_ms = A.lag.max / 1e6;
+        r->lag_avg_ms = A.lag.sum_ns / (double)A.lag.n / 1e6;
+        r->lag_max_ms = A.lag.max_ns / 1e6;
     }
     r->client_delay_avg_ms = r->client_delay_max_ms = NAN;
     if (A.cd.n) {
-        r->client_delay_avg_ms = A.cd.sum / (double)A.cd.n / 1e6;
-        r->client_delay_max_ms = A.cd.max / 1e6;
+        r->client_delay_avg_ms = A.cd.sum_ns / (double)A.cd.n / 1e6;
+        r->client_delay_max_ms = A.cd.max_ns / 1e6;
     }
     snprintf(r->server_version, sizeof r->server_version, "%s", e.server_version);
     if (e.have_err) {

@@ -149,18 +149,10 @@ static void flush(struct loop *L)
     add_totals(&wk->cnt, &L->fl);
     for (unsigned i = 0; i < L->fl_n; i++) {
         hist_record(&wk->hist, L->fl_lat[i]);
-        if (L->fl_lag[i] >= 0) {
-            wk->lag_sum_ns += L->fl_lag[i];
-            wk->lag_n++;
-            if (L->fl_lag[i] > wk->lag_max_ns)
-                wk->lag_max_ns = L->fl_lag[i];
-        }
-        if (L->fl_cd[i] >= 0) {
-            wk->cd_sum_ns += L->fl_cd[i];
-            wk->cd_n++;
-            if (L->fl_cd[i] > wk->cd_max_ns)
-                wk->cd_max_ns = L->fl_cd[i];
-        }
+        if (L->fl_lag[i] >= 0)
+            engine_sum_add(&wk->lag, L->fl_lag[i]);
+        if (L->fl_cd[i] >= 0)
+            engine_sum_add(&wk->cd, L->fl_cd[i]);
     }
     pthread_mutex_unlock(&wk->lock);
     memset(&L->fl, 0, sizeof L->fl);

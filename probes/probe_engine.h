@@ -39,15 +39,39 @@ struct engine_arrivals {
     double mean_gap_ns;
 };
 
+/* A sum, maximum and count of durations in ns (a worker's slot, the aggregator's totals). */
+struct engine_sum {
+    double sum_ns, max_ns;
+    uint64_t n;
+};
+
+/** Add one duration (ns, >= 0) to a sum. */
+static inline void engine_sum_add(struct engine_sum *a, double ns)
+{
+    a->sum_ns += ns;
+    a->n++;
+    if (ns > a->max_ns)
+        a->max_ns = ns;
+}
+
+/** Move *from into *into (from left empty). */
+static inline void engine_sum_take(struct engine_sum *into, struct engine_sum *from)
+{
+    into->sum_ns += from->sum_ns;
+    into->n += from->n;
+    if (from->max_ns > into->max_ns)
+        into->max_ns = from->max_ns;
+    from->sum_ns = from->max_ns = 0;
+    from->n = 0;
+}
+
 struct engine_worker {
     /* the slot, under lock: what the aggregator drains */
     _Alignas(64) pthread_mutex_t lock;
     struct probe_totals cnt; /* since the last drain */
-    double lag_sum_ns, lag_max_ns;
-    uint64_t lag_n;
-    double cd_sum_ns, cd_max_ns; /* client delay (probe_types.h client_delay_avg_ms) */
-    uint64_t cd_n;
-    struct hist hist; /* since the last drain */
+    struct engine_sum lag;   /* open loop: actual - intended start */
+    struct engine_sum cd;    /* the client's own delay (probe_types.h client_delay_avg_ms) */
+    struct hist hist;        /* since the last drain */
     /* read by the aggregator without a lock */
     _Alignas(64) atomic_ullong last_answer_ns; /* when the server last answered (clock_now_ns) */
     atomic_uint busy;                          /* connections in an event */

@@ -545,7 +545,6 @@ static void confirm_line(const struct study *s, const struct point *p, const cha
                          char *line, size_t cap)
 {
     const json_t *cl = p->options ? json_object_get(p->options, "confirm") : NULL;
-    double x = json_number_value(json_object_get(cl, "closed_loop_tps"));
     double n = json_number_value(json_object_get(cl, "closed_loop_threads"));
     double lc = json_number_value(json_object_get(cl, "closed_loop_latency_ms"));
     double lo = s->target.pct > 0 ? point_latency_pct(p, s->target.pct, NULL) : p->latency_ms.avg;
@@ -564,7 +563,6 @@ static void confirm_line(const struct study *s, const struct point *p, const cha
              held ? "held" : "was NOT held",
              held ? "" : " (production traffic arrives open loop: size for less)", stat, lc, n,
              p->n_flags ? " (the run was flagged: read it with care)" : "");
-    (void)x;
 }
 
 static int confirm(struct study_probes *sp, size_t i, const struct probe_config *cfg0,
