@@ -49,7 +49,7 @@
 # drifts with the neighbours' load: the figures carry that noise (say so when quoting them).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-sizeup=$here/build/advisor/sizeup
+sizeup=$here/build/sizeup
 port=23114
 dir=/tmp/calib-bench
 reps=3

@@ -24,7 +24,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 rows=1000000 levels=1,2,4,8,16,32 time_s=5 throttles=6000,2000,1000 port=23196
-dir=/tmp/sizeup-disk-aware bin=$here/build/advisor/sizeup bp=16M disk_size=256M short=0
+dir=/tmp/sizeup-disk-aware bin=$here/build/sizeup bp=16M disk_size=256M short=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --short) rows=200000 levels=1,4,16 time_s=3 throttles=3000,1000 disk_size=64M short=1; shift ;;

@@ -26,7 +26,7 @@
 # as the noise floor.
 set -euo pipefail
 
-dir=build size=1G time_s=10 rounds=3 sizeup=build/advisor/sizeup keep=""
+dir=build size=1G time_s=10 rounds=3 sizeup=build/sizeup keep=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --dir) dir=$2; shift 2 ;;

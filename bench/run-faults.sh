@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do
     *) echo "run-faults.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
-bin=$build/advisor/sizeup
+bin=$build/sizeup
 [ -x "$bin" ] || { echo "run-faults.sh: $bin not built" >&2; exit 2; }
 client=$(command -v mariadb || command -v mysql) || { echo "run-faults.sh: no mariadb client" >&2; exit 2; }
 srv=$dir/mariadb

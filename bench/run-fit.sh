@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 curves=${BENCH_FIT_CURVES:-200000}
 bench=$build/bench/bench_fit
-sizeup=$build/advisor/sizeup
+sizeup=$build/sizeup
 for f in "$bench" "$sizeup"; do
     [ -x "$f" ] || { echo "run-fit.sh: $f not built (cmake --build $build)" >&2; exit 2; }
 done

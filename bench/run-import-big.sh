@@ -7,7 +7,7 @@
 # of series entries, with the machine's load. Compare two builds side by side with farm-bench:
 #   farm-bench --vs 'bench/run-import-big.sh NEW' -- bench/run-import-big.sh OLD
 set -eu
-sizeup=${1:-build/advisor/sizeup}
+sizeup=${1:-build/sizeup}
 n=${2:-1450000}
 here=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)

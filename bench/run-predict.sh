@@ -14,7 +14,7 @@
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
-sizeup=$build/advisor/sizeup
+sizeup=$build/sizeup
 [ -x "$sizeup" ] || { echo "run-predict.sh: $sizeup not built" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -24,7 +24,7 @@
 # --workers W is given to sizeup (its OS threads driving the connections; default: its own).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-sizeup=$here/build/advisor/sizeup
+sizeup=$here/build/sizeup
 port=24308
 workers=()
 dir=

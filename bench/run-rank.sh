@@ -9,7 +9,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 bench=$build/bench/bench_rank
-sizeup=$build/advisor/sizeup
+sizeup=$build/sizeup
 for f in "$bench" "$sizeup"; do
     [ -x "$f" ] || { echo "run-rank.sh: $f not built (cmake --build $build)" >&2; exit 2; }
 done

@@ -90,7 +90,7 @@ def point_figures(path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--sizeup", default=os.path.join(HERE, "build/advisor/sizeup"))
+    ap.add_argument("--sizeup", default=os.path.join(HERE, "build/sizeup"))
     ap.add_argument("--port", type=int, default=23076)
     ap.add_argument("--time", type=int, default=10)
     ap.add_argument("--rounds", type=int, default=3)

@@ -6,7 +6,7 @@
 # time and peak memory, with the machine's load. Compare two builds side by side with farm-bench:
 #   farm-bench --vs 'bench/run-study-import.sh NEW' -- bench/run-study-import.sh OLD
 set -eu
-sizeup=${1:-build/advisor/sizeup}
+sizeup=${1:-build/sizeup}
 n=${2:-200}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -605,7 +605,26 @@ enum probe_level_status probe_session_level_with(struct probe_session *s, unsign
     }
 }
 
-/* ---- the options object -------------------------------------------------------------------- */
+/* ---- the defaults and the options object ----------------------------------------------------- */
+
+void probe_config_defaults(struct probe_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    oltp_opts_default(&cfg->oltp);
+    cfg->conn.ps_mode = MYCONN_PS_AUTO;
+    if (myconn_ignore_parse("1213,1020,1205", &cfg->conn.ignore) != 0)
+        abort(); /* a constant list */
+    cfg->conn.connect_timeout_s = 5;
+    cfg->conn.timeout_s = 10;
+    if (sbrand_params_init(&cfg->rand, SBRAND_SPECIAL, 12, 1, 75, 0.2) != 0)
+        abort();     /* constant parameters in their ranges */
+    cfg->time_s = 0; /* calibrated: the precision decides the length */
+    cfg->precision = 0.02;
+    cfg->min_time_s = 5;
+    cfg->max_time_s = 60;
+    cfg->percentile = 95;
+    cfg->give_up_s = 30;
+}
 
 json_t *probe_config_json(const struct probe_config *c)
 {

@@ -148,6 +148,19 @@ enum probe_level_status probe_session_level_with(struct probe_session *s, unsign
 int probe_session_write(struct probe_session *s, const struct point *p);
 
 /**
+ * The probe's defaults, the one source for `sizeup probe` (its option table's defaults equal
+ * these: test_cli_help compares them field by field through probe_config_json) and for the
+ * drivers (a study's probes): sysbench 1.0.20's workload options (oltp_opts_default), a
+ * calibrated level (precision 2 %, min 5 s, max 60 s; time_s 0), the 95th percentile, ids drawn
+ * from sysbench's "special" distribution (12 iterations, 1 % hot range, 75 % of draws in it),
+ * seed 0 (the time), errors 1213, 1020 and 1205 restarting the transaction, prepared statements
+ * auto, connect 5 s, statements 10 s, give up after 30 s, no interval lines, closed loop.
+ * Connection targets (host, port, user, ...) are left NULL/0: the option files' then.
+ * @param cfg  filled whole (no pointer it holds needs freeing)
+ */
+void probe_config_defaults(struct probe_config *cfg);
+
+/**
  * The options object of a record for a configuration: the workload and run options as given
  * (sysbench's names), never the password.
  * @return a new reference, or NULL when out of memory.

@@ -7,7 +7,10 @@ library's link line, and (with --check) the dependency rule of docs/architecture
     models   -> nothing of the project        (GSL)
     catalogs -> util
     probes   -> records, util                 (the only library that links libmariadb)
-    advisor  -> records, models, catalogs, util; advisor/cli also -> probes
+    advisor  -> records, models, catalogs, util; inside it, by concern, one way:
+                curve <- plan, rank <- decide <- present, study
+    drive    -> advisor, probes, records, models, catalogs, util   (talks to servers)
+    cli      -> everything                    (options, output, exit codes; no server talk)
     <mysql.h> only in probes/*.c; no include circle between modules (a module is a .c/.h pair)
 
 Usage: scripts/arch.py [--check [--known TEXT]...] [ROOT]
@@ -20,17 +23,26 @@ import os
 import re
 import sys
 
-LIBS = ["util", "records", "probes", "models", "catalogs", "advisor"]
+LIBS = ["util", "records", "probes", "models", "catalogs", "advisor", "drive", "cli"]
+ADVISOR = ["curve", "plan", "rank", "decide", "present", "study"]
 OTHERS = ["fuzz", "bench"]
-# Folder -> folders it may include from (advisor/cli counts as its own folder here).
+# Folder -> folders it may include from (each advisor/ sub-folder counts as its own folder).
+BELOW_ADVISOR = {"records", "models", "catalogs", "util"}
+ALL_ADVISOR = {"advisor/" + d for d in ADVISOR}
 ALLOWED = {
     "util": set(),
     "records": {"util"},
     "models": set(),
     "catalogs": {"util"},
     "probes": {"records", "util"},
-    "advisor": {"records", "models", "catalogs", "util"},
-    "advisor/cli": {"advisor", "records", "probes", "models", "catalogs", "util"},
+    "advisor/curve": BELOW_ADVISOR,
+    "advisor/plan": BELOW_ADVISOR | {"advisor/curve"},
+    "advisor/rank": BELOW_ADVISOR | {"advisor/curve"},
+    "advisor/decide": BELOW_ADVISOR | {"advisor/curve", "advisor/rank"},
+    "advisor/present": BELOW_ADVISOR | {"advisor/curve", "advisor/rank", "advisor/decide"},
+    "advisor/study": BELOW_ADVISOR | {"advisor/curve", "advisor/rank", "advisor/decide"},
+    "drive": BELOW_ADVISOR | ALL_ADVISOR | {"probes"},
+    "cli": BELOW_ADVISOR | ALL_ADVISOR | {"probes", "drive"},
 }
 # CMake target -> project targets it may link.
 LINK_ALLOWED = {
@@ -40,14 +52,18 @@ LINK_ALLOWED = {
     "sizeup_catalogs": {"sizeup_util"},
     "sizeup_probes": {"sizeup_records", "sizeup_util"},
     "sizeup_advisor": {"sizeup_records", "sizeup_models", "sizeup_catalogs", "sizeup_util"},
+    "sizeup_drive": {"sizeup_advisor", "sizeup_probes", "sizeup_records", "sizeup_models",
+                     "sizeup_catalogs", "sizeup_util"},
+    "sizeup_cli": {"sizeup_drive", "sizeup_advisor", "sizeup_probes", "sizeup_records",
+                   "sizeup_models", "sizeup_catalogs", "sizeup_util"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 
 
 def folder_of(rel):
     parts = rel.split("/")
-    if parts[0] == "advisor" and len(parts) > 2 and parts[1] == "cli":
-        return "advisor/cli"
+    if parts[0] == "advisor" and len(parts) > 2:
+        return "advisor/" + parts[1]
     return parts[0]
 
 
@@ -115,13 +131,14 @@ def main(argv):
                 modedges.setdefault(mod, set()).add(target[:-2])
 
     print("Include graph (folder -> folder: includes)")
-    for here in LIBS[:5] + ["advisor", "advisor/cli"] + OTHERS:
+    for here in LIBS[:5] + sorted(ALL_ADVISOR, key=lambda f: ADVISOR.index(f[8:])) + [
+            "drive", "cli"] + OTHERS:
         outs = ["%s (%d)" % (t, n) for (h, t), n in sorted(edges.items()) if h == here]
         print("  %-12s -> %s" % (here, ", ".join(outs) if outs else "nothing of the project"))
 
     print("\nLink lines (CMake target_link_libraries)")
     links = {}
-    for top in LIBS + ["advisor/cli"]:
+    for top in LIBS:
         cm = os.path.join(root, top, "CMakeLists.txt")
         if not os.path.exists(cm):
             continue

@@ -20,7 +20,7 @@ scripts/deps.sh
 echo "== building sizeup" >&2
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc 2>/dev/null || echo 2)" >/dev/null
-sizeup=$root/build/advisor/sizeup
+sizeup=$root/build/sizeup
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
 srv=$outdir/mariadb

@@ -19,7 +19,7 @@ import sys
 import tempfile
 
 SRC = os.environ.get("SIZEUP_SOURCE_DIR", ".")
-BIN = os.environ.get("SIZEUP_BIN", os.path.join(SRC, "build/advisor/sizeup"))
+BIN = os.environ.get("SIZEUP_BIN", os.path.join(SRC, "build/sizeup"))
 A, B, S, K = 650.0, 0.95, 0.04, 0.02
 U = [0.5, 1, 1.5, 2, 3, 4, 6, 8]
 MEASURED = [2, 4, 8, 16, 32]

@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 SRC = os.environ.get("SIZEUP_SOURCE_DIR", ".")
-BIN = os.environ.get("SIZEUP_BIN", os.path.join(SRC, "build/advisor/sizeup"))
+BIN = os.environ.get("SIZEUP_BIN", os.path.join(SRC, "build/sizeup"))
 CSV = os.path.join(SRC, "data/published/aws-ec2-oltp-ro-c5-c5a-c6g.csv")
 CAT = os.path.join(SRC, "data/catalogs/aws-us-east-1.json")
 failed = 0

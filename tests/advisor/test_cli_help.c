@@ -16,10 +16,13 @@
 #include "limit.h"
 #include "oltp.h"
 #include "probe_types.h"
+#include "session.h"
 #include "units.h"
 
 #include <ctype.h>
+#include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -233,8 +236,9 @@ static void check_probe_table(void)
     CHECK_INT_EQ((int)found, (int)(sizeof lim / sizeof lim[0]));
 }
 
-/* A study's probes start from cmd_probe_config_default: the probe table's own defaults, the
- * ones --help prints (they were also written out in probes/probe.c, where they could drift). */
+/* The probe's defaults have one source, probes/ (probe_config_defaults), which a study's probes
+ * start from; the option table's defaults, the ones --help prints, must say the same: every
+ * field of the record's options object, and the fields that object leaves out. */
 static const char *probe_dflt(const char *name)
 {
     for (const struct cli_opt *o = cmd_probe_cli.options; o->name; o++)
@@ -250,7 +254,27 @@ static void check_probe_defaults(void)
     double want[5];
     double pct = -1;
     long long tables = -1;
+    struct probe_config lib;
+    json_t *a, *b;
     CHECK_INT_EQ(cmd_probe_config_default(&cfg), 0);
+    probe_config_defaults(&lib);
+    a = probe_config_json(&cfg);
+    b = probe_config_json(&lib);
+    CHECK(a && b && json_equal(a, b));
+    if (a && b && !json_equal(a, b)) {
+        char *ta = json_dumps(a, JSON_SORT_KEYS), *tb = json_dumps(b, JSON_SORT_KEYS);
+        fprintf(stderr, "option table: %s\nprobes/:      %s\n", ta ? ta : "?", tb ? tb : "?");
+        free(ta);
+        free(tb);
+    }
+    json_decref(a);
+    json_decref(b);
+    CHECK(cfg.precision == lib.precision && cfg.time_s == lib.time_s);
+    CHECK(cfg.conn.connect_timeout_s == lib.conn.connect_timeout_s);
+    CHECK(cfg.conn.timeout_s == lib.conn.timeout_s && cfg.give_up_s == lib.give_up_s);
+    CHECK(memcmp(&cfg.rand, &lib.rand, sizeof cfg.rand) == 0);
+    CHECK(memcmp(&cfg.conn.ignore, &lib.conn.ignore, sizeof cfg.conn.ignore) == 0);
+    CHECK(cfg.conn.ps_mode == lib.conn.ps_mode && cfg.report_interval_s == lib.report_interval_s);
     for (size_t i = 0; i < 5; i++) {
         const char *d = probe_dflt(seconds[i]);
         CHECK(d != NULL);

@@ -2,8 +2,8 @@
  * choices.h - the values of CLI_CHOICE options that several commands' tables share (cli.h),
  * so a name means the same value in every command.
  */
-#ifndef SIZEUP_ADVISOR_CLI_CHOICES_H
-#define SIZEUP_ADVISOR_CLI_CHOICES_H
+#ifndef SIZEUP_CLI_CHOICES_H
+#define SIZEUP_CLI_CHOICES_H
 
 #include "catalog.h"
 #include "cli.h"

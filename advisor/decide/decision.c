@@ -2,7 +2,6 @@
 #include "decision.h"
 
 #include "confidence.h"
-#include "svg.h"
 #include "tco.h"
 
 #include "textsafe.h"
@@ -10,10 +9,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Before each alternative of a "where it flips" item: the ASCII unit separator (an id that
- * holds one is only split there). */
-#define DECISION_ALT '\x1f'
 
 /* Append to an item, never past its end. */
 static void add(char *item, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -209,7 +204,7 @@ static void power(char *item, const struct rank_row *r)
 
 /* The items with a "where it flips" item's alternatives each after DECISION_ALT; the writers
  * print them as a sentence (decision_items) or a list (HTML). */
-static size_t items_raw(const struct rank_set *s, char (*items)[DECISION_ITEM_MAX])
+size_t decision_items_parts(const struct rank_set *s, char (*items)[DECISION_ITEM_MAX])
 {
     const struct rank_confidence *c = s->conf;
     const struct rank_tco *t = s->tco;
@@ -281,7 +276,7 @@ static size_t items_raw(const struct rank_set *s, char (*items)[DECISION_ITEM_MA
 
 size_t decision_items(const struct rank_set *s, char (*items)[DECISION_ITEM_MAX])
 {
-    size_t n = items_raw(s, items);
+    size_t n = decision_items_parts(s, items);
     for (size_t i = 0; i < n; i++) {
         /* the alternatives as one sentence: "... time) A, or B." */
         char out[DECISION_ITEM_MAX];
@@ -299,65 +294,4 @@ size_t decision_items(const struct rank_set *s, char (*items)[DECISION_ITEM_MAX]
         memcpy(items[i], out, o + 1);
     }
     return n;
-}
-
-int decision_write_markdown(FILE *f, const struct rank_set *s)
-{
-    char(*items)[DECISION_ITEM_MAX] = malloc(DECISION_MAX_ITEMS * sizeof *items);
-    size_t n;
-    if (!items)
-        return -1;
-    n = decision_items(s, items);
-    if (n)
-        fprintf(f, "\n## Decision\n\n");
-    for (size_t i = 0; i < n; i++) {
-        char md[2 * DECISION_ITEM_MAX];
-        fprintf(f, "- %s\n", textsafe_md(items[i], md, sizeof md)); /* names in it: escaped */
-    }
-    free(items);
-    return ferror(f) ? -1 : 0;
-}
-
-int decision_write_html(FILE *f, const struct rank_set *s)
-{
-    char(*items)[DECISION_ITEM_MAX] = malloc(DECISION_MAX_ITEMS * sizeof *items);
-    size_t n;
-    if (!items)
-        return -1;
-    n = items_raw(s, items);
-    if (n == 0) {
-        free(items);
-        return 0;
-    }
-    fprintf(f, "<h2>Decision</h2>\n<ul class=\"decision\">\n");
-    for (size_t i = 0; i < n; i++) {
-        char *alt = strchr(items[i], DECISION_ALT);
-        fputs("<li>", f);
-        if (alt) {
-            /* one estimate a line (issue 28.18: one very long sentence) */
-            *alt = '\0';
-            svg_escape(f, items[i]); /* names in it: escaped */
-            fputs(":<ul>", f);
-            while (alt) {
-                char *p = alt + 1, *next = strchr(p, DECISION_ALT);
-                size_t len;
-                if (next)
-                    *next = '\0';
-                len = strlen(p);
-                if (!next && len && p[len - 1] == '.')
-                    p[len - 1] = '\0'; /* the sentence's full stop */
-                fputs("<li>", f);
-                svg_escape(f, p);
-                fputs("</li>", f);
-                alt = next;
-            }
-            fputs("</ul>", f);
-        } else {
-            svg_escape(f, items[i]);
-        }
-        fputs("</li>\n", f);
-    }
-    fprintf(f, "</ul>\n");
-    free(items);
-    return ferror(f) ? -1 : 0;
 }

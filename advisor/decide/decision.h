@@ -6,8 +6,7 @@
  * figures of confidence.h (P(best), the break-even price) and tco.h (advantage, break-even
  * inputs, sensitivity, horizon); it computes nothing new.
  *
- * Written as Markdown list items (`sizeup rank --markdown`, `sizeup report --markdown`, a
- * study's report.md) or HTML list items (the HTML report), one item per line of thought.
+ * Written as Markdown or HTML list items by decision_output.h, one item per line of thought.
  *
  * Thread-safety: functions touch only their arguments.
  */
@@ -31,16 +30,15 @@
  */
 size_t decision_items(const struct rank_set *s, char (*items)[DECISION_ITEM_MAX]);
 
-/**
- * "## Decision" and its items as a Markdown list (nothing when there are no items).
- * @return 0, or -1 (I/O, or out of memory for the items: nothing written).
- */
-int decision_write_markdown(FILE *f, const struct rank_set *s);
+/* Before each alternative of a "where it flips" item in decision_items_parts: the ASCII unit
+ * separator (an id that holds one is only split there). */
+#define DECISION_ALT '\x1f'
 
 /**
- * "<h2>Decision</h2>" and its items as an HTML list, the text escaped (nothing when there are
- * no items). @return 0, or -1 (I/O, or out of memory: nothing written).
+ * As decision_items, but a "where it flips" item keeps its alternatives apart: each follows a
+ * DECISION_ALT, for a writer that lists them one a line (decision_output.h).
+ * @return the number of items.
  */
-int decision_write_html(FILE *f, const struct rank_set *s);
+size_t decision_items_parts(const struct rank_set *s, char (*items)[DECISION_ITEM_MAX]);
 
 #endif

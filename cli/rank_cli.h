@@ -11,8 +11,8 @@
  * configuration: SIZEUP_EXIT_INPUT (3) after the rest is ranked; nothing to rank:
  * SIZEUP_EXIT_FAIL (1).
  */
-#ifndef SIZEUP_ADVISOR_RANK_CLI_H
-#define SIZEUP_ADVISOR_RANK_CLI_H
+#ifndef SIZEUP_CLI_RANK_CLI_H
+#define SIZEUP_CLI_RANK_CLI_H
 
 #include "catalog.h"
 #include "choices.h"

@@ -3,8 +3,8 @@
  * subcommand name (argv[0] is the subcommand name) and returns a sizeup_exit code (cli.h).
  * `sizeup help CMD` calls CMD with "--help".
  */
-#ifndef SIZEUP_ADVISOR_COMMANDS_H
-#define SIZEUP_ADVISOR_COMMANDS_H
+#ifndef SIZEUP_CLI_COMMANDS_H
+#define SIZEUP_CLI_COMMANDS_H
 
 #include "cli.h"
 

@@ -333,9 +333,8 @@ static int client_share_check(struct probe_cli *pc, int time_given)
 static void probe_cli_init(struct probe_cli *pc)
 {
     memset(pc, 0, sizeof *pc);
-    oltp_opts_default(&pc->cfg.oltp);
+    probe_config_defaults(&pc->cfg); /* the table's defaults below say the same (test_cli_help) */
     pc->ladder = ladder_opts_default();
-    pc->cfg.conn.connect_timeout_s = 5;
 }
 
 /* Parse the command line into pc; @return CLI_RUN, or the exit status (--help, misuse). */
@@ -548,7 +547,7 @@ static int run_levels_locked(struct probe_cli *pc)
     probe_drive_passes(&d, &pc->cfg,
                        pc->threads.auto_threads ? pc->ladder.max_points : pc->threads.n,
                        pc->replicates, pc->budget_s, pc->slo.pct, pc->slo.target_s * 1e3);
-    rc = probe_drive(s, &d, NULL);
+    rc = cli_exit_of_drive(probe_drive(s, &d, NULL));
     probe_session_free(s);
     /* resumed in passes: the new level records pool the replicates the older ones did, and
      * more; the older ones go (levelfile.h) */

@@ -7,6 +7,7 @@
 #include "confidence.h"
 #include "cost.h"
 #include "decision.h"
+#include "decision_output.h"
 #include "svg.h"
 #include "tco.h"
 

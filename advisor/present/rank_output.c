@@ -4,6 +4,7 @@
 #include "confidence.h"
 #include "csvfield.h"
 #include "decision.h"
+#include "decision_output.h"
 #include "figfmt.h"
 #include "tco.h"
 

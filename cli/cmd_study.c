@@ -362,7 +362,7 @@ static int run_candidates(const struct study *s, struct study_probes *sp,
         fprintf(stderr, "study: [%zu/%zu] %s (%s)\n", i + 1, s->n_cand, cd->target,
                 cd->probe ? "probe" : "import");
         if (cd->probe) {
-            rc = study_probes_run(sp, i, done, f);
+            rc = cli_exit_of_drive(study_probes_run(sp, i, done, f));
         } else {
             FILE *out = fopen(f->results, "a");
             if (!out) {

@@ -385,6 +385,21 @@ static int bad_value(const struct cli_cmd *cmd, const struct cli_opt *o, const c
 
 /* ---- tables ------------------------------------------------------------------------------ */
 
+int cli_exit_of_drive(enum drive_status st)
+{
+    switch (st) {
+    case DRIVE_OK:
+        return SIZEUP_EXIT_OK;
+    case DRIVE_UNREACHABLE:
+        return SIZEUP_EXIT_UNREACHABLE;
+    case DRIVE_INTERRUPTED:
+        return SIZEUP_EXIT_INTERRUPTED;
+    case DRIVE_FAIL:
+        break;
+    }
+    return SIZEUP_EXIT_FAIL;
+}
+
 const char *cli_default_text(const struct cli_opt *o)
 {
     return o->dflt ? o->dflt : o->dflt_doc;

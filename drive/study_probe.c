@@ -1,9 +1,6 @@
 /* study_probe.c - a study's probed candidates, in-process (see study_probe.h). */
 #include "study_probe.h"
 
-#include "commands.h"
-
-#include "cli.h"
 #include "curve.h"
 #include "dblock.h"
 #include "import.h"
@@ -182,8 +179,7 @@ static void candidate_config(const struct study_probes *sp, size_t i, FILE *log,
 {
     const struct study *s = sp->s;
     const struct study_candidate *c = &s->cand[i];
-    if (cmd_probe_config_default(cfg) != 0)
-        abort(); /* the option table's defaults parse: test_cli_help */
+    probe_config_defaults(cfg); /* `sizeup probe`'s defaults (test_cli_help) */
     if (c->mysql.host)
         cfg->conn.host = c->mysql.host;
     if (c->mysql.port)
@@ -274,12 +270,10 @@ static struct probe_session *session(const struct study_candidate *c,
     return ps;
 }
 
-/* A tables step's result as an exit status. */
-static int tables_status(int rc)
+/* A tables step's result as a run's status. */
+static enum drive_status tables_status(int rc)
 {
-    return rc == 0                   ? SIZEUP_EXIT_OK
-           : rc == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE
-                                     : SIZEUP_EXIT_FAIL;
+    return rc == 0 ? DRIVE_OK : rc == -MYCONN_RECONNECT ? DRIVE_UNREACHABLE : DRIVE_FAIL;
 }
 
 /* Drop the candidate's tables after they were prepared, whatever happened since: a server that
@@ -310,17 +304,18 @@ static int drop_tables(struct probe_session *ps, const struct probe_config *cfg,
 }
 
 /* Curve w of candidate i measured by its K clients (c->clients > 1): each level of the list not
- * yet in done, for max_time, merged (study_clients.h). An exit status. */
-static int clients_curve(const struct study_probes *sp, size_t i, size_t w,
-                         const struct probe_config *cfg0, const json_t *opts,
-                         const struct point_list *done, const struct study_probe_files *f)
+ * yet in done, for max_time, merged (study_clients.h). How it ended. */
+static enum drive_status clients_curve(const struct study_probes *sp, size_t i, size_t w,
+                                       const struct probe_config *cfg0, const json_t *opts,
+                                       const struct point_list *done,
+                                       const struct study_probe_files *f)
 {
     const struct study *s = sp->s;
     const struct study_candidate *c = &s->cand[i];
     struct probe_config cfg = *cfg0;
     struct probe_session *res = NULL, *parts = NULL;
     struct study_clients_out o;
-    int rc = SIZEUP_EXIT_OK;
+    int rc = DRIVE_OK;
 
     /* a part is one level of a fixed length, so that the clients' windows agree */
     cfg.precision = 0;
@@ -328,7 +323,7 @@ static int clients_curve(const struct study_probes *sp, size_t i, size_t w,
     if (!(res = session(c, &cfg, s, f->results, opts)) ||
         !(parts = session(c, &cfg, s, f->parts, opts))) {
         probe_session_free(res);
-        return SIZEUP_EXIT_FAIL;
+        return DRIVE_FAIL;
     }
     memset(&o, 0, sizeof o);
     o.target = c->target;
@@ -338,7 +333,7 @@ static int clients_curve(const struct study_probes *sp, size_t i, size_t w,
     o.results = res;
     o.parts = parts;
     o.log = f->log;
-    for (size_t k = 0; k < s->n_ladder && rc == SIZEUP_EXIT_OK && !stopflag_signal(); k++) {
+    for (size_t k = 0; k < s->n_ladder && rc == DRIVE_OK && !stopflag_signal(); k++) {
         struct probe_level lv;
         enum probe_level_status st;
         if (curve_find_point(done, c->target, s->wl[w].name, s->ladder[k]))
@@ -360,13 +355,13 @@ static int clients_curve(const struct study_probes *sp, size_t i, size_t w,
                     c->target, s->ladder[k], lv.flags[0] ? lv.flags : "no transaction");
             break;
         case PROBE_LEVEL_INTERRUPTED:
-            rc = SIZEUP_EXIT_INTERRUPTED;
+            rc = DRIVE_INTERRUPTED;
             break;
         case PROBE_LEVEL_UNREACHABLE:
-            rc = SIZEUP_EXIT_UNREACHABLE;
+            rc = DRIVE_UNREACHABLE;
             break;
         default:
-            rc = SIZEUP_EXIT_FAIL;
+            rc = DRIVE_FAIL;
             break;
         }
     }
@@ -574,7 +569,7 @@ static int confirm(struct study_probes *sp, size_t i, const struct probe_config 
     struct import_report irep;
     struct curve_groups g;
     char line[900];
-    int rc = SIZEUP_EXIT_OK;
+    int rc = DRIVE_OK;
 
     if (c->clients > 1) {
         /* measured with K load generators because one could not drive it: one open-loop
@@ -583,7 +578,7 @@ static int confirm(struct study_probes *sp, size_t i, const struct probe_config 
             add_line(sp, "confirm", c->target, s->wl[w].name,
                      "not run: the curve was measured with several clients, and the open-loop "
                      "run has one");
-        return SIZEUP_EXIT_OK;
+        return DRIVE_OK;
     }
     point_list_init(&pts);
     memset(&g, 0, sizeof g);
@@ -593,9 +588,9 @@ static int confirm(struct study_probes *sp, size_t i, const struct probe_config 
         fprintf(stderr, "study: %s: confirm: cannot read %s\n", c->target, f->results);
         point_list_destroy(&pts);
         point_list_destroy(&cf);
-        return SIZEUP_EXIT_OK; /* the curves stand; only the confirmation is missing */
+        return DRIVE_OK; /* the curves stand; only the confirmation is missing */
     }
-    for (size_t w = 0; w < s->n_wl && rc == SIZEUP_EXIT_OK && !stopflag_signal(); w++) {
+    for (size_t w = 0; w < s->n_wl && rc == DRIVE_OK && !stopflag_signal(); w++) {
         const struct point *done = confirmed(&cf, c->target, s->wl[w].name);
         struct curve_at at;
         struct probe_config cfg = *cfg0;
@@ -629,7 +624,7 @@ static int confirm(struct study_probes *sp, size_t i, const struct probe_config 
         ps = opts ? session(c, &cfg, s, f->confirm, opts) : NULL;
         if (!ps) {
             json_decref(opts);
-            rc = SIZEUP_EXIT_FAIL;
+            rc = DRIVE_FAIL;
             break;
         }
         if (probe_session_open(ps) != 0 || probe_session_check(ps) != 0) {
@@ -643,7 +638,7 @@ static int confirm(struct study_probes *sp, size_t i, const struct probe_config 
             fprintf(stderr, "sizeup: %s: %s\n", c->target, lmsg);
             probe_session_free(ps);
             json_decref(opts);
-            rc = SIZEUP_EXIT_FAIL;
+            rc = DRIVE_FAIL;
             break;
         }
         fprintf(stderr,
@@ -657,7 +652,7 @@ static int confirm(struct study_probes *sp, size_t i, const struct probe_config 
             fprintf(stderr, "study: %s: confirm %s: %s\n", c->target, s->wl[w].name,
                     strstr(line, "was NOT held") ? "the target was NOT held" : "the target held");
         } else if (st == PROBE_LEVEL_INTERRUPTED) {
-            rc = SIZEUP_EXIT_INTERRUPTED;
+            rc = DRIVE_INTERRUPTED;
         } else {
             snprintf(line, sizeof line, "the open-loop run failed (%s): nothing confirmed",
                      probe_session_msg(ps));
@@ -678,8 +673,8 @@ void study_probes_write_noise(const struct study_probes *sp, FILE *out)
         fputs(sp->noise, out);
 }
 
-int study_probes_run(struct study_probes *sp, size_t i, const struct point_list *done,
-                     const struct study_probe_files *f)
+enum drive_status study_probes_run(struct study_probes *sp, size_t i, const struct point_list *done,
+                                   const struct study_probe_files *f)
 {
     const struct study *s = sp->s;
     const struct study_candidate *c = &s->cand[i];
@@ -707,28 +702,28 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
             memset(&cfg0, 0, sizeof cfg0);
             confirm(sp, i, &cfg0, f, NULL);
         }
-        return SIZEUP_EXIT_OK;
+        return DRIVE_OK;
     }
     candidate_config(sp, i, f->log, &cfg);
     /* where the connections go once the option files are read (for the records and messages) */
     if (myconn_resolve(&cfg.conn, &where) != 0) {
         fprintf(stderr, "sizeup: out of memory\n");
-        return SIZEUP_EXIT_FAIL;
+        return DRIVE_FAIL;
     }
     if (where.tls_conflict) {
         fprintf(stderr, "sizeup: %s: %s is set by an option file too\n", c->target,
                 where.tls_conflict);
-        return SIZEUP_EXIT_FAIL;
+        return DRIVE_FAIL;
     }
     if (!(tables = session(c, &cfg, s, NULL, NULL)))
-        return SIZEUP_EXIT_FAIL;
+        return DRIVE_FAIL;
     /* this database's probe tables for this study alone (probes/dblock.h, issue 27.8) */
     {
         char lmsg[1024];
         int lr = dblock_acquire(&lock, &cfg.conn, lmsg, sizeof lmsg);
         if (lr != 0) {
             fprintf(stderr, "sizeup: %s: %s\n", c->target, lmsg);
-            rc = lr == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
+            rc = lr == -MYCONN_RECONNECT ? DRIVE_UNREACHABLE : DRIVE_FAIL;
             goto out;
         }
         if (lmsg[0])
@@ -752,11 +747,11 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
         /* a failed or interrupted prepare drops what it created */
         if (!stopflag_signal())
             fprintf(stderr, "sizeup: prepare: %s\n", probe_session_msg(tables));
-        rc = stopflag_signal() ? SIZEUP_EXIT_INTERRUPTED : tables_status(rc);
+        rc = stopflag_signal() ? DRIVE_INTERRUPTED : tables_status(rc);
         goto out;
     }
 
-    for (size_t w = 0; w < s->n_wl && rc == SIZEUP_EXIT_OK && !stopflag_signal(); w++) {
+    for (size_t w = 0; w < s->n_wl && rc == DRIVE_OK && !stopflag_signal(); w++) {
         struct probe_drive_opts d;
         struct probe_drive_result res;
         struct probe_session *ps;
@@ -774,19 +769,19 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
             (c->clients > 1 && json_object_set_new(opts, "clients", json_integer(c->clients)))) {
             json_decref(opts);
             fprintf(stderr, "sizeup: out of memory\n");
-            rc = SIZEUP_EXIT_FAIL;
+            rc = DRIVE_FAIL;
             break;
         }
         if (c->clients > 1) {
             rc = clients_curve(sp, i, w, &cfg, opts, done, f);
             json_decref(opts);
-            if (rc == SIZEUP_EXIT_OK)
+            if (rc == DRIVE_OK)
                 mark_finished(f->done_path, c->target, s->wl[w].name);
             continue;
         }
         if (!(ps = session(c, &cfg, s, f->results, opts))) {
             json_decref(opts);
-            rc = SIZEUP_EXIT_FAIL;
+            rc = DRIVE_FAIL;
             break;
         }
         memset(&d, 0, sizeof d);
@@ -841,25 +836,23 @@ int study_probes_run(struct study_probes *sp, size_t i, const struct point_list 
         if (d.passes && done && done->n > 0)
             keep_newest_levels(f->results, c->target, s->wl[w].name);
         json_decref(opts);
-        if (rc == SIZEUP_EXIT_OK)
+        if (rc == DRIVE_OK)
             mark_finished(f->done_path, c->target, s->wl[w].name);
     }
-    if (rc == SIZEUP_EXIT_OK && s->confirm && f->confirm && !stopflag_signal())
+    if (rc == DRIVE_OK && s->confirm && f->confirm && !stopflag_signal())
         rc = confirm(sp, i, &cfg, f, &lock);
     /* every path after a prepare drops the tables again */
-    if (drop_tables(tables, &cfg, c->target) != 0 && rc == SIZEUP_EXIT_OK)
-        rc = SIZEUP_EXIT_FAIL;
+    if (drop_tables(tables, &cfg, c->target) != 0 && rc == DRIVE_OK)
+        rc = DRIVE_FAIL;
     fflush(f->log);
     if (stopflag_signal())
-        rc = SIZEUP_EXIT_INTERRUPTED;
+        rc = DRIVE_INTERRUPTED;
 out:
     dblock_release(&lock);
     point_list_destroy(&hist);
     probe_session_free(tables);
-    if (rc != SIZEUP_EXIT_OK && rc != SIZEUP_EXIT_INTERRUPTED)
-        fprintf(stderr,
-                "study: %s: the probe ended with exit status %d%s; going on with the "
-                "other candidates\n",
-                c->target, rc, rc == SIZEUP_EXIT_UNREACHABLE ? " (server unreachable)" : "");
+    if (rc != DRIVE_OK && rc != DRIVE_INTERRUPTED)
+        fprintf(stderr, "study: %s: the probe ended: %s; going on with the other candidates\n",
+                c->target, drive_status_name(rc));
     return rc;
 }

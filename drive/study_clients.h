@@ -20,8 +20,8 @@
  *
  * Thread-safety: call from one thread; it starts and joins its K threads.
  */
-#ifndef SIZEUP_ADVISOR_CLI_STUDY_CLIENTS_H
-#define SIZEUP_ADVISOR_CLI_STUDY_CLIENTS_H
+#ifndef SIZEUP_DRIVE_STUDY_CLIENTS_H
+#define SIZEUP_DRIVE_STUDY_CLIENTS_H
 
 #include "probe.h"
 #include "session.h"

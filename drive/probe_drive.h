@@ -24,10 +24,11 @@
  * error, a refused connection, a record that could not be written; 4 the server did not answer
  * again within the session's give_up_s; 130 the stop flag.
  */
-#ifndef SIZEUP_ADVISOR_CLI_PROBE_DRIVE_H
-#define SIZEUP_ADVISOR_CLI_PROBE_DRIVE_H
+#ifndef SIZEUP_DRIVE_PROBE_DRIVE_H
+#define SIZEUP_DRIVE_PROBE_DRIVE_H
 
 #include "dblock.h"
+#include "drive_status.h"
 #include "ladder.h"
 #include "passes.h"
 #include "point.h"
@@ -95,9 +96,11 @@ void probe_drive_passes(struct probe_drive_opts *o, const struct probe_config *c
  * Open the session (connect, max_connections), check the tables, then measure the levels
  * (in passes, with o->history's replicates as the server's noise floor).
  * @param res  filled (may be NULL)
- * @return an exit status as described above; the reason is on o->progress as "sizeup: ...".
+ * @return DRIVE_OK; DRIVE_FAIL (a level or the tables failed), DRIVE_UNREACHABLE (the server
+ *         did not answer within the give-up time), DRIVE_INTERRUPTED (the stop flag); the
+ *         reason is on o->progress as "sizeup: ...". Every finished level is recorded.
  */
-int probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
-                struct probe_drive_result *res);
+enum drive_status probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
+                              struct probe_drive_result *res);
 
 #endif

@@ -31,12 +31,14 @@
  *
  * Thread-safety: cli_parse uses getopt_long's globals (optind, optarg): one thread at a time.
  */
-#ifndef SIZEUP_ADVISOR_CLI_H
-#define SIZEUP_ADVISOR_CLI_H
+#ifndef SIZEUP_CLI_H
+#define SIZEUP_CLI_H
 
+#include "drive_status.h"
 #include <getopt.h>
 #include <stddef.h>
 #include <stdint.h>
+
 #include <stdio.h>
 
 #include "slo.h"
@@ -234,5 +236,12 @@ long cli_same_file_before(const char *const *paths, size_t i);
  * @return SIZEUP_EXIT_USAGE, for `return cli_usage_error(...)`.
  */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/**
+ * The exit status of a measurement run's ending (drive/drive_status.h): DRIVE_OK -> 0,
+ * DRIVE_FAIL -> SIZEUP_EXIT_FAIL, DRIVE_UNREACHABLE -> SIZEUP_EXIT_UNREACHABLE,
+ * DRIVE_INTERRUPTED -> SIZEUP_EXIT_INTERRUPTED. The one place a driver's status becomes one.
+ */
+int cli_exit_of_drive(enum drive_status st);
 
 #endif

@@ -14,8 +14,8 @@
  *
  * Thread-safety: call from the main thread, before any connection thread starts.
  */
-#ifndef SIZEUP_ADVISOR_CONN_CLI_H
-#define SIZEUP_ADVISOR_CONN_CLI_H
+#ifndef SIZEUP_CLI_CONN_CLI_H
+#define SIZEUP_CLI_CONN_CLI_H
 
 #include "cli.h"
 #include "limit.h"

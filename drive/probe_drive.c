@@ -1,10 +1,10 @@
 /* probe_drive.c - the levels of one curve over a probe session (see probe_drive.h). */
 #include "probe_drive.h"
+#include "drive_status.h"
 
 #include "dblock.h"
 
 #include "calib.h"
-#include "cli.h"
 #include "curve.h"
 #include "sbtables.h"
 
@@ -29,26 +29,26 @@ static void say(const struct probe_drive_opts *o, const char *fmt, ...)
     fflush(o->progress);
 }
 
-/* Open, check and take the database's lock; 0 or the exit status. */
-static int start(struct probe_session *s, const struct probe_drive_opts *o, struct ladder_opts *lo,
-                 struct dblock *lock)
+/* Open, check and take the database's lock; DRIVE_OK or how it failed. */
+static enum drive_status start(struct probe_session *s, const struct probe_drive_opts *o,
+                               struct ladder_opts *lo, struct dblock *lock)
 {
     int rc = probe_session_open(s);
     if (rc) {
         say(o, "sizeup: %s\n", probe_session_msg(s));
-        return rc == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
+        return rc == -MYCONN_RECONNECT ? DRIVE_UNREACHABLE : DRIVE_FAIL;
     }
     rc = probe_session_check(s);
     if (rc) {
         say(o, "sizeup: %s\n", probe_session_msg(s));
-        return rc == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
+        return rc == -MYCONN_RECONNECT ? DRIVE_UNREACHABLE : DRIVE_FAIL;
     }
     if (o->lock_conn) {
         char msg[1024];
         rc = dblock_acquire(lock, o->lock_conn, msg, sizeof msg);
         if (rc) {
             say(o, "sizeup: %s\n", msg);
-            return rc == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
+            return rc == -MYCONN_RECONNECT ? DRIVE_UNREACHABLE : DRIVE_FAIL;
         }
         if (msg[0])
             say(o, "sizeup probe: note: %s\n", msg);
@@ -296,9 +296,9 @@ static void say_passes(const struct probe_drive_opts *o, struct passes *ps, int 
     }
 }
 
-/* After the passes: one level record per level, and its line. 0, or an exit status. */
-static int write_levels(struct probe_session *s, const struct probe_drive_opts *o,
-                        struct passes *ps, struct reps *rp)
+/* After the passes: one level record per level, and its line. DRIVE_OK or DRIVE_FAIL. */
+static enum drive_status write_levels(struct probe_session *s, const struct probe_drive_opts *o,
+                                      struct passes *ps, struct reps *rp)
 {
     unsigned lv[LADDER_MAX_LEVELS * 4];
     size_t m = passes_levels(ps, lv, sizeof lv / sizeof lv[0]);
@@ -335,23 +335,23 @@ static int write_levels(struct probe_session *s, const struct probe_drive_opts *
         if (passes_level_record(ps, lv[i], mine, k, &rec) != 0) {
             point_destroy(&rec);
             say(o, "sizeup: the level record of %u threads could not be made\n", lv[i]);
-            return SIZEUP_EXIT_FAIL;
+            return DRIVE_FAIL;
         }
         if (probe_session_write(s, &rec) != 0) {
             point_destroy(&rec);
             say(o, "sizeup: %s\n", probe_session_msg(s));
-            return SIZEUP_EXIT_FAIL;
+            return DRIVE_FAIL;
         }
         point_destroy(&rec);
     }
     return 0;
 }
 
-static int drive(struct probe_session *s, const struct probe_drive_opts *o,
-                 struct probe_drive_result *res, struct dblock *lock);
+static enum drive_status drive(struct probe_session *s, const struct probe_drive_opts *o,
+                               struct probe_drive_result *res, struct dblock *lock);
 
-int probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
-                struct probe_drive_result *res)
+enum drive_status probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
+                              struct probe_drive_result *res)
 {
     struct dblock lock = {0};
     int rc = drive(s, o, res, &lock);
@@ -359,23 +359,23 @@ int probe_drive(struct probe_session *s, const struct probe_drive_opts *o,
     return rc;
 }
 
-/* The database's lock is still this run's before a level (dblock_keep): SIZEUP_EXIT_OK (said
- * when it was taken again), or the exit status with the reason said. */
-static int keep_lock(const struct probe_drive_opts *o, struct dblock *l)
+/* The database's lock is still this run's before a level (dblock_keep): DRIVE_OK (said
+ * when it was taken again), or how it failed with the reason said. */
+static enum drive_status keep_lock(const struct probe_drive_opts *o, struct dblock *l)
 {
     char msg[1400];
     int rc = dblock_keep(l, msg, sizeof msg);
     if (rc == 0) {
         if (msg[0])
             say(o, "sizeup probe: note: %s\n", msg);
-        return SIZEUP_EXIT_OK;
+        return DRIVE_OK;
     }
     say(o, "sizeup: %s; the run stops\n", msg);
-    return rc == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
+    return rc == -MYCONN_RECONNECT ? DRIVE_UNREACHABLE : DRIVE_FAIL;
 }
 
-static int drive(struct probe_session *s, const struct probe_drive_opts *o,
-                 struct probe_drive_result *res, struct dblock *lock)
+static enum drive_status drive(struct probe_session *s, const struct probe_drive_opts *o,
+                               struct probe_drive_result *res, struct dblock *lock)
 {
     /* the lock to keep: the caller's (a study holds one for all its curves), else this run's */
     struct dblock *keep = o->held_lock ? o->held_lock : lock;
@@ -400,7 +400,7 @@ static int drive(struct probe_session *s, const struct probe_drive_opts *o,
         size_t nh = history_obs(o, &hist);
         if (nh == (size_t)-1) {
             say(o, "sizeup: out of memory\n");
-            return SIZEUP_EXIT_FAIL;
+            return DRIVE_FAIL;
         }
         po.history = hist;
         po.n_history = nh;
@@ -408,7 +408,7 @@ static int drive(struct probe_session *s, const struct probe_drive_opts *o,
         free(hist);
         if (rc != 0) {
             say(o, "sizeup: invalid options of the passes (or out of memory)\n");
-            return SIZEUP_EXIT_FAIL;
+            return DRIVE_FAIL;
         }
         if (ps.hist_levels > 0)
             say(o,
@@ -422,10 +422,10 @@ static int drive(struct probe_session *s, const struct probe_drive_opts *o,
             say(o, "sizeup: %s\n", ws ? "invalid ladder options" : "out of memory");
             usl_workspace_free(ws);
             passes_destroy(&ps);
-            return SIZEUP_EXIT_FAIL;
+            return DRIVE_FAIL;
         }
     }
-    rc = SIZEUP_EXIT_OK;
+    rc = DRIVE_OK;
     for (size_t i = 0;; i++) {
         struct probe_level lv;
         const struct point *before;
@@ -455,7 +455,7 @@ static int drive(struct probe_session *s, const struct probe_drive_opts *o,
                 ladder_add(&lad, threads, before->tps, point_latency(before, o));
             if (in_passes && take_level(o, &ps, &rp, threads) != 0) {
                 say(o, "sizeup: out of memory\n");
-                rc = SIZEUP_EXIT_FAIL;
+                rc = DRIVE_FAIL;
                 break;
             }
             continue;
@@ -473,7 +473,7 @@ static int drive(struct probe_session *s, const struct probe_drive_opts *o,
         else
             say(o, "sizeup probe: level %zu/%zu: %s, %u thread%s\n", i + 1, o->n_threads,
                 o->workload, threads, threads == 1 ? "" : "s");
-        if ((rc = keep_lock(o, keep)) != SIZEUP_EXIT_OK)
+        if ((rc = keep_lock(o, keep)) != DRIVE_OK)
             break;
         if (in_passes) {
             struct probe_level_opts plo;
@@ -492,7 +492,7 @@ static int drive(struct probe_session *s, const struct probe_drive_opts *o,
             add_rep(&ps, &rp, threads, 1, lv.record, lv.counts, lv.tps, lv.ci95_tps, lv.kept_s,
                     lv.cost_s, lv.latency_ms) != 0) {
             say(o, "sizeup: out of memory\n");
-            rc = SIZEUP_EXIT_FAIL;
+            rc = DRIVE_FAIL;
             break;
         }
         if (lv.status == PROBE_LEVEL_OK || lv.status == PROBE_LEVEL_FLAGGED) {
@@ -508,20 +508,20 @@ static int drive(struct probe_session *s, const struct probe_drive_opts *o,
         switch (lv.status) {
         case PROBE_LEVEL_INTERRUPTED:
             say(o, "sizeup: interrupted; the level so far was written, marked interrupted\n");
-            rc = SIZEUP_EXIT_INTERRUPTED;
+            rc = DRIVE_INTERRUPTED;
             break;
         case PROBE_LEVEL_UNREACHABLE:
             say(o, "sizeup: %s; later levels were not run\n", probe_session_msg(s));
-            rc = SIZEUP_EXIT_UNREACHABLE;
+            rc = DRIVE_UNREACHABLE;
             break;
         default:
             say(o, "sizeup: %s\n", probe_session_msg(s));
-            rc = SIZEUP_EXIT_FAIL;
+            rc = DRIVE_FAIL;
             break;
         }
         break;
     }
-    if (in_passes && rc == SIZEUP_EXIT_OK) {
+    if (in_passes && rc == DRIVE_OK) {
         double max_s;
         unsigned threads, told_pass = 1;
         while ((threads = passes_next(&ps, ws, &max_s)) != 0) {
@@ -536,7 +536,7 @@ static int drive(struct probe_session *s, const struct probe_drive_opts *o,
                 o->workload, threads, threads == 1 ? "" : "s", max_s);
             plo.max_time_s = max_s;
             plo.interval = iv;
-            if ((rc = keep_lock(o, keep)) != SIZEUP_EXIT_OK) {
+            if ((rc = keep_lock(o, keep)) != DRIVE_OK) {
                 json_decref(iv);
                 break;
             }
@@ -552,23 +552,22 @@ static int drive(struct probe_session *s, const struct probe_drive_opts *o,
                 if (lv.record && add_rep(&ps, &rp, threads, ps.pass, lv.record, lv.counts, lv.tps,
                                          lv.ci95_tps, lv.kept_s, lv.cost_s, lv.latency_ms) != 0) {
                     say(o, "sizeup: out of memory\n");
-                    rc = SIZEUP_EXIT_FAIL;
+                    rc = DRIVE_FAIL;
                     break;
                 }
                 continue;
             }
             if (lv.status == PROBE_LEVEL_INTERRUPTED) {
                 say(o, "sizeup: interrupted; the level so far was written, marked interrupted\n");
-                rc = SIZEUP_EXIT_INTERRUPTED;
+                rc = DRIVE_INTERRUPTED;
             } else {
                 say(o, "sizeup: %s%s\n", probe_session_msg(s),
                     lv.status == PROBE_LEVEL_UNREACHABLE ? "; the passes stop here" : "");
-                rc = lv.status == PROBE_LEVEL_UNREACHABLE ? SIZEUP_EXIT_UNREACHABLE
-                                                          : SIZEUP_EXIT_FAIL;
+                rc = lv.status == PROBE_LEVEL_UNREACHABLE ? DRIVE_UNREACHABLE : DRIVE_FAIL;
             }
             break;
         }
-        if (rc == SIZEUP_EXIT_OK) {
+        if (rc == DRIVE_OK) {
             say_passes(o, &ps, 1);
             if (in_passes && ps.hist_levels == 0 && ps.pool.nu > 0)
                 /* the floor's reason (passes.h): replicates back to back within one curve do
@@ -583,7 +582,7 @@ static int drive(struct probe_session *s, const struct probe_drive_opts *o,
     if (in_passes) {
         /* the levels as far as they were measured, also after a fault or the stop flag */
         int wrc = write_levels(s, o, &ps, &rp);
-        if (wrc && rc == SIZEUP_EXIT_OK)
+        if (wrc && rc == DRIVE_OK)
             rc = wrc;
         const struct noise_pool *q = ps.floor.nu > ps.pool.nu ? &ps.floor : &ps.pool;
         res->noise_cv = q->nu > 0 ? q->cv : NAN;

@@ -2,8 +2,8 @@
  * cmd_catalog.h - what the actions of `sizeup catalog` share (cmd_catalog.c: check, cost, list
  * and dispatch; cmd_catalog_get.c: fetch and convert). Internal to the advisor.
  */
-#ifndef SIZEUP_ADVISOR_CMD_CATALOG_H
-#define SIZEUP_ADVISOR_CMD_CATALOG_H
+#ifndef SIZEUP_CLI_CMD_CATALOG_H
+#define SIZEUP_CLI_CMD_CATALOG_H
 
 #include "cli.h"
 

@@ -30,9 +30,10 @@
  *
  * Thread-safety: one thread.
  */
-#ifndef SIZEUP_ADVISOR_CLI_STUDY_PROBE_H
-#define SIZEUP_ADVISOR_CLI_STUDY_PROBE_H
+#ifndef SIZEUP_DRIVE_STUDY_PROBE_H
+#define SIZEUP_DRIVE_STUDY_PROBE_H
 
+#include "drive_status.h"
 #include "point.h"
 #include "study.h"
 
@@ -66,11 +67,11 @@ struct study_probe_files {
 /**
  * Probe candidate i (s->cand[i].probe set). Progress and errors go to stderr.
  * @param done  points already measured (a level found there is not measured again)
- * @return 0; SIZEUP_EXIT_UNREACHABLE (said; the study goes on); SIZEUP_EXIT_INTERRUPTED (the
- *         stop flag); SIZEUP_EXIT_FAIL (a step failed or was refused; said).
+ * @return DRIVE_OK; DRIVE_UNREACHABLE (said; the study goes on); DRIVE_INTERRUPTED (the
+ *         stop flag); DRIVE_FAIL (a step failed or was refused; said).
  */
-int study_probes_run(struct study_probes *sp, size_t i, const struct point_list *done,
-                     const struct study_probe_files *f);
+enum drive_status study_probes_run(struct study_probes *sp, size_t i, const struct point_list *done,
+                                   const struct study_probe_files *f);
 
 /**
  * The run-to-run noise of every curve probed in passes so far (this process), for the study's

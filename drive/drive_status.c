@@ -1,0 +1,24 @@
+/*
+ * drive_status.c - names and order of a measurement run's ending (drive_status.h).
+ */
+#include "drive_status.h"
+
+const char *drive_status_name(enum drive_status st)
+{
+    switch (st) {
+    case DRIVE_OK:
+        return "ok";
+    case DRIVE_FAIL:
+        return "failed";
+    case DRIVE_UNREACHABLE:
+        return "server unreachable";
+    case DRIVE_INTERRUPTED:
+        return "interrupted";
+    }
+    return "unknown";
+}
+
+enum drive_status drive_status_worse(enum drive_status a, enum drive_status b)
+{
+    return a > b ? a : b;
+}
