@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "outfile.h"
 #include "rank_cli.h"
+#include "rank_output.h"
 #include "suite_rank.h"
 
 #include <stdio.h>
@@ -60,22 +61,22 @@ const struct cli_cmd cmd_rank_cli = {
 
 /* What write_ranking writes: a ranking in one of the formats. */
 struct rank_out {
-    const struct rank_set *s;
+    const struct ranking *rk;
     int fmt; /* RANK_FMT_* */
 };
 
 static int write_ranking(FILE *f, const void *ctx)
 {
-    const struct rank_set *s = ((const struct rank_out *)ctx)->s;
+    const struct ranking *s = ((const struct rank_out *)ctx)->rk;
     switch (((const struct rank_out *)ctx)->fmt) {
     case RANK_FMT_JSON:
-        return rank_set_write_json(f, s);
+        return ranking_write_json(f, s);
     case RANK_FMT_CSV:
-        return rank_set_write_csv(f, s);
+        return ranking_write_csv(f, s);
     case RANK_FMT_MARKDOWN:
-        return rank_set_write_markdown(f, s);
+        return ranking_write_markdown(f, s);
     default:
-        return rank_set_write_text(f, s);
+        return ranking_write_text(f, s);
     }
 }
 
@@ -149,7 +150,7 @@ int cmd_rank(int argc, char **argv)
     struct cli_args args;
     struct point_list pts;
     struct cat_catalog *cat = NULL;
-    struct rank_set s;
+    struct ranking s;
     struct rank_out ro;
     int status = SIZEUP_EXIT_OK, rc;
 
@@ -171,16 +172,16 @@ int cmd_rank(int argc, char **argv)
         return rc;
     }
     if (status == 0)
-        status = rank_cli_nothing(&s, &pts, "rank");
-    s.text_rows = (size_t)o.top;
-    ro.s = &s;
+        status = rank_cli_nothing(&s.set, &pts, "rank");
+    s.set.text_rows = (size_t)o.top;
+    ro.rk = &s;
     ro.fmt = o.json       ? RANK_FMT_JSON
              : o.csv      ? RANK_FMT_CSV
              : o.markdown ? RANK_FMT_MARKDOWN
                           : RANK_FMT_TEXT;
     if (outfile_emit(o.output, "the ranking", write_ranking, &ro) != 0)
         status = SIZEUP_EXIT_FAIL;
-    rank_set_destroy(&s);
+    ranking_destroy(&s);
     cat_catalog_free(cat);
     point_list_destroy(&pts);
     rank_cli_destroy(&o.in);

@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "outfile.h"
 #include "rank_cli.h"
+#include "rank_output.h"
 #include "report_html.h"
 
 #include <stdio.h>
@@ -42,7 +43,7 @@ const struct cli_cmd cmd_report_cli = {
 
 /* What write_report writes: the page or the Markdown summary. */
 struct report_out {
-    const struct rank_set *s;
+    const struct ranking *rk;
     const struct report_inputs *in;
     int markdown;
 };
@@ -50,7 +51,8 @@ struct report_out {
 static int write_report(FILE *f, const void *ctx)
 {
     const struct report_out *r = ctx;
-    return r->markdown ? report_write_markdown(f, r->s, r->in) : report_write_html(f, r->s, r->in);
+    return r->markdown ? report_write_markdown(f, r->rk, r->in)
+                       : report_write_html(f, r->rk, r->in);
 }
 
 int cmd_report(int argc, char **argv)
@@ -59,7 +61,7 @@ int cmd_report(int argc, char **argv)
     struct cli_args args;
     struct point_list pts;
     struct cat_catalog *cat = NULL;
-    struct rank_set s;
+    struct ranking s;
     struct report_inputs in;
     struct report_out ro;
     int status = SIZEUP_EXIT_OK, rc;
@@ -75,16 +77,16 @@ int cmd_report(int argc, char **argv)
         return rc;
     }
     if (status == 0)
-        status = rank_cli_nothing(&s, &pts, "report"); /* the report is written all the same */
+        status = rank_cli_nothing(&s.set, &pts, "report"); /* the report is written all the same */
     in.points_files = o.in.points;
     in.n_points_files = o.in.n_points;
     in.generated_by = "sizeup " SIZEUP_VERSION;
-    ro.s = &s;
+    ro.rk = &s;
     ro.in = &in;
     ro.markdown = o.markdown;
     if (outfile_emit(o.output, "the report", write_report, &ro) != 0)
         status = SIZEUP_EXIT_FAIL;
-    rank_set_destroy(&s);
+    ranking_destroy(&s);
     cat_catalog_free(cat);
     point_list_destroy(&pts);
     rank_cli_destroy(&o.in);

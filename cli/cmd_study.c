@@ -31,6 +31,8 @@
 #include "outfile.h"
 #include "outlock.h"
 #include "point.h"
+#include "rank_output.h"
+#include "ranking.h"
 #include "rankset.h"
 #include "report_html.h"
 #include "stopflag.h"
@@ -198,18 +200,18 @@ static int import_candidate(const struct study_candidate *c, const struct point_
 
 /* The four outputs of a study, for outfile_emit. */
 struct study_out {
-    const struct rank_set *rs;
+    const struct ranking *rs;
     const struct report_inputs *in;
 };
 
 static int write_text(FILE *f, const void *ctx)
 {
-    return rank_set_write_text(f, ((const struct study_out *)ctx)->rs);
+    return ranking_write_text(f, ((const struct study_out *)ctx)->rs);
 }
 
 static int write_json(FILE *f, const void *ctx)
 {
-    return rank_set_write_json(f, ((const struct study_out *)ctx)->rs);
+    return ranking_write_json(f, ((const struct study_out *)ctx)->rs);
 }
 
 static int write_html(FILE *f, const void *ctx)
@@ -224,7 +226,7 @@ static int write_md(FILE *f, const void *ctx)
     return report_write_markdown(f, o->rs, o->in);
 }
 
-static int write_outputs(const struct study *s, const struct rank_set *rs, const char *results)
+static int write_outputs(const struct study *s, const struct ranking *rs, const char *results)
 {
     static const char *const names[] = {"ranking.txt", "ranking.jsonl", "report.html", "report.md"};
     int (*const fns[])(FILE *, const void *) = {write_text, write_json, write_html, write_md};
@@ -283,67 +285,68 @@ static int load_catalogs(const struct study *s, struct cat_catalog **out)
     return 0;
 }
 
-static int rank_study(const struct study *s, const struct cat_catalog *cat, const char *results,
+/* What a study asks of its ranking: the study file's target, pricing, mix (its weights
+ * normalised), required throughput, horizon and standby. */
+static void study_ask(const struct study *s, struct ranking_ask *a)
+{
+    double wsum = 0;
+    memset(a, 0, sizeof *a);
+    a->opt.slo = s->target;
+    a->opt.pricing = CAT_PRICING_ON_DEMAND;
+    if (s->pricing)
+        cat_pricing_parse(s->pricing, &a->opt.pricing); /* checked at load */
+    a->opt.required_tps = isnan(s->required_tps) ? 0 : s->required_tps;
+    a->opt.horizon_months = s->horizon_months;
+    a->opt.discount_rate = s->discount_rate;
+    a->opt.ha_standby = s->ha_standby;
+    for (size_t i = 0; i < s->n_wl && i < RANK_MAX_MIX; i++)
+        wsum += s->wl[i].weight;
+    for (size_t i = 0; i < s->n_wl && i < RANK_MAX_MIX; i++) {
+        snprintf(a->opt.mix[i].workload, sizeof a->opt.mix[i].workload, "%s", s->wl[i].name);
+        a->opt.mix[i].weight = s->wl[i].weight / wsum;
+        a->opt.n_mix++;
+    }
+}
+
+static int rank_study(const struct study *s, struct cat_catalog *cat, const char *results,
                       const struct study_probes *sp)
 {
     struct point_list all;
     struct import_report rep;
-    struct rank_set rs;
-    struct rank_options opt;
+    struct ranking rk;
+    struct ranking_ask a;
     char slo[SLO_TEXT_MAX];
     int status = 0, rc;
-    double wsum = 0;
 
-    memset(&opt, 0, sizeof opt);
     point_list_init(&all);
-    rank_set_init(&rs);
-    opt.slo = s->target;
-    opt.pricing = CAT_PRICING_ON_DEMAND;
-    if (s->pricing)
-        cat_pricing_parse(s->pricing, &opt.pricing); /* checked at load */
-    opt.required_tps = isnan(s->required_tps) ? 0 : s->required_tps;
-    opt.horizon_months = s->horizon_months;
-    opt.discount_rate = s->discount_rate;
-    opt.ha_standby = s->ha_standby;
-    for (size_t i = 0; i < s->n_wl && i < RANK_MAX_MIX; i++)
-        wsum += s->wl[i].weight;
-    for (size_t i = 0; i < s->n_wl && i < RANK_MAX_MIX; i++) {
-        snprintf(opt.mix[i].workload, sizeof opt.mix[i].workload, "%s", s->wl[i].name);
-        opt.mix[i].weight = s->wl[i].weight / wsum;
-        opt.n_mix++;
-    }
+    ranking_init(&rk);
+    study_ask(s, &a);
     rc = import_file(results, NULL, &all, &rep);
     if (rc < 0) {
         fprintf(stderr, "sizeup: %s\n", rep.msg);
         point_list_destroy(&all);
-        rank_set_destroy(&rs);
         return SIZEUP_EXIT_FAIL;
     }
-    /* rank_set_build leaves out the points that do not count (curve.h) and says so */
+    /* the ranking leaves out the points that do not count (curve.h) and says so */
     fprintf(stderr, "study: ranking %zu point(s) at %s\n", all.n,
             slo_format(&s->target, slo, sizeof slo));
-    rc = rank_set_build(&rs, &all, cat, &opt, NULL, 0, stderr);
-    if (rc >= 0 && tco_attach(&rs) != 0) {
-        fprintf(stderr, "sizeup: out of memory\n");
-        rank_set_destroy(&rs);
-        rc = -1;
-    }
+    rc = ranking_build(&rk, &all, cat, &a, stderr);
     if (rc < 0) {
         status = SIZEUP_EXIT_FAIL;
     } else {
         if (rc > 0)
             status = SIZEUP_EXIT_INPUT;
-        rank_set_write_text(stdout, &rs);
+        ranking_write_text(stdout, &rk);
         /* the probed curves' run-to-run noise and what it allows (the precision asked) */
         study_probes_write_noise(sp, stdout);
-        if (write_outputs(s, &rs, results) != 0)
+        if (write_outputs(s, &rk, results) != 0)
             status = SIZEUP_EXIT_FAIL;
         else
             printf("\nreport: %s/report.html, %s/report.md\nranking: %s/ranking.txt, "
                    "%s/ranking.jsonl\npoints: %s\n",
                    s->output, s->output, s->output, s->output, results);
     }
-    rank_set_destroy(&rs);
+    ranking_destroy(&rk);
     point_list_destroy(&all);
     return status;
 }

@@ -1,8 +1,6 @@
 /* rank_cli.c - the input options of sizeup rank and sizeup report (rank_cli.h). */
 #include "rank_cli.h"
 
-#include "confidence.h"
-#include "rankpred.h"
 #include "tco.h"
 #include "workload.h"
 
@@ -177,83 +175,6 @@ int rank_cli_load(const struct rank_cli *o, const char *cmd, struct point_list *
     return 0;
 }
 
-/* --predict: the catalogs' predicted configurations join the ranking (rankpred.h). */
-static int add_predicted(const struct rank_cli *o, const char *cmd, const struct point_list *pts,
-                         const struct cat_catalog *cat, struct rank_set *s)
-{
-    struct predict_transfer tr[RANK_CLI_MAX_FILES];
-    struct predict_options po;
-    struct predict_set ps;
-    struct rankpred_stats st;
-    char err[256];
-    int rc;
-    for (size_t i = 0; i < o->n_transfer; i++)
-        if (predict_transfer_parse(o->transfer[i], &tr[i], err, sizeof err) != 0) {
-            rank_set_destroy(s);
-            return cli_usage_error(cmd, "--transfer: %s", err);
-        }
-    memset(&po, 0, sizeof po);
-    po.transfer = tr;
-    po.n_transfer = o->n_transfer;
-    po.maps = o->maps;
-    po.n_maps = o->n_maps;
-    po.slo = s->opt.slo;
-    /* problems of the points were reported by the ranking already */
-    rc = predict_set_build(&ps, pts, cat, &po, NULL);
-    if (rc < 0) {
-        fprintf(stderr, "sizeup: --predict: no measured point joins a catalog configuration on "
-                        "an instance with a family and a vcpu count: nothing to predict from\n");
-        return 0; /* the measured ranking stands */
-    }
-    rc = rankpred_add(s, &ps, &st, stderr);
-    predict_set_destroy(&ps);
-    if (rc < 0)
-        return SIZEUP_EXIT_FAIL;
-    if (st.mem_unchecked)
-        fprintf(stderr,
-                "sizeup: note: %zu predicted configuration%s ha%s no memory_gib in the catalog: "
-                "whether %s the buffer pool the measured sizes ran with is not checked\n",
-                st.mem_unchecked, st.mem_unchecked == 1 ? "" : "s",
-                st.mem_unchecked == 1 ? "s" : "ve",
-                st.mem_unchecked == 1 ? "it holds" : "they hold");
-    if (st.not_predicted || st.no_memory || st.no_clock || st.other) {
-        size_t cap = strlen(st.families) + strlen(st.small) + strlen(st.no_clock_list) + 1200,
-               len = 0;
-        if ((s->trailer = malloc(cap))) {
-            s->trailer[0] = '\0';
-            if (st.not_predicted)
-                len += (size_t)snprintf(
-                    s->trailer, cap,
-                    "not ranked: %zu configuration%s of the catalogs neither measured nor "
-                    "predicted\n  (probe one size of: %s%s)\n",
-                    st.not_predicted, st.not_predicted == 1 ? "" : "s", st.families,
-                    strlen(st.families) + 20 > sizeof st.families ? ", ..." : "");
-            if (st.no_clock && len < cap)
-                len += (size_t)snprintf(
-                    s->trailer + len, cap - len,
-                    "not ranked: %zu configuration%s of a --transfer ...:clock family without "
-                    "clock_ghz\n  in the catalogs for both families (add it, or give the ratio "
-                    "as a number): %s%s\n",
-                    st.no_clock, st.no_clock == 1 ? "" : "s", st.no_clock_list,
-                    strlen(st.no_clock_list) + 20 > sizeof st.no_clock_list ? ", ..." : "");
-            if (st.other && len < cap)
-                len += (size_t)snprintf(s->trailer + len, cap - len,
-                                        "not ranked: %zu configuration%s without a vcpu count or "
-                                        "an instance family (sizeup predict lists each)\n",
-                                        st.other, st.other == 1 ? "" : "s");
-            if (st.no_memory && len < cap)
-                snprintf(s->trailer + len, cap - len,
-                         "not ranked: %zu configuration%s too small in memory: %.0f %% of it "
-                         "cannot hold the %.1f GiB buffer pool\n  a measured size ran with (its "
-                         "data would not fit as it did there): %s%s\n",
-                         st.no_memory, st.no_memory == 1 ? "" : "s", 100 * PREDICT_POOL_SHARE,
-                         st.pool_mib / 1024, st.small,
-                         strlen(st.small) + 20 > sizeof st.small ? ", ..." : "");
-        }
-    }
-    return 0;
-}
-
 /* Levenshtein distance of a and b (each at most 63 bytes: a workload name). */
 static size_t edit_distance(const char *a, const char *b)
 {
@@ -330,14 +251,12 @@ static int check_mix(const struct rank_cli *o, const char *cmd, const struct poi
     return 0;
 }
 
-/* --disks: the measured configurations on the disk choices, as derived configurations with
- * predicted points (diskrank.h). 0, or an exit code. */
-static int expand_disks(const struct rank_cli *o, const char *cmd, struct point_list *pts,
-                        struct cat_catalog *cat, struct diskrank_set *ds)
+/* --disks and --disks-from parsed into sp and checked against the catalogs and the points (the
+ * ranking derives the configurations, ranking.h). 0, or an exit code (misuse said). */
+static int check_disks(const struct rank_cli *o, const char *cmd, const struct point_list *pts,
+                       const struct cat_catalog *cat, struct diskrank_spec *sp)
 {
-    struct diskrank_spec sp[DISKRANK_MAX_SPECS];
     char err[256];
-    long n;
     for (size_t i = 0; i < o->n_disks; i++) {
         if (diskrank_spec_parse(o->disks[i], &sp[i], err, sizeof err) != 0)
             return cli_usage_error(cmd, "--disks: %s", err);
@@ -384,48 +303,41 @@ static int expand_disks(const struct rank_cli *o, const char *cmd, struct point_
     }
     if (o->n_disks_from && !o->n_disks)
         return cli_usage_error(cmd, "--disks-from needs --disks: the disk types to model it on");
-    n = diskrank_expand(ds, pts, cat, &o->opt, o->maps, o->n_maps, sp, o->n_disks, o->disks_from,
-                        o->n_disks_from, stderr);
-    if (n < 0)
-        return SIZEUP_EXIT_FAIL;
-    if (n == 0) {
-        fprintf(stderr, "sizeup: --disks: no measured configuration could be modelled on the "
-                        "disks asked (the reasons above); the measured ones are ranked\n");
-        return -1; /* the input cannot answer what was asked: exit 3 after the ranking */
-    }
     return 0;
 }
 
 int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *pts,
-                 struct cat_catalog **cat, struct rank_set *s, int *status)
+                 struct cat_catalog **cat, struct ranking *rk, int *status)
 {
-    struct diskrank_set ds;
+    struct diskrank_spec disks[DISKRANK_MAX_SPECS];
+    struct predict_transfer tr[RANK_CLI_MAX_FILES];
+    struct ranking_ask a;
+    char err[256];
     int rc = rank_cli_load(o, cmd, pts, cat, status);
     if (rc != 0)
         return rc;
-    if ((rc = check_mix(o, cmd, pts)) != 0) {
+    memset(&a, 0, sizeof a);
+    if ((rc = check_mix(o, cmd, pts)) == 0 && (o->n_disks || o->n_disks_from))
+        rc = check_disks(o, cmd, pts, *cat, disks);
+    for (size_t i = 0; rc == 0 && o->predict && i < o->n_transfer; i++)
+        if (predict_transfer_parse(o->transfer[i], &tr[i], err, sizeof err) != 0)
+            rc = cli_usage_error(cmd, "--transfer: %s", err);
+    if (rc != 0) {
         cat_catalog_free(*cat);
         *cat = NULL;
         return rc;
     }
-    diskrank_set_init(&ds);
-    if ((o->n_disks || o->n_disks_from) && (rc = expand_disks(o, cmd, pts, *cat, &ds)) != 0) {
-        if (rc == -1) {
-            *status = SIZEUP_EXIT_INPUT; /* nothing modelled: said; the rest is ranked */
-        } else {
-            diskrank_set_destroy(&ds);
-            cat_catalog_free(*cat);
-            *cat = NULL;
-            return rc;
-        }
-    }
-    rc = rank_set_build(s, pts, *cat, &o->opt, o->maps, o->n_maps, stderr);
-    if (rc >= 0 && diskrank_annotate(&ds, s) != 0) {
-        fprintf(stderr, "sizeup: out of memory\n");
-        rank_set_destroy(s);
-        rc = -1;
-    }
-    diskrank_set_destroy(&ds);
+    a.opt = o->opt;
+    a.maps = o->maps;
+    a.n_maps = o->n_maps;
+    a.disks = disks;
+    a.n_disks = o->n_disks;
+    a.disks_from = o->disks_from;
+    a.n_disks_from = o->n_disks_from;
+    a.predict = o->predict;
+    a.transfer = tr;
+    a.n_transfer = o->predict ? o->n_transfer : 0;
+    rc = ranking_build(rk, pts, *cat, &a, stderr);
     if (rc < 0) {
         cat_catalog_free(*cat);
         *cat = NULL;
@@ -433,18 +345,6 @@ int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *p
     }
     if (rc > 0)
         *status = SIZEUP_EXIT_INPUT;
-    if (o->predict && (rc = add_predicted(o, cmd, pts, *cat, s)) != 0) {
-        cat_catalog_free(*cat);
-        *cat = NULL;
-        return rc;
-    }
-    if (tco_attach(s) != 0) {
-        fprintf(stderr, "sizeup: out of memory\n");
-        rank_set_destroy(s);
-        cat_catalog_free(*cat);
-        *cat = NULL;
-        return SIZEUP_EXIT_FAIL;
-    }
     return 0;
 }
 
@@ -526,7 +426,7 @@ int rank_cli_require(struct rank_cli *o, const char *cmd)
 }
 
 int rank_cli_finish(struct rank_cli *o, const char *cmd, const struct cli_args *args,
-                    struct point_list *pts, struct cat_catalog **cat, struct rank_set *s,
+                    struct point_list *pts, struct cat_catalog **cat, struct ranking *rk,
                     int *status)
 {
     int rc;
@@ -536,8 +436,8 @@ int rank_cli_finish(struct rank_cli *o, const char *cmd, const struct cli_args *
     if ((rc = rank_cli_require(o, cmd)) != 0)
         return rc;
     point_list_init(pts);
-    rank_set_init(s);
-    rc = rank_cli_run(o, cmd, pts, cat, s, status);
+    ranking_init(rk);
+    rc = rank_cli_run(o, cmd, pts, cat, rk, status);
     if (rc != 0)
         point_list_destroy(pts);
     return rc;

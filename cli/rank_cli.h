@@ -20,6 +20,7 @@
 #include "diskrank.h"
 #include "point.h"
 #include "rank.h"
+#include "ranking.h"
 #include "rankset.h"
 
 #define RANK_CLI_MAX_FILES 256
@@ -262,7 +263,7 @@ void rank_cli_destroy(struct rank_cli *o);
  * @return 0, or an exit code (nothing to free but o).
  */
 int rank_cli_finish(struct rank_cli *o, const char *cmd, const struct cli_args *args,
-                    struct point_list *pts, struct cat_catalog **cat, struct rank_set *s,
+                    struct point_list *pts, struct cat_catalog **cat, struct ranking *rk,
                     int *status);
 
 /**
@@ -294,12 +295,14 @@ int rank_cli_load(const struct rank_cli *o, const char *cmd, struct point_list *
                   struct cat_catalog **cat, int *status);
 
 /**
- * Load and rank: rank_cli_load and rank_set_build.
- * @return 0 (s built; *status raised to SIZEUP_EXIT_INPUT when some input was rejected), or an
- *         exit code (nothing ranked; s and cat are freed).
+ * Load and rank: rank_cli_load, the mix, --disks and --transfer checked, then ranking_build (the
+ * one pipeline rank, report and study share, ranking.h).
+ * @param rk  initialised (ranking_init); built on success
+ * @return 0 (rk built; *status raised to SIZEUP_EXIT_INPUT when some input was rejected), or an
+ *         exit code (nothing ranked; rk left empty and cat freed).
  */
 int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *pts,
-                 struct cat_catalog **cat, struct rank_set *s, int *status);
+                 struct cat_catalog **cat, struct ranking *rk, int *status);
 
 /**
  * After a ranking is built: when no configuration could be judged at the target (every one

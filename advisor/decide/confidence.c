@@ -22,12 +22,6 @@ void conf_destroy(struct rank_confidence *c)
     c->best = c->runner_up = c->probe_next = -1;
 }
 
-void conf_free(struct rank_confidence *c)
-{
-    conf_destroy(c);
-    free(c);
-}
-
 /* The row's throughput at z standard deviations of its interval (asymmetric, > 0). */
 static double x_at(const struct rank_row *r, double z)
 {

@@ -82,9 +82,6 @@ int conf_compute(struct rank_confidence *c, const struct rank_set *s, const stru
 /** Free what c owns; leaves it empty. NULL-safe. */
 void conf_destroy(struct rank_confidence *c);
 
-/** conf_destroy and free a heap c (what rank_set.conf_free takes). NULL-safe. */
-void conf_free(struct rank_confidence *c);
-
 /**
  * The text block printed under a ranking: P(best) of the rows that can be best, the ties, the
  * break-even line and what to probe next. @return 0 or -1 (I/O).

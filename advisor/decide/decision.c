@@ -204,10 +204,11 @@ static void power(char *item, const struct rank_row *r)
 
 /* The items with a "where it flips" item's alternatives each after DECISION_ALT; the writers
  * print them as a sentence (decision_items) or a list (HTML). */
-size_t decision_items_parts(const struct rank_set *s, char (*items)[DECISION_ITEM_MAX])
+size_t decision_items_parts(const struct ranking *rk, char (*items)[DECISION_ITEM_MAX])
 {
-    const struct rank_confidence *c = s->conf;
-    const struct rank_tco *t = s->tco;
+    const struct rank_set *s = &rk->set;
+    const struct rank_confidence *c = ranking_conf(rk);
+    const struct rank_tco *t = ranking_tco(rk);
     const struct rank_row *w = NULL, *r = NULL;
     size_t n = 0;
     char a[64];
@@ -274,9 +275,9 @@ size_t decision_items_parts(const struct rank_set *s, char (*items)[DECISION_ITE
     return n;
 }
 
-size_t decision_items(const struct rank_set *s, char (*items)[DECISION_ITEM_MAX])
+size_t decision_items(const struct ranking *rk, char (*items)[DECISION_ITEM_MAX])
 {
-    size_t n = decision_items_parts(s, items);
+    size_t n = decision_items_parts(rk, items);
     for (size_t i = 0; i < n; i++) {
         /* the alternatives as one sentence: "... time) A, or B." */
         char out[DECISION_ITEM_MAX];

@@ -13,7 +13,7 @@
 #ifndef SIZEUP_ADVISOR_DECISION_H
 #define SIZEUP_ADVISOR_DECISION_H
 
-#include "rankset.h"
+#include "ranking.h"
 
 #include <stdio.h>
 
@@ -23,12 +23,12 @@
 #define DECISION_MAX_ITEMS 10
 
 /**
- * The items of the decision of a built ranking s (s->conf and s->tco may be NULL: their items
+ * The items of the decision of a built ranking rk (without its confidence or TCO their items
  * are left out), as plain text (configuration ids and figures as the text output prints them).
  * @param items  DECISION_MAX_ITEMS buffers of DECISION_ITEM_MAX bytes, filled in order
  * @return the number of items (0 when nothing meets the target).
  */
-size_t decision_items(const struct rank_set *s, char (*items)[DECISION_ITEM_MAX]);
+size_t decision_items(const struct ranking *rk, char (*items)[DECISION_ITEM_MAX]);
 
 /* Before each alternative of a "where it flips" item in decision_items_parts: the ASCII unit
  * separator (an id that holds one is only split there). */
@@ -39,6 +39,6 @@ size_t decision_items(const struct rank_set *s, char (*items)[DECISION_ITEM_MAX]
  * DECISION_ALT, for a writer that lists them one a line (decision_output.h).
  * @return the number of items.
  */
-size_t decision_items_parts(const struct rank_set *s, char (*items)[DECISION_ITEM_MAX]);
+size_t decision_items_parts(const struct ranking *rk, char (*items)[DECISION_ITEM_MAX]);
 
 #endif

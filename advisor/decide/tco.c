@@ -38,12 +38,6 @@ void tco_destroy(struct rank_tco *t)
     t->best = t->runner_up = -1;
 }
 
-void tco_free(struct rank_tco *t)
-{
-    tco_destroy(t);
-    free(t);
-}
-
 static int ranked(const struct rank_row *r)
 {
     return r->status == RANK_MET && r->rank > 0 && isfinite(r->cost_per_hour) &&
@@ -214,27 +208,6 @@ int tco_compute(struct rank_tco *t, const struct rank_set *s, const struct rank_
             }
         }
     }
-    return 0;
-}
-
-int tco_attach(struct rank_set *s)
-{
-    struct rank_confidence *c = malloc(sizeof *c);
-    struct rank_tco *t = malloc(sizeof *t);
-    if (!c || !t || conf_compute(c, s, NULL) != 0) {
-        free(c);
-        free(t);
-        return -1;
-    }
-    if (tco_compute(t, s, c) != 0) {
-        conf_free(c);
-        free(t);
-        return -1;
-    }
-    s->conf = c;
-    s->conf_free = conf_free;
-    s->tco = t;
-    s->tco_free = tco_free;
     return 0;
 }
 

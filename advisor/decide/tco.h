@@ -100,19 +100,8 @@ int tco_parse_horizon(const char *arg, int *months, char *err, size_t cap);
  */
 int tco_compute(struct rank_tco *t, const struct rank_set *s, const struct rank_confidence *c);
 
-/**
- * How sure and where it flips, for a built ranking: compute s->conf (confidence.h conf_compute,
- * default options) and s->tco (tco_compute), with their destructors; what `sizeup rank`,
- * `sizeup report` and a study do after rank_set_build.
- * @return 0, or -1 (out of memory: neither is set).
- */
-int tco_attach(struct rank_set *s);
-
 /** Free what t owns; leaves it empty. NULL-safe. */
 void tco_destroy(struct rank_tco *t);
-
-/** tco_destroy and free a heap t (what rank_set.tco_free takes). NULL-safe. */
-void tco_free(struct rank_tco *t);
 
 /**
  * The text block printed under a ranking's how-sure lines: like for like, the horizon table,

@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-int decision_write_markdown(FILE *f, const struct rank_set *s)
+int decision_write_markdown(FILE *f, const struct ranking *rk)
 {
     char(*items)[DECISION_ITEM_MAX] = malloc(DECISION_MAX_ITEMS * sizeof *items);
     size_t n;
     if (!items)
         return -1;
-    n = decision_items(s, items);
+    n = decision_items(rk, items);
     if (n)
         fprintf(f, "\n## Decision\n\n");
     for (size_t i = 0; i < n; i++) {
@@ -28,13 +28,13 @@ int decision_write_markdown(FILE *f, const struct rank_set *s)
     return ferror(f) ? -1 : 0;
 }
 
-int decision_write_html(FILE *f, const struct rank_set *s)
+int decision_write_html(FILE *f, const struct ranking *rk)
 {
     char(*items)[DECISION_ITEM_MAX] = malloc(DECISION_MAX_ITEMS * sizeof *items);
     size_t n;
     if (!items)
         return -1;
-    n = decision_items_parts(s, items);
+    n = decision_items_parts(rk, items);
     if (n == 0) {
         free(items);
         return 0;

@@ -8,7 +8,7 @@
 #ifndef SIZEUP_ADVISOR_DECISION_OUTPUT_H
 #define SIZEUP_ADVISOR_DECISION_OUTPUT_H
 
-#include "rankset.h"
+#include "ranking.h"
 
 #include <stdio.h>
 
@@ -16,12 +16,12 @@
  * "## Decision" and its items as a Markdown list (nothing when there are no items).
  * @return 0, or -1 (I/O, or out of memory for the items: nothing written).
  */
-int decision_write_markdown(FILE *f, const struct rank_set *s);
+int decision_write_markdown(FILE *f, const struct ranking *rk);
 
 /**
  * "<h2>Decision</h2>" and its items as an HTML list, the text escaped (nothing when there are
  * no items). @return 0, or -1 (I/O, or out of memory: nothing written).
  */
-int decision_write_html(FILE *f, const struct rank_set *s);
+int decision_write_html(FILE *f, const struct ranking *rk);
 
 #endif

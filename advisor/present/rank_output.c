@@ -1,5 +1,5 @@
-/* rank_output.c - a ranking as text, sizeup.ranking/1 JSON Lines, CSV and Markdown (rankset.h). */
-#include "rankset.h"
+/* rank_output.c - a ranking as text and Markdown (rank_output.h). */
+#include "rank_output.h"
 
 #include "confidence.h"
 #include "csvfield.h"
@@ -171,22 +171,12 @@ static const char *x_name(const struct rank_set *s, size_t i)
     return s->opt.n_mix == 1 && c[0].by_nodes ? "nodes" : "threads";
 }
 
-/* The server row r runs on (NULL: not an owned server with a power curve). */
-static const struct cat_server *curve_server(const struct rank_set *s, const struct rank_row *r,
-                                             const struct cat_config **cf)
-{
-    const struct cat_server *sv;
-    *cf = cat_find_config(s->cat, r->config);
-    sv = *cf && (*cf)->server ? cat_find_server(s->cat, (*cf)->server) : NULL;
-    return sv && sv->has_power_curve && isfinite(r->power_load) ? sv : NULL;
-}
-
 /* Which load an owned row's power was read at, and why, into buf; 0 when not owned. */
 static int power_load_text(const struct rank_set *s, const struct rank_row *r, char *buf,
                            size_t cap)
 {
     const struct cat_config *cf;
-    const struct cat_server *sv = curve_server(s, r, &cf);
+    const struct cat_server *sv = rank_set_row_server(s, r, &cf);
     char a[32], b[32];
     if (!sv || r->status != RANK_MET)
         return 0;
@@ -241,18 +231,6 @@ static const char *header_text(const struct rank_set *s, char *buf, size_t cap)
     return buf;
 }
 
-/* How a row's node count was found: "one copy" (a configuration that does not scale out,
- * carrying the load alone), "linear scale-out" (copies), else the scale-out curve's basis;
- * short: the text table's "one", "linear", "curve". */
-const char *nodes_by(const struct rank_row *r, int short_form)
-{
-    if (r->nodes_basis == CURVE_BASIS_LINEAR && !r->scale_out)
-        return short_form ? "one" : "one copy";
-    if (r->nodes_basis == CURVE_BASIS_LINEAR)
-        return short_form ? "linear" : "linear scale-out";
-    return short_form ? "curve" : curve_basis_name(r->nodes_basis);
-}
-
 static void header_lines(FILE *f, const struct rank_set *s)
 {
     char h[512];
@@ -280,42 +258,35 @@ static void more_rows(FILE *f, const struct rank_set *s, size_t shown, const cha
             lead, s->n - shown, met);
 }
 
-int rank_set_write_text(FILE *f, const struct rank_set *s)
+/* The table's heading line for the columns. */
+static void table_heading(FILE *f, const struct rank_set *s, int w)
 {
     const char *cur = s->cat->currency;
-    char a[32], b[32], c[32], d[32], e[32], g[80];
-    int req = s->opt.required_tps > 0, w = 6; /* w: configuration column width */
-    size_t shown = rank_set_text_rows(s);
-    struct notes nl;
-
-    /* the configuration column: as wide as the longest id, 6 to 40 characters; a longer id is
-     * printed whole (its row shifts), never cut, so two ids never read alike (issue 28.13) */
-    for (size_t i = 0; i < shown; i++)
-        if ((int)strlen(s->rows[i].config) > w)
-            w = (int)strlen(s->rows[i].config);
-    if (w > 40)
-        w = 40;
-
-    too_noisy(f, s);
-    header_lines(f, s);
-    if (!req) {
-        char h1[24], h2[24], h3[24];
-        snprintf(h1, sizeof h1, "%s/h", cur);
+    char h1[24], h2[24], h3[24];
+    snprintf(h1, sizeof h1, "%s/h", cur);
+    if (s->opt.required_tps <= 0) {
         snprintf(h2, sizeof h2, "tps/(%s/h)", cur);
         snprintf(h3, sizeof h3, "%s/Mtx", cur);
         fprintf(f, "%4s %-*s %8s %-17s %7s %7s %10s %8s %6s %s\n", "rank", w, "config", "tps",
                 "95% interval", x_name(s, 0), h1, h2, h3, "headrm", "basis");
     } else {
-        char h1[24], h2[24];
-        snprintf(h1, sizeof h1, "%s/h", cur);
         snprintf(h2, sizeof h2, "%s/month", cur);
         fprintf(f, "%4s %-*s %8s %-17s %7s %8s %6s %6s %-8s %12s\n", "rank", w, "config", "tps",
                 "95% interval", x_name(s, 0), h1, "units", "nodes", "nodes by", h2);
     }
+}
+
+/* The table's rows, the first `shown`, the configuration column w wide; a rank with "~" is tied
+ * with the first within noise (conf may be NULL). */
+static void table_rows(FILE *f, const struct rank_set *s, const struct rank_confidence *conf,
+                       size_t shown, int w)
+{
+    char a[32], b[32], c[32], d[32], e[32], g[80];
+    int req = s->opt.required_tps > 0;
     for (size_t i = 0; i < shown; i++) {
         const struct rank_row *r = &s->rows[i];
         char rk[16];
-        if (r->rank && s->conf && i < s->conf->n && s->conf->rows[i].tied)
+        if (r->rank && conf && i < conf->n && conf->rows[i].tied)
             snprintf(rk, sizeof rk, "%ld~", r->rank); /* tied with the first within noise */
         else if (r->rank)
             snprintf(rk, sizeof rk, "%ld", r->rank);
@@ -359,109 +330,118 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
                     r->standby_added ? " +sb" : "");
         }
     }
-    more_rows(f, s, shown, "");
-    /* notes of the rows shown, the same text for several configurations on one line */
-    notes_init(&nl);
-    for (size_t i = 0; i < shown; i++) {
-        const struct rank_row *r = &s->rows[i];
-        const struct curve *cv = rank_set_curves(s, i);
-        for (size_t k = 0; k < r->n_at; k++) {
-            const struct rank_at *ra = &r->at[k];
-            const struct curve_at *at = &ra->c;
-            const struct curve *cu = &cv[k];
-            char who[160], line[400], a1[32], a2[32];
-            const char *xn = x_name(s, i);
-            char xn_at[24]; /* "1 thread", not "1 threads" */
-            if (ra->status != RANK_MET)
-                continue;
-            snprintf(xn_at, sizeof xn_at, "%.*s",
-                     at->n == 1 ? (int)strlen(xn) - 1 : (int)strlen(xn), xn);
-            if (r->n_at > 1)
-                snprintf(who, sizeof who, "%s / %s", r->config, s->opt.mix[k].workload);
-            else
-                snprintf(who, sizeof who, "%s", r->config);
-            if (at->binds == CURVE_BINDS_PEAK && cu->shape.cls == SHAPE_PLATEAU) {
-                snprintf(line, sizeof line,
-                         "a plateau: the most throughput meeting the target is at %.4g %s (%s); "
-                         "more %s meet it but give no more",
-                         at->n, xn_at,
-                         at->x_basis == CURVE_BASIS_PREDICTED  ? "the predicted points"
-                         : at->x_basis == CURVE_BASIS_MEASURED ? "measured"
-                         : at->x_from_model                    ? "the model"
-                                                               : "the measured curve",
-                         xn);
-                notes_add(&nl, who, line);
-            } else if (at->binds == CURVE_BINDS_PEAK) {
-                snprintf(line, sizeof line,
-                         "throughput peaks at %.4g %s (%s); more %s meet the target but give less",
-                         at->n, xn_at,
-                         at->x_basis == CURVE_BASIS_PREDICTED  ? "the predicted points"
-                         : at->x_basis == CURVE_BASIS_MEASURED ? "measured"
-                         : at->x_from_model                    ? "the model"
-                                                               : "the measured curve",
-                         xn);
-                notes_add(&nl, who, line);
-            }
-            if (at->x_basis == CURVE_BASIS_EXTRAPOLATED) {
-                snprintf(line, sizeof line,
-                         "extrapolated to %.4g %s, %.3g x the %s measured (%g), as "
-                         "--extrapolate=%g allows: the model has not seen %s",
-                         at->n, at->n == 1 ? (cu->by_nodes ? "node" : "thread") : xn, at->beyond,
-                         at->beyond < 1 ? "smallest" : "largest",
-                         at->beyond < 1 ? cu->lv[0].n : cu->lv[cu->m - 1].n, s->opt.extrapolate,
-                         cu->by_nodes ? "that node count" : "where the target binds");
-                notes_add(&nl, who, line);
-            } else if (at->binds == CURVE_BINDS_RANGE && at->met_everywhere) {
-                snprintf(line, sizeof line,
-                         "meets the target at every measured level; probe higher "
-                         "concurrency to find where it binds");
-                notes_add(&nl, who, line);
-            } else if (at->binds == CURVE_BINDS_RANGE) {
-                snprintf(line, sizeof line,
-                         "meets the target at the largest measured level (%g %s); probe "
-                         "higher concurrency to find where it binds",
-                         at->n, xn);
-                notes_add(&nl, who, line);
-            }
-            if (cu->shape.cls == SHAPE_COLLAPSE) {
-                const struct curve_level *p = &cu->lv[cu->shape.collapse_at], *q = p + 1;
-                snprintf(line, sizeof line,
-                         "throughput collapses between %g and %g %s (%s -> %s tps): nothing "
-                         "beyond %g is ranked",
-                         p->n, q->n, xn, curve_fmt_tps(p->x, a1, sizeof a1),
-                         curve_fmt_tps(q->x, a2, sizeof a2), p->n);
-                notes_add(&nl, who, line);
-            }
-            if (at->x_basis == CURVE_BASIS_INTERPOLATED && !at->x_from_model) {
-                snprintf(line, sizeof line,
-                         "%s; the measured curve is used (interpolated between levels)",
-                         cu->fitted && !cu->use_model ? "no model describes the points"
-                         : !cu->fitted                ? "no model could be fitted"
-                                                      : "the model overshoots the measured levels");
-                notes_add(&nl, who, line);
-            }
-            if (at->latency_model) {
-                snprintf(line, sizeof line,
-                         "latency from Little's law R = N/X on the curve (no measured "
-                         "latency)");
-                notes_add(&nl, who, line);
-            }
+}
+
+/* The notes of row i's curves at the target (where it binds, peaks, is extrapolated, ...). */
+static void curve_notes(struct notes *nl, const struct rank_set *s, size_t i)
+{
+    const struct rank_row *r = &s->rows[i];
+    const struct curve *cv = rank_set_curves(s, i);
+    for (size_t k = 0; k < r->n_at; k++) {
+        const struct rank_at *ra = &r->at[k];
+        const struct curve_at *at = &ra->c;
+        const struct curve *cu = &cv[k];
+        char who[160], line[400], a1[32], a2[32];
+        const char *xn = x_name(s, i);
+        char xn_at[24]; /* "1 thread", not "1 threads" */
+        if (ra->status != RANK_MET)
+            continue;
+        snprintf(xn_at, sizeof xn_at, "%.*s", at->n == 1 ? (int)strlen(xn) - 1 : (int)strlen(xn),
+                 xn);
+        if (r->n_at > 1)
+            snprintf(who, sizeof who, "%s / %s", r->config, s->opt.mix[k].workload);
+        else
+            snprintf(who, sizeof who, "%s", r->config);
+        if (at->binds == CURVE_BINDS_PEAK && cu->shape.cls == SHAPE_PLATEAU) {
+            snprintf(line, sizeof line,
+                     "a plateau: the most throughput meeting the target is at %.4g %s (%s); "
+                     "more %s meet it but give no more",
+                     at->n, xn_at,
+                     at->x_basis == CURVE_BASIS_PREDICTED  ? "the predicted points"
+                     : at->x_basis == CURVE_BASIS_MEASURED ? "measured"
+                     : at->x_from_model                    ? "the model"
+                                                           : "the measured curve",
+                     xn);
+            notes_add(nl, who, line);
+        } else if (at->binds == CURVE_BINDS_PEAK) {
+            snprintf(line, sizeof line,
+                     "throughput peaks at %.4g %s (%s); more %s meet the target but give less",
+                     at->n, xn_at,
+                     at->x_basis == CURVE_BASIS_PREDICTED  ? "the predicted points"
+                     : at->x_basis == CURVE_BASIS_MEASURED ? "measured"
+                     : at->x_from_model                    ? "the model"
+                                                           : "the measured curve",
+                     xn);
+            notes_add(nl, who, line);
         }
-        if (r->n_at > 1 && r->status == RANK_MET && r->basis != CURVE_BASIS_MEASURED) {
-            char line[600];
-            size_t used = 0;
-            line[0] = '\0';
-            for (size_t k = 0; k < r->n_at && used < sizeof line; k++)
-                used += (size_t)snprintf(
-                    line + used, sizeof line - used, "%s %s at %.4g %s, ", s->opt.mix[k].workload,
-                    curve_basis_name(r->at[k].c.x_basis), r->at[k].c.n, x_name(s, i));
-            if (used < sizeof line)
-                snprintf(line + used, sizeof line - used,
-                         "so the row is %s (the weakest basis, from %s)",
-                         curve_basis_name(r->basis), s->opt.mix[r->basis_from].workload);
-            notes_add(&nl, r->config, line);
+        if (at->x_basis == CURVE_BASIS_EXTRAPOLATED) {
+            snprintf(line, sizeof line,
+                     "extrapolated to %.4g %s, %.3g x the %s measured (%g), as "
+                     "--extrapolate=%g allows: the model has not seen %s",
+                     at->n, at->n == 1 ? (cu->by_nodes ? "node" : "thread") : xn, at->beyond,
+                     at->beyond < 1 ? "smallest" : "largest",
+                     at->beyond < 1 ? cu->lv[0].n : cu->lv[cu->m - 1].n, s->opt.extrapolate,
+                     cu->by_nodes ? "that node count" : "where the target binds");
+            notes_add(nl, who, line);
+        } else if (at->binds == CURVE_BINDS_RANGE && at->met_everywhere) {
+            snprintf(line, sizeof line,
+                     "meets the target at every measured level; probe higher "
+                     "concurrency to find where it binds");
+            notes_add(nl, who, line);
+        } else if (at->binds == CURVE_BINDS_RANGE) {
+            snprintf(line, sizeof line,
+                     "meets the target at the largest measured level (%g %s); probe "
+                     "higher concurrency to find where it binds",
+                     at->n, xn);
+            notes_add(nl, who, line);
+        }
+        if (cu->shape.cls == SHAPE_COLLAPSE) {
+            const struct curve_level *p = &cu->lv[cu->shape.collapse_at], *q = p + 1;
+            snprintf(line, sizeof line,
+                     "throughput collapses between %g and %g %s (%s -> %s tps): nothing "
+                     "beyond %g is ranked",
+                     p->n, q->n, xn, curve_fmt_tps(p->x, a1, sizeof a1),
+                     curve_fmt_tps(q->x, a2, sizeof a2), p->n);
+            notes_add(nl, who, line);
+        }
+        if (at->x_basis == CURVE_BASIS_INTERPOLATED && !at->x_from_model) {
+            snprintf(line, sizeof line,
+                     "%s; the measured curve is used (interpolated between levels)",
+                     cu->fitted && !cu->use_model ? "no model describes the points"
+                     : !cu->fitted                ? "no model could be fitted"
+                                                  : "the model overshoots the measured levels");
+            notes_add(nl, who, line);
+        }
+        if (at->latency_model) {
+            snprintf(line, sizeof line,
+                     "latency from Little's law R = N/X on the curve (no measured "
+                     "latency)");
+            notes_add(nl, who, line);
         }
     }
+    if (r->n_at > 1 && r->status == RANK_MET && r->basis != CURVE_BASIS_MEASURED) {
+        char line[600];
+        size_t used = 0;
+        line[0] = '\0';
+        for (size_t k = 0; k < r->n_at && used < sizeof line; k++)
+            used += (size_t)snprintf(line + used, sizeof line - used, "%s %s at %.4g %s, ",
+                                     s->opt.mix[k].workload, curve_basis_name(r->at[k].c.x_basis),
+                                     r->at[k].c.n, x_name(s, i));
+        if (used < sizeof line)
+            snprintf(line + used, sizeof line - used,
+                     "so the row is %s (the weakest basis, from %s)", curve_basis_name(r->basis),
+                     s->opt.mix[r->basis_from].workload);
+        notes_add(nl, r->config, line);
+    }
+}
+
+/* The notes of the rows shown (the same text for several configurations on one line). */
+static void row_notes(FILE *f, const struct rank_set *s, size_t shown)
+{
+    struct notes nl;
+    notes_init(&nl);
+    for (size_t i = 0; i < shown; i++)
+        curve_notes(&nl, s, i);
     for (size_t i = 0; i < shown; i++) {
         char line[400];
         if (power_load_text(s, &s->rows[i], line, sizeof line))
@@ -500,87 +480,100 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
     }
     notes_print(f, &nl);
     notes_free(&nl);
-    if (s->measured) {
-        /* like for like? what the rows' points say of how they were measured, when it differs
-         * (issue 28.17) */
-        struct notes ml;
-        notes_init(&ml);
-        for (size_t i = 0; i < s->n; i++) {
-            const char *m = s->measured[s->row_curve[i]];
-            if (s->rows[i].status == RANK_MET && !(s->from && s->from[s->row_curve[i]]))
-                notes_add(&ml, s->rows[i].config, m ? m : "not stated (an imported table)");
-        }
-        if (ml.n > 1) {
-            fprintf(f, "like for like? the measured rows were not measured alike (an engine, the "
-                       "data or where\n  the client ran can move throughput as much as the "
-                       "hardware):\n");
-            notes_print_as(f, &ml, "  ");
-        }
-        notes_free(&ml);
+}
+
+/* Like for like? What the rows' points say of how they were measured, when it differs (issue
+ * 28.17). */
+static void like_for_like(FILE *f, const struct rank_set *s)
+{
+    struct notes ml;
+    if (!s->measured)
+        return;
+    notes_init(&ml);
+    for (size_t i = 0; i < s->n; i++) {
+        const char *m = s->measured[s->row_curve[i]];
+        if (s->rows[i].status == RANK_MET && !(s->from && s->from[s->row_curve[i]]))
+            notes_add(&ml, s->rows[i].config, m ? m : "not stated (an imported table)");
     }
-    {
-        size_t any = 0, col = 0;
-        for (size_t i = 0; i < s->n; i++)
-            if (s->rows[i].cost_estimate) {
-                const char *lead = any ? ", " : "note: estimated prices in the cost of ";
-                if (++any > 4 * NOTES_MAX_WHO)
-                    continue; /* counted below */
-                if (col + strlen(lead) + strlen(s->rows[i].config) > 98) {
-                    fprintf(f, ",\n     ");
-                    lead = "";
-                    col = 5;
-                }
-                col += (size_t)fprintf(f, "%s%s", lead, s->rows[i].config);
+    if (ml.n > 1) {
+        fprintf(f, "like for like? the measured rows were not measured alike (an engine, the "
+                   "data or where\n  the client ran can move throughput as much as the "
+                   "hardware):\n");
+        notes_print_as(f, &ml, "  ");
+    }
+    notes_free(&ml);
+}
+
+/* The configurations whose cost holds an estimated price. */
+static void estimated_prices(FILE *f, const struct rank_set *s)
+{
+    size_t any = 0, col = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->rows[i].cost_estimate) {
+            const char *lead = any ? ", " : "note: estimated prices in the cost of ";
+            if (++any > 4 * NOTES_MAX_WHO)
+                continue; /* counted below */
+            if (col + strlen(lead) + strlen(s->rows[i].config) > 98) {
+                fprintf(f, ",\n     ");
+                lead = "";
+                col = 5;
             }
-        if (any > 4 * NOTES_MAX_WHO)
-            fprintf(f, " and %zu more", any - 4 * NOTES_MAX_WHO);
-        if (any)
-            fprintf(f, "\n      (sizeup catalog cost ID shows each term and its source)\n");
+            col += (size_t)fprintf(f, "%s%s", lead, s->rows[i].config);
+        }
+    if (any > 4 * NOTES_MAX_WHO)
+        fprintf(f, " and %zu more", any - 4 * NOTES_MAX_WHO);
+    if (any)
+        fprintf(f, "\n      (sizeup catalog cost ID shows each term and its source)\n");
+}
+
+/* How old the prices are (issue 26.3): those past --max-price-age, and any dated after today,
+ * by date and source. */
+static void price_ages(FILE *f, const struct rank_set *s)
+{
+    struct notes pl, fut;
+    char today[11];
+    int max = s->opt.max_price_age_months > 0 ? s->opt.max_price_age_months : RANK_MAX_PRICE_AGE;
+    today_ymd(today);
+    notes_init(&pl);
+    notes_init(&fut);
+    for (size_t i = 0; i < s->n; i++) {
+        char as_of[11], line[300];
+        const char *src;
+        int age;
+        if (rank_set_row_price_date(s, &s->rows[i], as_of, &src) != 0 || !as_of[0])
+            continue;
+        age = months_between(as_of, today);
+        if (age < 0) {
+            /* a price from the future: the catalog's date or today's is wrong */
+            snprintf(line, sizeof line, "as of %s (%.90s%s)", as_of, src ? src : "no source",
+                     src && strlen(src) > 90 ? "..." : "");
+            notes_add(&fut, s->rows[i].config, line);
+            continue;
+        }
+        if (age <= max)
+            continue;
+        snprintf(line, sizeof line, "as of %s, %d months old (%.90s%s)", as_of, age,
+                 src ? src : "no source", src && strlen(src) > 90 ? "..." : "");
+        notes_add(&pl, s->rows[i].config, line);
     }
-    {
-        /* how old the prices are (issue 26.3): those past --max-price-age, by date and source */
-        struct notes pl, fut;
-        char today[11];
-        int max =
-            s->opt.max_price_age_months > 0 ? s->opt.max_price_age_months : RANK_MAX_PRICE_AGE;
-        today_ymd(today);
-        notes_init(&pl);
-        notes_init(&fut);
-        for (size_t i = 0; i < s->n; i++) {
-            char as_of[11], line[300];
-            const char *src;
-            int age;
-            if (rank_set_row_price_date(s, &s->rows[i], as_of, &src) != 0 || !as_of[0])
-                continue;
-            age = months_between(as_of, today);
-            if (age < 0) {
-                /* a price from the future: the catalog's date or today's is wrong */
-                snprintf(line, sizeof line, "as of %s (%.90s%s)", as_of, src ? src : "no source",
-                         src && strlen(src) > 90 ? "..." : "");
-                notes_add(&fut, s->rows[i].config, line);
-                continue;
-            }
-            if (age <= max)
-                continue;
-            snprintf(line, sizeof line, "as of %s, %d months old (%.90s%s)", as_of, age,
-                     src ? src : "no source", src && strlen(src) > 90 ? "..." : "");
-            notes_add(&pl, s->rows[i].config, line);
-        }
-        if (pl.n) {
-            fprintf(f,
-                    "prices older than %d months (--max-price-age): refresh the catalogs that "
-                    "hold them\n",
-                    max);
-            notes_print_as(f, &pl, "  ");
-        }
-        if (fut.n) {
-            fprintf(f, "prices dated after today (%s): a catalog's date or today's is wrong\n",
-                    today);
-            notes_print_as(f, &fut, "  ");
-        }
-        notes_free(&fut);
-        notes_free(&pl);
+    if (pl.n) {
+        fprintf(f,
+                "prices older than %d months (--max-price-age): refresh the catalogs that "
+                "hold them\n",
+                max);
+        notes_print_as(f, &pl, "  ");
     }
+    if (fut.n) {
+        fprintf(f, "prices dated after today (%s): a catalog's date or today's is wrong\n", today);
+        notes_print_as(f, &fut, "  ");
+    }
+    notes_free(&fut);
+    notes_free(&pl);
+}
+
+/* The legend of the basis column and the marks, as the rows use them. */
+static void legend(FILE *f, const struct rank_set *s, const struct rank_confidence *conf)
+{
     fprintf(f,
             "basis: meas = at a measured level, interp = between measured levels (the model where "
             "it\n       describes them, else the measured curve), extrap = beyond them (only "
@@ -615,233 +608,52 @@ int rank_set_write_text(FILE *f, const struct rank_set *s)
                        "a queueing\n       model of its CPU and disk), its interval with the "
                        "model's validation error\n");
     }
-    if (s->conf) {
+    if (conf) {
         int any_tied = 0;
-        for (size_t i = 0; i < s->conf->n; i++)
-            any_tied |= s->conf->rows[i].tied;
+        for (size_t i = 0; i < conf->n; i++)
+            any_tied |= conf->rows[i].tied;
         if (any_tied)
             fprintf(f, "       N~ = tied with the first within noise (not ordered at 95 %%)\n");
-        if (conf_write_text(f, s, s->conf) != 0)
-            return -1;
     }
-    if (s->tco && tco_write_text(f, s, s->tco) != 0)
+}
+
+int ranking_write_text(FILE *f, const struct ranking *rk)
+{
+    const struct rank_set *s = &rk->set;
+    const struct rank_confidence *conf = ranking_conf(rk);
+    const struct rank_tco *tco = ranking_tco(rk);
+    size_t shown = rank_set_text_rows(s);
+    int w = 6; /* the configuration column's width */
+
+    /* as wide as the longest id, 6 to 40 characters; a longer id is printed whole (its row
+     * shifts), never cut, so two ids never read alike (issue 28.13) */
+    for (size_t i = 0; i < shown; i++)
+        if ((int)strlen(s->rows[i].config) > w)
+            w = (int)strlen(s->rows[i].config);
+    if (w > 40)
+        w = 40;
+    too_noisy(f, s);
+    header_lines(f, s);
+    table_heading(f, s, w);
+    table_rows(f, s, conf, shown, w);
+    more_rows(f, s, shown, "");
+    row_notes(f, s, shown);
+    like_for_like(f, s);
+    estimated_prices(f, s);
+    price_ages(f, s);
+    legend(f, s, conf);
+    if (conf && conf_write_text(f, s, conf) != 0)
+        return -1;
+    if (tco && tco_write_text(f, s, tco) != 0)
         return -1;
     if (s->trailer)
         fputs(s->trailer, f);
     return ferror(f) ? -1 : 0;
 }
 
-static json_t *real_or_null(double v)
+int ranking_write_markdown(FILE *f, const struct ranking *rk)
 {
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *value_ci(const struct derived_value *v)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "value", real_or_null(v->value));
-    if (isfinite(v->lo) || isfinite(v->hi))
-        json_object_set_new(o, "ci95", json_pack("[oo]", real_or_null(v->lo), real_or_null(v->hi)));
-    return o;
-}
-
-static json_t *row_json(const struct rank_set *s, size_t i)
-{
-    const struct rank_row *r = &s->rows[i];
-    const struct curve *cv = rank_set_curves(s, i);
-    json_t *o = json_object(), *wl = json_array(), *slo = json_object();
-    char pct[16];
-
-    json_object_set_new(o, "schema", json_string(RANK_SCHEMA));
-    json_object_set_new(o, "rank", r->rank ? json_integer(r->rank) : json_null());
-    json_object_set_new(o, "config", json_string(r->config));
-    json_object_set_new(o, "status", json_string(rank_status_name(r->status)));
-    json_object_set_new(o, "status_text", json_string(rank_status_text(r->status)));
-    if (rank_row_noise(r) > RANK_TOO_NOISY)
-        json_object_set_new(o, "too_noisy", json_true()); /* its interval decides nothing */
-    snprintf(pct, sizeof pct, "p%g", s->opt.slo.pct);
-    json_object_set_new(slo, "statistic", json_string(s->opt.slo.pct > 0 ? pct : "avg"));
-    json_object_set_new(slo, "target_ms", json_real(s->opt.slo.target_s * 1e3));
-    json_object_set_new(o, "slo", slo);
-    json_object_set_new(o, "pricing", json_string(cat_pricing_name(s->opt.pricing)));
-    json_object_set_new(o, "currency", json_string(s->cat->currency));
-    for (size_t w = 0; w < r->n_at; w++) {
-        const struct rank_at *ra = &r->at[w];
-        const struct curve_at *a = &ra->c;
-        json_t *x = json_object();
-        json_object_set_new(x, "workload", json_string(s->opt.mix[w].workload));
-        json_object_set_new(x, "weight", json_real(s->opt.mix[w].weight));
-        json_object_set_new(x, "status", json_string(rank_status_name(ra->status)));
-        json_object_set_new(x, "x", json_string(cv[w].by_nodes ? "nodes" : "threads"));
-        if (cv[w].m) {
-            json_object_set_new(x, "shape", json_string(shape_class_name(cv[w].shape.cls)));
-            json_object_set_new(x, "model",
-                                cv[w].fitted ? json_string(model_kind_name(cv[w].fit.kind))
-                                             : json_null());
-            json_object_set_new(x, "model_used", json_boolean(cv[w].use_model));
-            json_object_set_new(x, "points", json_integer((json_int_t)cv[w].n_obs));
-        }
-        json_object_set_new(x, "at", real_or_null(a->n));
-        json_object_set_new(x, "tps", value_ci(&a->x));
-        json_object_set_new(x, "tps_basis", json_string(curve_basis_name(a->x_basis)));
-        json_object_set_new(x, "latency_ms", real_or_null(a->latency_s * 1e3));
-        json_object_set_new(x, "latency_basis", json_string(curve_basis_name(a->lat_basis)));
-        if (isfinite(a->latency_lo_s)) {
-            json_t *ci = json_array();
-            json_array_append_new(ci, json_real(a->latency_lo_s * 1e3));
-            json_array_append_new(ci, json_real(a->latency_hi_s * 1e3));
-            json_object_set_new(x, "latency_ci95_ms", ci);
-        }
-        if (isfinite(a->p_meets))
-            json_object_set_new(x, "p_meets", json_real(a->p_meets));
-        json_object_set_new(x, "latency_source",
-                            json_string(a->latency_model ? "littles-law"
-                                        : cv[w].spec.source == CURVE_SOURCE_PREDICTED
-                                            ? "predicted"
-                                            : "measured"));
-        json_object_set_new(x, "tps_source",
-                            json_string(a->x_from_model ? "model"
-                                        : cv[w].spec.source == CURVE_SOURCE_PREDICTED
-                                            ? "predicted curve"
-                                            : "measured curve"));
-        json_object_set_new(x, "binds", json_string(curve_binds_name(a->binds)));
-        json_object_set_new(x, "met_at_every_level", json_boolean(a->met_everywhere));
-        json_object_set_new(x, "search_to", real_or_null(a->limit_n));
-        if (a->x_basis == CURVE_BASIS_EXTRAPOLATED)
-            json_object_set_new(x, "beyond_largest", json_real(a->beyond));
-        json_object_set_new(x, "peak_at", real_or_null(a->n_peak));
-        json_object_set_new(x, "peak_tps", real_or_null(a->peak_x));
-        json_object_set_new(x, "peak_is_best_level", json_boolean(a->peak_is_best_level));
-        json_object_set_new(x, "peak_is_lower_bound", json_boolean(a->peak_is_lower_bound));
-        if (isfinite(a->best_measured_x))
-            json_object_set_new(x, "best_measured",
-                                json_pack("{s:o,s:o}", "at", json_real(a->best_measured_n), "tps",
-                                          json_real(a->best_measured_x)));
-        json_array_append_new(wl, x);
-    }
-    json_object_set_new(o, "workloads", wl);
-    json_object_set_new(o, "tps", value_ci(&r->x));
-    json_object_set_new(o, "at", real_or_null(r->n));
-    json_object_set_new(o, "basis", json_string(curve_basis_name(r->basis)));
-    if (s->note && s->note[s->row_curve[i]])
-        json_object_set_new(o, "disk_model", json_string(s->note[s->row_curve[i]]));
-    if (s->measured && s->measured[s->row_curve[i]])
-        json_object_set_new(o, "measured_with", json_string(s->measured[s->row_curve[i]]));
-    if (s->from && s->from[s->row_curve[i]]) {
-        /* "a, b, c" as an array */
-        json_t *arr = json_array();
-        const char *p = s->from[s->row_curve[i]];
-        while (arr && *p) {
-            const char *e = strstr(p, ", ");
-            size_t len = e ? (size_t)(e - p) : strlen(p);
-            json_array_append_new(arr, json_stringn(p, len));
-            p += len + (e ? 2 : 0);
-        }
-        json_object_set_new(o, "predicted_from", arr);
-    }
-    if (s->conf)
-        conf_row_json(s->conf, i, o);
-    if (s->tco)
-        tco_row_json(s->tco, s, i, o);
-    {
-        char as_of[11], today[11];
-        const char *src;
-        if (rank_set_row_price_date(s, r, as_of, &src) == 0 && as_of[0]) {
-            json_object_set_new(o, "price_as_of", json_string(as_of));
-            json_object_set_new(o, "price_age_months",
-                                json_integer(months_between(as_of, today_ymd(today))));
-        }
-    }
-    json_object_set_new(o, "basis_from",
-                        r->status == RANK_MET ? json_string(s->opt.mix[r->basis_from].workload)
-                                              : json_null());
-    json_object_set_new(o, "nodes", json_integer(r->config_nodes));
-    json_object_set_new(o, "cost_per_hour", real_or_null(r->cost_per_hour));
-    json_object_set_new(o, "cost_estimate", json_boolean(r->cost_estimate));
-    json_object_set_new(o, "tps_per_cost", real_or_null(r->tps_per_cost));
-    json_object_set_new(o, "cost_per_million_tx", real_or_null(r->cost_per_mtx));
-    json_object_set_new(o, "headroom", real_or_null(r->headroom));
-    json_object_set_new(o, "headroom_is_lower_bound", json_boolean(r->headroom_lower_bound));
-    json_object_set_new(o, "utilisation_at_target", real_or_null(r->load));
-    {
-        const struct cat_config *cf;
-        if (curve_server(s, r, &cf))
-            json_object_set_new(o, "power_load",
-                                json_pack("{s:f,s:s}", "value", r->power_load, "basis",
-                                          r->power_load_measured ? "measured" : "catalog"));
-    }
-    if (s->opt.required_tps > 0) {
-        json_t *q = json_object();
-        json_object_set_new(q, "tps", json_real(s->opt.required_tps));
-        json_object_set_new(q, "units", json_integer(r->units));
-        json_object_set_new(q, "nodes", json_integer(r->nodes_needed));
-        json_object_set_new(q, "nodes_basis", json_string(nodes_by(r, 0)));
-        json_object_set_new(q, "cost_per_month", real_or_null(r->cost_per_month));
-        json_object_set_new(o, "required", q);
-    }
-    return o;
-}
-
-int rank_set_write_json(FILE *f, const struct rank_set *s)
-{
-    for (size_t i = 0; i < s->n; i++) {
-        json_t *o = row_json(s, i);
-        char *line =
-            o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) : NULL;
-        json_decref(o);
-        if (!line)
-            return -1;
-        fprintf(f, "%s\n", line);
-        free(line);
-    }
-    return ferror(f) ? -1 : 0;
-}
-
-static void csv_real(FILE *f, double v)
-{
-    if (isfinite(v))
-        fprintf(f, ",%.10g", v);
-    else
-        fprintf(f, ",");
-}
-
-int rank_set_write_csv(FILE *f, const struct rank_set *s)
-{
-    fprintf(f, "rank,config,status,tps,tps_lo,tps_hi,at,basis,cost_per_hour,currency,"
-               "tps_per_cost,cost_per_million_tx,headroom,required_tps,nodes_needed,nodes_basis,"
-               "cost_per_month,headroom_is_lower_bound\n");
-    for (size_t i = 0; i < s->n; i++) {
-        const struct rank_row *r = &s->rows[i];
-        if (r->rank)
-            fprintf(f, "%ld", r->rank);
-        fputc(',', f);
-        csv_write_field(f, r->config);
-        fprintf(f, ",%s", rank_status_name(r->status));
-        csv_real(f, r->x.value);
-        csv_real(f, r->x.lo);
-        csv_real(f, r->x.hi);
-        csv_real(f, r->n);
-        fprintf(f, ",%s", curve_basis_name(r->basis));
-        csv_real(f, r->cost_per_hour);
-        fputc(',', f);
-        csv_write_field(f, s->cat->currency);
-        csv_real(f, r->tps_per_cost);
-        csv_real(f, r->cost_per_mtx);
-        csv_real(f, r->headroom);
-        if (s->opt.required_tps > 0) {
-            csv_real(f, s->opt.required_tps);
-            fprintf(f, ",%ld,%s", r->nodes_needed, nodes_by(r, 0));
-            csv_real(f, r->cost_per_month);
-        } else {
-            fprintf(f, ",,,,");
-        }
-        fprintf(f, ",%s\n", r->status != RANK_MET ? "" : r->headroom_lower_bound ? "1" : "0");
-    }
-    return ferror(f) ? -1 : 0;
-}
-
-int rank_set_write_markdown(FILE *f, const struct rank_set *s)
-{
+    const struct rank_set *s = &rk->set;
     const char *cur = s->cat->currency;
     char a[32], b[32], c[32], e[32];
     char h[512], md[1024], cfg[512];
@@ -901,7 +713,7 @@ int rank_set_write_markdown(FILE *f, const struct rank_set *s)
             p += n + (p[n] == '\n');
         }
     }
-    if (decision_write_markdown(f, s) != 0)
+    if (decision_write_markdown(f, rk) != 0)
         return -1;
     return ferror(f) ? -1 : 0;
 }

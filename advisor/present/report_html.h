@@ -9,29 +9,24 @@
  * latency-vs-concurrency plot (series "latency-model", "latency-measured", "slo-line",
  * "slo"); a configuration ranked on predicted points (rankpred.h) has "predicted" (dashed),
  * "predicted-points" (hollow), "latency-predicted" and "latency-predicted-points" instead;
- * with a confidence (rank_set.conf) a "How sure" section (P(best), ties, break-even price,
+ * with a confidence (ranking.h) a "How sure" section (P(best), ties, break-even price,
  * what to probe next) after the ranking; and the inputs: target, workloads, pricing, points files,
  * catalog files with their name and as-of date, and every cost term with its source and date.
+ *
+ * The charts are report_charts.h's.
  *
  * Thread-safety: touches only its arguments.
  */
 #ifndef SIZEUP_ADVISOR_REPORT_HTML_H
 #define SIZEUP_ADVISOR_REPORT_HTML_H
 
-#include "rankset.h"
+#include "ranking.h"
+#include "report_charts.h"
 
 #include <stdio.h>
 
-/* Samples of each fitted curve drawn. */
-#define REPORT_CURVE_SAMPLES 96
-/* Configurations whose curves are drawn (the first in ranking order); the rest are listed. */
-#define REPORT_MAX_PLOTTED 24
 /* Configurations named in one item of the page's price-age list; the rest counted. */
 #define REPORT_AGE_NAMES 12
-/* Rows of the page's ranking, bar chart, cost and NPV tables: the first, in ranking order (a
- * ranking of a million configurations made a 150 MB page of a hundred thousand); the rest are in
- * rank --json and --csv. */
-#define REPORT_MAX_ROWS 200
 
 /* What the report says about where its inputs came from (borrowed strings). */
 struct report_inputs {
@@ -41,9 +36,9 @@ struct report_inputs {
 };
 
 /** Write the HTML page. @return 0, or -1 when writing failed. */
-int report_write_html(FILE *f, const struct rank_set *s, const struct report_inputs *in);
+int report_write_html(FILE *f, const struct ranking *rk, const struct report_inputs *in);
 
 /** Write the Markdown summary (ranking table, notes, inputs). @return 0 or -1. */
-int report_write_markdown(FILE *f, const struct rank_set *s, const struct report_inputs *in);
+int report_write_markdown(FILE *f, const struct ranking *rk, const struct report_inputs *in);
 
 #endif

@@ -332,3 +332,15 @@ void rank_row_widen_predicted(struct rank_row *row, const struct curve *const *c
     row->x.hi = all ? 1 / inv_hi : NAN;
     row->basis = CURVE_BASIS_PREDICTED;
 }
+
+/* How a row's node count was found: "one copy" (a configuration that does not scale out,
+ * carrying the load alone), "linear scale-out" (copies), else the scale-out curve's basis;
+ * short: the text table's "one", "linear", "curve". */
+const char *nodes_by(const struct rank_row *r, int short_form)
+{
+    if (r->nodes_basis == CURVE_BASIS_LINEAR && !r->scale_out)
+        return short_form ? "one" : "one copy";
+    if (r->nodes_basis == CURVE_BASIS_LINEAR)
+        return short_form ? "linear" : "linear scale-out";
+    return short_form ? "curve" : curve_basis_name(r->nodes_basis);
+}

@@ -46,10 +46,6 @@ void rank_set_destroy(struct rank_set *s)
     free(s->note);
     free(s->measured);
     free(s->trailer);
-    if (s->conf && s->conf_free)
-        s->conf_free(s->conf);
-    if (s->tco && s->tco_free)
-        s->tco_free(s->tco);
     free(s->config_set);
     free(s->curves);
     free(s->at);
@@ -602,4 +598,13 @@ fail:
     usl_workspace_free(ws);
     rank_set_destroy(s);
     return -1;
+}
+
+const struct cat_server *rank_set_row_server(const struct rank_set *s, const struct rank_row *r,
+                                             const struct cat_config **cf)
+{
+    const struct cat_server *sv;
+    *cf = cat_find_config(s->cat, r->config);
+    sv = *cf && (*cf)->server ? cat_find_server(s->cat, (*cf)->server) : NULL;
+    return sv && sv->has_power_curve && isfinite(r->power_load) ? sv : NULL;
 }

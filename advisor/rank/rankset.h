@@ -67,13 +67,6 @@ struct rank_set {
                                       rows; client on the server's host"), or NULL when they say
                                       nothing (owned; the array NULL when no row says) */
     size_t n_points;               /* points used */
-    struct rank_confidence *conf;  /* how sure the ranking is (confidence.h), or NULL; set by
-                                      the caller after the build, with its destructor: */
-    void (*conf_free)(struct rank_confidence *); /* called by rank_set_destroy when conf is
-                                                    set (conf_free of confidence.h) */
-    struct rank_tco *tco; /* horizon, like for like, where the decision flips (tco.h), or NULL;
-                             set by the caller after conf, with its destructor: */
-    void (*tco_free)(struct rank_tco *);
     char *trailer;    /* text printed at the end of the text table ("note: ..." lines), or NULL
                          (owned) */
     size_t text_rows; /* the text and Markdown tables show the first text_rows rows and say how
@@ -82,9 +75,6 @@ struct rank_set {
 
 /* rank's --top default: a table a person reads; a million rows go to --json or --csv. */
 #define RANK_TEXT_ROWS_DEFAULT 1000
-
-struct rank_confidence;
-struct rank_tco;
 
 /** The configuration a point joins: its config, else the --map of its target, else its target
  *  (borrowed from p or maps). */
@@ -158,16 +148,12 @@ int rank_set_row_price_date(const struct rank_set *s, const struct rank_row *r, 
 /** Workloads of the mix as text: "oltp_legacy" or "oltp_read_write 0.7, ...". */
 const char *rank_set_workloads(const struct rank_set *s, char *buf, size_t cap);
 
-/** Aligned text table, at most 100 columns, with a header and notes. @return 0 or -1 (I/O). */
-int rank_set_write_text(FILE *f, const struct rank_set *s);
-
-/** One sizeup.ranking/1 JSON object per row, one per line. @return 0 or -1. */
-int rank_set_write_json(FILE *f, const struct rank_set *s);
-
-/** CSV with a header row. @return 0 or -1. */
-int rank_set_write_csv(FILE *f, const struct rank_set *s);
-
-/** A Markdown table with a line stating the target. @return 0 or -1. */
-int rank_set_write_markdown(FILE *f, const struct rank_set *s);
+/**
+ * The owned server row r runs on, when it has a power curve and r a load to read it at (NULL
+ * otherwise); *cf is set to r's configuration (NULL when the catalogs lack it). Both borrowed
+ * from s->cat.
+ */
+const struct cat_server *rank_set_row_server(const struct rank_set *s, const struct rank_row *r,
+                                             const struct cat_config **cf);
 
 #endif
