@@ -77,6 +77,9 @@ struct cat_price {
     char *note;       /* how an estimate was made; may be NULL */
     int has_range;    /* 1 when the catalog states a range: low <= amount <= high */
     double low, high; /* the range (an estimate's plausible low and high values) */
+    int user_set;     /* 1: amount (and maybe the range) set by the user after loading, not read
+                         from the catalog (setinput.h, `--set`): source says where, note what
+                         the catalog had; estimate is then 0 */
 };
 
 /*

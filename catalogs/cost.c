@@ -616,7 +616,9 @@ void cat_cost_print(FILE *f, const struct cat_cost *c)
         if (in->fig->has_range)
             snprintf(range, sizeof range, "range %g to %g", in->fig->low, in->fig->high);
         fprintf(f, "    %-24s %g%s%s", in->name, in->value, *in->unit ? " " : "", in->unit);
-        if (in->fig->estimate)
+        if (in->fig->user_set)
+            fprintf(f, "  [set, %s]", *range ? range : "no range");
+        else if (in->fig->estimate)
             fprintf(f, "  [estimate, %s]", *range ? range : "no range given");
         else if (*range)
             fprintf(f, "  (%s)", range);
@@ -628,7 +630,10 @@ void cat_cost_print(FILE *f, const struct cat_cost *c)
         if (!p->source)
             continue;
         fprintf(f, "    %s: %s (as of %s)%s%s\n", c->inputs[i].name, p->source, p->as_of,
-                p->estimate ? "; estimate: " : "", p->estimate && p->note ? p->note : "");
+                p->estimate              ? "; estimate: "
+                : p->user_set && p->note ? "; "
+                                         : "",
+                (p->estimate || p->user_set) && p->note ? p->note : "");
     }
     for (size_t i = 0; i < c->n_terms; i++) {
         const struct cat_rate *r = c->terms[i].rate;
@@ -673,6 +678,11 @@ json_t *cat_cost_to_json(const struct cat_cost *c)
             json_object_set_new(ji, "value", json_real(in->value));
             json_object_set_new(ji, "unit", json_string(in->unit));
             json_object_set_new(ji, "estimate", json_boolean(in->fig->estimate));
+            if (in->fig->user_set) {
+                json_object_set_new(ji, "set", json_true());
+                if (in->fig->note)
+                    json_object_set_new(ji, "note", json_string(in->fig->note));
+            }
             if (in->fig->has_range) {
                 json_object_set_new(ji, "low", json_real(in->fig->low));
                 json_object_set_new(ji, "high", json_real(in->fig->high));

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "cost.h"
 #include "fetch.h"
+#include "setcli.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,7 +149,9 @@ struct cost_ctx {
     struct catalogs_arg cats;
     int pricing; /* enum cat_pricing, or PRICING_ALL */
     int json;
-    long long nodes; /* 0: the configuration's own */
+    long long nodes;              /* 0: the configuration's own */
+    const char *sets[SETCLI_MAX]; /* --set (cost only) */
+    size_t n_sets;
 };
 
 static const struct cli_choice cost_pricings[] = {
@@ -177,6 +180,9 @@ static const struct cli_opt cost_options[] = {
      .choices = cost_pricings, .dflt = "on-demand", .help = "the pricing model, or all of them"},
     NODES_OPTION,
     JSON_OPTION,
+    {"set", 0, CLI_STRING, CLI_LIST(struct cost_ctx, sets, n_sets), .arg_name = SETCLI_ARG,
+     .example = SETCLI_EXAMPLE,
+     .help = SETCLI_HELP " (with --pricing all, instance is the on-demand price)"},
     {0}};
 
 static const struct cli_opt list_options[] = {
@@ -190,13 +196,15 @@ static const struct cli_opt list_options[] = {
 const struct cli_cmd cmd_catalog_cost_cli = {
     .name = "catalog cost",
     .usage = "Usage: sizeup catalog cost CONFIG... [--catalog FILE]... [--pricing MODEL] "
-             "[--nodes N] [--json]",
+             "[--nodes N] [--json]\n"
+             "                           [--set CONFIG.INPUT=VALUE[:LOW..HIGH]]...",
     .description =
         "Print the cost per hour and per month (730 h) of configurations, term by\n"
         "term: instance, disk capacity, provisioned IOPS and MB/s, or the on-premises\n"
         "terms (capital with its refresh, maintenance, licences, power on its curve x PUE,\n"
         "space, network, staff, storage redundancy, packing of a slice); with every\n"
-        "price's source, date and whether it is an estimate.",
+        "price's source, date and whether it is an estimate. --set prices with your own\n"
+        "figure for an input instead of the catalog's (its source then says so).",
     .options = cost_options,
     .min_operands = 1,
     .max_operands = CLI_ANY,
@@ -266,6 +274,13 @@ static int catalog_cost(int argc, char **argv)
         return rc;
     if ((rc = cmd_catalog_load(x.cats.files, x.cats.n, &cat)) != SIZEUP_EXIT_OK)
         return rc;
+    if ((rc = setcli_apply(cat, x.sets, x.n_sets,
+                           x.pricing == PRICING_ALL ? CAT_PRICING_ON_DEMAND
+                                                    : (enum cat_pricing)x.pricing,
+                           "catalog cost", "set on the command line")) != 0) {
+        cat_catalog_free(cat);
+        return rc;
+    }
     if (x.json && !(arr = json_array())) {
         cat_catalog_free(cat);
         return SIZEUP_EXIT_FAIL;

@@ -120,7 +120,7 @@ static int rank_suites(struct rank_cmd *o, const struct cli_args *args)
                 goto out;
         }
     }
-    if ((rc = rank_cli_load_catalogs(&o->in, &cat)) != 0) {
+    if ((rc = rank_cli_load_catalogs(&o->in, "rank", &cat)) != 0) {
         status = rc;
         goto out;
     }

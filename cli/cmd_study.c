@@ -35,6 +35,8 @@
 #include "ranking.h"
 #include "rankset.h"
 #include "report_html.h"
+#include "setcli.h"
+#include "setinput.h"
 #include "stopflag.h"
 #include "study.h"
 #include "study_probe.h"
@@ -51,16 +53,22 @@
 
 struct study_cmd {
     int resume;
+    const char *sets[SETCLI_MAX]; /* --set */
+    size_t n_sets;
 };
 
 static const struct cli_opt study_options[] = {
     {"resume", 0, CLI_FLAG, CLI_AT(struct study_cmd, resume),
      .help = "keep the output folder's results and measure only what is missing"},
+    {"set", 0, CLI_STRING, CLI_LIST(struct study_cmd, sets, n_sets), .arg_name = SETCLI_ARG,
+     .example = SETCLI_EXAMPLE,
+     .help = SETCLI_HELP "; replaces the study file's \"set\" of the same CONFIG.INPUT"},
     {0}};
 
 const struct cli_cmd cmd_study_cli = {
     .name = "study",
-    .usage = "Usage: sizeup study [--resume] STUDY.json",
+    .usage = "Usage: sizeup study [--resume] [--set CONFIG.INPUT=VALUE[:LOW..HIGH]]... "
+             "STUDY.json",
     .description =
         "Run a whole sizing study described by a sizeup.study/1 file (docs/study.md): probe each\n"
         "candidate server with calibrated sysbench-style probes (or import its results), fit the\n"
@@ -243,12 +251,47 @@ static int write_outputs(const struct study *s, const struct ranking *rs, const 
     return rc;
 }
 
+/* The length of a setting's CONFIG.INPUT (before its '='). */
+static size_t set_key_len(const char *set)
+{
+    const char *eq = strchr(set, '=');
+    return eq ? (size_t)(eq - set) : strlen(set);
+}
+
+/* The study file's "set" (those the command line does not replace), then --set. 0, or an exit
+ * status (said): 3 for the file's (with its position), 2 for the command line's. */
+static int apply_sets(const struct study *s, const struct study_cmd *o, enum cat_pricing pricing,
+                      struct cat_catalog *cat)
+{
+    char err[1200];
+    for (size_t i = 0; i < s->n_sets; i++) {
+        struct cat_set set;
+        char why[1024], jp[64];
+        size_t kl = set_key_len(s->sets[i]);
+        int replaced = 0;
+        for (size_t k = 0; k < o->n_sets; k++)
+            replaced |= set_key_len(o->sets[k]) == kl && strncmp(o->sets[k], s->sets[i], kl) == 0;
+        if (replaced)
+            continue;
+        snprintf(jp, sizeof jp, "$.set[%zu]", i);
+        if (cat_set_parse(s->sets[i], &set, why, sizeof why) != 0 ||
+            cat_set_apply(cat, &set, pricing, "set in the study file", why, sizeof why, NULL, 0) !=
+                CAT_OK) {
+            study_fail_at(s, jp, err, sizeof err, "%s", why);
+            fprintf(stderr, "sizeup: %s\n", err);
+            return SIZEUP_EXIT_INPUT;
+        }
+    }
+    return setcli_apply(cat, o->sets, o->n_sets, pricing, "study", "set on the command line");
+}
+
 /* Check what the ranking needs before any work: the pricing, and the catalogs (loaded into
- * *out) holding every candidate's configuration. 0, or an exit status (said). */
-static int load_catalogs(const struct study *s, struct cat_catalog **out)
+ * *out) holding every candidate's configuration, with the settings of "set" and --set applied.
+ * 0, or an exit status (said). */
+static int load_catalogs(const struct study *s, const struct study_cmd *o, struct cat_catalog **out)
 {
     struct cat_catalog *cat;
-    enum cat_pricing pricing;
+    enum cat_pricing pricing = CAT_PRICING_ON_DEMAND;
     char err[1200];
     int rc;
     *out = NULL;
@@ -280,6 +323,10 @@ static int load_catalogs(const struct study *s, struct cat_catalog **out)
         fprintf(stderr, "sizeup: %s\n", err);
         cat_catalog_free(cat);
         return SIZEUP_EXIT_INPUT;
+    }
+    if ((rc = apply_sets(s, o, pricing, cat)) != 0) {
+        cat_catalog_free(cat);
+        return rc;
     }
     *out = cat;
     return 0;
@@ -434,7 +481,7 @@ int cmd_study(int argc, char **argv)
         study_destroy(&s);
         return SIZEUP_EXIT_INPUT;
     }
-    if ((rc = load_catalogs(&s, &cat)) != 0) {
+    if ((rc = load_catalogs(&s, &o, &cat)) != 0) {
         study_probes_free(sp);
         study_destroy(&s);
         return rc;

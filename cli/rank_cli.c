@@ -117,7 +117,7 @@ int rank_cli_parse_map_file(const char *path, void *dest, char *err, size_t cap)
     return 0;
 }
 
-int rank_cli_load_catalogs(const struct rank_cli *o, struct cat_catalog **cat)
+int rank_cli_load_catalogs(const struct rank_cli *o, const char *cmd, struct cat_catalog **cat)
 {
     int rc;
     *cat = cat_catalog_new();
@@ -132,6 +132,8 @@ int rank_cli_load_catalogs(const struct rank_cli *o, struct cat_catalog **cat)
         for (size_t i = 0; rc == SIZEUP_EXIT_OK && i < o->n_catalogs; i++)
             rc = cmd_catalog_load_one(*cat, o->catalogs[i]);
     }
+    if (rc == SIZEUP_EXIT_OK)
+        rc = setcli_apply(*cat, o->sets, o->n_sets, o->opt.pricing, cmd, "set on the command line");
     if (rc != SIZEUP_EXIT_OK) {
         cat_catalog_free(*cat);
         *cat = NULL;
@@ -148,7 +150,7 @@ int rank_cli_load(const struct rank_cli *o, const char *cmd, struct point_list *
     *cat = NULL;
     if (o->n_points == 0)
         return cli_usage_error(cmd, "no points: give --points FILE");
-    if ((rc = rank_cli_load_catalogs(o, cat)) != 0)
+    if ((rc = rank_cli_load_catalogs(o, cmd, cat)) != 0)
         return rc;
     for (size_t i = 0; i < o->n_points; i++) {
         struct import_report rep;

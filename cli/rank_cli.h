@@ -22,6 +22,7 @@
 #include "rank.h"
 #include "ranking.h"
 #include "rankset.h"
+#include "setcli.h"
 
 #define RANK_CLI_MAX_FILES 256
 #define RANK_CLI_MAX_MAPS 1024
@@ -218,6 +219,13 @@ int rank_cli_parse_horizon(const char *arg, void *months, char *err, size_t cap)
          .dflt_doc = "every measured configuration",                                               \
          .help =                                                                                   \
              "with --disks: model only this measured configuration on the disks (repeatable)"},    \
+        {"set",                                                                                    \
+         0,                                                                                        \
+         CLI_STRING,                                                                               \
+         CLI_LIST(T, m.sets, m.n_sets),                                                            \
+         .arg_name = SETCLI_ARG,                                                                   \
+         .example = SETCLI_EXAMPLE,                                                                \
+         .help = SETCLI_HELP},                                                                     \
     {                                                                                              \
         "transfer", 0, CLI_STRING, CLI_LIST(T, m.transfer, m.n_transfer),                          \
             .arg_name = "F=FROM:R", .example = "m5=c5:0.9",                                        \
@@ -242,11 +250,13 @@ struct rank_cli {
     size_t n_disks;
     const char *disks_from[RANK_CLI_MAX_FILES]; /* --disks-from: the measured configurations */
     size_t n_disks_from;
-    const char *import_target; /* --target: as import's, for files that name none */
-    const char *require;       /* --require: a sizeup.workload/1 record, or NULL */
-    const char *require_at;    /* --require-at: mean, p50, p95, p99, max */
-    double growth;             /* --growth */
-    double headroom;           /* --headroom */
+    const char *import_target;    /* --target: as import's, for files that name none */
+    const char *require;          /* --require: a sizeup.workload/1 record, or NULL */
+    const char *require_at;       /* --require-at: mean, p50, p95, p99, max */
+    double growth;                /* --growth */
+    double headroom;              /* --headroom */
+    const char *sets[SETCLI_MAX]; /* --set: the user's own cost inputs */
+    size_t n_sets;
 };
 
 /** Empty: no files, no maps (the table's defaults set the target and the pricing). */
@@ -277,12 +287,13 @@ int rank_cli_finish(struct rank_cli *o, const char *cmd, const struct cli_args *
 int rank_cli_require(struct rank_cli *o, const char *cmd);
 
 /**
- * Load the catalogs --catalog names (default $SIZEUP_CATALOG, else the bundled published.json);
- * errors on stderr.
+ * Load the catalogs --catalog names (default $SIZEUP_CATALOG, else the bundled published.json)
+ * and apply the --set settings under --pricing (setcli.h); errors on stderr.
+ * @param cmd  the command's name for messages ("rank", "report")
  * @param cat  out: the catalogs (free with cat_catalog_free), NULL on error
- * @return 0, or an exit code (the catalog's: 1, 3 or 4).
+ * @return 0, or an exit code (the catalog's: 1, 3 or 4; a --set refused: 2).
  */
-int rank_cli_load_catalogs(const struct rank_cli *o, struct cat_catalog **cat);
+int rank_cli_load_catalogs(const struct rank_cli *o, const char *cmd, struct cat_catalog **cat);
 
 /**
  * Import the points files and load the catalogs (errors on stderr).

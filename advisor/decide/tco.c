@@ -192,7 +192,8 @@ int tco_compute(struct rank_tco *t, const struct rank_set *s, const struct rank_
                 continue;
             for (size_t j = 0; j < k.n_inputs && t->n_inputs < TCO_MAX_INPUTS; j++) {
                 struct tco_input *in = &t->inputs[t->n_inputs];
-                if (!k.inputs[j].fig->estimate)
+                /* the estimates, and the inputs the user set (--set): the figures in question */
+                if (!k.inputs[j].fig->estimate && !k.inputs[j].fig->user_set)
                     continue;
                 memset(in, 0, sizeof *in);
                 in->side = side;
@@ -478,6 +479,8 @@ int tco_row_json(const struct rank_tco *t, const struct rank_set *s, size_t i, j
                                 isfinite(in->break_even) ? json_real(in->break_even) : json_null());
             if (in->in.fig->source)
                 json_object_set_new(e, "source", json_string(in->in.fig->source));
+            if (in->in.fig->user_set)
+                json_object_set_new(e, "set", json_true());
             json_array_append_new(arr, e);
         }
         json_object_set_new(d, "inputs", arr);

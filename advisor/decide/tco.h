@@ -16,7 +16,8 @@
  * Where the decision flips (winner W, rank 1, against runner-up R, rank 2): the advantage
  * A = S_W / S_R (S the ranking's score, advisor/confidence.h: tps per hourly cost, or minus
  * the monthly cost with a required throughput), and for every estimated input of W's and R's
- * costs (catalogs/cost.h cat_cost_input: a price or a server-model figure with estimate) the
+ * costs (catalogs/cost.h cat_cost_input: a price or a server-model figure with estimate, or one
+ * the user set, catalogs/setinput.h, whatever the catalog called it) the
  * break-even value: the value at which A = 1, all else held. The score is proportional to
  * 1 / cost (and the monthly cost to the hourly cost at a fixed node count), so that is the
  * value where W's hourly cost reaches the break-even price of confidence.h
@@ -63,7 +64,7 @@ struct tco_row {
     long cheapest;                            /* index into pr of the lowest NPV, or -1 */
 };
 
-/* One estimated input of the winner's or the runner-up's cost. */
+/* One estimated (or user-set) input of the winner's or the runner-up's cost. */
 struct tco_input {
     int side;                 /* 0: the winner's, 1: the runner-up's */
     const char *config;       /* borrowed row id */

@@ -6,6 +6,7 @@
 #include "decision.h"
 #include "decision_output.h"
 #include "figfmt.h"
+#include "setnotes.h"
 #include "tco.h"
 
 #include "textsafe.h"
@@ -131,6 +132,12 @@ static void notes_add(struct notes *l, const char *who, const char *text)
 }
 
 static void notes_print_as(FILE *f, const struct notes *l, const char *lead);
+
+/* setnotes_row's callback: one note per set input. */
+static void set_note(void *ctx, const char *config, const char *line)
+{
+    notes_add(ctx, config, line);
+}
 
 static void notes_print(FILE *f, const struct notes *l)
 {
@@ -526,6 +533,17 @@ static void estimated_prices(FILE *f, const struct rank_set *s)
         fprintf(f, "\n      (sizeup catalog cost ID shows each term and its source)\n");
 }
 
+/* The inputs the user set (--set), not the catalog's, of the rows shown. */
+static void set_inputs(FILE *f, const struct rank_set *s, size_t shown)
+{
+    struct notes sl;
+    notes_init(&sl);
+    for (size_t i = 0; i < shown; i++)
+        setnotes_row(s, i, set_note, &sl);
+    notes_print(f, &sl);
+    notes_free(&sl);
+}
+
 /* How old the prices are (issue 26.3): those past --max-price-age, and any dated after today,
  * by date and source. */
 static void price_ages(FILE *f, const struct rank_set *s)
@@ -640,6 +658,7 @@ int ranking_write_text(FILE *f, const struct ranking *rk)
     row_notes(f, s, shown);
     like_for_like(f, s);
     estimated_prices(f, s);
+    set_inputs(f, s, shown);
     price_ages(f, s);
     legend(f, s, conf);
     if (conf && conf_write_text(f, s, conf) != 0)

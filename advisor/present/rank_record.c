@@ -2,6 +2,7 @@
 #include "rank_output.h"
 
 #include "csvfield.h"
+#include "setnotes.h"
 #include "today.h"
 
 #include <jansson.h>
@@ -117,6 +118,11 @@ static json_t *row_json(const struct ranking *rk, size_t i)
             p += len + (e ? 2 : 0);
         }
         json_object_set_new(o, "predicted_from", arr);
+    }
+    {
+        json_t *set = setnotes_row_json(s, i);
+        if (set)
+            json_object_set_new(o, "inputs_set", set);
     }
     if (rk->has_conf)
         conf_row_json(&rk->conf, i, o);

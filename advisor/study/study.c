@@ -1,5 +1,6 @@
 /* study.c - load and validate a sizeup.study/1 file. */
 #include "study.h"
+#include "setinput.h"
 #include "tco.h"
 #include "textsafe.h"
 #include "workload.h"
@@ -254,10 +255,11 @@ static int load_require(struct jr *l, json_t *root, struct study *s)
 static int load(struct jr *l, json_t *root, struct study *s)
 {
     static const char *const keys[] = {
-        "schema",     "name",       "candidates", "workloads", "ladder",        "max_threads",
-        "max_points", "precision",  "max_time",   "budget",    "slo",           "required_tps",
-        "pricing",    "catalogs",   "output",     "horizon",   "discount_rate", "ha_standby",
-        "require",    "require_at", "growth",     "headroom",  "confirm",       NULL};
+        "schema",      "name",          "candidates", "workloads", "ladder",
+        "max_threads", "max_points",    "precision",  "max_time",  "budget",
+        "slo",         "required_tps",  "pricing",    "catalogs",  "output",
+        "horizon",     "discount_rate", "ha_standby", "require",   "require_at",
+        "growth",      "headroom",      "confirm",    "set",       NULL};
     json_t *v, *c;
     const char *key;
     size_t i;
@@ -495,6 +497,29 @@ static int load(struct jr *l, json_t *root, struct study *s)
             return jr_fail_at(l, jp, "out of memory");
         s->n_catalogs = i + 1;
     }
+    v = json_object_get(root, "set");
+    if (v) {
+        if (!json_is_array(v))
+            return jr_fail_at(l, "$.set",
+                              "expected an array of \"CONFIG.INPUT=VALUE[:LOW..HIGH]\" settings");
+        if (!(s->sets = calloc(json_array_size(v) + 1, sizeof *s->sets)))
+            return jr_fail_at(l, "$", "out of memory");
+        json_array_foreach(v, i, c)
+        {
+            char jp[64], why[400];
+            struct cat_set set;
+            snprintf(jp, sizeof jp, "$.set[%zu]", i);
+            if (!json_is_string(c))
+                return jr_fail_at(l, jp,
+                                  "expected \"CONFIG.INPUT=VALUE[:LOW..HIGH]\", e.g. "
+                                  "\"idc-nvme.capital=18000\"");
+            if (cat_set_parse(json_string_value(c), &set, why, sizeof why) != 0)
+                return jr_fail_at(l, jp, "%s", why);
+            if (!(s->sets[i] = strdup(json_string_value(c))))
+                return jr_fail_at(l, jp, "out of memory");
+            s->n_sets = i + 1;
+        }
+    }
     if (get_str(l, root, "output", "$", 1, &tmp))
         return -1;
     s->output = resolve(s, tmp);
@@ -615,6 +640,7 @@ void study_destroy(struct study *s)
     free(s->slo);
     free(s->pricing);
     free_list(s->catalogs, s->n_catalogs);
+    free_list(s->sets, s->n_sets);
     free(s->output);
     free(s->require);
     free(s->text);

@@ -48,6 +48,8 @@
  *     "discount_rate": 0.05,                        optional, as rank --discount-rate
  *     "ha_standby": 1,                              optional, as rank --ha-standby (0)
  *     "catalogs": ["data/catalogs/published.json"], at least one (file or URL)
+ *     "set": ["idc-nvme.capital=18000"],            optional, as rank --set (your own cost
+ *                                                   inputs, catalogs/setinput.h)
  *     "output": "out/study"                         folder: results.jsonl, ranking, report
  *   }
  *
@@ -121,6 +123,9 @@ struct study {
                              runs open loop at the rate its answer claims (issue 28.4) */
     char **catalogs;      /* paths resolved, or URLs */
     size_t n_catalogs;
+    char **sets; /* "set": CONFIG.INPUT=VALUE[:LOW..HIGH] as written, syntax checked at load
+                    (catalogs/setinput.h cat_set_parse); applied with the catalogs */
+    size_t n_sets;
     char *output;            /* folder, resolved */
     char *require;           /* "require": the workload record, resolved; NULL when not given */
     char require_at[8];      /* its statistic ("p95") */
