@@ -205,13 +205,16 @@ unsigned cat_config_pricings(const struct cat_catalog *cat, const struct cat_con
 
 /**
  * Print a breakdown: one line per term with its formula, then the total per hour and per
- * month, the disk performance, and the sources of every price used.
+ * month, the disk performance, the inputs (an estimate or one set by the user, setinput.h,
+ * marked, with its range) and the sources of every price used.
  */
 void cat_cost_print(FILE *f, const struct cat_cost *c);
 
 /**
  * The breakdown as a JSON object {config, pricing, currency, nodes, per_hour, per_month,
- * estimate, terms: [{name, formula, per_hour, source, as_of, estimate, note}], disk: {...}}.
+ * estimate, inputs: [{name, value, unit, estimate, set, note, low, high, source, as_of}] (set
+ * and note for an input set by the user), terms: [{name, formula, per_hour, source, as_of,
+ * estimate, note}], disk: {...}}.
  * @return a new reference, or NULL when out of memory.
  */
 json_t *cat_cost_to_json(const struct cat_cost *c);
