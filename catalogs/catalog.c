@@ -151,9 +151,13 @@ void cat_catalog_clear(struct cat_catalog *cat)
     for (size_t i = 0; i < cat->n_configs; i++)
         config_destroy(&cat->configs[i]);
     free(cat->configs);
-    for (size_t i = 0; i < cat->n_files; i++)
+    for (size_t i = 0; i < cat->n_files; i++) {
         free(cat->files[i]);
+        free(cat->licences ? cat->licences[i] : NULL);
+    }
     free(cat->files);
+    free(cat->licences);
+    free(cat->licence);
     free(cat->as_of);
     free(cat->name);
     for (int k = 0; k < CAT_SEC_COUNT; k++)
@@ -386,12 +390,17 @@ int cat_config_derive(struct cat_catalog *cat, const char *base, const char *id,
 
 int cat_catalog_merge(struct cat_catalog *dst, struct cat_catalog *src, const char *name)
 {
-    char **files = realloc(dst->files, (dst->n_files + 1) * sizeof *files);
+    char **files = realloc(dst->files, (dst->n_files + 1) * sizeof *files), **lic;
     if (!files)
         return CAT_ENOMEM;
     dst->files = files;
+    if (!(lic = realloc(dst->licences, (dst->n_files + 1) * sizeof *lic)))
+        return CAT_ENOMEM;
+    dst->licences = lic;
     if (!(dst->files[dst->n_files] = strdup(name)))
         return CAT_ENOMEM;
+    dst->licences[dst->n_files] = src->licence;
+    src->licence = NULL;
     dst->n_files++;
     if (dst->n_files == 1) {
         memcpy(dst->currency, src->currency, sizeof dst->currency);

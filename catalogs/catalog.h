@@ -273,6 +273,9 @@ struct cat_catalog {
     size_t n_configs;
     char **files; /* names of the files added */
     size_t n_files;
+    char **licences; /* n_files: each file's top-level "licence" (the terms its data is under,
+                        e.g. "CC BY-SA 4.0"), or NULL when it states none */
+    char *licence;   /* while one document is read: its "licence" (moved by cat_catalog_merge) */
     struct cat_index index[CAT_SEC_COUNT]; /* id look-ups in O(1) (cat_find_*) */
 };
 

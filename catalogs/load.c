@@ -1022,9 +1022,9 @@ static int parse_section(struct cat_jr *ld, json_t *root, const char *key,
 
 int cat_load_document(struct cat_jr *ld, json_t *root)
 {
-    static const char *const keys[] = {"schema",  "name",    "description", "currency",
-                                       "as_of",   "rates",   "instances",   "disks",
-                                       "servers", "configs", "notes",       NULL};
+    static const char *const keys[] = {"schema", "name",      "description", "currency", "as_of",
+                                       "rates",  "instances", "disks",       "servers",  "configs",
+                                       "notes",  "licence",   NULL};
     struct cat_catalog *c = ld->cat;
     char *s = NULL;
     json_t *v;
@@ -1059,7 +1059,8 @@ int cat_load_document(struct cat_jr *ld, json_t *root)
         return rc;
     }
     if ((rc = jr_get_date(&ld->jr, root, "as_of", 1, &c->as_of)) != CAT_OK ||
-        (rc = jr_get_str(&ld->jr, root, "name", 0, &c->name)) != CAT_OK)
+        (rc = jr_get_str(&ld->jr, root, "name", 0, &c->name)) != CAT_OK ||
+        (rc = jr_get_str(&ld->jr, root, "licence", 0, &c->licence)) != CAT_OK)
         return rc;
     if ((v = json_object_get(root, "description")) && !json_is_string(v)) {
         size_t n = jr_push_key(&ld->jr, "description");

@@ -586,6 +586,7 @@ int cat_convert_sparecores(const char *db_path, const char *vendor,
     if (!(catalog = cat_convert_new_catalog("USD", o)) ||
         json_object_set_new(catalog, "configs", json_array()) ||
         json_object_set_new(catalog, "notes", json_array()) ||
+        json_object_set_new(catalog, "licence", json_string(SPARECORES_LICENCE)) ||
         json_object_set_new(catalog, "description",
                             json_pack("s", "from " SOURCE ": one vendor and region"))) {
         rc = cat_error_set(err, CAT_ENOMEM, "out of memory");

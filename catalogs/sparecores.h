@@ -32,7 +32,8 @@
  *     (Alibaba ESSD PL0-PL3 and AutoPL by the storage id or name, the rules of the bundled
  *     catalogs: Alibaba Cloud's "ESSDs" page); a priced storage without a known rule is listed in
  *     the catalog's notes with its price, never given an invented rule;
- *   - the catalog's source, its licence and its as_of (the newest observed_at written).
+ *   - the catalog's source, its licence (the top-level "licence" key, and a note) and its
+ *     as_of (the newest observed_at written).
  *
  * Thread-safety: functions touch only their arguments.
  */

@@ -298,6 +298,11 @@ static int catalog_cost(int argc, char **argv)
             putchar('\n');
         }
         json_decref(arr);
+    } else {
+        /* the terms the prices are under, of the catalogs that state them (issue 26.2) */
+        for (size_t i = 0; i < cat->n_files; i++)
+            if (cat->licences[i])
+                printf("\nlicence of %s: %s\n", cat->files[i], cat->licences[i]);
     }
     cat_catalog_free(cat);
     return status;

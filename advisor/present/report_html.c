@@ -265,6 +265,11 @@ static void inputs(FILE *f, const struct rank_set *s, const struct report_inputs
         fprintf(f, "%s<code>", i ? ", " : "");
         esc(f, s->cat->files[i]);
         fprintf(f, "</code>");
+        if (s->cat->licences && s->cat->licences[i]) {
+            fprintf(f, " (licence ");
+            esc(f, s->cat->licences[i]);
+            fprintf(f, ")");
+        }
     }
     fprintf(f, " — ");
     esc(f, s->cat->name ? s->cat->name : "(unnamed)");
@@ -543,8 +548,11 @@ int report_write_markdown(FILE *f, const struct ranking *rk, const struct report
     for (size_t i = 0; i < in->n_points_files; i++)
         fprintf(f, "%s %s", i ? "," : "", textsafe_md(in->points_files[i], md, sizeof md));
     fprintf(f, ".\nCatalogs:");
-    for (size_t i = 0; i < s->cat->n_files; i++)
+    for (size_t i = 0; i < s->cat->n_files; i++) {
         fprintf(f, "%s %s", i ? "," : "", textsafe_md(s->cat->files[i], md, sizeof md));
+        if (s->cat->licences && s->cat->licences[i])
+            fprintf(f, " (licence %s)", textsafe_md(s->cat->licences[i], md, sizeof md));
+    }
     fprintf(f, " (%s, as of %s).\n",
             textsafe_md(s->cat->name ? s->cat->name : "unnamed", md, sizeof md),
             textsafe_md(s->cat->as_of ? s->cat->as_of : "?", md2, sizeof md2));

@@ -165,6 +165,20 @@ def main():
             a = adv * cw / (cw + (end - 10000) * per_capital)
             check(close(d[0][key], a, 1e-9), "%s %s, by hand %s" % (key, d[0][key], a))
 
+    # a catalog's licence (issue 26.2) in both reports' inputs and in catalog cost
+    lic = copy.deepcopy(cat)
+    lic["licence"] = "CC BY 4.0 <test>"
+    lic_path = os.path.join(tmp, "lic.json")
+    json.dump(lic, open(lic_path, "w"))
+    for fmt, want in (([], "(licence CC BY 4.0 &lt;test&gt;)"),
+                      (["--markdown"], "(licence CC BY 4.0 &lt;test>)")):
+        out = os.path.join(tmp, "r" + str(len(fmt)))
+        p = run("report", "--points", CSV, "--catalog", lic_path, "--slo", "avg:20ms", "-o", out,
+                *fmt)
+        check(p.returncode == 0 and want in open(out).read(), "report %s: %s" % (fmt, want))
+    p = run("catalog", "cost", "idc-nvme", "--catalog", lic_path)
+    check(p.stdout.endswith("\nlicence of %s: CC BY 4.0 <test>\n" % lic_path), "catalog cost licence")
+
     # a study: the file's "set", and --set on its command line replacing it
     def study(name, sets, *cli):
         path = os.path.join(tmp, name + ".json")

@@ -148,6 +148,10 @@ with tempfile.TemporaryDirectory() as d:
                         out], capture_output=True, text=True)
     check(r.returncode == 0 and "0.33" in r.stdout,
           "catalog cost prices the instance's configuration at its 0.33/h (%s)" % r.stderr.strip())
+    # the licence carried into the catalog and printed by catalog cost (issue 26.2)
+    check(cat.get("licence") == "CC BY-SA 4.0", "the catalog's licence (%s)" % cat.get("licence"))
+    check("\nlicence of %s: CC BY-SA 4.0\n" % out in r.stdout,
+          "catalog cost prints the catalog's licence:\n%s" % r.stdout)
 
     # hostile rows (a break-it pass found each): a NULL price in one zone beside a good one; a
     # monthly price cheaper per hour than an hourly one; another currency; an undated price; a
