@@ -7,19 +7,9 @@
 #ifndef SIZEUP_CATALOGS_LOAD_H
 #define SIZEUP_CATALOGS_LOAD_H
 
-#include "catalog.h"
-#include "jsonread.h"
+#include "load_state.h"
 
 #include <jansson.h>
-
-/* State of one catalog document being read: the strict reader (util/jsonread.h) and the
- * catalogs the references are checked against. */
-struct cat_jr {
-    struct jr jr;                   /* positions, the JSON path, the message */
-    const struct cat_catalog *base; /* files already loaded, or NULL */
-    struct cat_catalog *cat;        /* this file */
-    size_t n_where;                 /* instances given a position (cat_instance.where) */
-};
 
 /**
  * Read root into jr->cat (an empty catalog the caller owns and clears), checking references
