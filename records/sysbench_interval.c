@@ -1,5 +1,6 @@
-/* sysbench_interval.c - sysbench's intermediate reports ("[ Ns ] ..." lines) and the point of a
- * run that has only them. Part of the sysbench output reader (sysbench_log_int.h). */
+/* sysbench_interval.c - sysbench's intermediate reports ("[ Ns ] ..." lines). Part of the
+ * sysbench output reader (sysbench_log_int.h); the point of a run that has only them is made
+ * in sysbench_run.c. */
 #include "sblex.h"
 #include "sysbench_log_int.h"
 
@@ -149,108 +150,4 @@ int sblog_interval_line(struct parser *ps, const char *s)
     if (!ps->in_run)
         sblog_run_start(ps);
     return point_series_append(&r->p, &iv) ? IMPORT_ENOMEM : IMPORT_OK;
-}
-
-static double mean_of(const struct point *p, size_t n, size_t field_off)
-{
-    double sum = 0;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        double v = *(const double *)((const char *)&p->series[i] + field_off);
-        if (!isnan(v)) {
-            sum += v;
-            k++;
-        }
-    }
-    return k ? sum / (double)k : NAN;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median tps of the intervals run at max_threads (all when threads are unknown); NAN if none. */
-static double median_tps(const struct point *p, int max_threads)
-{
-    double *v = malloc(p->n_series * sizeof *v), m;
-    size_t k = 0;
-    if (!v)
-        return NAN;
-    for (size_t i = 0; i < p->n_series; i++)
-        if (!isnan(p->series[i].tps) && (max_threads <= 0 || p->series[i].threads == max_threads))
-            v[k++] = p->series[i].tps;
-    if (k == 0) {
-        free(v);
-        return NAN;
-    }
-    qsort(v, k, sizeof *v, cmp_double);
-    m = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-    free(v);
-    return m;
-}
-
-/* How many intervals at the end of the run are its wind-down: 0 unless the last one ran at 0
- * tps or with fewer threads than the run had; then the tail of intervals with fewer threads or
- * below half the median tps (never all of them). */
-static size_t wind_down(const struct point *p, int max_threads)
-{
-    const struct point_interval *last = &p->series[p->n_series - 1];
-    size_t end = p->n_series;
-    double med;
-    int fewer = last->threads > 0 && last->threads < max_threads;
-    if (p->n_series < 2 || !(fewer || last->tps == 0))
-        return 0;
-    med = median_tps(p, max_threads);
-    while (end > 1) {
-        const struct point_interval *iv = &p->series[end - 1];
-        int thin = iv->threads > 0 && iv->threads < max_threads;
-        if (!(thin || (!isnan(iv->tps) && !isnan(med) && iv->tps < 0.5 * med)))
-            break;
-        end--;
-    }
-    return p->n_series - end;
-}
-
-int sblog_from_intervals(struct parser *ps)
-{
-    struct run *r = &ps->run;
-    struct point *p = &r->p;
-    int max_threads = 0;
-    size_t cut, n;
-    for (size_t i = 0; i < p->n_series; i++)
-        if (p->series[i].threads > max_threads)
-            max_threads = p->series[i].threads;
-    cut = wind_down(p, max_threads);
-    n = p->n_series - cut;
-    p->incomplete = 1;
-    if (!r->has_summary && point_add_flag(p, "no_summary"))
-        return IMPORT_ENOMEM;
-    p->tps = mean_of(p, n, offsetof(struct point_interval, tps));
-    if (!r->has_summary) {
-        p->qps = mean_of(p, n, offsetof(struct point_interval, qps));
-        p->reads_ps = mean_of(p, n, offsetof(struct point_interval, reads_ps));
-        p->writes_ps = mean_of(p, n, offsetof(struct point_interval, writes_ps));
-        p->other_ps = mean_of(p, n, offsetof(struct point_interval, other_ps));
-        p->errors_ps = mean_of(p, n, offsetof(struct point_interval, errors_ps));
-        p->reconnects_ps = mean_of(p, n, offsetof(struct point_interval, reconnects_ps));
-        p->io.read_mib_s = mean_of(p, n, offsetof(struct point_interval, read_mib_s));
-        p->io.written_mib_s = mean_of(p, n, offsetof(struct point_interval, written_mib_s));
-        p->io.fsyncs_ps = mean_of(p, n, offsetof(struct point_interval, fsyncs_ps));
-        p->duration_s = p->series[n - 1].t_s;
-    }
-    if (!r->threads_from_header && max_threads > 0)
-        p->threads = max_threads;
-    if (cut > 0) {
-        if (point_add_flag(p, "wind_down") ||
-            sblog_set_extra(p, "wind_down_intervals", json_integer((json_int_t)cut)))
-            return IMPORT_ENOMEM;
-        import_diag(ps->src, IMPORT_NOTE, r->first_line,
-                    "note: the last %zu intermediate report(s) show the run winding down (threads "
-                    "leaving, tps falling); the means are over the %zu report(s) before them, at "
-                    "%d thread(s)",
-                    cut, n, max_threads);
-    }
-    return IMPORT_OK;
 }

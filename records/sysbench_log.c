@@ -1,6 +1,8 @@
 /* sysbench_log.c - sysbench text output (1.0, 1.1, 0.4, 0.5; oltp, fileio, cpu, memory, mutex,
- * threads) -> points: the lines, the runs and their points. The blocks of a summary are read in
- * sysbench_blocks.c, intermediate reports in sysbench_interval.c. */
+ * threads) -> points: the entry file, which reads the lines and hands each to its reader: the
+ * blocks of a summary in sysbench_blocks.c, intermediate reports in sysbench_interval.c, fileio
+ * and memory in sysbench_tests.c; a run's start and finish are sysbench_run.c's. None of them
+ * calls back into this file. */
 #include "sysbench_log.h"
 #include "sblex.h"
 #include "sysbench_log_int.h"
@@ -11,100 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void sblog_run_start(struct parser *ps)
-{
-    struct run *r = &ps->run;
-    point_init(&r->p);
-    r->first_line = ps->line_no;
-    r->has_summary = r->has_latency = r->has_max = r->truncated = 0;
-    r->threads_from_header = r->checkpoints = 0;
-    r->elapsed_before_s = 0;
-    r->fair_events_avg = NAN;
-    r->total_events = -1;
-    r->fatal_line = 0;
-    r->fatal[0] = '\0';
-    r->version_major = -1;
-    r->workload_hint = NULL;
-    r->cmd_hint = ps->next_cmd_hint;
-    ps->next_cmd_hint = NULL;
-    r->fileio_latency_pct = NAN;
-    r->p.source_kind = POINT_SRC_SYSBENCH_LOG;
-    r->p.source_line = ps->line_no;
-    ps->in_run = 1;
-    ps->block = B_NONE;
-}
-
-static int is_workload(const struct point *p, const char *w)
-{
-    return p->workload && strcmp(p->workload, w) == 0;
-}
-
-/* What the output implies but does not print. IMPORT_OK or IMPORT_ENOMEM. */
-static int derive(struct point *p)
-{
-    if (strncmp(p->workload, "fileio_", 7) == 0) {
-        /* fileio: events are not transactions; legacy outputs print counts, not rates */
-        const json_t *rd = json_object_get(p->extra, "ops_read");
-        p->transactions = POINT_NONE;
-        p->tps = NAN;
-        if (rd && p->duration_s > 0) {
-            double t = p->duration_s;
-            p->io.reads_ps = (double)json_integer_value(rd) / t;
-            p->io.writes_ps =
-                (double)json_integer_value(json_object_get(p->extra, "ops_write")) / t;
-            p->io.fsyncs_ps =
-                (double)json_integer_value(json_object_get(p->extra, "ops_other")) / t;
-            if (json_object_get(p->extra, "read_mib")) {
-                p->io.read_mib_s = json_number_value(json_object_get(p->extra, "read_mib")) / t;
-                p->io.written_mib_s =
-                    json_number_value(json_object_get(p->extra, "written_mib")) / t;
-            }
-            if (point_add_flag(p, "rates_from_counts"))
-                return IMPORT_ENOMEM;
-        }
-        return IMPORT_OK;
-    }
-    if (is_workload(p, "mutex") || is_workload(p, "threads")) {
-        /* an event of these tests is a loop of lock/yield operations: a rate of them is no
-         * throughput of anything a database does */
-        p->tps = NAN;
-        return IMPORT_OK;
-    }
-    /* legacy outputs print queries per type only: qps = total / time */
-    if (isnan(p->qps) && p->queries >= 0 && p->duration_s > 0 && !p->incomplete && p->reads >= 0) {
-        p->qps = (double)p->queries / p->duration_s;
-        if (point_add_flag(p, "qps_from_queries"))
-            return IMPORT_ENOMEM;
-    }
-    if (isnan(p->tps) && p->transactions >= 0 && p->duration_s > 0 && !p->incomplete) {
-        /* 0.4 cpu and the like print only events and total time */
-        p->tps = (double)p->transactions / p->duration_s;
-        if (point_add_flag(p, "tps_from_events"))
-            return IMPORT_ENOMEM;
-    }
-    return IMPORT_OK;
-}
-
-/* A failed run: its report waits until the file is known to hold good runs (then a warning)
- * or none (then the file's error). */
-static void note_failed(struct parser *ps, const struct run *r)
-{
-    ps->n_failed++;
-    ps->src->report->n_rejected++;
-    if (ps->n_yielded > 0 || ps->queue.n > ps->q_head) {
-        import_diag(ps->src, IMPORT_WARNING, r->fatal_line,
-                    "sysbench reported a fatal error: %s; this run is left out, the other runs "
-                    "of the file are kept",
-                    r->fatal);
-        return;
-    }
-    if (ps->n_failed_pending < MAX_PENDING_FAILED) {
-        struct failed_run *f = &ps->failed[ps->n_failed_pending++];
-        f->line = r->fatal_line;
-        snprintf(f->text, sizeof f->text, "%s", r->fatal);
-    }
-}
-
 static void flush_failed(struct parser *ps)
 {
     for (size_t i = 0; i < ps->n_failed_pending; i++)
@@ -113,141 +21,6 @@ static void flush_failed(struct parser *ps)
                     "of the file are kept",
                     ps->failed[i].text);
     ps->n_failed_pending = 0;
-}
-
-/* Threads from "total number of events" / "events (avg/stddev)" avg: exact for sysbench, which
- * prints avg = events / threads with 4 decimals. 0 when it does not give a whole number. */
-static int64_t threads_from_fairness(const struct run *r)
-{
-    double n;
-    if (r->total_events <= 0 || !(r->fair_events_avg > 0))
-        return 0;
-    n = (double)r->total_events / r->fair_events_avg;
-    if (!(n >= 0.5) || n > 1e6 || fabs(n - floor(n + 0.5)) > 0.01 * n)
-        return 0;
-    return (int64_t)floor(n + 0.5);
-}
-
-int sblog_run_finish(struct parser *ps)
-{
-    struct run *r = &ps->run;
-    struct point *dst;
-    int rc;
-    if (!ps->in_run)
-        return IMPORT_OK;
-    ps->in_run = 0;
-    if (r->fatal_line) {
-        note_failed(ps, r);
-        point_destroy(&r->p);
-        return IMPORT_OK;
-    }
-    if (!r->has_summary && r->p.n_series == 0) {
-        /* prepare / cleanup / help output logged beside the runs: nothing measured, skip */
-        point_destroy(&r->p);
-        return IMPORT_OK;
-    }
-    if (r->has_summary && (!r->has_latency || !r->has_max || r->truncated)) {
-        /* the file ends inside the summary: keep what it printed, say so */
-        r->p.incomplete = 1;
-        if (point_add_flag(&r->p, "truncated_summary"))
-            goto nomem;
-        if (isnan(r->p.tps) && isnan(r->p.io.reads_ps) && isnan(r->p.io.writes_ps) &&
-            r->p.n_series > 0 && (rc = sblog_from_intervals(ps)) != IMPORT_OK) {
-            point_destroy(&r->p);
-            return rc;
-        }
-        if (isnan(r->p.tps) && isnan(r->p.io.reads_ps) && isnan(r->p.io.writes_ps)) {
-            sblog_report(ps, ps->line_no,
-                         "the file ends inside the run's statistics before any throughput: "
-                         "expected \"transactions: N (X per sec.)\" and the latency block");
-            point_destroy(&r->p);
-            return IMPORT_EPARSE;
-        }
-        import_diag(ps->src, IMPORT_WARNING, r->first_line,
-                    "warning: the file ends inside this run's statistics (truncated?); imported "
-                    "what it printed and marked incomplete");
-    }
-    if (!r->has_summary) {
-        /* killed before its summary: keep the intervals, say so */
-        if ((rc = sblog_from_intervals(ps)) != IMPORT_OK) {
-            point_destroy(&r->p);
-            return rc;
-        }
-        import_diag(ps->src, IMPORT_WARNING, r->first_line,
-                    "warning: the run ends after %zu intermediate report(s) without its summary "
-                    "(killed?); imported from the intervals and marked incomplete",
-                    r->p.n_series);
-    }
-    for (size_t i = 0; !r->threads_from_header && i < r->p.n_series; i++)
-        if (r->p.series[i].threads > r->p.threads)
-            r->p.threads = r->p.series[i].threads;
-    if (r->p.threads <= 0) {
-        int64_t n = threads_from_fairness(r);
-        if (n <= 0) {
-            sblog_report(ps, r->first_line,
-                         "the run does not say its thread count: expected \"Number of threads: "
-                         "N\", intermediate reports \"[ Ns ] thds: N\", or \"total number of "
-                         "events\" with \"events (avg/stddev)\" to infer it from");
-            point_destroy(&r->p);
-            return IMPORT_EPARSE;
-        }
-        r->p.threads = n;
-        if (point_add_flag(&r->p, "threads_inferred"))
-            goto nomem;
-        import_diag(ps->src, IMPORT_NOTE, r->first_line,
-                    "note: the run has no header; its thread count %lld was inferred from total "
-                    "number of events / events (avg/stddev) avg = %lld / %.4f",
-                    (long long)n, (long long)r->total_events, r->fair_events_avg);
-    }
-    if (!r->p.workload) {
-        const char *w = r->workload_hint ? r->workload_hint : r->cmd_hint;
-        if (!w)
-            w = ps->src->opt->workload;
-        if (!w)
-            w = import_workload_from_name(ps->name);
-        if (point_set_str(&r->p.workload, w ? w : "unknown"))
-            goto nomem;
-    }
-    if ((rc = derive(&r->p)) != IMPORT_OK)
-        goto nomem;
-    dst = point_list_push(&ps->queue);
-    if (!dst)
-        goto nomem;
-    *dst = r->p; /* moves ownership */
-    point_init(&r->p);
-    return IMPORT_OK;
-nomem:
-    point_destroy(&r->p);
-    sblog_report(ps, 0, "out of memory");
-    return IMPORT_ENOMEM;
-}
-
-int sblog_next_segment(struct parser *ps)
-{
-    struct run *r = &ps->run;
-    int64_t threads = r->p.threads;
-    double rate = r->p.rate;
-    double elapsed = r->elapsed_before_s + (isnan(r->p.duration_s) ? 0 : r->p.duration_s);
-    const char *hint = r->workload_hint, *cmd = r->cmd_hint;
-    int from_header = r->threads_from_header, version = r->version_major;
-    char *tool = r->p.tool;
-    int rc;
-    r->p.tool = NULL;
-    if ((rc = sblog_run_finish(ps)) < 0) {
-        free(tool);
-        return rc;
-    }
-    sblog_run_start(ps);
-    r->p.threads = threads;
-    r->p.rate = rate;
-    r->workload_hint = hint;
-    r->cmd_hint = cmd;
-    r->threads_from_header = from_header;
-    r->version_major = version;
-    r->p.tool = tool;
-    r->elapsed_before_s = elapsed;
-    r->checkpoints = 1;
-    return point_add_flag(&r->p, "checkpoint") ? IMPORT_ENOMEM : IMPORT_OK;
 }
 
 /* The workload a command line echoed before a run names ("$ sysbench cpu --threads=2 run",
@@ -345,6 +118,92 @@ static const char *strip_prefix(struct parser *ps, const char *raw)
     return raw;
 }
 
+/* A section header of a summary (the block it starts becomes ps->block) or a blank line:
+ * 1 when the line was one, else 0. */
+static int section_line(struct parser *ps, const char *t)
+{
+    struct run *r = &ps->run;
+    if (sblex_after(t, "SQL statistics:") || sblex_after(t, "OLTP test statistics:")) {
+        ps->block = B_SQL;
+        r->has_summary = 1;
+        return 1;
+    }
+    if (sblex_after(t, "General statistics:") || sblex_after(t, "Test execution summary:")) {
+        ps->block = B_GENERAL;
+        r->has_summary = 1;
+        return 1;
+    }
+    if (sblex_after(t, "Throughput:")) {
+        /* fileio (1.0 and 1.1) has its own Throughput block; 1.1 OLTP's replaces General */
+        int fileio = (r->workload_hint && strncmp(r->workload_hint, "fileio_", 7) == 0) ||
+                     !isnan(r->p.io.reads_ps) || !isnan(r->p.io.writes_ps);
+        ps->block = fileio ? B_FILETHRU : B_GENERAL;
+        r->has_summary = 1;
+        return 1;
+    }
+    if (sblex_after(t, "Latency (ms):") || sblex_after(t, "per-request statistics:") ||
+        sblex_after(t, "response time:")) {
+        ps->block = B_LATENCY;
+        r->has_summary = 1;
+        return 1;
+    }
+    if (sblex_after(t, "Threads fairness:")) {
+        ps->block = B_FAIRNESS;
+        return 1;
+    }
+    if (sblex_after(t, "File operations:")) {
+        ps->block = B_FILEOPS;
+        return 1;
+    }
+    if (sblex_after(t, "CPU speed:")) {
+        ps->block = B_CPU;
+        return 1;
+    }
+    if (sblex_after(t, "Latency histogram")) {
+        ps->block = B_HISTOGRAM;
+        return 1;
+    }
+    if (*t == '\0') {
+        if (ps->block == B_HISTOGRAM)
+            ps->block = B_NONE;
+        return 1;
+    }
+    return 0;
+}
+
+/* A line inside the current block of a summary, to that block's reader. */
+static int block_line(struct parser *ps, const char *t, const char *raw)
+{
+    struct run *r = &ps->run;
+    const char *v;
+    switch (ps->block) {
+    case B_SQL:
+        return sblog_sql_line(ps, t, raw);
+    case B_GENERAL:
+        return sblog_general_line(ps, t, raw);
+    case B_LATENCY:
+        return sblog_latency_line(ps, t, raw);
+    case B_FAIRNESS:
+        return sblog_fairness_line(ps, t, raw);
+    case B_FILEOPS:
+        return sblog_fileops_line(ps, t, raw);
+    case B_FILETHRU:
+        return sblog_filethru_line(ps, t, raw);
+    case B_HISTOGRAM:
+        return sblog_histogram_line(ps, t, raw);
+    case B_CPU:
+        if ((v = sblex_after(t, "events per second:"))) {
+            if (sblex_num(&v, &r->p.tps) || !sblex_at_end(v))
+                return sblog_bad_line(ps, "\"events per second: X\"", raw);
+            r->has_summary = 1;
+        }
+        return IMPORT_OK;
+    case B_NONE:
+        break;
+    }
+    return IMPORT_OK;
+}
+
 static int parse_line(struct parser *ps, const char *line)
 {
     const char *raw = strip_prefix(ps, line);
@@ -408,78 +267,9 @@ static int parse_line(struct parser *ps, const char *line)
         return IMPORT_OK;
     if (sblog_memory_line(ps, t, &rc) || sblog_legacy_fileio_line(ps, t, &rc))
         return rc;
-    /* section headers */
-    if (sblex_after(t, "SQL statistics:") || sblex_after(t, "OLTP test statistics:")) {
-        ps->block = B_SQL;
-        r->has_summary = 1;
+    if (section_line(ps, t))
         return IMPORT_OK;
-    }
-    if (sblex_after(t, "General statistics:") || sblex_after(t, "Test execution summary:")) {
-        ps->block = B_GENERAL;
-        r->has_summary = 1;
-        return IMPORT_OK;
-    }
-    if (sblex_after(t, "Throughput:")) {
-        /* fileio (1.0 and 1.1) has its own Throughput block; 1.1 OLTP's replaces General */
-        int fileio = (r->workload_hint && strncmp(r->workload_hint, "fileio_", 7) == 0) ||
-                     !isnan(r->p.io.reads_ps) || !isnan(r->p.io.writes_ps);
-        ps->block = fileio ? B_FILETHRU : B_GENERAL;
-        r->has_summary = 1;
-        return IMPORT_OK;
-    }
-    if (sblex_after(t, "Latency (ms):") || sblex_after(t, "per-request statistics:") ||
-        sblex_after(t, "response time:")) {
-        ps->block = B_LATENCY;
-        r->has_summary = 1;
-        return IMPORT_OK;
-    }
-    if (sblex_after(t, "Threads fairness:")) {
-        ps->block = B_FAIRNESS;
-        return IMPORT_OK;
-    }
-    if (sblex_after(t, "File operations:")) {
-        ps->block = B_FILEOPS;
-        return IMPORT_OK;
-    }
-    if (sblex_after(t, "CPU speed:")) {
-        ps->block = B_CPU;
-        return IMPORT_OK;
-    }
-    if (sblex_after(t, "Latency histogram")) {
-        ps->block = B_HISTOGRAM;
-        return IMPORT_OK;
-    }
-    if (*t == '\0') {
-        if (ps->block == B_HISTOGRAM)
-            ps->block = B_NONE;
-        return IMPORT_OK;
-    }
-    switch (ps->block) {
-    case B_SQL:
-        return sblog_sql_line(ps, t, raw);
-    case B_GENERAL:
-        return sblog_general_line(ps, t, raw);
-    case B_LATENCY:
-        return sblog_latency_line(ps, t, raw);
-    case B_FAIRNESS:
-        return sblog_fairness_line(ps, t, raw);
-    case B_FILEOPS:
-        return sblog_fileops_line(ps, t, raw);
-    case B_FILETHRU:
-        return sblog_filethru_line(ps, t, raw);
-    case B_HISTOGRAM:
-        return sblog_histogram_line(ps, t, raw);
-    case B_CPU:
-        if ((v = sblex_after(t, "events per second:"))) {
-            if (sblex_num(&v, &r->p.tps) || !sblex_at_end(v))
-                return sblog_bad_line(ps, "\"events per second: X\"", raw);
-            r->has_summary = 1;
-        }
-        return IMPORT_OK;
-    case B_NONE:
-        break;
-    }
-    return IMPORT_OK;
+    return block_line(ps, t, raw);
 }
 
 int sysbench_log_detect(const char *buf, size_t len, const char *path)

@@ -1,8 +1,9 @@
 /*
  * sysbench_log_int.h - the parser state shared by the files of the sysbench output reader
- * (sysbench_log.c: lines, runs and points; sysbench_blocks.c: the summary blocks;
- * sysbench_interval.c: intermediate reports; sysbench_tests.c: fileio, memory). Internal to
- * that reader: not for other modules.
+ * (sysbench_log.c: the entry, lines to their readers; sysbench_blocks.c: the summary blocks;
+ * sysbench_interval.c: intermediate reports; sysbench_tests.c: fileio, memory;
+ * sysbench_run.c: messages, a run's start and finish and its point, called by the others and
+ * calling none of them). Internal to that reader: not for other modules.
  */
 #ifndef SIZEUP_RECORDS_SYSBENCH_LOG_INT_H
 #define SIZEUP_RECORDS_SYSBENCH_LOG_INT_H
@@ -90,7 +91,7 @@ int sblog_set_extra(struct point *p, const char *key, json_t *v);
 /* Report "file:line: expected <expected>, found "<line>"" and return IMPORT_EPARSE. */
 int sblog_bad_line(struct parser *ps, const char *expected, const char *line);
 
-/* Start a run at the current line (the previous one must be finished). */
+/* Start a run at the current line (the previous one must be finished) (sysbench_run.c). */
 void sblog_run_start(struct parser *ps);
 
 /* Finish the current run: its point (or points) go to the queue, a failed run is noted.
@@ -115,7 +116,8 @@ int sblog_header_line(struct parser *ps, const char *t, int *rc);
 int sblog_interval_line(struct parser *ps, const char *s);
 
 /* A run without summary: tps, qps, ... from the steady part of its intervals, the thread
- * count that ran, the duration; flags no_summary (and wind_down when a tail was cut). */
+ * count that ran, the duration; flags no_summary (and wind_down when a tail was cut)
+ * (sysbench_run.c). */
 int sblog_from_intervals(struct parser *ps);
 
 /* Lines of the fileio "File operations:" and "Throughput:" blocks (1.0, 1.1). */

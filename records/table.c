@@ -1,5 +1,6 @@
 /* table.c - tables of benchmark results -> point records: columns and rows (table.h). The
- * dialects (how a line becomes cells) are in table_split.c. */
+ * entry file of the table reader: the dialects (how a line becomes cells) and the column
+ * names are in table_split.c, which calls nothing here. */
 #include "table.h"
 #include "table_int.h"
 
@@ -10,66 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static const struct {
-    const char *name;
-    enum col_kind kind;
-} known[] = {{"target", C_TARGET},
-             {"config", C_CONFIG},
-             {"workload", C_WORKLOAD},
-             {"threads", C_THREADS},
-             {"thds", C_THREADS},
-             {"clients", C_THREADS},
-             {"connections", C_THREADS},
-             {"concurrency", C_THREADS},
-             {"users", C_THREADS},
-             {"vus", C_THREADS},
-             {"nodes", C_NODES},
-             {"tps", C_TPS},
-             {"qps", C_QPS},
-             {"duration_s", C_DURATION},
-             {"avg_latency_ms", C_AVG},
-             {"latency_avg_ms", C_AVG},
-             {"avg_ms", C_AVG},
-             {"min_latency_ms", C_MIN},
-             {"max_latency_ms", C_MAX},
-             {"tpmc", C_TPMC},
-             {"tpm_total", C_TPM_TOTAL},
-             {"flag", C_FLAG},
-             {NULL, C_EXTRA}};
-
-static void classify(struct tbl_col *c)
-{
-    size_t n = strlen(c->name);
-    c->kind = C_EXTRA;
-    for (int i = 0; known[i].name; i++)
-        if (strcmp(c->name, known[i].name) == 0) {
-            c->kind = known[i].kind;
-            return;
-        }
-    /* pNN_ms */
-    if (n > 4 && c->name[0] == 'p' && strcmp(c->name + n - 3, "_ms") == 0) {
-        char num[64];
-        double v;
-        if (n - 4 < sizeof num) {
-            memcpy(num, c->name + 1, n - 4);
-            num[n - 4] = '\0';
-            if (tbl_number(num, 0, &v) == 0 && v > 0 && v <= 100) {
-                c->kind = C_PCT;
-                c->pct = v;
-            }
-        }
-    }
-}
-
-int tbl_known_name(const char *name)
-{
-    struct tbl_col c;
-    snprintf(c.name, sizeof c.name, "%s", name);
-    classify(&c);
-    return c.kind == C_THREADS || c.kind == C_NODES || c.kind == C_TPS || c.kind == C_QPS ||
-           c.kind == C_WORKLOAD;
-}
 
 /* Take a header row. IMPORT_OK or IMPORT_EPARSE (reported). */
 static int take_header(struct tbl *t, const struct tbl_row *r)
@@ -96,7 +37,7 @@ static int take_header(struct tbl *t, const struct tbl_row *r)
                             c->name);
                 return IMPORT_EPARSE;
             }
-        classify(c);
+        tbl_classify(c);
         if (c->kind == C_TPS)
             t->has_tps = 1;
         if ((c->kind == C_THREADS || c->kind == C_NODES) && t->x_col < 0)

@@ -1,7 +1,7 @@
 /*
  * table_int.h - the state shared by the table reader's two files: table.c (columns, rows ->
- * points) and table_split.c (the dialects: how a line becomes cells, what is a header).
- * Internal to the table reader.
+ * points; the entry) and table_split.c (the dialects: how a line becomes cells, what is a
+ * header, the known column names; it calls nothing in table.c). Internal to the table reader.
  */
 #ifndef SIZEUP_RECORDS_TABLE_INT_H
 #define SIZEUP_RECORDS_TABLE_INT_H
@@ -81,6 +81,10 @@ int tbl_split_next(struct tbl *t, struct tbl_row *row, int *is_header);
 /** Parse a whole-cell number (strtod, nothing after it); 0 or -1. With thousands = 1, commas
  *  between groups of three digits are accepted ("1,234.5"). */
 int tbl_number(const char *s, int thousands, double *out);
+
+/** The kind of column c->name (normalised) names, into c->kind (C_EXTRA when none; a pNN_ms
+ *  column is C_PCT with c->pct = NN, in (0, 100]). */
+void tbl_classify(struct tbl_col *c);
 
 /** 1 when the (normalised) column name is one detection accepts as a table's. */
 int tbl_known_name(const char *name);

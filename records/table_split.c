@@ -1,6 +1,6 @@
 /* table_split.c - the dialects of the table reader: how lines become rows of cells in CSV, TSV,
- * Markdown and gnuplot files, which row is the header, and how each dialect is recognised
- * (table.h, table_int.h). */
+ * Markdown and gnuplot files, which row is the header, the column names it knows, and how each
+ * dialect is recognised (table.h, table_int.h). A helper of table.c that calls nothing in it. */
 #include "table.h"
 #include "table_int.h"
 
@@ -87,6 +87,66 @@ void tbl_normalise_name(char *s)
     for (char *c = s; *c; c++)
         if (*c == ' ')
             *c = '_';
+}
+
+static const struct {
+    const char *name;
+    enum col_kind kind;
+} known_cols[] = {{"target", C_TARGET},
+                  {"config", C_CONFIG},
+                  {"workload", C_WORKLOAD},
+                  {"threads", C_THREADS},
+                  {"thds", C_THREADS},
+                  {"clients", C_THREADS},
+                  {"connections", C_THREADS},
+                  {"concurrency", C_THREADS},
+                  {"users", C_THREADS},
+                  {"vus", C_THREADS},
+                  {"nodes", C_NODES},
+                  {"tps", C_TPS},
+                  {"qps", C_QPS},
+                  {"duration_s", C_DURATION},
+                  {"avg_latency_ms", C_AVG},
+                  {"latency_avg_ms", C_AVG},
+                  {"avg_ms", C_AVG},
+                  {"min_latency_ms", C_MIN},
+                  {"max_latency_ms", C_MAX},
+                  {"tpmc", C_TPMC},
+                  {"tpm_total", C_TPM_TOTAL},
+                  {"flag", C_FLAG},
+                  {NULL, C_EXTRA}};
+
+void tbl_classify(struct tbl_col *c)
+{
+    size_t n = strlen(c->name);
+    c->kind = C_EXTRA;
+    for (int i = 0; known_cols[i].name; i++)
+        if (strcmp(c->name, known_cols[i].name) == 0) {
+            c->kind = known_cols[i].kind;
+            return;
+        }
+    /* pNN_ms */
+    if (n > 4 && c->name[0] == 'p' && strcmp(c->name + n - 3, "_ms") == 0) {
+        char num[64];
+        double v;
+        if (n - 4 < sizeof num) {
+            memcpy(num, c->name + 1, n - 4);
+            num[n - 4] = '\0';
+            if (tbl_number(num, 0, &v) == 0 && v > 0 && v <= 100) {
+                c->kind = C_PCT;
+                c->pct = v;
+            }
+        }
+    }
+}
+
+int tbl_known_name(const char *name)
+{
+    struct tbl_col c;
+    snprintf(c.name, sizeof c.name, "%s", name);
+    tbl_classify(&c);
+    return c.kind == C_THREADS || c.kind == C_NODES || c.kind == C_TPS || c.kind == C_QPS ||
+           c.kind == C_WORKLOAD;
 }
 
 static void trim_cell(char *s)
