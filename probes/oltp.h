@@ -202,17 +202,12 @@ const char *oltp_step_sql(const struct oltp_worker *w, size_t i);
 /* The mark of the tables sizeup creates: their table COMMENT, naming sizeup and the version of
  * the schema. A table carries OLTP_TABLE_MARK_LOADING from its CREATE until its load and index
  * are done, then OLTP_TABLE_MARK (sbtables.h says how the marks are checked). */
+/* sysbench's templates of a row's c and pad columns (sbrand_str: '#' becomes a digit, '-' is
+ * kept); OLTP_C_LEN and OLTP_PAD_LEN characters. */
+extern const char oltp_c_template[];
+extern const char oltp_pad_template[];
+
 #define OLTP_TABLE_MARK "sizeup.sbtest/1"
 #define OLTP_TABLE_MARK_LOADING "sizeup.sbtest/1 loading"
-
-/**
- * Create and load table number n (1-based) as sysbench's prepare: CREATE TABLE (with the
- * comment OLTP_TABLE_MARK_LOADING, sysbench's definition otherwise), multi-row INSERTs of up to
- * 512 KiB, CREATE INDEX k_n, then ALTER TABLE ... COMMENT=OLTP_TABLE_MARK. Progress lines
- * (sysbench's wording) go to out when not NULL.
- * @return 0, or a myconn class with conn->err filled.
- */
-int oltp_prepare_table(struct myconn *conn, const struct oltp_opts *o,
-                       const struct sbrand_params *rp, struct sbrand *rng, unsigned n, FILE *out);
 
 #endif

@@ -1,7 +1,7 @@
 /* sbtables.c - which sbtest tables are sizeup's; prepare, check, cleanup (see sbtables.h). */
 #include "sbtables.h"
 
-#include "oltp.h"
+#include "oltp_load.h"
 
 #include <pthread.h>
 #include <stdarg.h>
