@@ -6,6 +6,8 @@
 #include "import.h"
 #include "outfile.h"
 #include "predict.h"
+#include "scores.h"
+#include "transfercal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -33,6 +35,9 @@ struct predict_args {
     size_t n_disks;
     const char *from, *probed_disk;
     long long vcpus;
+    const char *scores;
+    const char *calibrate[PREDICT_MAX_TRANSFER];
+    size_t n_calibrate;
 };
 
 #define A(field) CLI_AT(struct predict_args, field)
@@ -48,7 +53,17 @@ static const struct cli_opt predict_options[] = {
     {"transfer", 0, CLI_STRING, CLI_LIST(struct predict_args, transfer_text, n_transfer),
      .arg_name = "F=FROM:R", .example = "m5=c5:0.9",
      .help = "predict family F from family FROM's measured sizes at R x their per-core "
-             "throughput ('clock': the ratio of clock_ghz), labelled transfer (repeatable)"},
+             "throughput ('clock': the ratio of clock_ghz; 'score[:BENCH.KIND]': of the "
+             "--scores CPU scores, the interval widened by their calibrated error), labelled "
+             "transfer (repeatable)"},
+    {"scores", 0, CLI_PATH, A(scores), .arg_name = "FILE",
+     .example = "data/scores/aws-sparecores.json",
+     .help = "per-server CPU benchmark scores (sizeup.scores/1) for --transfer F=FROM:score and "
+             "--calibrate-transfer"},
+    {"calibrate-transfer", 0, CLI_STRING, CLI_LIST(struct predict_args, calibrate, n_calibrate),
+     .arg_name = "BENCH.KIND", .example = "geekbench6.all",
+     .help = "predict each measured family from each other through the --scores ratio and print "
+             "the error distribution and its 95 % bound (repeatable)"},
     {"workload", 0, CLI_STRING, A(workload), .arg_name = "NAME",
      .dflt_doc = "every workload of the points", .help = "predict this workload only"},
     {"map", 0, CLI_STRING, CLI_LIST(struct predict_args, maps, n_maps), .arg_name = "T=ID",
@@ -285,6 +300,45 @@ static int predict_disks(const struct predict_args *a, const struct point_list *
     return outfile_emit(a->out, "the predictions", emit_disks, &e) == 0 ? status : SIZEUP_EXIT_FAIL;
 }
 
+struct cal_ctx {
+    const struct tcal_result *r;
+    size_t n;
+    int json;
+};
+
+static int emit_cal(FILE *f, const void *vctx)
+{
+    const struct cal_ctx *c = vctx;
+    for (size_t i = 0; i < c->n; i++) {
+        if (!c->json && i)
+            fputc('\n', f);
+        if ((c->json ? tcal_write_json(f, &c->r[i]) : tcal_write_text(f, &c->r[i])) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* --calibrate-transfer: each spec on the points. */
+static int calibrate(const struct predict_args *a, const struct point_list *pts,
+                     const struct cat_catalog *cat, const struct score_table *sc, int status)
+{
+    struct tcal_result r[PREDICT_MAX_TRANSFER];
+    struct cal_ctx c = {r, 0, a->json};
+    int rc = status;
+    for (size_t i = 0; i < a->n_calibrate; i++, c.n++)
+        if (tcal_run(pts, cat, sc, a->calibrate[i], a->workload, 0.95, &r[i], stderr) < 0) {
+            rc = SIZEUP_EXIT_FAIL;
+            c.n++;
+            goto out;
+        }
+    if (outfile_emit(a->out, "the calibration", emit_cal, &c) != 0)
+        rc = SIZEUP_EXIT_FAIL;
+out:
+    for (size_t i = 0; i < c.n; i++)
+        tcal_result_destroy(&r[i]);
+    return rc;
+}
+
 int cmd_predict(int argc, char **argv)
 {
     struct predict_args a;
@@ -299,9 +353,11 @@ int cmd_predict(int argc, char **argv)
     struct import_options io = {.max_points = IMPORT_HELD_POINTS_MAX};
     struct emit_ctx ec;
     struct predict_transfer transfer[PREDICT_MAX_TRANSFER];
+    struct score_table sc;
     int rc, status = SIZEUP_EXIT_OK;
 
     memset(&a, 0, sizeof a);
+    memset(&sc, 0, sizeof sc);
     rc = cli_parse(&cmd_predict_cli, argc, argv, &a, &ca);
     if (rc != CLI_RUN)
         return rc;
@@ -318,6 +374,38 @@ int cmd_predict(int argc, char **argv)
         char err[256];
         if (predict_transfer_parse(a.transfer_text[i], &transfer[i], err, sizeof err) != 0) {
             rc = cli_usage_error("predict", "--transfer: %s", err);
+            goto out;
+        }
+    }
+    if ((a.n_calibrate || a.scores) && a.n_disks)
+        return cli_usage_error("predict", "--scores and --calibrate-transfer are not for --disk");
+    if (a.n_calibrate && !a.scores)
+        return cli_usage_error("predict", "--calibrate-transfer needs --scores FILE");
+    if (a.scores) {
+        char err[512];
+        if (score_table_load(a.scores, &sc, err, sizeof err) != 0) {
+            fprintf(stderr, "sizeup: %s\n", err);
+            rc = SIZEUP_EXIT_INPUT;
+            goto out;
+        }
+    }
+    for (size_t i = 0; i < a.n_transfer; i++) {
+        const char *spec = transfer[i].spec[0] ? transfer[i].spec : score_best_spec(&sc);
+        if (!transfer[i].score)
+            continue;
+        if (!a.scores) {
+            rc =
+                cli_usage_error("predict", "--transfer %s: give --scores FILE", a.transfer_text[i]);
+            goto out;
+        }
+        if (!spec || !score_calibration(&sc, spec)) {
+            fprintf(stderr,
+                    "sizeup: --transfer %s: %s has no calibrated error for %s: measure it with "
+                    "sizeup predict --calibrate-transfer %s and add the entry to the file's "
+                    "\"calibration\"\n",
+                    a.transfer_text[i], a.scores, spec ? spec : "any score",
+                    spec ? spec : "BENCH.KIND");
+            rc = SIZEUP_EXIT_USAGE;
             goto out;
         }
     }
@@ -359,6 +447,10 @@ int cmd_predict(int argc, char **argv)
         rc = predict_disks(&a, &pts, cat, status);
         goto out_pts;
     }
+    if (a.n_calibrate) {
+        rc = calibrate(&a, &pts, cat, &sc, status);
+        goto out_pts;
+    }
     if (a.from || a.probed_disk || a.vcpus) {
         rc = cli_usage_error("predict", "--from, --probed-disk and --vcpus go with --disk");
         goto out_pts;
@@ -372,6 +464,7 @@ int cmd_predict(int argc, char **argv)
     po.n_maps = a.n_maps;
     po.workload = a.workload;
     po.slo = a.slo;
+    po.scores = a.scores ? &sc : NULL;
     rc = predict_set_build(&s, &pts, cat, &po, stderr);
     if (rc < 0) {
         rc = SIZEUP_EXIT_FAIL;
@@ -391,5 +484,6 @@ out_pts:
 out:
     for (size_t i = 0; i < a.n_maps; i++)
         free(map_text[i]);
+    score_table_destroy(&sc);
     return rc;
 }

@@ -56,11 +56,23 @@ static json_t *prediction_json(const struct predict_set *s, const struct predict
     json_object_set_new(o, "sizes", sizes);
     if (c->processor_differs)
         json_object_set_new(o, "processor_differs", json_true());
-    if (c->transfer)
-        json_object_set_new(o, "transfer",
-                            json_pack("{s:s, s:f, s:s}", "from_family", G->family, "ratio",
-                                      c->ratio, "ratio_source",
-                                      c->ratio_from_clock ? "clock" : "given"));
+    if (c->transfer) {
+        json_t *t = json_pack("{s:s, s:f, s:s}", "from_family", G->family, "ratio", c->ratio,
+                              "ratio_source",
+                              c->score_spec         ? "score"
+                              : c->ratio_from_clock ? "clock"
+                                                    : "given");
+        if (t && c->score_spec) {
+            json_object_set_new(t, "score", json_string(c->score_spec));
+            if (c->score_from_family)
+                json_object_set_new(t, "score_from_family_median", json_true());
+            if (c->score_error > 0) {
+                json_object_set_new(t, "ratio_error", json_real(c->score_error));
+                json_object_set_new(t, "ratio_error_coverage", json_real(c->score_coverage));
+            }
+        }
+        json_object_set_new(o, "transfer", t);
+    }
     return o;
 }
 
@@ -171,7 +183,7 @@ static void write_groups(FILE *f, const struct predict_set *s)
 int predict_write_text(FILE *f, const struct predict_set *s)
 {
     size_t n_pred = 0, n_meas = 0, n_not = 0;
-    int transfer = 0, proc = 0;
+    int transfer = 0, proc = 0, scored = 0;
     char from[256];
 
     for (size_t i = 0; i < s->n_rows; i++) {
@@ -194,12 +206,14 @@ int predict_write_text(FILE *f, const struct predict_set *s)
                 continue;
             c = &s->curves[r->curve];
             L = peak_level(c);
-            snprintf(iv, sizeof iv, "[%.0f, %.0f]", L->tps - L->ci95_tps, L->tps + L->ci95_tps);
+            snprintf(iv, sizeof iv, "[%.0f, %.0f]", fmax(0, L->tps - L->ci95_tps),
+                     L->tps + L->ci95_tps);
             fprintf(f, "%-16s %4d %9.0f  %-17s %7.0f  %-9s %s%s%s\n", r->config, c->instance->vcpu,
                     L->tps, iv, L->threads, short_basis(L->basis),
                     predict_curve_from(s, c, from, sizeof from), c->transfer ? "; transfer" : "",
                     c->processor_differs ? "; processor" : "");
-            transfer |= c->transfer;
+            transfer |= c->transfer && !c->score_spec;
+            scored |= c->score_spec != NULL;
             proc |= c->processor_differs;
         }
     }
@@ -248,6 +262,10 @@ int predict_write_text(FILE *f, const struct predict_set *s)
     if (transfer)
         fprintf(f, "transfer: predicted from another family with the per-core ratio given; the "
                    "ratio's own\n          error is not in the interval\n");
+    if (scored)
+        fprintf(f, "transfer: predicted from another family with the ratio of per-core CPU "
+                   "scores (--scores);\n          the interval is at least the ratio's "
+                   "calibrated error (sizeup predict\n          --calibrate-transfer)\n");
     if (proc)
         fprintf(f, "processor: a size it came from has another processor (catalog `processor`)\n");
     return ferror(f) ? -1 : 0;

@@ -18,7 +18,8 @@ int predict_transfer_parse(const char *s, struct predict_transfer *out, char *er
         (size_t)(colon - eq - 1) >= 64) {
         snprintf(err, cap,
                  "'%s' is not a transfer rule: expected FAMILY=FROM:RATIO (a per-core throughput "
-                 "ratio > 0, or 'clock' for the ratio of the clocks), e.g. m5=c5:0.9",
+                 "ratio > 0, 'clock' for the ratio of the clocks, or 'score[:BENCH.KIND]' for "
+                 "the ratio of the --scores file's CPU scores), e.g. m5=c5:0.9",
                  s);
         return -1;
     }
@@ -32,11 +33,28 @@ int predict_transfer_parse(const char *s, struct predict_transfer *out, char *er
         out->ratio = NAN;
         return 0;
     }
+    if (strncmp(colon + 1, "score", 5) == 0 && (!colon[6] || colon[6] == ':')) {
+        char bench[64];
+        int all;
+        out->ratio = NAN;
+        out->score = 1;
+        if (colon[6] && (strlen(colon + 7) >= sizeof out->spec ||
+                         score_spec_split(colon + 7, bench, sizeof bench, &all) != 0)) {
+            snprintf(err, cap,
+                     "'%s': after 'score:' give BENCH.single or BENCH.all (e.g. "
+                     "geekbench6.all), a benchmark of the --scores file",
+                     s);
+            return -1;
+        }
+        if (colon[6])
+            snprintf(out->spec, sizeof out->spec, "%s", colon + 7);
+        return 0;
+    }
     errno = 0;
     out->ratio = strtod(colon + 1, &end);
     if (*end || errno || !(out->ratio > 0) || !isfinite(out->ratio) || out->ratio > 100) {
-        snprintf(err, cap, "'%s': the ratio '%s' is not a number in (0, 100] or 'clock'", s,
-                 colon + 1);
+        snprintf(err, cap, "'%s': the ratio '%s' is not a number in (0, 100], 'clock' or 'score'",
+                 s, colon + 1);
         return -1;
     }
     return 0;
@@ -63,6 +81,9 @@ const char *predict_status_text(enum predict_status st)
     case PREDICT_NO_MEMORY:
         return "not predicted: its memory cannot hold the buffer pool its family's measured "
                "sizes used";
+    case PREDICT_NO_SCORE:
+        return "not predicted: the score transfer has no CPU score of its instance or of the "
+               "source family (or no calibrated error) in the --scores file";
     }
     return "?";
 }
@@ -342,9 +363,16 @@ static int push_row(struct predict_set *s, const struct predict_row *r)
     return 0;
 }
 
+/* A score transfer's ratio and error (NULL: none). */
+struct score_xfer {
+    const char *spec;
+    int from_family;
+    double error, coverage;
+};
+
 /* Predict the curve of instance in from group g (ratio: transfer or 1). */
 static long make_curve(struct predict_set *s, size_t g, const struct cat_instance *in, int transfer,
-                       double ratio, int from_clock, FILE *errf)
+                       double ratio, int from_clock, const struct score_xfer *sx, FILE *errf)
 {
     struct predict_group *G = &s->groups[g];
     const double *at = s->opt.threads ? s->opt.threads : G->levels;
@@ -366,6 +394,12 @@ static long make_curve(struct predict_set *s, size_t g, const struct cat_instanc
     c->transfer = transfer;
     c->ratio = ratio;
     c->ratio_from_clock = from_clock;
+    if (sx) {
+        c->score_spec = sx->spec;
+        c->score_from_family = sx->from_family;
+        c->score_error = sx->error;
+        c->score_coverage = sx->coverage;
+    }
     c->m = m;
     if (!(c->levels = malloc((m ? m : 1) * sizeof *c->levels)))
         return -2;
@@ -379,6 +413,10 @@ static long make_curve(struct predict_set *s, size_t g, const struct cat_instanc
     for (size_t i = 0; i < m; i++) {
         c->levels[i].tps *= ratio;
         c->levels[i].ci95_tps *= ratio;
+        /* a score transfer: the interval is at least the calibrated error of the ratio, whose
+           calibration predicted whole families through this same model (transfercal.h) */
+        if (c->score_error * c->levels[i].tps > c->levels[i].ci95_tps)
+            c->levels[i].ci95_tps = c->score_error * c->levels[i].tps;
         /* latency = r N / X: with X scaled by the ratio the ratios r stay */
     }
     c->info.peak_tps *= ratio;
@@ -402,6 +440,52 @@ static double group_clock(const struct predict_group *G)
         clk = c;
     }
     return clk;
+}
+
+/* The name a score file knows an instance by: its provider name, else its id. */
+static const char *instance_name(const struct cat_instance *in)
+{
+    return in->name ? in->name : in->id;
+}
+
+/* A score transfer of instance in (family f) from group g: the ratio of in's per-core score to
+ * the median of the source group's used sizes' per-core scores (scores.h), and the calibrated
+ * error of the rule's BENCH.KIND. @return 0, or -1 (a score or the calibration missing). */
+static int score_ratio(const struct predict_set *s, size_t g, const struct cat_instance *in,
+                       const char *f, const struct predict_transfer *t, double *ratio,
+                       struct score_xfer *sx)
+{
+    const struct predict_group *G = &s->groups[g];
+    const struct score_table *sc = s->opt.scores;
+    const char *spec = t->spec[0] ? t->spec : score_best_spec(sc);
+    const struct score_cal *cal = score_calibration(sc, spec);
+    double tgt, v[64], src;
+    int fam_t = 0, fam_s = 0;
+    size_t n = 0;
+    char fam[64];
+    if (!sc || !spec || (!cal && !s->opt.score_raw))
+        return -1;
+    tgt = score_per_core(sc, spec, instance_name(in), f, &fam_t);
+    for (size_t z = 0; z < G->n_sizes && n < 64; z++) {
+        const struct cat_instance *m = G->members[G->size_member[z]].instance;
+        int ff;
+        double x = score_per_core(sc, spec, instance_name(m),
+                                  cat_instance_family(m, fam, sizeof fam), &ff);
+        if (isfinite(x)) {
+            v[n++] = x;
+            fam_s |= ff;
+        }
+    }
+    if (!isfinite(tgt) || n == 0)
+        return -1;
+    qsort(v, n, sizeof *v, cmp_double);
+    src = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    *ratio = tgt / src;
+    sx->spec = spec;
+    sx->from_family = fam_t | fam_s;
+    sx->error = cal && !s->opt.score_raw ? cal->rel_error : 0;
+    sx->coverage = cal && !s->opt.score_raw ? cal->coverage : NAN;
+    return 0;
 }
 
 int predict_set_build(struct predict_set *s, const struct point_list *pts,
@@ -537,8 +621,9 @@ int predict_set_build(struct predict_set *s, const struct point_list *pts,
             struct predict_row r;
             long gi = -1;
             size_t rule = 0;
-            int transfer = 0, from_clock = 0;
+            int transfer = 0, from_clock = 0, no_score = 0;
             double ratio = 1;
+            struct score_xfer sx = {0};
             memset(&r, 0, sizeof r);
             r.config = cf->id;
             r.workload = wl[w];
@@ -582,7 +667,11 @@ int predict_set_build(struct predict_set *s, const struct point_list *pts,
                         transfer = 1;
                         rule = t + 1;
                         ratio = opt->transfer[t].ratio;
-                        if (isnan(ratio)) {
+                        if (opt->transfer[t].score) {
+                            if (score_ratio(s, (size_t)gi, in, f, &opt->transfer[t], &ratio, &sx) !=
+                                0)
+                                no_score = 1;
+                        } else if (isnan(ratio)) {
                             double src = group_clock(&s->groups[gi]);
                             from_clock = 1;
                             ratio = in->clock_ghz > 0 && src > 0 ? in->clock_ghz / src : NAN;
@@ -591,6 +680,8 @@ int predict_set_build(struct predict_set *s, const struct point_list *pts,
                 }
                 if (gi < 0)
                     r.status = PREDICT_NO_SIBLING;
+                else if (no_score)
+                    r.status = PREDICT_NO_SCORE;
                 else if (isnan(ratio))
                     r.status = PREDICT_NO_CLOCK;
                 else {
@@ -623,7 +714,8 @@ int predict_set_build(struct predict_set *s, const struct point_list *pts,
                         map[x] = -3; /* not made yet */
                 }
                 if (map[ii] == -3) {
-                    long c = make_curve(s, (size_t)gi, in, transfer, ratio, from_clock, errf);
+                    long c = make_curve(s, (size_t)gi, in, transfer, ratio, from_clock,
+                                        sx.spec ? &sx : NULL, errf);
                     if (c == -2)
                         goto nomem;
                     map[ii] = c;

@@ -42,6 +42,7 @@
 #include "hwscale.h"
 #include "point.h"
 #include "rankset.h"
+#include "scores.h"
 #include "slo.h"
 
 #include <stdio.h>
@@ -50,12 +51,16 @@
 struct predict_transfer {
     char family[64];
     char from[64];
-    double ratio; /* per-core throughput of family over from's (> 0); NAN: the ratio of the
-                     instances' clock_ghz (both must be known) */
+    double ratio;  /* per-core throughput of family over from's (> 0); NAN: the ratio of the
+                      instances' clock_ghz (both must be known), or of their CPU scores */
+    int score;     /* 1: the ratio of the per-core scores of predict_options.scores (scores.h) */
+    char spec[64]; /* with score: "BENCH.KIND", or "" for the score file's best calibrated one */
 };
 
 /**
- * Parse "m5=c5:0.9" (family m5 from c5 at 0.9 x c5's per-core throughput) or "m5=c5:clock".
+ * Parse "m5=c5:0.9" (family m5 from c5 at 0.9 x c5's per-core throughput), "m5=c5:clock",
+ * "m5=c5:score" or "m5=c5:score:geekbench6.all" (the ratio of the instances' per-core CPU
+ * scores, scores.h; without BENCH.KIND the score file's one with the smallest calibrated error).
  * @return 0, or -1 with err ("'m5=c5' is not a transfer rule: expected FAMILY=FROM:RATIO ...").
  */
 int predict_transfer_parse(const char *s, struct predict_transfer *out, char *err, size_t cap);
@@ -70,8 +75,11 @@ struct predict_options {
     size_t n_transfer;
     const struct rank_map *maps; /* --map entries, as sizeup rank */
     size_t n_maps;
-    const char *workload; /* only this workload; NULL: every workload of the points */
-    struct slo slo;       /* the latency target of the leave-one-out comparison */
+    const char *workload;             /* only this workload; NULL: every workload of the points */
+    struct slo slo;                   /* the latency target of the leave-one-out comparison */
+    const struct score_table *scores; /* for score transfers (borrowed), or NULL */
+    int score_raw; /* 1: a score transfer's interval is not widened by its calibrated error (the
+                      calibration itself, advisor/transfercal.h) */
 };
 
 /* One measured configuration of a group. */
@@ -125,7 +133,12 @@ struct predict_curve {
     int transfer;                 /* 1: from another family's group */
     double ratio;                 /* per-core ratio applied (1 without transfer) */
     int ratio_from_clock;
-    int processor_differs; /* 1: a size used has another known processor than the instance */
+    const char *score_spec; /* a score transfer's BENCH.KIND (borrowed), else NULL */
+    int score_from_family;  /* 1: a family's median score stood in for an instance's */
+    double score_error;     /* the calibrated relative error the interval was widened to (the
+                               half-width is at least score_error x tps), 0 when none */
+    double score_coverage;  /* the share of peaks that error held in the calibration */
+    int processor_differs;  /* 1: a size used has another known processor than the instance */
 };
 
 enum predict_status {
@@ -136,9 +149,11 @@ enum predict_status {
     PREDICT_NO_FAMILY,  /* no family (an on-premises server, an instance without one) */
     PREDICT_NO_CLOCK,   /* a clock transfer without both clocks */
     PREDICT_FAILED,     /* the model refused the input (message on errf) */
-    PREDICT_NO_MEMORY   /* its memory cannot hold the buffer pool its family's measured sizes
-                           used (the smallest of them, against PREDICT_POOL_SHARE of it): never ranked
-                           as if   the data fit */
+    PREDICT_NO_MEMORY,  /* its memory cannot hold the buffer pool its family's measured sizes
+                           used (the smallest of them, against PREDICT_POOL_SHARE of it): never
+                           ranked  as if   the data fit */
+    PREDICT_NO_SCORE    /* a score transfer without a score of the instance or of the source
+                           family, or without a calibrated error in the score file */
 };
 
 /* One configuration and workload of the catalogs. */
