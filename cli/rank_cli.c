@@ -313,9 +313,14 @@ int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *p
 {
     struct diskrank_spec disks[DISKRANK_MAX_SPECS];
     struct predict_transfer tr[RANK_CLI_MAX_FILES];
+    struct score_table sc;
     struct ranking_ask a;
-    char err[256];
-    int rc = rank_cli_load(o, cmd, pts, cat, status);
+    char err[512];
+    int rc;
+    memset(&sc, 0, sizeof sc);
+    if (o->scores && !o->predict)
+        return cli_usage_error(cmd, "--scores is for --predict --transfer F=FROM:score");
+    rc = rank_cli_load(o, cmd, pts, cat, status);
     if (rc != 0)
         return rc;
     memset(&a, 0, sizeof a);
@@ -324,7 +329,16 @@ int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *p
     for (size_t i = 0; rc == 0 && o->predict && i < o->n_transfer; i++)
         if (predict_transfer_parse(o->transfer[i], &tr[i], err, sizeof err) != 0)
             rc = cli_usage_error(cmd, "--transfer: %s", err);
+    if (rc == 0 && o->scores && score_table_load(o->scores, &sc, err, sizeof err) != 0) {
+        fprintf(stderr, "sizeup: %s\n", err);
+        rc = SIZEUP_EXIT_INPUT;
+    }
+    if (rc == 0 && o->predict &&
+        predict_score_check(tr, o->transfer, o->n_transfer, o->scores ? &sc : NULL, o->scores, err,
+                            sizeof err) != 0)
+        rc = cli_usage_error(cmd, "%s", err);
     if (rc != 0) {
+        score_table_destroy(&sc);
         cat_catalog_free(*cat);
         *cat = NULL;
         return rc;
@@ -339,7 +353,9 @@ int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *p
     a.predict = o->predict;
     a.transfer = tr;
     a.n_transfer = o->predict ? o->n_transfer : 0;
+    a.scores = o->scores ? &sc : NULL;
     rc = ranking_build(rk, pts, *cat, &a, stderr);
+    score_table_destroy(&sc);
     if (rc < 0) {
         cat_catalog_free(*cat);
         *cat = NULL;

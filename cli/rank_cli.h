@@ -226,11 +226,21 @@ int rank_cli_parse_horizon(const char *arg, void *months, char *err, size_t cap)
          .arg_name = SETCLI_ARG,                                                                   \
          .example = SETCLI_EXAMPLE,                                                                \
          .help = SETCLI_HELP},                                                                     \
+        {"transfer",                                                                               \
+         0,                                                                                        \
+         CLI_STRING,                                                                               \
+         CLI_LIST(T, m.transfer, m.n_transfer),                                                    \
+         .arg_name = "F=FROM:R",                                                                   \
+         .example = "m5=c5:0.9",                                                                   \
+         .help = "with --predict: predict family F from FROM's sizes at R x their per-core "       \
+                 "throughput, or R = score[:BENCH.KIND] for the ratio of their --scores "          \
+                 "(as sizeup predict --transfer; repeatable)"},                                    \
     {                                                                                              \
-        "transfer", 0, CLI_STRING, CLI_LIST(T, m.transfer, m.n_transfer),                          \
-            .arg_name = "F=FROM:R", .example = "m5=c5:0.9",                                        \
-            .help = "with --predict: predict family F from FROM's sizes at R x their per-core "    \
-                    "throughput (as sizeup predict --transfer; repeatable)"                        \
+        "scores", 0, CLI_PATH, CLI_AT(T, m.scores),                                                \
+            .arg_name = "FILE", .example = "data/scores/aws-sparecores.json",                      \
+            .help = "with --transfer F=FROM:score: per-server CPU benchmark scores "               \
+                    "(sizeup.scores/1); the transferred rows' intervals carry the file's "         \
+                    "calibrated error"                                                             \
     }
 
 struct rank_cli {
@@ -246,6 +256,7 @@ struct rank_cli {
     int predict;                              /* --predict */
     const char *transfer[RANK_CLI_MAX_FILES]; /* --transfer rules */
     size_t n_transfer;
+    const char *scores;                    /* --scores: CPU scores for score transfers, or NULL */
     const char *disks[DISKRANK_MAX_SPECS]; /* --disks choices */
     size_t n_disks;
     const char *disks_from[RANK_CLI_MAX_FILES]; /* --disks-from: the measured configurations */

@@ -89,6 +89,7 @@ static int add_predicted(struct rank_set *s, const struct point_list *pts,
     memset(&po, 0, sizeof po);
     po.transfer = a->transfer;
     po.n_transfer = a->n_transfer;
+    po.scores = a->scores;
     po.maps = a->maps;
     po.n_maps = a->n_maps;
     po.slo = s->opt.slo;

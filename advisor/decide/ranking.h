@@ -39,6 +39,7 @@ struct ranking_ask {
     int predict;                             /* 1: the catalogs' unmeasured sizes (rankpred.h) */
     const struct predict_transfer *transfer; /* --transfer rules (predict.h) */
     size_t n_transfer;
+    const struct score_table *scores; /* CPU scores for score transfers (scores.h), or NULL */
 };
 
 /* A built ranking: the rows and how people should read them. */

@@ -767,3 +767,27 @@ const char *predict_curve_from(const struct predict_set *s, const struct predict
     }
     return buf;
 }
+
+int predict_score_check(const struct predict_transfer *tr, const char *const *text, size_t n,
+                        const struct score_table *sc, const char *path, char *err, size_t cap)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *spec;
+        if (!tr[i].score)
+            continue;
+        if (!sc) {
+            snprintf(err, cap, "--transfer %s: give --scores FILE", text[i]);
+            return -1;
+        }
+        spec = tr[i].spec[0] ? tr[i].spec : score_best_spec(sc);
+        if (!spec || !score_calibration(sc, spec)) {
+            snprintf(err, cap,
+                     "--transfer %s: %s has no calibrated error for %s: measure it with sizeup "
+                     "predict --calibrate-transfer %s and add the entry to the file's "
+                     "\"calibration\"",
+                     text[i], path, spec ? spec : "any score", spec ? spec : "BENCH.KIND");
+            return -1;
+        }
+    }
+    return 0;
+}

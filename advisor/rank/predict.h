@@ -65,6 +65,18 @@ struct predict_transfer {
  */
 int predict_transfer_parse(const char *s, struct predict_transfer *out, char *err, size_t cap);
 
+/**
+ * Check the score rules among n parsed transfers against a loaded score file: each needs the
+ * file (sc non-NULL) and a calibrated error for its BENCH.KIND (or, without one, the file's
+ * best calibrated one), since that error is the interval the transferred rows carry.
+ * @param text  the rules as given (for messages), n of them
+ * @param path  the score file's name (for messages), or NULL with sc
+ * @return 0; -1 with err ("--transfer m5=c5:score: give --scores FILE", or which calibration is
+ *         missing and how to measure it).
+ */
+int predict_score_check(const struct predict_transfer *tr, const char *const *text, size_t n,
+                        const struct score_table *sc, const char *path, char *err, size_t cap);
+
 #define PREDICT_MAX_TRANSFER 32
 
 /* What to predict. */

@@ -18,7 +18,10 @@ Checked for every BENCH.KIND of the score file's calibration:
   minus a sampling slack of 2 binomial standard deviations (sqrt(0.95 x 0.05 / n)). In this
   sample the bound is the largest error, so every pair is inside: the check is that the
   interval sizeup states is no narrower than the calibrated one;
-- a family without a score is said and not predicted.
+- a family without a score is said and not predicted;
+- `rank --predict --transfer m6i=c5:score:SPEC --scores FILE` ranks the m6i sizes with intervals
+  no narrower than the calibrated error (the ranking's 95 % interval holds the level's), and
+  refuses a score rule without --scores (exit 2).
 """
 import collections
 import csv
@@ -130,4 +133,24 @@ for cal in sc["calibration"]:
 rc, out, err = run("--transfer", "r5=c5:score:geekbench6.single")
 check("r5.large (oltp_read_only): not predicted: the score transfer has no CPU score" in out,
       "a family without a score is said, not predicted")
+# rank: the same rule through the ranking pipeline
+spec = "geekbench6.single"
+cal = next(c for c in sc["calibration"] if c["spec"] == spec)
+r = subprocess.run([BIN, "rank", "--points", CSV, "--catalog", CAT, "--predict", "--transfer",
+                    f"m6i=c5:score:{spec}", "--scores", SCORES, "--slo", "p95:50ms", "--json"],
+                   capture_output=True, text=True)
+rows = [json.loads(l) for l in r.stdout.splitlines() if l.strip()]
+m6i = [x for x in rows if x["config"].startswith("m6i.") and x.get("status") == "met"]
+check(r.returncode == 0 and m6i, f"rank --scores: exit {r.returncode}, m6i rows {len(m6i)}: "
+      f"{r.stderr.strip()[:300]}")
+for x in m6i:
+    v, (lo, hi) = x["tps"]["value"], x["tps"]["ci95"]
+    check(v - lo >= cal["rel_error"] * v * (1 - 1e-6) and hi - v >= cal["rel_error"] * v * (1 - 1e-6),
+          f"rank: {x['config']} interval [{lo}, {hi}] narrower than +/-"
+          f"{cal['rel_error']:.3f} x {v}")
+print(f"rank --scores: {len(m6i)} m6i rows, each interval at least +/-{cal['rel_error']:.3f}")
+r = subprocess.run([BIN, "rank", "--points", CSV, "--catalog", CAT, "--predict", "--transfer",
+                    "m6i=c5:score", "--slo", "p95:50ms"], capture_output=True, text=True)
+check(r.returncode == 2 and "give --scores FILE" in r.stderr,
+      f"rank: a score rule without --scores: exit {r.returncode}, {r.stderr.strip()[:200]}")
 sys.exit(1 if failed else 0)
