@@ -1,6 +1,9 @@
 /* scores.c - score files and per-core scores (scores.h). */
 #include "scores.h"
 
+#include "jsonread.h"
+#include "readfile.h"
+
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -30,118 +33,138 @@ void score_table_destroy(struct score_table *t)
     memset(t, 0, sizeof *t);
 }
 
-/* A string member or NULL; *bad set when it is there and not a string. */
-static char *dup_member(json_t *o, const char *k, int *bad)
+/* Largest score file read, bytes. */
+#define SCORES_MAX_FILE_BYTES (64u << 20)
+
+/* One row of "scores" at the reader's path: server, family, benchmark, vcpu, single and/or all,
+ * processor, date, source. JR_OK or the reader's error. */
+static int read_row(struct jr *r, const json_t *o, struct score_row *row)
 {
-    json_t *v = json_object_get(o, k);
-    char *s;
-    if (!v || json_is_null(v))
-        return NULL;
-    if (!json_is_string(v)) {
-        *bad = 1;
-        return NULL;
-    }
-    if (!(s = strdup(json_string_value(v))))
-        *bad = 2;
-    return s;
+    static const char *const keys[] = {"server", "family",    "benchmark", "vcpu",   "single",
+                                       "all",    "processor", "date",      "source", NULL};
+    long long vcpu = 0;
+    int rc;
+    if (!json_is_object(o))
+        return jr_fail(r, "a score row (an object) is expected, got %s", jr_type_name(o));
+    if ((rc = jr_check_keys(r, o, keys)) != JR_OK ||
+        (rc = jr_get_str(r, o, "server", JR_REQUIRED, &row->server)) != JR_OK ||
+        (rc = jr_get_str(r, o, "family", 0, &row->family)) != JR_OK ||
+        (rc = jr_get_str(r, o, "benchmark", JR_REQUIRED, &row->benchmark)) != JR_OK ||
+        (rc = jr_get_int(r, o, "vcpu", JR_REQUIRED, 1, 1 << 20, 0, &vcpu)) != JR_OK ||
+        (rc = jr_get_num(r, o, "single", 0, 0, INFINITY, NAN, &row->single)) != JR_OK ||
+        (rc = jr_get_num(r, o, "all", 0, 0, INFINITY, NAN, &row->all)) != JR_OK ||
+        (rc = jr_get_str(r, o, "processor", 0, &row->processor)) != JR_OK ||
+        (rc = jr_get_date(r, o, "date", 0, &row->date)) != JR_OK ||
+        (rc = jr_get_str(r, o, "source", 0, &row->source)) != JR_OK)
+        return rc;
+    row->vcpu = (int)vcpu;
+    if (row->single == 0)
+        return jr_fail_key(r, "single", "a score must be above 0");
+    if (row->all == 0)
+        return jr_fail_key(r, "all", "a score must be above 0");
+    if (isnan(row->single) && isnan(row->all))
+        return jr_fail(r, "a score row needs 'single' and/or 'all' (positive numbers)");
+    return JR_OK;
 }
 
-/* A number member > 0, NAN when absent; *bad set when present and not a positive number. */
-static double pos_member(json_t *o, const char *k, int *bad)
+/* One entry of "calibration": spec (BENCH.single or BENCH.all), coverage in (0, 1), rel_error
+ * >= 0, pairs, source. JR_OK or the reader's error. */
+static int read_cal(struct jr *r, const json_t *o, struct score_cal *c)
 {
-    json_t *v = json_object_get(o, k);
-    double x;
-    if (!v || json_is_null(v))
-        return NAN;
-    x = json_number_value(v);
-    if (!json_is_number(v) || !(x > 0) || !isfinite(x))
-        *bad = 1;
-    return x;
+    static const char *const keys[] = {"spec", "coverage", "rel_error", "pairs", "source", NULL};
+    long long pairs = 0;
+    char b[64];
+    int rc, all;
+    if (!json_is_object(o))
+        return jr_fail(r, "a calibration entry (an object) is expected, got %s", jr_type_name(o));
+    if ((rc = jr_check_keys(r, o, keys)) != JR_OK ||
+        (rc = jr_get_str(r, o, "spec", JR_REQUIRED, &c->spec)) != JR_OK)
+        return rc;
+    if (score_spec_split(c->spec, b, sizeof b, &all) != 0)
+        return jr_fail_key(r, "spec", "'%s' is not BENCH.single or BENCH.all", c->spec);
+    if ((rc = jr_get_num(r, o, "coverage", JR_REQUIRED, 0, 1, NAN, &c->coverage)) != JR_OK)
+        return rc;
+    if (c->coverage == 0 || c->coverage == 1)
+        return jr_fail_key(r, "coverage", "a share strictly between 0 and 1 is expected, got %g",
+                           c->coverage);
+    if ((rc = jr_get_num(r, o, "rel_error", JR_REQUIRED, 0, INFINITY, NAN, &c->rel_error)) !=
+            JR_OK ||
+        (rc = jr_get_int(r, o, "pairs", 0, 0, 1 << 30, 0, &pairs)) != JR_OK ||
+        (rc = jr_get_str(r, o, "source", 0, &c->source)) != JR_OK)
+        return rc;
+    c->pairs = (int)pairs;
+    return JR_OK;
+}
+
+/* The document: schema, description, scores, calibration. */
+static int read_table(struct jr *r, const json_t *root, struct score_table *t)
+{
+    static const char *const keys[] = {"schema", "description", "scores", "calibration", NULL};
+    const json_t *sch = json_object_get(root, "schema"), *rows = json_object_get(root, "scores"),
+                 *cal = json_object_get(root, "calibration");
+    size_t n;
+    int rc;
+    if (!json_is_string(sch) || strcmp(json_string_value(sch), SCORES_SCHEMA) != 0)
+        return jr_fail_key(r, "schema", "\"%s\" is required: not a score file", SCORES_SCHEMA);
+    if ((rc = jr_check_keys(r, root, keys)) != JR_OK)
+        return rc;
+    if (!json_is_array(rows))
+        return jr_fail_key(r, "scores", "an array of score rows is expected");
+    if (cal && !json_is_null(cal) && !json_is_array(cal))
+        return jr_fail_key(r, "calibration", "an array of calibration entries is expected");
+    if (!(t->rows = calloc(json_array_size(rows) + 1, sizeof *t->rows)) ||
+        !(t->cal = calloc(json_array_size(cal) + 1, sizeof *t->cal)))
+        return jr_nomem(r);
+    for (size_t i = 0; i < json_array_size(rows); i++) {
+        n = jr_push_key(r, "scores");
+        jr_push_index(r, i);
+        rc = read_row(r, json_array_get(rows, i), &t->rows[t->n++]);
+        jr_pop(r, n);
+        if (rc != JR_OK)
+            return rc;
+    }
+    for (size_t i = 0; i < json_array_size(cal); i++) {
+        n = jr_push_key(r, "calibration");
+        jr_push_index(r, i);
+        rc = read_cal(r, json_array_get(cal, i), &t->cal[t->n_cal++]);
+        jr_pop(r, n);
+        if (rc != JR_OK)
+            return rc;
+    }
+    return JR_OK;
 }
 
 int score_table_load(const char *path, struct score_table *t, char *err, size_t cap)
 {
     json_error_t je;
-    json_t *root, *rows, *cal, *sch;
-    size_t i;
+    json_t *root;
+    struct jr r;
+    char *text = NULL;
+    size_t len;
+    int rc;
     memset(t, 0, sizeof *t);
-    if (!(root = json_load_file(path, 0, &je))) {
-        snprintf(err, cap, "%s:%d: %s", path, je.line, je.text);
+    if (readfile(path, SCORES_MAX_FILE_BYTES, &text, &len, err, cap) != READFILE_OK)
+        return -1;
+    if (!(root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je))) {
+        jr_syntax_error(err, cap, path, 1, &je);
+        free(text);
         return -1;
     }
-    sch = json_object_get(root, "schema");
-    rows = json_object_get(root, "scores");
-    cal = json_object_get(root, "calibration");
-    if (!json_is_string(sch) || strcmp(json_string_value(sch), "sizeup.scores/1") != 0 ||
-        !json_is_array(rows) || (cal && !json_is_array(cal))) {
-        snprintf(err, cap,
-                 "%s: not a score file (expected \"schema\": \"sizeup.scores/1\" and a "
-                 "\"scores\" array)",
-                 path);
-        goto fail;
-    }
-    if (!(t->file = strdup(path)) ||
-        !(t->rows = calloc(json_array_size(rows) + 1, sizeof *t->rows)) ||
-        !(t->cal = calloc(json_array_size(cal) + 1, sizeof *t->cal))) {
-        snprintf(err, cap, "out of memory");
-        goto fail;
-    }
-    for (i = 0; i < json_array_size(rows); i++) {
-        json_t *o = json_array_get(rows, i), *v = json_object_get(o, "vcpu");
-        struct score_row *r = &t->rows[t->n++];
-        int bad = 0;
-        r->server = dup_member(o, "server", &bad);
-        r->family = dup_member(o, "family", &bad);
-        r->benchmark = dup_member(o, "benchmark", &bad);
-        r->processor = dup_member(o, "processor", &bad);
-        r->date = dup_member(o, "date", &bad);
-        r->source = dup_member(o, "source", &bad);
-        r->single = pos_member(o, "single", &bad);
-        r->all = pos_member(o, "all", &bad);
-        if (bad == 2) {
-            snprintf(err, cap, "out of memory");
-            goto fail;
-        }
-        if (bad || !r->server || !r->benchmark || !json_is_integer(v) ||
-            json_integer_value(v) <= 0 || json_integer_value(v) > 1 << 20 ||
-            (isnan(r->single) && isnan(r->all))) {
-            snprintf(err, cap,
-                     "%s: scores[%zu]: expected server, benchmark (strings), vcpu (a positive "
-                     "integer) and single and/or all (positive numbers)",
-                     path, i);
-            goto fail;
-        }
-        r->vcpu = (int)json_integer_value(v);
-    }
-    for (i = 0; i < json_array_size(cal); i++) {
-        json_t *o = json_array_get(cal, i), *p = json_object_get(o, "pairs");
-        struct score_cal *c = &t->cal[t->n_cal++];
-        int bad = 0, all;
-        char b[64];
-        c->spec = dup_member(o, "spec", &bad);
-        c->source = dup_member(o, "source", &bad);
-        c->coverage = json_number_value(json_object_get(o, "coverage"));
-        c->rel_error = json_number_value(json_object_get(o, "rel_error"));
-        c->pairs = json_is_integer(p) ? (int)json_integer_value(p) : 0;
-        if (bad == 2) {
-            snprintf(err, cap, "out of memory");
-            goto fail;
-        }
-        if (bad || !c->spec || score_spec_split(c->spec, b, sizeof b, &all) != 0 ||
-            !(c->coverage > 0 && c->coverage < 1) || !(c->rel_error >= 0) ||
-            !isfinite(c->rel_error)) {
-            snprintf(err, cap,
-                     "%s: calibration[%zu]: expected spec (BENCH.single or BENCH.all), coverage "
-                     "in (0, 1) and rel_error >= 0",
-                     path, i);
-            goto fail;
-        }
-    }
+    jr_init(&r, path, text, len, 1, err, cap);
+    if (!json_is_object(root))
+        rc = jr_fail_at(&r, "$", "a %s object is expected, got %s", SCORES_SCHEMA,
+                        jr_type_name(root));
+    else if (!(t->file = strdup(path)))
+        rc = jr_nomem(&r);
+    else
+        rc = read_table(&r, root, t);
     json_decref(root);
+    free(text);
+    if (rc != JR_OK) {
+        score_table_destroy(t);
+        return -1;
+    }
     return 0;
-fail:
-    json_decref(root);
-    return -1;
 }
 
 int score_spec_split(const char *spec, char *bench, size_t bench_cap, int *all)

@@ -25,6 +25,9 @@
 
 #include <stddef.h>
 
+/* The score file's schema (docs/scores-format.md). */
+#define SCORES_SCHEMA "sizeup.scores/1"
+
 struct score_row {
     char *server, *family, *benchmark, *processor, *date,
         *source;        /* owned; processor may be NULL */
@@ -52,11 +55,13 @@ struct score_table {
 /**
  * Read a score file.
  * @param path  the file (JSON, schema "sizeup.scores/1")
- * @param t     filled; free with score_table_destroy (also after a failure)
- * @param err   why it failed ("FILE: scores[3]: 'vcpu' is not a positive integer"), cap bytes
- * @return 0, or -1 (unreadable, not JSON, a row without server/benchmark/vcpu or with a score
- *         that is not a positive number, a calibration entry without spec, coverage in (0,1)
- *         and rel_error >= 0; out of memory).
+ * @param t     filled; free with score_table_destroy (emptied after a failure)
+ * @param err   why it failed, strictly as every sizeup record (util/jsonread.h):
+ *              "FILE:LINE:COL: $.scores[3].vcpu: ...", cap bytes
+ * @return 0, or -1 (unreadable or over 64 MiB, not JSON, an unknown key, a row without
+ *         server, benchmark or a vcpu in 1..2^20, a score that is not a positive number, a
+ *         row with neither single nor all, a date not YYYY-MM-DD, a calibration entry without
+ *         a BENCH.single/BENCH.all spec, coverage in (0, 1) or rel_error >= 0; out of memory).
  */
 int score_table_load(const char *path, struct score_table *t, char *err, size_t cap);
 

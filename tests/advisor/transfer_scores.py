@@ -153,4 +153,28 @@ r = subprocess.run([BIN, "rank", "--points", CSV, "--catalog", CAT, "--predict",
                     "m6i=c5:score", "--slo", "p95:50ms"], capture_output=True, text=True)
 check(r.returncode == 2 and "give --scores FILE" in r.stderr,
       f"rank: a score rule without --scores: exit {r.returncode}, {r.stderr.strip()[:200]}")
+# a bad score file: exit 3 with FILE:LINE:COL and the JSON path, nothing ranked
+import tempfile
+good = json.load(open(SCORES))
+cases = [("vcpu 0", lambda d: d["scores"][3].__setitem__("vcpu", 0), "$.scores[3].vcpu"),
+         ("unknown key", lambda d: d["scores"][2].__setitem__("colour", "x"),
+          "$.scores[2].colour: unknown key"),
+         ("coverage 1.5", lambda d: d["calibration"][0].__setitem__("coverage", 1.5),
+          "$.calibration[0].coverage"),
+         ("a score of 0", lambda d: d["scores"][0].__setitem__("single", 0), "$.scores[0].single"),
+         ("another schema", lambda d: d.__setitem__("schema", "sizeup.point/1"), "$.schema")]
+for name, edit, want in cases:
+    d = json.loads(json.dumps(good))
+    edit(d)
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fo:
+        json.dump(d, fo, indent=1)
+    r = subprocess.run([BIN, "rank", "--points", CSV, "--catalog", CAT, "--predict", "--transfer",
+                        "m6i=c5:score", "--scores", fo.name, "--slo", "p95:50ms"],
+                       capture_output=True, text=True)
+    os.unlink(fo.name)
+    line = [l for l in r.stderr.splitlines() if fo.name in l]
+    check(r.returncode == 3 and line and want in line[0] and
+          line[0].startswith("sizeup: " + fo.name + ":") and r.stdout == "",
+          f"bad score file ({name}): exit {r.returncode}, {line[:1]}")
+print(f"bad score files: {len(cases)} refused with their position")
 sys.exit(1 if failed else 0)
