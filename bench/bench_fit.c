@@ -7,7 +7,7 @@
  *    parameters drawn per curve, 2 % Gaussian noise, gsl_rng mt19937 seed 42) with the bounded
  *    3-parameter USL on one thread, reusing one workspace, and prints USL fits per second.
  * 2. With FILEs (anything `sizeup import` reads), imports them, groups the points into curves
- *    and builds every curve as `sizeup fit` does (advisor/curve.h: points that count, levels,
+ *    and builds every curve as `sizeup fit` does (advisor/curve/curve.h: points that count, levels,
  *    auto selection among USL, Amdahl, piecewise), printing the curve count and the total time.
  */
 #include "curve.h"

@@ -1,5 +1,5 @@
 /*
- * bench_rank.c - time the ranking of many configurations (advisor/rank.h).
+ * bench_rank.c - time the ranking of many configurations (advisor/rank/rank.h).
  *
  * usage: bench_rank [CONFIGS [DISTINCT [FITTED]]]  (defaults 100000, 1000, CONFIGS)
  *

@@ -117,7 +117,7 @@ print(int(any(round(1 + i * (n - 1) / max(f - 1, 1)) == r for i in range(f))))" 
                     fi
                     echo "run-calib: round $round $w $t threads $kind ($(date -u +%T))" >&2
                     # one target for the server's calibrated points (their earlier level
-                    # records in the file are its noise floor, advisor/passes.h), the round in
+                    # records in the file are its noise floor, advisor/plan/passes.h), the round in
                     # --config
                     "$sizeup" probe "${conn[@]}" --workload "$w" --threads "$t" "${opt[@]}" \
                         --target "$kind" --config "r$round" --out "$res/coverage.jsonl" run \

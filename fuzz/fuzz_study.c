@@ -1,4 +1,4 @@
-/* fuzz_study.c - libFuzzer target: the sizeup.study/1 reader (advisor/study.h) on arbitrary
+/* fuzz_study.c - libFuzzer target: the sizeup.study/1 reader (advisor/study/study.h) on arbitrary
  * bytes, through study_load_text (it opens no file the text names). Either it loads a study
  * whose settings are what a run may use (candidates, workloads with finite weights > 0, which
  * the ranking normalises; a latency target > 0, catalogs and an output folder), or it fails with

@@ -1,5 +1,5 @@
 /* fuzz_workload.c - libFuzzer target: the sizeup.workload/1 reader `rank --require` uses
- * (advisor/workload.h) on arbitrary bytes. Either it reads a record whose figures are what a
+ * (advisor/rank/workload.h) on arbitrary bytes. Either it reads a record whose figures are what a
  * sizing may use (weights in (0, 1] summing to 1, statistics >= 0, a probe data set >= 1) or it
  * fails with a message naming the input; no crash, no leak. */
 #include "workload.h"

@@ -16,7 +16,7 @@ Usage: scripts/sizes.py [--check [--known TEXT]...] [--all] [ROOT]
   --known T   a broken limit whose text holds T is reported as known, not as a failure; a
               --known that matches nothing fails (the break is gone: drop the --known)
 A break reads "FILE: file has N lines (limit 800)" or "FILE: NAME() has N lines at line L
-(limit 120)", so --known "advisor/rank.c: file" or --known "advisor/rank.c: rank_run()".
+(limit 120)", so --known "advisor/rank/rank.c: file" or --known "advisor/rank/rank.c: rank_run()".
 Exit status: 0; 1 when --check finds a broken limit (each is printed); 2 bad usage.
 """
 import os

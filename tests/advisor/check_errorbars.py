@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Check the error bars of a `sizeup report` page: in the throughput plot of CONFIG, one bar per
 level of POINTS.jsonl (level records: each record's tps and ci95_tps are the level, as
-advisor/curve.h takes them), at the right coordinates.
+advisor/curve/curve.h takes them), at the right coordinates.
 
 usage: check_errorbars.py REPORT.html POINTS.jsonl CONFIG
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The decision section of the Markdown and HTML reports (advisor/decision.h), on the published
+"""The decision section of the Markdown and HTML reports (advisor/decide/decision.h), on the published
 IDC-versus-cloud table (data/published/rds-idc-vs-cloud-4c16g.csv, data/catalogs/published.json).
 
 At avg <= 20 ms, `sizeup rank --markdown` ends with "## Decision": the winner (on-premises

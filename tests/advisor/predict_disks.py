@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""sizeup predict --disk (advisor/diskpred.h, docs/predict.md "Other disks") on the published
+"""sizeup predict --disk (advisor/rank/diskpred.h, docs/predict.md "Other disks") on the published
 IDC-versus-cloud table, checked against what the test computes itself from the table:
   - the demands: CPU = cpu_peak_pct / 100 x 4 vCPUs / tps and I/Os = iops_avg / tps at
     idc-nvme's best level (16 threads);

@@ -5,7 +5,7 @@ half-width of 148232 tps, +/-314 %; cloud-ssd 40000 +/- 800 at the same price) m
   - keep their interval, clamped at 0: [max(0, 47196.48 - 148232), 47196.48 + 148232];
   - carry it into a mix (harmonic mean: a lower bound of 0 makes the mix's 0);
   - count in P(best): here computed independently by integrating the two rows' distributions as
-    advisor/confidence.h states them (a normal truncated at 3.29 sigma, sigma = each side's
+    advisor/decide/confidence.h states them (a normal truncated at 3.29 sigma, sigma = each side's
     half-width / 1.96, below and above the value), which gives about 61.6 %, not 100 %;
   - and make the text say first that the ranking cannot be decided."""
 import json

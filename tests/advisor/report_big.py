@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""sizeup report of a big ranking (REPORT_MAX_ROWS, advisor/report_html.h): the published AWS
+"""sizeup report of a big ranking (REPORT_MAX_ROWS, advisor/present/report_html.h): the published AWS
 sysbench table predicted over the bundled AWS catalog with three gp3 sizes per instance (a
 catalog the test builds, 143 x 4 configurations). The whole ranking, from rank --json, gives what
 the page must say: its ranking table and its bar chart hold the first 200 rows in ranking order

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A study's horizon, discount rate, like for like and where its decision flips (advisor/tco.h).
+"""A study's horizon, discount rate, like for like and where its decision flips (advisor/decide/tco.h).
 
 A study of imported candidates only (no server: the four configurations of the published
 IDC-versus-cloud table, data/published/rds-idc-vs-cloud-4c16g.csv, priced by
@@ -8,7 +8,7 @@ OUTPUT/ranking.jsonl the same horizon (36 months at 7 %), NPVs, decision (winner
 advantage, every estimated input's break-even value and sensitivity) as `sizeup rank` given the
 same points and --horizon 3y --discount-rate 0.07; its ranking.txt prints the horizon table
 and the break-even line, its report.html the section with the tornado chart, its report.md the decision section
-(advisor/decision.h) with the study's horizon. "ha_standby": 1
+(advisor/decide/decision.h) with the study's horizon. "ha_standby": 1
 prices a standby copy of every configuration that is not highly available, as --ha-standby 1
 (idc-nvme's cost per hour doubles). A horizon shorter than a month, a rate above 1 and a
 negative standby count are refused at load with file:line:col and exit 3 (bad input, as every

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Where the IDC-versus-cloud decision flips, checked by re-ranking (advisor/tco.h).
+"""Where the IDC-versus-cloud decision flips, checked by re-ranking (advisor/decide/tco.h).
 
 On the published IDC-versus-cloud table (data/published/rds-idc-vs-cloud-4c16g.csv) with
 data/catalogs/published.json at avg <= 20 ms, `sizeup rank --json` gives on its rank-1 record
@@ -17,7 +17,7 @@ standby_added 1 and like_for_like true.
 The horizon: the default is the owned server's amortisation period (5 years: 60 months);
 --horizon 3y gives 36.
 
-The power curve's load (advisor/rank.h rank_row.load): idc-nvme's utilisation at the target is
+The power curve's load (advisor/rank/rank.h rank_row.load): idc-nvme's utilisation at the target is
 X / X_peak (the utilisation law U = X D with X_max = 1 / D_max), X_peak being the table's best
 idc-nvme level (1437 tps at 16 threads); its power is read on the server's SPECpower curve at
 packing (0.7) x that, not at the catalog's cpu_load, and its cost per hour is every term of

@@ -1,5 +1,5 @@
 /*
- * test_cli.c - the option tables of advisor/cli/cli.c (every type, defaults, misuse messages,
+ * test_cli.c - the option tables of cli/cli.c (every type, defaults, misuse messages,
  * operands, the return convention) and the strict value parsers of util/units.c. Expected
  * values come from each type's grammar (cli.h, units.h): 64M = 64 * 2^20 bytes, 2% = 0.02.
  */

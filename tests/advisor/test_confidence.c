@@ -1,5 +1,5 @@
 /*
- * test_confidence.c - how sure a ranking is (advisor/confidence.h), against closed forms:
+ * test_confidence.c - how sure a ranking is (advisor/decide/confidence.h), against closed forms:
  *
  *  - two configurations whose throughputs are normal with 95 % half-widths h1, h2 (sigma =
  *    h / 1.96) at equal prices: P(2 beats 1) = Phi((x2 - x1) / sqrt(s1^2 + s2^2)) (the

@@ -1,5 +1,5 @@
 /* test_launcher.c - the client index and count from --client and the launchers' environments
- * (advisor/launcher.c), and --start-at's RFC 3339 times. The variables are the launchers'
+ * (advisor/plan/launcher.c), and --start-at's RFC 3339 times. The variables are the launchers'
  * documented ones: Open MPI's mpirun(1) "OMPI_COMM_WORLD_RANK / OMPI_COMM_WORLD_SIZE", Slurm's
  * srun(1) "SLURM_PROCID / SLURM_NTASKS", Kubernetes' Indexed Job "JOB_COMPLETION_INDEX"; the
  * epoch seconds come from GNU date (`date -u -d 2026-12-01T10:00:00Z +%s` = 1796119200) and

@@ -1,7 +1,7 @@
 /* test_mva_idc.c - issue 24's validation on the published IDC-versus-cloud study
  * (data/published/rds-idc-vs-cloud-4c16g.csv, read from the project's root, or argv[1]), through
  * the code `sizeup predict --disk` runs: the table imported (records/import.h), idc-nvme's curve
- * modelled (advisor/diskpred.h: CPU = cpu_peak_pct / 100 x 4 / tps and 17.2 I/Os a transaction
+ * modelled (advisor/rank/diskpred.h: CPU = cpu_peak_pct / 100 x 4 / tps and 17.2 I/Os a transaction
  * at its 16-thread level) and each cloud disk predicted from a profile written here from the
  * table: its IOPS limit the disk's largest iops_max, its latency from its own 1-thread level,
  * s = (1 / X(1) - D_cpu) / ios (so that level is calibration, not validation). Checked against

@@ -1,6 +1,6 @@
 /*
- * test_passes.c - a curve measured in passes (advisor/passes.h), replayed on synthetic servers
- * with known means, through the same steps as the probe: the auto ladder (advisor/ladder.h)
+ * test_passes.c - a curve measured in passes (advisor/plan/passes.h), replayed on synthetic servers
+ * with known means, through the same steps as the probe: the auto ladder (advisor/plan/ladder.h)
  * chooses the first pass's levels, each replicate is a tick series stopped by the within-run rule
  * (probes/calib.h: MSER-5 cut, batch means), the passes re-measure the deciding levels.
  *

@@ -1,5 +1,5 @@
 /*
- * test_rank.c - ranking of hand-built curves and prices (advisor/rank.h).
+ * test_rank.c - ranking of hand-built curves and prices (advisor/rank/rank.h).
  *
  * Every curve is generated exactly from a closed form, so the fit recovers its parameters and
  * the right answer is computed here by hand:

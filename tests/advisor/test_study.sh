@@ -31,7 +31,7 @@ study() { # study FILE LADDER OUTPUT [extra candidate json]
 JSON
 }
 complete_levels() { # complete first-pass points of target lab, as "threads" lines, sorted
-    # (a calibrated curve is measured in passes, advisor/passes.h: later passes measure levels
+    # (a calibrated curve is measured in passes, advisor/plan/passes.h: later passes measure levels
     # again on purpose, and the level records pool them; the first pass measures each once)
     python3 - "$1" <<'PY'
 import json, sys

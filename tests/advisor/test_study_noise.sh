@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A study whose precision (0.1 %, the least a study takes) is below the run-to-run noise of the
 # test MariaDB ends with the noise floor and the limit message on its own output (after the
-# ranking), and within its time budget (advisor/passes.h, advisor/cli/study_probe.h).
+# ranking), and within its time budget (advisor/plan/passes.h, drive/study_probe.h).
 #
 # Nothing here depends on how noisy the machine is: no host reaches 0.1 % with 5 replicates of
 # at most 3 s (the within-run part alone of a 3 s point_select run is above it), so whatever the

@@ -48,7 +48,7 @@ children() {
 tables() { sql "SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA='$SIZEUP_MYSQL_DB' AND TABLE_NAME LIKE 'sbtest%'"; }
 connections() { sql "SHOW GLOBAL STATUS LIKE 'Connections'" | cut -f2; }
 records() { # records FILE: one line per first-pass record of target lab: "threads complete|interrupted|other"
-    # (a calibrated curve is measured in passes, advisor/passes.h: later passes measure levels
+    # (a calibrated curve is measured in passes, advisor/plan/passes.h: later passes measure levels
     # again on purpose and the level records pool them; the first pass measures each level once)
     python3 - "$1" <<'PY'
 import json, sys

@@ -1,5 +1,5 @@
 /*
- * test_suite_rank.c - rank --suite's ranking (advisor/suite_rank.h) with the bundled
+ * test_suite_rank.c - rank --suite's ranking (advisor/rank/suite_rank.h) with the bundled
  * data/catalogs/published.json: cost per run = the catalog's cost per hour (cat_config_cost) x
  * the suite's total seconds (summed here from the fixture's rows) / 3600; complete runs by cost,
  * a run with a failed query after them; the time rank; a target priced on a second configuration

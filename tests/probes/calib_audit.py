@@ -54,7 +54,7 @@ def main():
     c = p["extra"]["calibration"]
     fails = []
     # a replicate of a curve measured in passes may have been given a shorter limit
-    # (advisor/passes.h): never longer than --max-time; it is audited against its own limit
+    # (advisor/plan/passes.h): never longer than --max-time; it is audited against its own limit
     if c["max_time_s"] > max_time + 1e-9:
         fails.append("the record's max_time_s %g above --max-time %g" % (c["max_time_s"], max_time))
     max_time = min(max_time, c["max_time_s"])

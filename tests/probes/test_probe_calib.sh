@@ -8,7 +8,7 @@
 #   - --threads auto with --max-threads 4 measures 1, 2, 4 (doubling stops at --max-threads)
 #     then a geometric midpoint 3 (the only gap left), writes one record per level, and
 #     `sizeup fit` fits the curve (exit 0, a model line);
-#   - in passes (advisor/passes.h): every replicate says extra.interval.method within_run with
+#   - in passes (advisor/plan/passes.h): every replicate says extra.interval.method within_run with
 #     its pass; each level record (method replicates) pools exactly the file's replicates of its
 #     level, its tps is their mean, its half-width at least the t(0.975, df) standard error of
 #     their spread, and the fit reads one point per level.
@@ -60,7 +60,7 @@ probe run --workload oltp_point_select --tables 1 --table-size 1000 --threads au
     --out "$TMPD/auto.jsonl" >"$TMPD/auto.out" 2>"$TMPD/auto.err"
 check_eq "auto run exit" $? 0
 # a level the machine's load disturbed (flagged stalled, probes/probe.h) is measured again and
-# does not count: the checks below are on the records that count (advisor/curve.h's rule)
+# does not count: the checks below are on the records that count (advisor/curve/curve.h's rule)
 # (the first pass's replicates are the ladder's levels; later passes measure deciding ones again)
 counting=$(python3 -c '
 import json, sys

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# --resume on a results file that already holds level records (advisor/passes.h: a curve
+# --resume on a results file that already holds level records (advisor/plan/passes.h: a curve
 # measured in passes ends with one record per level, extra.interval.method "replicates", pooling
 # its replicates): the resumed run takes every replicate of the file again, measures more where
 # the passes need them, and ends with exactly one level record per level - the newest, pooling
-# every replicate of its level in the file (advisor/levelfile.h) - while every other record of
+# every replicate of its level in the file (advisor/plan/levelfile.h) - while every other record of
 # the first run is kept as it was, in its order.
 #
 # A torn last record (100 bytes of a record without its newline) is moved to FILE.torn and the
