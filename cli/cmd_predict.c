@@ -6,6 +6,7 @@
 #include "import.h"
 #include "outfile.h"
 #include "predict.h"
+#include "predict_output.h"
 #include "scores.h"
 #include "transfercal.h"
 

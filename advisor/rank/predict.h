@@ -1,12 +1,15 @@
 /*
  * predict.h - curves of catalog configurations that were not measured, predicted from the
  * measured configurations of the same instance family (`sizeup predict`, `sizeup rank
- * --predict`). The scaling model is models/hwscale.h; docs/predict.md is the user's page.
+ * --predict`). The scaling model is models/hwscale.h; docs/predict.md is the user's page. It
+ * fronts predict.c (the set and its rows) and predict_points.c (a row as point records); the
+ * writers are present/predict_output.h's.
  *
  *     struct predict_set s;
  *     predict_set_init(&s);
  *     if (predict_set_build(&s, &points, cat, &opt, stderr) < 0) ...nothing to predict from
  *     predict_write_text(stdout, &s);           or predict_write_points(stdout, &s)
+ *                                               (present/predict_output.h)
  *     predict_set_destroy(&s);
  *
  * Join: a point belongs to the configuration named by its `config`, else by --map, else to the
@@ -216,6 +219,8 @@ int predict_set_build(struct predict_set *s, const struct point_list *pts,
 /** Text of a status: "predicted", "measured", "not predicted: probe one size of family %s"... */
 const char *predict_status_text(enum predict_status st);
 
+/* ---- predict_points.c ------------------------------------------------------------------- */
+
 /**
  * Append the predicted points of row i (status PREDICT_OK) to out: one sizeup.point/1 per
  * level, "basis": "predicted", predicted_from, ci95_tps, latency_ms, extra.prediction.
@@ -223,21 +228,7 @@ const char *predict_status_text(enum predict_status st);
  */
 int predict_row_points(const struct predict_set *s, size_t i, struct point_list *out);
 
-/** Every predicted point as JSON Lines. @return 0 or -1 (I/O, memory). */
-int predict_write_points(FILE *f, const struct predict_set *s);
-
-/**
- * The text report: the groups and their leave-one-out error, one line per predicted
- * configuration (vCPU, peak with its interval, the configurations it came from, basis), and
- * the configurations not predicted with the reason, grouped by family. @return 0 or -1.
- */
-int predict_write_text(FILE *f, const struct predict_set *s);
-
-/** Leave-one-out table per group at opt.slo (predict --validate). @return 0 or -1. */
-int predict_write_validation_text(FILE *f, const struct predict_set *s);
-
-/** The same as sizeup.validation/1 JSON Lines, one object per group. @return 0 or -1. */
-int predict_write_validation_json(FILE *f, const struct predict_set *s);
+/* ---- predict.c, continued ------------------------------------------------------------------ */
 
 /**
  * The measured configurations a curve used (its sizes at any level), comma-separated, into
