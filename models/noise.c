@@ -53,14 +53,63 @@ static int obs_ok(const struct noise_obs *o)
     return isfinite(o->n) && o->n > 0 && isfinite(o->x) && o->x > 0 && !(o->se < 0);
 }
 
+/* A replicated level's sums for the pool: its replicates' squared relative deviations from
+ * their mean, their within-run relative variances and degrees of freedom. */
+struct lvsum {
+    double ss, df, w2, wdf;
+    size_t reps, known;
+    int out; /* 1: left out of the pool (noise_outlier_f) */
+};
+
+double noise_outlier_f(double df_level, double df_rest, size_t levels)
+{
+    if (!(df_level > 0) || !(df_rest > 0) || levels < 1)
+        return NAN;
+    return gsl_cdf_fdist_Qinv(NOISE_OUTLIER_ALPHA / (double)levels, df_level, df_rest);
+}
+
+/* Leave out, one at a time, the level whose replicates disagree most when its relative variance
+ * exceeds the rest's beyond noise_outlier_f (noise.h); at least two levels stay. */
+static size_t leave_out_outliers(struct lvsum *L, size_t k)
+{
+    size_t left = 0;
+    for (;;) {
+        double ss = 0, df = 0, best = -1;
+        size_t in = 0, w = 0;
+        for (size_t i = 0; i < k; i++)
+            if (!L[i].out) {
+                ss += L[i].ss;
+                df += L[i].df;
+                in++;
+                if (L[i].ss / L[i].df > best) {
+                    best = L[i].ss / L[i].df;
+                    w = i;
+                }
+            }
+        if (in < 3)
+            return left;
+        {
+            double rest_df = df - L[w].df, rest = (ss - L[w].ss) / rest_df;
+            /* the rest must show some spread of its own: against a spread of 0 (copies, or
+             * rounded figures) every level would look like an outlier */
+            if (!(rest > 0) || rest_df < 2 ||
+                !(best / rest > noise_outlier_f(L[w].df, rest_df, in)))
+                return left;
+        }
+        L[w].out = 1;
+        left++;
+    }
+}
+
 int noise_pool(const struct noise_obs *o, size_t m, struct noise_pool *out)
 {
     struct ix *ix;
+    struct lvsum *L;
     double ss = 0, w2 = 0, wdf = 0;
-    size_t known = 0;
+    size_t known = 0, k = 0;
     if (!out || (m > 0 && !o))
         return NOISE_EINVAL;
-    out->levels = out->reps = 0;
+    out->levels = out->reps = out->excluded = 0;
     out->nu = 0;
     out->cv = out->within_cv = out->between_cv = NAN;
     out->within_df = 0;
@@ -71,8 +120,12 @@ int noise_pool(const struct noise_obs *o, size_t m, struct noise_pool *out)
     if (m < 2)
         return NOISE_OK;
     ix = malloc(m * sizeof *ix);
-    if (!ix)
+    L = calloc(m, sizeof *L);
+    if (!ix || !L) {
+        free(ix);
+        free(L);
         return NOISE_ENOMEM;
+    }
     for (size_t i = 0; i < m; i++) {
         ix[i].n = o[i].n;
         ix[i].i = i;
@@ -84,24 +137,37 @@ int noise_pool(const struct noise_obs *o, size_t m, struct noise_pool *out)
         while (b < m && same_level(ix[a].n, ix[b].n))
             mean += o[ix[b++].i].x;
         if (b - a >= 2) {
+            struct lvsum *v = &L[k++];
             mean /= (double)(b - a);
-            out->levels++;
-            out->reps += b - a;
-            out->nu += (double)(b - a - 1);
-            for (size_t k = a; k < b; k++) {
-                const struct noise_obs *q = &o[ix[k].i];
-                double d = q->x / mean - 1;
-                ss += d * d;
-                if (isfinite(q->se)) {
-                    w2 += (q->se / mean) * (q->se / mean);
-                    wdf += obs_df(q);
-                    known++;
+            v->reps = b - a;
+            v->df = (double)(b - a - 1);
+            for (size_t q = a; q < b; q++) {
+                const struct noise_obs *r = &o[ix[q].i];
+                double d = r->x / mean - 1;
+                v->ss += d * d;
+                if (isfinite(r->se)) {
+                    v->w2 += (r->se / mean) * (r->se / mean);
+                    v->wdf += obs_df(r);
+                    v->known++;
                 }
             }
         }
         a = b;
     }
     free(ix);
+    out->excluded = leave_out_outliers(L, k);
+    for (size_t i = 0; i < k; i++) {
+        if (L[i].out)
+            continue;
+        out->levels++;
+        out->reps += L[i].reps;
+        out->nu += L[i].df;
+        ss += L[i].ss;
+        w2 += L[i].w2;
+        wdf += L[i].wdf;
+        known += L[i].known;
+    }
+    free(L);
     if (out->nu == 0)
         return NOISE_OK;
     out->cv = sqrt(ss / out->nu);
@@ -157,6 +223,7 @@ int noise_level(const struct noise_pool *p, const struct noise_obs *o, size_t r,
     }
     out->n = o[0].n;
     out->reps = r;
+    out->own = 0;
     out->mean = sum / (double)r;
     for (size_t j = 0; j < r; j++)
         if (isfinite(o[j].se)) {
@@ -178,6 +245,21 @@ int noise_level(const struct noise_pool *p, const struct noise_obs *o, size_t r,
         return NOISE_OK;
     }
     combine(out->method == NOISE_POOLED ? p : NULL, out->wbar2, nu_w, r, &out->rel_sd, &out->df);
+    if (out->method == NOISE_POOLED && r >= 2) {
+        /* a level whose replicates disagree beyond the pool's noise (noise.h: outlier levels)
+         * has its own: its relative variance from its r - 1 degrees of freedom */
+        double own = 0;
+        for (size_t j = 0; j < r; j++)
+            own += (o[j].x / out->mean - 1) * (o[j].x / out->mean - 1);
+        own /= (double)(r - 1);
+        if (own / (p->cv * p->cv) >
+                noise_outlier_f((double)(r - 1), p->nu, p->levels + p->excluded) &&
+            own / (double)r > out->rel_sd * out->rel_sd) {
+            out->rel_sd = sqrt(own / (double)r);
+            out->df = (double)(r - 1);
+            out->own = 1;
+        }
+    }
     out->half95 = t975(out->df) * out->mean * out->rel_sd;
     return NOISE_OK;
 }

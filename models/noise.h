@@ -59,6 +59,21 @@
  * With nothing pooled (nu = 0) the interval is the within-run one alone (method NOISE_WITHIN):
  * it does not include run-to-run variation, and says so. Without either part it is unknown.
  *
+ * Outlier levels. The model takes the run-to-run variance to be one for all levels; a level
+ * whose replicates disagree far more than the others' (one run of it went wrong: on the
+ * published AWS table c5.2xlarge's 8-thread runs were 4,278, 5,479 and 5,437 tps while every
+ * other level agreed within 2 %) would, pooled, widen every level's interval and hide what the
+ * levels show (its curve, falling 8 % from 16 to 128 threads, read as a plateau). So before
+ * pooling, while three or more levels are in, the level with the largest relative variance
+ * s_max^2 (d_max degrees of freedom) is left out when
+ *     s_max^2 / s_rest^2 > F(1 - NOISE_OUTLIER_ALPHA / k; d_max, d_rest)
+ * (s_rest^2 the others' pooled variance with d_rest >= 2 degrees of freedom and above 0; k the
+ * levels in): the F-test of the largest of k variances against the rest, at a Bonferroni level
+ * over the k it was chosen from (Cochran's C test for the largest variance, Cochran 1941, Ann.
+ * Eugenics 11:47-52, is its equal-replicates form). It repeats on the rest. A level (left out
+ * or not) whose own relative variance passes the same test against the pool takes its own:
+ * v_i = s_i^2 / r_i with r_i - 1 degrees of freedom, when that is wider than the pool's.
+ *
  * How long a replicate should run: two-stage sampling's optimum (Cochran, "Sampling
  * Techniques", 3rd ed. 1977, ch. 10, the optimum number of second-stage units per first-stage
  * unit; K&J's optimal repetition counts are the same rule). A run of kept length T has within
@@ -98,6 +113,8 @@ struct noise_pool {
     double between_cv; /* sigma_b: the part between runs, >= 0 */
     double within_df;  /* nu_w: the pooled replicates' within-run degrees of freedom in all */
     int within_known;  /* 1: every pooled replicate had an se */
+    size_t excluded;   /* replicated levels left out of the pool: their replicates disagree
+                        * beyond the others' (outlier levels, top of file) */
 };
 
 /* How a level's interval was made. */
@@ -119,10 +136,22 @@ struct noise_level {
     double half95; /* t(0.975, df) mean rel_sd; NAN with NOISE_NONE */
     double wbar2;  /* mean omega^2 of its replicates (0 when unknown) */
     enum noise_method method;
+    int own; /* 1: an outlier level: rel_sd and df are its own replicates' (top of file) */
 };
 
+/* The false-alarm rate of the outlier-level test over a curve's levels (top of file). */
+#define NOISE_OUTLIER_ALPHA 0.01
+
 /**
- * Pool the run-to-run noise over replicates of several levels (top of file).
+ * The critical ratio of the outlier-level test: the upper NOISE_OUTLIER_ALPHA / levels quantile
+ * of the F distribution with (df_level, df_rest) degrees of freedom (top of file).
+ * @return the ratio, or NAN when a df is not > 0 or levels is 0.
+ */
+double noise_outlier_f(double df_level, double df_rest, size_t levels);
+
+/**
+ * Pool the run-to-run noise over replicates of several levels (top of file), outlier levels
+ * left out.
  * @param o  m replicates in any order, each with n > 0 and x > 0 finite; equal n = one level
  *           (equal within 1e-9 relative)
  * @param out filled; out->nu == 0 when no level has 2 replicates

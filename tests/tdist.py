@@ -67,12 +67,41 @@ def t_quantile(p, df):
     return (lo + hi) / 2
 
 
+def f_upper(f, d1, d2):
+    """P(F > f) for Fisher's F with (d1, d2) degrees of freedom, f >= 0:
+    I_x(d2 / 2, d1 / 2) with x = d2 / (d2 + d1 f) (A&S 26.6.2)."""
+    return betainc(d2 / 2.0, d1 / 2.0, d2 / (d2 + d1 * f)) if f > 0 else 1.0
+
+
+def f_quantile_upper(alpha, d1, d2):
+    """The f with P(F > f) = alpha (0 < alpha < 1), by bisection on log f."""
+    lo, hi = 1e-12, 1.0
+    while f_upper(hi, d1, d2) > alpha:
+        lo, hi = hi, hi * 2
+        if hi > 1e300:
+            return math.inf
+    for _ in range(300):
+        mid = math.sqrt(lo * hi)
+        if f_upper(mid, d1, d2) > alpha:
+            lo = mid
+        else:
+            hi = mid
+        if hi / lo - 1 <= 1e-13:
+            break
+    return math.sqrt(lo * hi)
+
+
 def t975(df):
     """t(0.975, df); the normal quantile 1.959964 for df >= 1e6 (sizeup's NOISE_DF_LARGE)."""
     return 1.959963984540054 if df >= 1e6 else t_quantile(0.975, df)
 
 
 if __name__ == "__main__":
+    # F upper quantiles (NIST/SEMATECH e-Handbook 1.3.6.7.3, the 1 % table): F(0.99; 2, 10) =
+    # 7.559, F(0.99; 5, 20) = 4.103, F(0.99; 1, 1) = 4052.181
+    for (d1, d2), f in {(2, 10): 7.559, (5, 20): 4.103, (1, 1): 4052.181}.items():
+        got = f_quantile_upper(0.01, d1, d2)
+        assert abs(got / f - 1) < 5e-4, (d1, d2, got, f)
     # published quantiles (A&S table 26.10; NIST/SEMATECH e-Handbook 1.3.6.7.2) and two closed
     # forms: df 1 is Cauchy, t = tan(pi (p - 1/2)); df 2 has t = (2p - 1) sqrt(2 / (4 p (1 - p)))
     table = {1: 12.7062047, 2: 4.3026527, 3: 3.1824463, 5: 2.5705818, 9: 2.2621572,

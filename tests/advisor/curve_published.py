@@ -6,7 +6,12 @@ Levels: the points of one (target, workload) at one x are pooled: mean tps, and 
 from the curve's run-to-run noise (models/noise.h; the tables carry no within-run intervals): the
 relative variance s^2 = sum over levels with r >= 2 of sum (x / mean - 1)^2, over nu = sum (r - 1);
 every level's half-width t(0.975, nu) mean s / sqrt(r) (t from the standard table); unknown when
-no level of the curve has replicates.
+no level of the curve has replicates. Outlier levels (models/noise.h) first: while three or more
+replicated levels are in, the one with the largest s_i^2 = ss_i / (r_i - 1) is left out of the
+pool when s_i^2 over the rest's pooled variance (> 0, with >= 2 df) exceeds the F quantile
+F(1 - 0.01 / k; r_i - 1, rest df), k the levels in; and a level whose s_i^2 over the pool's
+exceeds F(1 - 0.01 / K; r_i - 1, nu) (K every replicated level) has the half-width
+t(0.975, r_i - 1) mean s_i / sqrt(r_i) when that is wider (F and t from tests/tdist.py).
 Noise of a level: e = max(half-width, 5 % of its mean). Two levels differ beyond the noise when
 |X_a - X_b| > sqrt(e_a^2 + e_b^2).
 
@@ -42,6 +47,9 @@ import math
 import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import tdist  # noqa: E402  (tests/tdist.py)
 
 BIN = os.environ["SIZEUP_BIN"]
 SRC = os.environ.get("SIZEUP_SOURCE_DIR", ".")
@@ -88,19 +96,33 @@ def levels(points, xkey, stat=None):
     for p in points:
         g[p[xkey]].append(p)
     out = []
-    ss, nu = 0.0, 0
+    rep = {}  # x -> (sum of squared relative deviations, df)
     for x in g:
         v = [p["tps"] for p in g[x]]
         check(all("ci95_tps" not in p for p in g[x]), "published points carry no ci95_tps")
         if len(v) >= 2:
             m = sum(v) / len(v)
-            ss += sum((t / m - 1) ** 2 for t in v)
-            nu += len(v) - 1
+            rep[x] = (sum((t / m - 1) ** 2 for t in v), len(v) - 1)
+    inn = dict(rep)
+    while len(inn) >= 3:
+        w = max(inn, key=lambda x: inn[x][0] / inn[x][1])
+        rest_ss = sum(a for x, (a, d) in inn.items() if x != w)
+        rest_df = sum(d for x, (a, d) in inn.items() if x != w)
+        if rest_ss <= 0 or rest_df < 2 or not (
+                (inn[w][0] / inn[w][1]) / (rest_ss / rest_df) >
+                tdist.f_quantile_upper(0.01 / len(inn), inn[w][1], rest_df)):
+            break
+        del inn[w]
+    ss, nu = sum(a for a, d in inn.values()), sum(d for a, d in inn.values())
     s = math.sqrt(ss / nu) if nu else None
     for x in sorted(g):
         v = [p["tps"] for p in g[x]]
         r, m = len(v), sum(v) / len(v)
         h = T975[nu] * m * s / math.sqrt(r) if nu else None
+        if nu and x in rep and s > 0:
+            own = rep[x][0] / rep[x][1]
+            if own / s ** 2 > tdist.f_quantile_upper(0.01 / len(rep), rep[x][1], nu) and own > s ** 2:
+                h = tdist.t975(rep[x][1]) * m * math.sqrt(own / r)
         lat = None
         if stat:
             ls = [statistic(p, stat) for p in g[x] if statistic(p, stat) is not None]

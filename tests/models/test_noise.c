@@ -137,7 +137,7 @@ static void stationary_replicates(void)
 
 static void attainable_and_reps(void)
 {
-    struct noise_pool p = {4, 8, 4, 0.05, 0.02, sqrt(0.05 * 0.05 - 0.02 * 0.02), 152, 1};
+    struct noise_pool p = {4, 8, 4, 0.05, 0.02, sqrt(0.05 * 0.05 - 0.02 * 0.02), 152, 1, 0};
     double sb2 = 0.05 * 0.05 - 0.02 * 0.02, w2 = 0.0004;
     for (size_t r = 1; r <= 6; r++) {
         double df = (sb2 + w2) * (sb2 + w2) /
@@ -243,7 +243,7 @@ static void long_replicate_attainable(void)
      * the numerator is judged at max(s^2, w^2) (noise.h), so df is about the pool's nu, not far
      * below 1 (the plain ratio gave (w2/6)^2 / (w2^2/4) = 0.11 df here, and a t quantile in the
      * hundreds) */
-    struct noise_pool p = {1, 5, 4, 0.01, 0.02, 0, 95, 1};
+    struct noise_pool p = {1, 5, 4, 0.01, 0.02, 0, 95, 1, 0};
     double w2 = 0.0004, om2 = w2 / 6, r = 5;
     double df = w2 * w2 / (w2 * w2 / 4 + w2 * w2 / 95 + om2 * om2 / (19 * r));
     double a = noise_attainable(&p, om2, 19, 5);
@@ -258,7 +258,7 @@ static void floor_of_the_server(void)
 {
     /* the server's floor: 10 levels, 50 replicates, 40 df, run-to-run CV 8 % (no within-run
      * interval known: all of it between runs) */
-    struct noise_pool fl = {10, 50, 40, 0.08, 0, 0.08, 0, 0};
+    struct noise_pool fl = {10, 50, 40, 0.08, 0, 0.08, 0, 0, 0};
     struct noise_obs agree[2] = {ob(4, 100, NAN, 0), ob(4, 100.2, NAN, 0)};
     struct noise_obs apart[2] = {ob(4, 100, NAN, 0), ob(4, 130, NAN, 0)};
     struct noise_pool own;
@@ -288,8 +288,42 @@ static void floor_of_the_server(void)
     CHECK_NEAR(l.half95, plain.half95, 0);
 }
 
+/* An outlier level (noise.h): four levels of three replicates, three agreeing within 1 % (each
+ * level's squared relative deviations 0.01^2 + 0 + 0.01^2 = 2e-4 over 2 df) and one at
+ * 80/100/120 (0.2^2 + 0 + 0.2^2 = 0.08 over 2 df). Its variance 0.04 is 400 times the rest's
+ * 1e-4 (6 df), beyond F(1 - 0.01/4; 2, 6) = 19.104 (tests/tdist.py): left out, the pool is the
+ * rest's, CV 1 % on 6 df; its own interval is t(0.975, 2) x 100 x sqrt(0.04 / 3) = 49.68 and
+ * the others' t(0.975, 6) x mean x 0.01 / sqrt(3). Without it, nothing is left out. */
+static void outlier_level(void)
+{
+    struct noise_obs o[12] = {ob(1, 50, NAN, 0),  ob(1, 50.5, NAN, 0), ob(1, 49.5, NAN, 0),
+                              ob(2, 100, NAN, 0), ob(2, 101, NAN, 0),  ob(2, 99, NAN, 0),
+                              ob(4, 200, NAN, 0), ob(4, 202, NAN, 0),  ob(4, 198, NAN, 0),
+                              ob(8, 80, NAN, 0),  ob(8, 100, NAN, 0),  ob(8, 120, NAN, 0)};
+    struct noise_pool p;
+    struct noise_level lv;
+    CHECK_INT_EQ(noise_pool(o, 12, &p), NOISE_OK);
+    CHECK_INT_EQ((int)p.excluded, 1);
+    CHECK_INT_EQ((int)p.levels, 3);
+    CHECK_NEAR(p.nu, 6, 0);
+    CHECK_NEAR(p.cv, 0.01, 1e-12);
+    CHECK_INT_EQ(noise_level(&p, o + 9, 3, &lv), NOISE_OK);
+    CHECK_INT_EQ(lv.own, 1);
+    CHECK_NEAR(lv.df, 2, 0);
+    CHECK_NEAR(lv.half95, 4.302652729749464 * 100 * sqrt(0.04 / 3), 1e-9);
+    CHECK_INT_EQ(noise_level(&p, o + 3, 3, &lv), NOISE_OK);
+    CHECK_INT_EQ(lv.own, 0);
+    CHECK_NEAR(lv.half95, 2.446911851144969 * 100 * 0.01 / sqrt(3), 1e-9);
+    CHECK_NEAR(noise_outlier_f(2, 6, 4), 19.104189, 1e-5);
+    /* the three agreeing levels alone: no outlier among them */
+    CHECK_INT_EQ(noise_pool(o, 9, &p), NOISE_OK);
+    CHECK_INT_EQ((int)p.excluded, 0);
+    CHECK_NEAR(p.cv, 0.01, 1e-12);
+}
+
 int main(void)
 {
+    outlier_level();
     long_replicate_attainable();
     floor_of_the_server();
     one_level_is_the_t_interval();
