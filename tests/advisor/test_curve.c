@@ -1,5 +1,6 @@
 /*
- * test_curve.c - advisor/curve/curve.h: which points count, grouping, replicates pooled into levels.
+ * test_curve.c - advisor/curve/curve.h: which points count, grouping, replicates pooled into
+ * levels.
  *
  * Expected values are computed here from the points with the formulas of curve.h:
  *   level mean = arithmetic mean of the replicates;

@@ -1,6 +1,6 @@
-/* test_ladder.c - the --threads auto ladder (advisor/plan/ladder.c) driven by synthetic curves whose
- * shape is known in closed form: the USL X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1)) with
- * its peak N* = sqrt((1 - sigma) / kappa) (Gunther, GCaP 2007, eq. 4.33), and Amdahl's law
+/* test_ladder.c - the --threads auto ladder (advisor/plan/ladder.c) driven by synthetic curves
+ * whose shape is known in closed form: the USL X(N) = lambda N / (1 + sigma (N-1) + kappa N (N-1))
+ * with its peak N* = sqrt((1 - sigma) / kappa) (Gunther, GCaP 2007, eq. 4.33), and Amdahl's law
  * (kappa = 0, ceiling lambda / sigma). Latency of a closed loop by Little's law: R = N / X. */
 #include "check.h"
 #include "ladder.h"
