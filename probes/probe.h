@@ -59,12 +59,12 @@
  * The load generator's own cost: the result has the process's CPU time and, per worker, the
  * share of one CPU it used and of the time it was not waiting for the server; a level whose
  * busiest worker used PROBE_CLIENT_BOUND of a CPU or more is flagged `client_bound` (the client
- * may have limited the throughput, docs/load-generator.md). The client's own delay in the
- * latencies, at least: an answer is ready when the epoll turn that reports it returns, and waits
- * while the worker handles the turn's other events; the mean of (completion - that return) over
- * the events answered in a turn is client_delay_avg_ms, and a level where it is
- * PROBE_CLIENT_DELAY_SHARE of the mean latency or more (and PROBE_CLIENT_DELAY_MIN_MS) is
- * flagged `client_delay`.
+ * may have limited the throughput, docs/load-generator.md). The client's own delay, at least:
+ * an answer is ready when the epoll turn that reports it returns, and waits while the worker
+ * handles the turn's other events; a transaction's latency ends at that return (the delay is
+ * the client's, not the server's), and the mean of (completion - that return) over the events
+ * answered in a turn is client_delay_avg_ms; a level where it is PROBE_CLIENT_DELAY_SHARE of
+ * the mean latency or more (and PROBE_CLIENT_DELAY_MIN_MS) is flagged `client_delay`.
  *
  * Thread-safety: call from one thread; the runner creates and joins its own workers.
  */

@@ -130,10 +130,10 @@ struct probe_result {
     int64_t start_unix_ns, end_unix_ns; /* the run's start and end, wall clock (for parts) */
     double start_late_s;                /* start_at_unix_ns given: how late the gate opened, s */
     double lag_avg_ms, lag_max_ms;      /* with rate: actual - intended start */
-    double client_delay_avg_ms;         /* the client's own share of a latency, at least: from
-                                           the epoll return that saw an answer to the event's
-                                           completion, over the events answered in an epoll
-                                           turn (issue 28.6); NAN when none */
+    double client_delay_avg_ms;         /* the client's own delay, at least, taken out of the
+                                           latencies: from the epoll return that saw an answer
+                                           to the event's completion, over the events answered
+                                           in an epoll turn (issue 28.6); NAN when none */
     double client_delay_max_ms;
     char server_version[96];
     char started_at[32]; /* RFC 3339 UTC */

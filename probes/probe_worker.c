@@ -309,6 +309,11 @@ static void complete_event(struct loop *L, struct engine_conn *c)
      * (L->now), and waited since while the worker handled the turn's other events; -1 when the
      * event began in this turn (no wait of the turn's to count) */
     double cd = c->t0 <= L->now && L->now <= now ? (double)(now - L->now) : -1;
+    /* the transaction ended for the server when the turn reported its last answer: the time
+     * the worker then spent on the turn's other events is the client's, not in the latency
+     * (issue 28.6; docs/load-generator.md) */
+    if (cd >= 0)
+        lat = L->now - c->t0;
     c->d.events = 1;
     add_totals(&L->fl, &c->d);
     memset(&c->d, 0, sizeof c->d);
