@@ -2,9 +2,8 @@
 #include "cli.h"
 #include "clock.h"
 #include "commands.h"
-#include "disk.h"
 #include "disk_class.h"
-#include "disk_dir.h"
+#include "disk_drive.h"
 #include "disk_report.h"
 #include "outfile.h"
 #include "point.h"
@@ -144,11 +143,13 @@ const struct cli_cmd cmd_disk_cli = {
               "permission, not enough space, O_DIRECT refused) or an I/O error; 2 bad command\n"
               "line; 130 interrupted (SIGINT or SIGTERM)."};
 
+/* The block of a test: seqread and seqwrite have their own. */
 static uint32_t test_block(const struct disk_args *a, enum disk_test t)
 {
     return (uint32_t)(t == DISK_SEQREAD || t == DISK_SEQWRITE ? a->seq_block_size : a->block_size);
 }
 
+/* bytes as the command line takes them: "16K", "1G", or plain bytes. */
 static void format_size(char *buf, size_t len, long long bytes)
 {
     if (bytes >= (1LL << 30) && bytes % (1LL << 30) == 0)
@@ -204,42 +205,7 @@ static int parse_args(int argc, char **argv, struct disk_args *a)
     return CLI_RUN;
 }
 
-static void utc_now(char *buf, size_t len)
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-struct progress_ctx {
-    int tty;
-    const char *test;
-    unsigned qd;
-};
-
-static void on_progress(void *arg, const struct disk_progress *p)
-{
-    const struct progress_ctx *c = arg;
-    if (!c->tty)
-        return;
-    fprintf(stderr, "\r  %s qd %u: %5.1f s %s%10.1f IOPS", c->test, c->qd, p->elapsed_s,
-            p->warmup ? "(warm-up) " : "", p->batch_iops);
-    if (!isnan(p->rel_ci95))
-        fprintf(stderr, ", ci %.1f%%   ", 100.0 * p->rel_ci95);
-    else
-        fprintf(stderr, "             ");
-    fflush(stderr);
-}
-
-static void on_fill(void *arg, uint64_t done, uint64_t total)
-{
-    const struct progress_ctx *c = arg;
-    if (c->tty)
-        fprintf(stderr, "\rsizeup: writing the working set: %3.0f%%",
-                100.0 * (double)done / (double)total);
-}
-
+/* The records' options: the command line's and what the folder turned out to be. */
 static json_t *make_options(const struct disk_args *a, const struct disk_dir *d, uint64_t file_size)
 {
     json_t *o = json_object();
@@ -274,6 +240,7 @@ struct summary {
     unsigned fsync_qd;
 };
 
+/* The p-th percentile of h in ms; NAN when it has none. */
 static double pct_ms(const struct hist *h, double p)
 {
     uint64_t v;
@@ -281,6 +248,7 @@ static double pct_ms(const struct hist *h, double p)
     return rc == HIST_OK || rc == HIST_BELOW_RANGE ? clock_ns_to_ms(v) : NAN;
 }
 
+/* What the summary needs of one finished test and depth. */
 static void summary_add(struct summary *s, enum disk_test t, unsigned qd,
                         const struct disk_result *r)
 {
@@ -297,6 +265,7 @@ static void summary_add(struct summary *s, enum disk_test t, unsigned qd,
     }
 }
 
+/* The closing summary on stdout: the disk's class and what one session commits. */
 static void summary_print(const struct summary *s, const struct disk_args *a)
 {
     enum disk_class dc = disk_class_of(s->read_qd1_p50_ms, s->deep_iops);
@@ -323,19 +292,153 @@ static void summary_print(const struct summary *s, const struct disk_args *a)
            "p99 < 0.1 / 1 / 5 ms: cached / fast / moderate, else slow)\n");
 }
 
+/* One run's output: the table, the summary's figures, the records. */
+struct disk_out {
+    const struct disk_args *a;
+    struct disk_report_info info;
+    struct summary sum;
+    struct outfile of;
+    FILE *out;        /* of.f with --out, else NULL */
+    size_t n_records; /* records written to it */
+};
+
+/* disk_drive's hook after each test and depth: its row of the table, its summary figures, its
+ * record. @return 0, or -1 when the record could not be made or written (said on stderr). */
+static int on_point(void *arg, const struct disk_drive_point *pt)
+{
+    struct disk_out *o = arg;
+    struct point p;
+    struct point_error perr;
+    int rc = 0;
+    disk_report_row(stdout, pt->test, pt->qd, pt->block_size, pt->res);
+    fflush(stdout);
+    summary_add(&o->sum, pt->test, pt->qd, pt->res);
+    point_init(&p);
+    if (o->out) {
+        if (disk_report_point(&p, &o->info, pt->test, pt->qd, pt->block_size, pt->started,
+                              pt->res) != POINT_OK) {
+            fprintf(stderr, "sizeup: out of memory\n");
+            rc = -1;
+        } else if (point_write(o->out, &p, &perr) != POINT_OK || fflush(o->out) != 0) {
+            fprintf(stderr, "sizeup: %s: %s\n", o->a->out, perr.msg);
+            rc = -1;
+        } else {
+            o->n_records++;
+        }
+    }
+    point_destroy(&p);
+    return rc;
+}
+
+/* The opening lines on stdout: the folder, its file system, the kind of I/O, the table's
+ * header. */
+static void print_header(const struct disk_args *a, const struct disk_dir *d, uint64_t file_size)
+{
+    printf("sizeup disk: %s (%s), working set %.1f MiB, %s\n", a->dir, d->fs_type,
+           (double)file_size / 1048576.0,
+           d->direct ? "direct I/O (O_DIRECT)" : "buffered I/O (page cache)");
+    if (d->direct_refused) {
+        printf("note: the file system refused O_DIRECT (%s); measured buffered I/O because of "
+               "--allow-buffered: the page cache may serve reads and absorb writes\n",
+               strerror(d->direct_errno));
+        fprintf(stderr, "sizeup: warning: %s (%s) refused O_DIRECT; measuring buffered I/O\n",
+                a->dir, d->fs_type);
+    } else if (!d->direct) {
+        printf("note: --direct=off: buffered I/O; the page cache may serve reads and absorb "
+               "writes\n");
+    }
+    disk_report_header(stdout);
+    fflush(stdout);
+}
+
+/* Measure every test at every depth in the prepared folder: the header, the rows, the
+ * summary. @return the exit status so far (SIZEUP_EXIT_OK also when interrupted). */
+static int measure(struct disk_drive *dd, const struct disk_args *a, struct disk_out *o,
+                   const char *tool)
+{
+    struct disk_drive_opts r;
+    json_t *options = make_options(a, dd->d, dd->file_size);
+    enum drive_status st;
+    if (!options) {
+        fprintf(stderr, "sizeup: out of memory\n");
+        return SIZEUP_EXIT_FAIL;
+    }
+    o->info.target = a->target;
+    o->info.tool = tool;
+    o->info.options = options;
+    o->info.direct = dd->d->direct;
+    o->info.direct_refused = dd->d->direct_refused;
+    print_header(a, dd->d, dd->file_size);
+    memset(&r, 0, sizeof r);
+    r.tests = a->tests.t;
+    r.n_tests = a->tests.n;
+    r.depths = a->depths;
+    r.n_depths = a->n_depths;
+    r.block_size = (uint32_t)a->block_size;
+    r.seq_block_size = (uint32_t)a->seq_block_size;
+    r.rwmixread = a->rwmixread;
+    r.sync_mode = a->sync_mode;
+    r.time_s = a->time_s;
+    r.min_time_s = a->min_time_s;
+    r.warmup_s = a->warmup_s;
+    r.interval_s = a->interval_s;
+    r.precision = a->precision;
+    r.point = on_point;
+    r.arg = o;
+    st = disk_drive_run(dd, &r);
+    json_decref(options);
+    if (st == DRIVE_FAIL)
+        return SIZEUP_EXIT_FAIL;
+    if (!stopflag_signal())
+        summary_print(&o->sum, a);
+    return SIZEUP_EXIT_OK;
+}
+
+/* The records measured so far replace --out, also when interrupted or after an error; the end
+ * said. @return the exit status. */
+static int finish(struct disk_out *o, int status)
+{
+    char errbuf[512];
+    if (o->out && o->n_records == 0) {
+        outfile_abort(&o->of);
+        fprintf(stderr, "sizeup: nothing was measured; %s is left as it was\n", o->a->out);
+    } else if (o->out && outfile_commit(&o->of, errbuf, sizeof errbuf) != 0) {
+        fprintf(stderr, "sizeup: %s\n", errbuf);
+        if (status == SIZEUP_EXIT_OK)
+            status = SIZEUP_EXIT_FAIL;
+    } else if (o->out) {
+        fprintf(stderr, "sizeup: %zu record(s) written to %s\n", o->n_records, o->a->out);
+    }
+    stopflag_restore();
+    if (stopflag_signal()) {
+        fprintf(stderr, "sizeup: interrupted (%s); the working folder was removed\n",
+                stopflag_name(stopflag_signal()));
+        status = stopflag_exit_status();
+    }
+    return status;
+}
+
+/* The working set's size: --size in whole 4 KiB sectors, so O_DIRECT can write every byte of
+ * the file, and at least the largest block of the tests. */
+static uint64_t working_set(const struct disk_args *a)
+{
+    uint64_t file_size, max_bs = 4096;
+    for (size_t i = 0; i < a->tests.n; i++) {
+        uint32_t bs = test_block(a, (enum disk_test)a->tests.t[i]);
+        if (bs > max_bs)
+            max_bs = bs;
+    }
+    file_size = (uint64_t)a->size / 4096 * 4096;
+    return file_size < max_bs ? max_bs : file_size;
+}
+
 int cmd_disk(int argc, char **argv)
 {
     struct disk_args a;
-    struct disk_dir *d = NULL;
-    struct disk_report_info info;
-    struct summary sum = {NAN, NAN, 0, NAN, NAN, 0};
-    struct progress_ctx pc;
+    struct disk_drive dd;
+    struct disk_out o;
     char host[256], tool[64], errbuf[512];
-    struct outfile of;
-    FILE *out = NULL;
-    json_t *options = NULL;
-    uint64_t file_size, max_bs = 4096;
-    size_t n_records = 0;
+    enum drive_status st;
     int rc, status = SIZEUP_EXIT_OK;
 
     if ((rc = parse_args(argc, argv, &a)) != CLI_RUN)
@@ -347,185 +450,27 @@ int cmd_disk(int argc, char **argv)
         a.target = host;
     }
     snprintf(tool, sizeof tool, "sizeup %s", SIZEUP_VERSION);
-    for (size_t i = 0; i < a.tests.n; i++) {
-        uint32_t bs = test_block(&a, (enum disk_test)a.tests.t[i]);
-        if (bs > max_bs)
-            max_bs = bs;
-    }
-    /* whole 4 KiB sectors, so O_DIRECT can write every byte of the file */
-    file_size = (uint64_t)a.size / 4096 * 4096;
-    if (file_size < max_bs)
-        file_size = max_bs;
-
+    memset(&o, 0, sizeof o);
+    o.a = &a;
+    o.sum = (struct summary){NAN, NAN, 0, NAN, NAN, 0};
     if (stopflag_install() != 0) {
         fprintf(stderr, "sizeup: cannot handle SIGINT/SIGTERM: %s\n", strerror(errno));
         return SIZEUP_EXIT_FAIL;
     }
-    d = malloc(sizeof *d);
-    if (!d) {
-        fprintf(stderr, "sizeup: out of memory\n");
+    if (disk_drive_check(&dd, a.dir, working_set(&a), stderr) != DRIVE_OK) {
         status = SIZEUP_EXIT_FAIL;
-        goto done;
-    }
-    disk_dir_init(d);
-    if (disk_dir_check(d, a.dir, file_size) != DISK_DIR_OK) {
-        fprintf(stderr, "sizeup: %s\n", d->msg);
-        status = SIZEUP_EXIT_FAIL;
-        goto done;
-    }
-    if (a.out) {
-        if (outfile_open(&of, a.out, errbuf, sizeof errbuf) != 0) {
-            fprintf(stderr, "sizeup: %s\n", errbuf);
-            status = SIZEUP_EXIT_FAIL;
-            goto done;
-        }
-        out = of.f;
-    }
-    if (disk_dir_create(d, getpid()) != DISK_DIR_OK ||
-        disk_dir_open(d, a.direct, a.allow_buffered) != DISK_DIR_OK) {
-        fprintf(stderr, "sizeup: %s\n", d->msg);
-        status = SIZEUP_EXIT_FAIL;
-        goto done;
-    }
-    pc.tty = isatty(STDERR_FILENO);
-    fprintf(stderr, "sizeup: writing the %.1f MiB working set in %s\n",
-            (double)file_size / 1048576.0, d->path);
-    rc = disk_dir_fill(d, file_size, 1u << 20, clock_now_ns() ^ (uint64_t)getpid(), stopflag_get(),
-                       on_fill, &pc);
-    if (pc.tty)
-        fprintf(stderr, "\n");
-    if (rc == DISK_DIR_EINTR)
-        goto done;
-    if (rc != DISK_DIR_OK) {
-        fprintf(stderr, "sizeup: %s\n", d->msg);
-        status = SIZEUP_EXIT_FAIL;
-        goto done;
-    }
-
-    options = make_options(&a, d, file_size);
-    if (!options) {
-        fprintf(stderr, "sizeup: out of memory\n");
-        status = SIZEUP_EXIT_FAIL;
-        goto done;
-    }
-    info.target = a.target;
-    info.tool = tool;
-    info.options = options;
-    info.direct = d->direct;
-    info.direct_refused = d->direct_refused;
-
-    printf("sizeup disk: %s (%s), working set %.1f MiB, %s\n", a.dir, d->fs_type,
-           (double)file_size / 1048576.0,
-           d->direct ? "direct I/O (O_DIRECT)" : "buffered I/O (page cache)");
-    if (d->direct_refused) {
-        printf("note: the file system refused O_DIRECT (%s); measured buffered I/O because of "
-               "--allow-buffered: the page cache may serve reads and absorb writes\n",
-               strerror(d->direct_errno));
-        fprintf(stderr, "sizeup: warning: %s (%s) refused O_DIRECT; measuring buffered I/O\n",
-                a.dir, d->fs_type);
-    } else if (!d->direct) {
-        printf("note: --direct=off: buffered I/O; the page cache may serve reads and absorb "
-               "writes\n");
-    }
-    disk_report_header(stdout);
-    fflush(stdout);
-
-    for (size_t i = 0; i < a.tests.n && !stopflag_signal() && status == SIZEUP_EXIT_OK; i++) {
-        enum disk_test t = (enum disk_test)a.tests.t[i];
-        for (size_t j = 0; j < a.n_depths && !stopflag_signal(); j++) {
-            struct disk_config cfg;
-            struct disk_result res;
-            struct point p;
-            struct point_error perr;
-            char started[32];
-            unsigned qd = a.depths[j];
-
-            memset(&cfg, 0, sizeof cfg);
-            cfg.fd = d->fd;
-            cfg.file_size = file_size;
-            cfg.test = t;
-            cfg.iodepth = qd;
-            cfg.block_size = test_block(&a, t);
-            cfg.rwmixread = a.rwmixread;
-            cfg.sync_mode = a.sync_mode;
-            cfg.interval_ns = (uint64_t)(a.interval_s * 1e9);
-            cfg.warmup_ns = (uint64_t)(a.warmup_s * 1e9);
-            cfg.min_time_ns = (uint64_t)(a.min_time_s * 1e9);
-            cfg.max_time_ns = (uint64_t)(a.time_s * 1e9);
-            cfg.precision = a.precision;
-            cfg.seed = clock_now_ns() + i * 131 + j;
-            cfg.stop = stopflag_get();
-            pc.test = disk_test_name(t);
-            pc.qd = qd;
-            cfg.progress = on_progress;
-            cfg.progress_arg = &pc;
-
-            fprintf(stderr, "sizeup: %s at queue depth %u ...\n", disk_test_name(t), qd);
-            utc_now(started, sizeof started);
-            disk_result_init(&res);
-            rc = disk_run(&cfg, &res);
-            if (pc.tty)
-                fprintf(stderr, "\n");
-            if (rc == DISK_EINTR) {
-                disk_result_destroy(&res);
-                break;
-            }
-            if (rc != DISK_OK) {
-                fprintf(stderr, "sizeup: %s at queue depth %u in %s: %s\n", disk_test_name(t), qd,
-                        d->path, res.msg);
-                disk_result_destroy(&res);
-                status = SIZEUP_EXIT_FAIL;
-                break;
-            }
-            disk_report_row(stdout, t, qd, cfg.block_size, &res);
-            fflush(stdout);
-            summary_add(&sum, t, qd, &res);
-            point_init(&p);
-            if (out) {
-                if (disk_report_point(&p, &info, t, qd, cfg.block_size, started, &res) !=
-                    POINT_OK) {
-                    fprintf(stderr, "sizeup: out of memory\n");
-                    status = SIZEUP_EXIT_FAIL;
-                } else if (point_write(out, &p, &perr) != POINT_OK || fflush(out) != 0) {
-                    fprintf(stderr, "sizeup: %s: %s\n", a.out, perr.msg);
-                    status = SIZEUP_EXIT_FAIL;
-                } else {
-                    n_records++;
-                }
-            }
-            point_destroy(&p);
-            disk_result_destroy(&res);
-            if (status != SIZEUP_EXIT_OK)
-                break;
-        }
-    }
-    if (!stopflag_signal() && status == SIZEUP_EXIT_OK)
-        summary_print(&sum, &a);
-
-done:
-    if (d && disk_dir_remove(d) != DISK_DIR_OK) {
-        fprintf(stderr, "sizeup: %s\n", d->msg);
-        if (status == SIZEUP_EXIT_OK)
-            status = SIZEUP_EXIT_FAIL;
-    }
-    free(d);
-    json_decref(options);
-    /* the records measured so far replace FILE, also when interrupted or after an error */
-    if (out && n_records == 0) {
-        outfile_abort(&of);
-        fprintf(stderr, "sizeup: nothing was measured; %s is left as it was\n", a.out);
-    } else if (out && outfile_commit(&of, errbuf, sizeof errbuf) != 0) {
+    } else if (a.out && outfile_open(&o.of, a.out, errbuf, sizeof errbuf) != 0) {
         fprintf(stderr, "sizeup: %s\n", errbuf);
-        if (status == SIZEUP_EXIT_OK)
+        status = SIZEUP_EXIT_FAIL;
+    } else {
+        o.out = a.out ? o.of.f : NULL;
+        st = disk_drive_prepare(&dd, a.direct, a.allow_buffered, isatty(STDERR_FILENO));
+        if (st == DRIVE_FAIL)
             status = SIZEUP_EXIT_FAIL;
-    } else if (out) {
-        fprintf(stderr, "sizeup: %zu record(s) written to %s\n", n_records, a.out);
+        else if (st == DRIVE_OK)
+            status = measure(&dd, &a, &o, tool);
     }
-    stopflag_restore();
-    if (stopflag_signal()) {
-        fprintf(stderr, "sizeup: interrupted (%s); the working folder was removed\n",
-                stopflag_name(stopflag_signal()));
-        status = stopflag_exit_status();
-    }
-    return status;
+    if (disk_drive_end(&dd) != DRIVE_OK && status == SIZEUP_EXIT_OK)
+        status = SIZEUP_EXIT_FAIL;
+    return finish(&o, status);
 }
