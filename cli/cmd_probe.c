@@ -10,7 +10,6 @@
 #include "commands.h"
 #include "conn_cli.h"
 #include "curve.h"
-#include "dblock.h"
 #include "import.h"
 #include "ladder.h"
 #include "launcher.h"
@@ -20,11 +19,11 @@
 #include "passes.h"
 #include "point.h"
 #include "probe.h"
+#include "probe_curve.h"
 #include "probe_drive.h"
+#include "probe_tables.h"
 #include "readfile.h"
 #include "report.h"
-#include "sbtables.h"
-#include "session.h"
 #include "stopflag.h"
 
 #include <errno.h>
@@ -464,12 +463,11 @@ static int run_levels_locked(struct probe_cli *pc)
 {
     struct probe_session_opts so;
     struct probe_drive_opts d;
-    struct probe_session *s;
     struct point_list done;
     struct stat st;
     char err[600];
     json_t *opts;
-    int rc;
+    int rc, opened;
     /* the latency the ladder bounds: the --slo statistic, else the --percentile (else p95) */
     int avg = pc->slo.target_s > 0 && pc->slo.pct == 0;
     double pct = pc->slo.target_s > 0     ? pc->slo.pct
@@ -520,13 +518,6 @@ static int run_levels_locked(struct probe_cli *pc)
     so.latency_pct = pct;
     so.latency_avg = avg;
     so.recheck_tables = 1;
-    s = probe_session_new(&so, err, sizeof err);
-    if (!s) {
-        fprintf(stderr, "sizeup: %s\n", err);
-        json_decref(opts);
-        point_list_destroy(&done);
-        return SIZEUP_EXIT_FAIL;
-    }
     memset(&d, 0, sizeof d);
     d.target = pc->target;
     d.workload = oltp_workload_name(pc->cfg.oltp.workload);
@@ -547,11 +538,10 @@ static int run_levels_locked(struct probe_cli *pc)
     probe_drive_passes(&d, &pc->cfg,
                        pc->threads.auto_threads ? pc->ladder.max_points : pc->threads.n,
                        pc->replicates, pc->budget_s, pc->slo.pct, pc->slo.target_s * 1e3);
-    rc = cli_exit_of_drive(probe_drive(s, &d, NULL));
-    probe_session_free(s);
+    rc = cli_exit_of_drive(probe_curve_run(&so, &d, NULL, &opened, stderr));
     /* resumed in passes: the new level records pool the replicates the older ones did, and
      * more; the older ones go (levelfile.h) */
-    if (d.passes && pc->resume && pc->out && done.n > 0) {
+    if (opened && d.passes && pc->resume && pc->out && done.n > 0) {
         long n = levelfile_keep_newest(pc->out, d.target, d.workload, err, sizeof err);
         if (n < 0)
             fprintf(stderr, "sizeup probe: warning: %s; older level records may be left\n", err);
@@ -566,28 +556,11 @@ static int run_levels_locked(struct probe_cli *pc)
     return rc;
 }
 
-/* This database's probe tables for this run alone (probes/dblock.h): SIZEUP_EXIT_OK, or the
- * exit status with the reason on stderr. */
-static int take_lock(struct probe_cli *pc, struct dblock *lock)
-{
-    char msg[1024];
-    int r = dblock_acquire(lock, &pc->cfg.conn, msg, sizeof msg);
-    if (r == 0) {
-        if (msg[0])
-            fprintf(stderr, "sizeup probe: note: %s\n", msg);
-        return SIZEUP_EXIT_OK;
-    }
-    fprintf(stderr, "sizeup: %s\n", msg);
-    return r == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE : SIZEUP_EXIT_FAIL;
-}
-
 int cmd_probe(int argc, char **argv)
 {
     struct probe_cli pc;
-    struct dblock lock = {0};
     struct myconn_where where;
     const char *command = NULL;
-    char msg[4096];
     int rc;
 
     probe_cli_init(&pc);
@@ -612,29 +585,15 @@ int cmd_probe(int argc, char **argv)
                     pc.cfg.client_count, pc.launch.what);
         rc = run_levels(&pc);
     } else {
-        int r;
         unsigned threads = 1;
         for (size_t i = 0; i < pc.threads.n; i++)
             if ((unsigned)pc.threads.v[i] > threads)
                 threads = (unsigned)pc.threads.v[i];
-        if ((rc = take_lock(&pc, &lock)) != SIZEUP_EXIT_OK)
-            goto done; /* another run holds this database's tables; the reason is on stderr */
-        printf("sizeup %s (sysbench 1.0.20-compatible report)\n\n", SIZEUP_VERSION);
-        if (strcmp(command, "prepare") == 0)
-            r = sbtables_prepare(&pc.cfg, threads, msg, sizeof msg);
-        else
-            r = sbtables_cleanup(&pc.cfg, msg, sizeof msg);
-        fflush(stdout);
-        if (r != 0)
-            fprintf(stderr, "sizeup: %s: %s\n", command, msg);
-        rc = r == 0                   ? SIZEUP_EXIT_OK
-             : r == -MYCONN_RECONNECT ? SIZEUP_EXIT_UNREACHABLE
-                                      : SIZEUP_EXIT_FAIL;
-        if (stopflag_signal())
-            rc = SIZEUP_EXIT_INTERRUPTED;
+        /* this database's probe tables for this run alone (probes/dblock.h) */
+        rc = cli_exit_of_drive(probe_tables_run(
+            &pc.cfg, strcmp(command, "prepare") == 0 ? PROBE_TABLES_PREPARE : PROBE_TABLES_CLEANUP,
+            threads, SIZEUP_VERSION, stderr));
     }
-done:
-    dblock_release(&lock);
     stopflag_restore();
     conn_cli_close(&pc.cc);
     return rc;
