@@ -190,12 +190,12 @@ static void print_peak(const struct fit_record *r)
         print_wrapped("peak", "none: a single level");
 }
 
-static void print_block(const struct fit_record *r)
+/* The block's head: the curve, its shape, the model chosen, whether it describes the points,
+ * the parameters. */
+static void print_head(const struct fit_record *r, const struct model_fit *f)
 {
     const struct curve *c = r->curve;
     const struct fit_result *fr = r->result;
-    const struct model_fit *f = fr ? &fr->fits[fr->chosen] : NULL;
-    const struct model_derived *d = &r->derived;
     const char *xn = r->x_name, *yn = r->y_name;
     char t[600];
 
@@ -225,115 +225,157 @@ static void print_block(const struct fit_record *r)
                 print_param("kappa", &f->par[MODEL_KAPPA]);
         }
     }
+}
+
+/* The model's ceiling, knee and regime (when the model describes the points). */
+static void print_derived(const struct fit_record *r, const struct model_fit *f)
+{
+    const struct model_derived *d = &r->derived;
+    const char *xn = r->x_name, *yn = r->y_name;
+    if (isfinite(d->ceiling.value)) {
+        printf("  %-11s ", "ceiling");
+        print_value(yn, &d->ceiling);
+        printf(f->kind == MODEL_PIECEWISE ? " (x_max)\n" : " (lambda/sigma)\n");
+    }
+    if (isfinite(d->knee.value)) {
+        printf("  %-11s ", "knee");
+        print_value(xn, &d->knee);
+        printf(f->kind == MODEL_PIECEWISE ? " (x_max/lambda)\n" : " (1/sigma)\n");
+    }
+    printf("  %-11s %s", "regime", derived_regime_name(d->regime));
+    if (d->regime == DERIVED_CONTENTION || d->regime == DERIVED_COHERENCY)
+        printf("-bound at %g %s", f->n_max, xn);
+    if (isfinite(d->crossover_n) && d->crossover_n > 0)
+        printf(" (coherency overtakes contention at %.4g %s)", d->crossover_n, xn);
+    printf("\n");
+}
+
+/* The other models: AICc of those fitted, why the others were not. */
+static void print_others(const struct fit_result *fr)
+{
+    const char *sep = " ";
+    int any = 0;
+    printf("  %-11s", "others");
+    for (int k = 0; k < 3; k++) {
+        if (k == (int)fr->chosen)
+            continue;
+        if (fr->fitted[k])
+            printf("%s%s AICc %.2f%s", sep, model_kind_name((enum model_kind)k), fr->fits[k].aicc,
+                   k == MODEL_USL && !fr->kappa_significant ? " (kappa not significant)" : "");
+        else if (fr->fit_err[k][0])
+            printf("%s%s not fitted (%s)", sep, model_kind_name((enum model_kind)k),
+                   fr->fit_err[k]);
+        else
+            continue;
+        sep = "; ";
+        any = 1;
+    }
+    printf("%s\n", any ? "" : " none fitted");
+}
+
+/* The fit's quality, its intervals' method, the solver, the other models, the residuals. */
+static void print_fit(const struct fit_record *r, const struct model_fit *f)
+{
+    const struct curve *c = r->curve;
+    const char *xn = r->x_name;
+    printf("  %-11s R^2 %.5f, RSE %.5g, AICc %.2f, dof %d, largest residual %.1f %% of the "
+           "throughput\n",
+           "fit", f->r2, f->rse, f->aicc, f->dof, 100 * c->check.max_rel);
+    if (r->bootstrapped)
+        printf("  %-11s peak and ceiling: residual bootstrap, %zu of %zu refits (%zu without "
+               "a peak), seed %lu\n",
+               "intervals", r->boot.refitted, r->boot.replicates, r->boot.no_peak, r->seed);
+    else
+        printf("  %-11s delta method, t(0.975, %d)\n", "intervals", f->dof);
+    printf("  %-11s %s, %zu iterations, %zu face%s\n", "solver", gsl_strerror(f->status),
+           f->iterations, f->faces_tried, f->faces_tried == 1 ? "" : "s");
+    print_others(r->result);
+    printf("  %-11s %8s %12s %12s %10s %8s\n", "residuals", xn, "measured", "fitted", "resid",
+           "resid%");
+    for (size_t i = 0; i < f->n_resid; i++) {
+        double fit = model_eval(f, f->resid_n[i]);
+        double meas = fit + f->resid[i];
+        printf("  %-11s %8g %12.6g %12.6g %10.4g %7.1f%%\n", "", f->resid_n[i], meas, fit,
+               f->resid[i], 100 * f->resid[i] / meas);
+    }
+}
+
+/* The predictions asked (--predict): throughput and mean latency with intervals, the
+ * percentile, how far beyond the data. */
+static void print_predictions(const struct fit_record *r)
+{
+    const char *xn = r->x_name, *yn = r->y_name;
+    printf("  %-11s %8s %28s %28s", "predict", xn, yn, "mean latency ms");
+    if (r->pctl > 0)
+        printf(" %12s%g", "p", r->pctl);
+    printf("\n");
+    for (size_t i = 0; i < r->n_pred; i++) {
+        const struct fit_record_prediction *p = &r->pred[i];
+        char xs[64] = "-", rs[64] = "-", note[200];
+        if (isfinite(p->v.x.value))
+            snprintf(xs, sizeof xs, "%.6g [%.6g, %.6g]", p->v.x.value, p->v.x.lo, p->v.x.hi);
+        if (isfinite(p->r_s.value))
+            snprintf(rs, sizeof rs, "%.4g [%.4g, %.4g]", p->r_s.value * 1e3, p->r_s.lo * 1e3,
+                     p->r_s.hi * 1e3);
+        printf("  %-11s %8g %28s %28s", "", p->n, xs, rs);
+        if (r->pctl > 0 && isfinite(p->pctl_ms))
+            printf(" %10.4g%s", p->pctl_ms, p->pctl_extrapolated ? " (extrapolated)" : "");
+        fit_record_prediction_note(r, p, note, sizeof note);
+        if (note[0])
+            printf("  %s%s", p->v.beyond != 1 ? "beyond the data: " : "", note);
+        printf("\n");
+    }
+}
+
+/* The answer at the latency target (--latency-target). */
+static void print_target(const struct fit_record *r)
+{
+    const struct curve *c = r->curve;
+    const char *xn = r->x_name, *yn = r->y_name;
+    char t[600];
+    const struct curve_at *at = &r->at_target;
+    char a[32], b[32], v[32];
+    if (at->status == CURVE_NEVER)
+        snprintf(t, sizeof t, "mean %.4g ms: never met (%.4g ms at %g %s already)",
+                 r->target_s * 1e3, at->latency_s * 1e3, c->lv[0].n,
+                 c->lv[0].n == 1 ? (c->by_nodes ? "node" : "thread") : xn);
+    else if (at->status != CURVE_MET)
+        snprintf(t, sizeof t, "mean %.4g ms: no answer (no latency for it)", r->target_s * 1e3);
+    else
+        snprintf(t, sizeof t, "mean %.4g ms: %s %.4g, %s [%s, %s] %s (%s; %s)", r->target_s * 1e3,
+                 xn, at->n, curve_fmt_tps(at->x.value, v, sizeof v),
+                 curve_fmt_tps(at->x.lo, a, sizeof a), curve_fmt_tps(at->x.hi, b, sizeof b), yn,
+                 curve_basis_name(at->x_basis),
+                 at->binds == CURVE_BINDS_PEAK
+                     ? "throughput peaks there: more concurrency meets the target but gives "
+                       "less"
+                 : at->binds == CURVE_BINDS_RANGE
+                     ? "met at the largest measured level: probe higher concurrency to find "
+                       "where it binds"
+                 : at->binds == CURVE_BINDS_COLLAPSE ? "met at the last level before the "
+                                                       "collapse"
+                                                     : "the target binds there");
+    print_wrapped("target", t);
+}
+
+/* One curve's block of text: head, peak, derived figures, fit, predictions, target,
+ * warnings. */
+static void print_block(const struct fit_record *r)
+{
+    const struct fit_result *fr = r->result;
+    const struct model_fit *f = fr ? &fr->fits[fr->chosen] : NULL;
+    const struct model_derived *d = &r->derived;
+
+    print_head(r, f);
     print_peak(r);
-    if (f && c->use_model) {
-        if (isfinite(d->ceiling.value)) {
-            printf("  %-11s ", "ceiling");
-            print_value(yn, &d->ceiling);
-            printf(f->kind == MODEL_PIECEWISE ? " (x_max)\n" : " (lambda/sigma)\n");
-        }
-        if (isfinite(d->knee.value)) {
-            printf("  %-11s ", "knee");
-            print_value(xn, &d->knee);
-            printf(f->kind == MODEL_PIECEWISE ? " (x_max/lambda)\n" : " (1/sigma)\n");
-        }
-        printf("  %-11s %s", "regime", derived_regime_name(d->regime));
-        if (d->regime == DERIVED_CONTENTION || d->regime == DERIVED_COHERENCY)
-            printf("-bound at %g %s", f->n_max, xn);
-        if (isfinite(d->crossover_n) && d->crossover_n > 0)
-            printf(" (coherency overtakes contention at %.4g %s)", d->crossover_n, xn);
-        printf("\n");
-    }
-    if (f) {
-        printf("  %-11s R^2 %.5f, RSE %.5g, AICc %.2f, dof %d, largest residual %.1f %% of the "
-               "throughput\n",
-               "fit", f->r2, f->rse, f->aicc, f->dof, 100 * c->check.max_rel);
-        if (r->bootstrapped)
-            printf("  %-11s peak and ceiling: residual bootstrap, %zu of %zu refits (%zu without "
-                   "a peak), seed %lu\n",
-                   "intervals", r->boot.refitted, r->boot.replicates, r->boot.no_peak, r->seed);
-        else
-            printf("  %-11s delta method, t(0.975, %d)\n", "intervals", f->dof);
-        printf("  %-11s %s, %zu iterations, %zu face%s\n", "solver", gsl_strerror(f->status),
-               f->iterations, f->faces_tried, f->faces_tried == 1 ? "" : "s");
-        {
-            const char *sep = " ";
-            int any = 0;
-            printf("  %-11s", "others");
-            for (int k = 0; k < 3; k++) {
-                if (k == (int)fr->chosen)
-                    continue;
-                if (fr->fitted[k])
-                    printf("%s%s AICc %.2f%s", sep, model_kind_name((enum model_kind)k),
-                           fr->fits[k].aicc,
-                           k == MODEL_USL && !fr->kappa_significant ? " (kappa not significant)"
-                                                                    : "");
-                else if (fr->fit_err[k][0])
-                    printf("%s%s not fitted (%s)", sep, model_kind_name((enum model_kind)k),
-                           fr->fit_err[k]);
-                else
-                    continue;
-                sep = "; ";
-                any = 1;
-            }
-            printf("%s\n", any ? "" : " none fitted");
-        }
-        printf("  %-11s %8s %12s %12s %10s %8s\n", "residuals", xn, "measured", "fitted", "resid",
-               "resid%");
-        for (size_t i = 0; i < f->n_resid; i++) {
-            double fit = model_eval(f, f->resid_n[i]);
-            double meas = fit + f->resid[i];
-            printf("  %-11s %8g %12.6g %12.6g %10.4g %7.1f%%\n", "", f->resid_n[i], meas, fit,
-                   f->resid[i], 100 * f->resid[i] / meas);
-        }
-    }
-    if (r->n_pred) {
-        printf("  %-11s %8s %28s %28s", "predict", xn, yn, "mean latency ms");
-        if (r->pctl > 0)
-            printf(" %12s%g", "p", r->pctl);
-        printf("\n");
-        for (size_t i = 0; i < r->n_pred; i++) {
-            const struct fit_record_prediction *p = &r->pred[i];
-            char xs[64] = "-", rs[64] = "-", note[200];
-            if (isfinite(p->v.x.value))
-                snprintf(xs, sizeof xs, "%.6g [%.6g, %.6g]", p->v.x.value, p->v.x.lo, p->v.x.hi);
-            if (isfinite(p->r_s.value))
-                snprintf(rs, sizeof rs, "%.4g [%.4g, %.4g]", p->r_s.value * 1e3, p->r_s.lo * 1e3,
-                         p->r_s.hi * 1e3);
-            printf("  %-11s %8g %28s %28s", "", p->n, xs, rs);
-            if (r->pctl > 0 && isfinite(p->pctl_ms))
-                printf(" %10.4g%s", p->pctl_ms, p->pctl_extrapolated ? " (extrapolated)" : "");
-            fit_record_prediction_note(r, p, note, sizeof note);
-            if (note[0])
-                printf("  %s%s", p->v.beyond != 1 ? "beyond the data: " : "", note);
-            printf("\n");
-        }
-    }
-    if (r->has_target) {
-        const struct curve_at *at = &r->at_target;
-        char a[32], b[32], v[32];
-        if (at->status == CURVE_NEVER)
-            snprintf(t, sizeof t, "mean %.4g ms: never met (%.4g ms at %g %s already)",
-                     r->target_s * 1e3, at->latency_s * 1e3, c->lv[0].n,
-                     c->lv[0].n == 1 ? (c->by_nodes ? "node" : "thread") : xn);
-        else if (at->status != CURVE_MET)
-            snprintf(t, sizeof t, "mean %.4g ms: no answer (no latency for it)", r->target_s * 1e3);
-        else
-            snprintf(t, sizeof t, "mean %.4g ms: %s %.4g, %s [%s, %s] %s (%s; %s)",
-                     r->target_s * 1e3, xn, at->n, curve_fmt_tps(at->x.value, v, sizeof v),
-                     curve_fmt_tps(at->x.lo, a, sizeof a), curve_fmt_tps(at->x.hi, b, sizeof b), yn,
-                     curve_basis_name(at->x_basis),
-                     at->binds == CURVE_BINDS_PEAK
-                         ? "throughput peaks there: more concurrency meets the target but gives "
-                           "less"
-                     : at->binds == CURVE_BINDS_RANGE
-                         ? "met at the largest measured level: probe higher concurrency to find "
-                           "where it binds"
-                     : at->binds == CURVE_BINDS_COLLAPSE ? "met at the last level before the "
-                                                           "collapse"
-                                                         : "the target binds there");
-        print_wrapped("target", t);
-    }
+    if (f && r->curve->use_model)
+        print_derived(r, f);
+    if (f)
+        print_fit(r, f);
+    if (r->n_pred)
+        print_predictions(r);
+    if (r->has_target)
+        print_target(r);
     if (f) {
         for (unsigned b = 1; b <= MODEL_WARN_SIGMA_ONE; b <<= 1)
             if (f->warnings & b)
@@ -344,20 +386,9 @@ static void print_block(const struct fit_record *r)
     printf("\n");
 }
 
-/* Fit one curve (a group's counting points); returns 0, or -1 after reporting why on stderr. */
-static int fit_one(const struct fit_cli *o, const struct point_list *pts,
-                   const struct curve_group *g, struct usl_workspace *ws)
+/* Say on stderr which points of the group are left out and why (one line each kind). */
+static void say_left_out(const struct point_list *pts, const struct curve_group *g)
 {
-    const struct point *p0 = &pts->items[g->n ? g->idx[0] : g->excluded[0]];
-    const char *src = p0->source_file ? p0->source_file : "-";
-    struct curve c, ct;
-    struct curve_spec spec = curve_spec_default();
-    struct fit_record rec;
-    struct fit_record_prediction pred[MAX_PREDICT];
-    char err[320];
-    int rc = -1, crc;
-
-    memset(&ct, 0, sizeof ct);
     if (g->n_excluded) {
         const struct point *p = &pts->items[g->excluded[0]];
         fprintf(stderr, "sizeup: %s:%ld: %s / %s: %zu point%s left out (%s%s): %s\n",
@@ -375,6 +406,106 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts,
                 g->n_dup, g->n_dup == 1 ? "" : "s", q->source_file ? q->source_file : "-",
                 q->source_line, g->n_dup > 1 ? ", ..." : "");
     }
+}
+
+/* Peak and ceiling intervals of rec by residual bootstrap of o->boot_b refits (on failure the
+ * delta method's are kept, said on stderr); c's model peak gets them too. */
+static void bootstrap_intervals(const struct fit_cli *o, struct curve *c, struct fit_record *rec,
+                                struct usl_workspace *ws, const struct point *p0)
+{
+    char err[320];
+    struct bootstrap_options bo = bootstrap_options_default();
+    struct derived_value *dn = &rec->derived.n_peak, *dx = &rec->derived.x_peak;
+    struct derived_value *dc = &rec->derived.ceiling;
+    double *bn = malloc(2 * c->n_obs * sizeof *bn);
+    size_t k = 0;
+    for (size_t i = 0; bn && i < c->n_obs; i++)
+        if (c->obs_n[i] >= c->lv[c->fit_lo].n && c->obs_n[i] <= c->lv[c->fit_hi].n) {
+            bn[k] = c->obs_n[i];
+            bn[c->n_obs + k++] = c->obs_x[i];
+        }
+    bo.replicates = (size_t)o->boot_b;
+    bo.seed = BOOTSTRAP_SEED;
+    if (bn && bootstrap_derived(bn, bn + c->n_obs, k, &c->fit, &bo, ws, &rec->boot, err,
+                                sizeof err) == MODEL_OK) {
+        rec->bootstrapped = 1;
+        rec->seed = BOOTSTRAP_SEED;
+        if (rec->derived.has_peak) {
+            dn->lo = rec->boot.n_peak.lo;
+            dn->hi = rec->boot.n_peak.hi;
+            dx->lo = rec->boot.x_max.lo;
+            dx->hi = rec->boot.x_max.hi;
+        }
+        if (isfinite(dc->value)) {
+            dc->lo = rec->boot.ceiling.lo;
+            dc->hi = rec->boot.ceiling.hi;
+        }
+        if (c->peak.has && c->peak.from_model) {
+            c->peak.n.lo = dn->lo;
+            c->peak.n.hi = dn->hi;
+            c->peak.x.lo = dx->lo;
+            c->peak.x.hi = dx->hi;
+        }
+    } else {
+        fprintf(stderr, "sizeup: %s / %s: bootstrap: %s; delta-method intervals kept\n", p0->target,
+                p0->workload, bn ? err : "out of memory");
+    }
+    free(bn);
+}
+
+/* The prediction at n (--predict) into *p: throughput, mean latency R = N/X - T with its
+ * interval (none when the think time exceeds N/X: said on stderr), the percentile. */
+static void predict_one(const struct fit_cli *o, const struct curve *c,
+                        const struct fit_record *rec, double n, struct fit_record_prediction *p)
+{
+    int latency = !o->by_nodes;
+    memset(p, 0, sizeof *p);
+    p->n = n;
+    curve_throughput(c, p->n, &p->v);
+    p->r_s.value = p->r_s.lo = p->r_s.hi = NAN;
+    if (latency && p->v.x.value > 0) {
+        p->r_s.value = p->n / p->v.x.value - o->think_s;
+        if (p->v.x.hi > 0 && p->v.x.lo > 0) {
+            p->r_s.lo = p->n / p->v.x.hi - o->think_s;
+            p->r_s.hi = p->n / p->v.x.lo - o->think_s;
+        }
+        /* R = N/X - T < 0: the think time is more than a whole cycle at this N, which
+         * no response time explains: none is given (and an interval stops at 0) */
+        if (p->r_s.value < 0) {
+            fprintf(stderr,
+                    "sizeup: fit: %s / %s: --think-time %g s exceeds N/X = %.4g s at %g "
+                    "%s: no mean response time there (R = N/X - T < 0)\n",
+                    rec->target, rec->workload, o->think_s, p->n / p->v.x.value, p->n,
+                    o->by_nodes ? "nodes" : "threads");
+            p->r_s.value = p->r_s.lo = p->r_s.hi = NAN;
+        } else if (p->r_s.lo < 0) {
+            p->r_s.lo = 0;
+        }
+    }
+    p->pctl_ms = NAN;
+    if (c->lat) {
+        enum curve_basis b;
+        p->pctl_ms = curve_latency(c, p->n, &b) * 1e3;
+        p->pctl_extrapolated = b == CURVE_BASIS_EXTRAPOLATED;
+    }
+    p->unsaturated = c->shape.cls == SHAPE_RISING && p->v.beyond > 2;
+}
+
+/* Fit one curve (a group's counting points); returns 0, or -1 after reporting why on stderr. */
+static int fit_one(const struct fit_cli *o, const struct point_list *pts,
+                   const struct curve_group *g, struct usl_workspace *ws)
+{
+    const struct point *p0 = &pts->items[g->n ? g->idx[0] : g->excluded[0]];
+    const char *src = p0->source_file ? p0->source_file : "-";
+    struct curve c, ct;
+    struct curve_spec spec = curve_spec_default();
+    struct fit_record rec;
+    struct fit_record_prediction pred[MAX_PREDICT];
+    char err[320];
+    int rc = -1, crc;
+
+    memset(&ct, 0, sizeof ct);
+    say_left_out(pts, g);
     spec.x = o->by_nodes ? CURVE_X_NODES : CURVE_X_THREADS;
     spec.qps = o->by_qps;
     spec.model = o->model;
@@ -403,82 +534,14 @@ static int fit_one(const struct fit_cli *o, const struct point_list *pts,
     rec.result = c.fitted ? c.fr : NULL;
     rec.think_time_s = o->think_s;
     rec.derived = c.derived;
-    if (o->boot_b > 0 && c.fitted && c.fit.dof > 0) {
-        struct bootstrap_options bo = bootstrap_options_default();
-        struct derived_value *dn = &rec.derived.n_peak, *dx = &rec.derived.x_peak;
-        struct derived_value *dc = &rec.derived.ceiling;
-        double *bn = malloc(2 * c.n_obs * sizeof *bn);
-        size_t k = 0;
-        for (size_t i = 0; bn && i < c.n_obs; i++)
-            if (c.obs_n[i] >= c.lv[c.fit_lo].n && c.obs_n[i] <= c.lv[c.fit_hi].n) {
-                bn[k] = c.obs_n[i];
-                bn[c.n_obs + k++] = c.obs_x[i];
-            }
-        bo.replicates = (size_t)o->boot_b;
-        bo.seed = BOOTSTRAP_SEED;
-        if (bn && bootstrap_derived(bn, bn + c.n_obs, k, &c.fit, &bo, ws, &rec.boot, err,
-                                    sizeof err) == MODEL_OK) {
-            rec.bootstrapped = 1;
-            rec.seed = BOOTSTRAP_SEED;
-            if (rec.derived.has_peak) {
-                dn->lo = rec.boot.n_peak.lo;
-                dn->hi = rec.boot.n_peak.hi;
-                dx->lo = rec.boot.x_max.lo;
-                dx->hi = rec.boot.x_max.hi;
-            }
-            if (isfinite(dc->value)) {
-                dc->lo = rec.boot.ceiling.lo;
-                dc->hi = rec.boot.ceiling.hi;
-            }
-            if (c.peak.has && c.peak.from_model) {
-                c.peak.n.lo = dn->lo;
-                c.peak.n.hi = dn->hi;
-                c.peak.x.lo = dx->lo;
-                c.peak.x.hi = dx->hi;
-            }
-        } else {
-            fprintf(stderr, "sizeup: %s / %s: bootstrap: %s; delta-method intervals kept\n",
-                    p0->target, p0->workload, bn ? err : "out of memory");
-        }
-        free(bn);
-    }
+    if (o->boot_b > 0 && c.fitted && c.fit.dof > 0)
+        bootstrap_intervals(o, &c, &rec, ws, p0);
     {
         int latency = !o->by_nodes;
         if (c.lat)
             rec.pctl = c.spec.lat_pct;
-        for (size_t i = 0; i < o->n_predict; i++) {
-            struct fit_record_prediction *p = &pred[i];
-            memset(p, 0, sizeof *p);
-            p->n = (double)o->predict[i];
-            curve_throughput(&c, p->n, &p->v);
-            p->r_s.value = p->r_s.lo = p->r_s.hi = NAN;
-            if (latency && p->v.x.value > 0) {
-                p->r_s.value = p->n / p->v.x.value - o->think_s;
-                if (p->v.x.hi > 0 && p->v.x.lo > 0) {
-                    p->r_s.lo = p->n / p->v.x.hi - o->think_s;
-                    p->r_s.hi = p->n / p->v.x.lo - o->think_s;
-                }
-                /* R = N/X - T < 0: the think time is more than a whole cycle at this N, which
-                 * no response time explains: none is given (and an interval stops at 0) */
-                if (p->r_s.value < 0) {
-                    fprintf(stderr,
-                            "sizeup: fit: %s / %s: --think-time %g s exceeds N/X = %.4g s at %g "
-                            "%s: no mean response time there (R = N/X - T < 0)\n",
-                            rec.target, rec.workload, o->think_s, p->n / p->v.x.value, p->n,
-                            o->by_nodes ? "nodes" : "threads");
-                    p->r_s.value = p->r_s.lo = p->r_s.hi = NAN;
-                } else if (p->r_s.lo < 0) {
-                    p->r_s.lo = 0;
-                }
-            }
-            p->pctl_ms = NAN;
-            if (c.lat) {
-                enum curve_basis b;
-                p->pctl_ms = curve_latency(&c, p->n, &b) * 1e3;
-                p->pctl_extrapolated = b == CURVE_BASIS_EXTRAPOLATED;
-            }
-            p->unsaturated = c.shape.cls == SHAPE_RISING && p->v.beyond > 2;
-        }
+        for (size_t i = 0; i < o->n_predict; i++)
+            predict_one(o, &c, &rec, (double)o->predict[i], &pred[i]);
         rec.n_pred = o->n_predict;
         rec.pred = pred;
         if (o->has_target && latency) {
