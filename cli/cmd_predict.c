@@ -340,19 +340,143 @@ out:
     return rc;
 }
 
+/* --map and --transfer parsed into maps (map_text holds their strings: the caller frees them)
+ * and transfer. @return CLI_RUN, or SIZEUP_EXIT_USAGE said on stderr. */
+static int parse_specs(const struct predict_args *a, struct rank_map *maps, char **map_text,
+                       struct predict_transfer *transfer)
+{
+    for (size_t i = 0; i < a->n_maps; i++) {
+        map_text[i] = strdup(a->maps[i]);
+        if (!map_text[i] || rank_map_parse(map_text[i], &maps[i]) != 0)
+            return cli_usage_error("predict", "--map takes TARGET=CONFIG-ID, not '%s'", a->maps[i]);
+    }
+    for (size_t i = 0; i < a->n_transfer; i++) {
+        char err[256];
+        if (predict_transfer_parse(a->transfer_text[i], &transfer[i], err, sizeof err) != 0)
+            return cli_usage_error("predict", "--transfer: %s", err);
+    }
+    return CLI_RUN;
+}
+
+/* --scores read into sc, and every --transfer by score checked to have its calibrated error
+ * there. @return CLI_RUN, or the exit status said on stderr. */
+static int load_scores(const struct predict_args *a, const struct predict_transfer *transfer,
+                       struct score_table *sc)
+{
+    if (a->scores) {
+        char err[512];
+        if (score_table_load(a->scores, sc, err, sizeof err) != 0) {
+            fprintf(stderr, "sizeup: %s\n", err);
+            return SIZEUP_EXIT_INPUT;
+        }
+    }
+    for (size_t i = 0; i < a->n_transfer; i++) {
+        const char *spec = transfer[i].spec[0] ? transfer[i].spec : score_best_spec(sc);
+        if (!transfer[i].score)
+            continue;
+        if (!a->scores)
+            return cli_usage_error("predict", "--transfer %s: give --scores FILE",
+                                   a->transfer_text[i]);
+        if (!spec || !score_calibration(sc, spec)) {
+            fprintf(stderr,
+                    "sizeup: --transfer %s: %s has no calibrated error for %s: measure it with "
+                    "sizeup predict --calibrate-transfer %s and add the entry to the file's "
+                    "\"calibration\"\n",
+                    a->transfer_text[i], a->scores, spec ? spec : "any score",
+                    spec ? spec : "BENCH.KIND");
+            return SIZEUP_EXIT_USAGE;
+        }
+    }
+    return CLI_RUN;
+}
+
+/* The catalogs (--catalog, else the default) into *cat (allocated here; the caller frees it)
+ * and the --points files into pts; a file that could not be read whole sets *status to
+ * SIZEUP_EXIT_INPUT. @return SIZEUP_EXIT_OK, or the exit status said on stderr. */
+static int load_inputs(const struct predict_args *a, struct cat_catalog **cat,
+                       struct point_list *pts, int *status)
+{
+    struct import_options io = {.max_points = IMPORT_HELD_POINTS_MAX};
+    int rc;
+    if (!(*cat = cat_catalog_new())) {
+        fprintf(stderr, "sizeup: out of memory\n");
+        return SIZEUP_EXIT_FAIL;
+    }
+    if (a->n_catalogs == 0) {
+        rc = cmd_catalog_load_one(*cat, cat_default_source());
+    } else {
+        rc = SIZEUP_EXIT_OK;
+        for (size_t i = 0; rc == SIZEUP_EXIT_OK && i < a->n_catalogs; i++)
+            rc = cmd_catalog_load_one(*cat, a->catalogs[i]);
+    }
+    if (rc != SIZEUP_EXIT_OK)
+        return rc;
+    for (size_t i = 0; i < a->n_points; i++) {
+        struct import_report rep;
+        long twice = cli_same_file_before(a->points, i);
+        int irc;
+        if (twice >= 0) {
+            fprintf(stderr,
+                    "sizeup: %s: the same file as %s, given before: read once (its points "
+                    "twice would be replicates that agree exactly, a run-to-run noise of 0)\n",
+                    a->points[i], a->points[twice]);
+            continue;
+        }
+        irc = import_file(a->points[i], &io, pts, &rep);
+        if (irc < 0 || irc == IMPORT_WARN) {
+            fprintf(stderr, "sizeup: %s\n", rep.msg);
+            *status = SIZEUP_EXIT_INPUT;
+        }
+    }
+    return SIZEUP_EXIT_OK;
+}
+
+/* Predict the unmeasured sizes of the catalogs' families (or --validate) and write them.
+ * @return the exit status (status when all went well). */
+static int predict_sizes(const struct predict_args *a, const struct point_list *pts,
+                         const struct cat_catalog *cat, const struct score_table *sc,
+                         const struct predict_transfer *transfer, const struct rank_map *maps,
+                         int status)
+{
+    struct predict_options po;
+    struct predict_set s;
+    struct emit_ctx ec;
+    double levels[PREDICT_MAX_LEVELS];
+    int rc;
+    for (size_t i = 0; i < a->n_threads; i++)
+        levels[i] = (double)a->threads[i];
+    memset(&po, 0, sizeof po);
+    po.threads = a->n_threads ? levels : NULL;
+    po.n_threads = a->n_threads;
+    po.transfer = transfer;
+    po.n_transfer = a->n_transfer;
+    po.maps = maps;
+    po.n_maps = a->n_maps;
+    po.workload = a->workload;
+    po.slo = a->slo;
+    po.scores = a->scores ? sc : NULL;
+    rc = predict_set_build(&s, pts, cat, &po, stderr);
+    if (rc < 0)
+        return SIZEUP_EXIT_FAIL;
+    if (rc > 0)
+        status = SIZEUP_EXIT_INPUT;
+    ec.s = &s;
+    ec.a = a;
+    rc = outfile_emit(a->out, a->validate ? "the validation" : "the predictions", emit, &ec) == 0
+             ? status
+             : SIZEUP_EXIT_FAIL;
+    predict_set_destroy(&s);
+    return rc;
+}
+
 int cmd_predict(int argc, char **argv)
 {
     struct predict_args a;
     struct cli_args ca;
-    struct predict_options po;
-    struct predict_set s;
     struct rank_map maps[PREDICT_MAX_FILES];
     char *map_text[PREDICT_MAX_FILES] = {0};
-    double levels[PREDICT_MAX_LEVELS];
     struct point_list pts;
     struct cat_catalog *cat = NULL;
-    struct import_options io = {.max_points = IMPORT_HELD_POINTS_MAX};
-    struct emit_ctx ec;
     struct predict_transfer transfer[PREDICT_MAX_TRANSFER];
     struct score_table sc;
     int rc, status = SIZEUP_EXIT_OK;
@@ -364,122 +488,27 @@ int cmd_predict(int argc, char **argv)
         return rc;
     if (a.n_points == 0)
         return cli_usage_error("predict", "no points: give --points FILE");
-    for (size_t i = 0; i < a.n_maps; i++) {
-        map_text[i] = strdup(a.maps[i]);
-        if (!map_text[i] || rank_map_parse(map_text[i], &maps[i]) != 0) {
-            rc = cli_usage_error("predict", "--map takes TARGET=CONFIG-ID, not '%s'", a.maps[i]);
-            goto out;
-        }
-    }
-    for (size_t i = 0; i < a.n_transfer; i++) {
-        char err[256];
-        if (predict_transfer_parse(a.transfer_text[i], &transfer[i], err, sizeof err) != 0) {
-            rc = cli_usage_error("predict", "--transfer: %s", err);
-            goto out;
-        }
-    }
+    if ((rc = parse_specs(&a, maps, map_text, transfer)) != CLI_RUN)
+        goto out;
     if ((a.n_calibrate || a.scores) && a.n_disks)
-        return cli_usage_error("predict", "--scores and --calibrate-transfer are not for --disk");
-    if (a.n_calibrate && !a.scores)
-        return cli_usage_error("predict", "--calibrate-transfer needs --scores FILE");
-    if (a.scores) {
-        char err[512];
-        if (score_table_load(a.scores, &sc, err, sizeof err) != 0) {
-            fprintf(stderr, "sizeup: %s\n", err);
-            rc = SIZEUP_EXIT_INPUT;
-            goto out;
-        }
-    }
-    for (size_t i = 0; i < a.n_transfer; i++) {
-        const char *spec = transfer[i].spec[0] ? transfer[i].spec : score_best_spec(&sc);
-        if (!transfer[i].score)
-            continue;
-        if (!a.scores) {
-            rc =
-                cli_usage_error("predict", "--transfer %s: give --scores FILE", a.transfer_text[i]);
-            goto out;
-        }
-        if (!spec || !score_calibration(&sc, spec)) {
-            fprintf(stderr,
-                    "sizeup: --transfer %s: %s has no calibrated error for %s: measure it with "
-                    "sizeup predict --calibrate-transfer %s and add the entry to the file's "
-                    "\"calibration\"\n",
-                    a.transfer_text[i], a.scores, spec ? spec : "any score",
-                    spec ? spec : "BENCH.KIND");
-            rc = SIZEUP_EXIT_USAGE;
-            goto out;
-        }
-    }
-    for (size_t i = 0; i < a.n_threads; i++)
-        levels[i] = (double)a.threads[i];
+        rc = cli_usage_error("predict", "--scores and --calibrate-transfer are not for --disk");
+    else if (a.n_calibrate && !a.scores)
+        rc = cli_usage_error("predict", "--calibrate-transfer needs --scores FILE");
+    else
+        rc = load_scores(&a, transfer, &sc);
+    if (rc != CLI_RUN)
+        goto out;
     point_list_init(&pts);
-    if (!(cat = cat_catalog_new())) {
-        fprintf(stderr, "sizeup: out of memory\n");
-        rc = SIZEUP_EXIT_FAIL;
-        goto out_pts;
-    }
-    if (a.n_catalogs == 0) {
-        rc = cmd_catalog_load_one(cat, cat_default_source());
-    } else {
-        rc = SIZEUP_EXIT_OK;
-        for (size_t i = 0; rc == SIZEUP_EXIT_OK && i < a.n_catalogs; i++)
-            rc = cmd_catalog_load_one(cat, a.catalogs[i]);
-    }
-    if (rc != SIZEUP_EXIT_OK)
-        goto out_pts;
-    for (size_t i = 0; i < a.n_points; i++) {
-        struct import_report rep;
-        long twice = cli_same_file_before(a.points, i);
-        int irc;
-        if (twice >= 0) {
-            fprintf(stderr,
-                    "sizeup: %s: the same file as %s, given before: read once (its points "
-                    "twice would be replicates that agree exactly, a run-to-run noise of 0)\n",
-                    a.points[i], a.points[twice]);
-            continue;
-        }
-        irc = import_file(a.points[i], &io, &pts, &rep);
-        if (irc < 0 || irc == IMPORT_WARN) {
-            fprintf(stderr, "sizeup: %s\n", rep.msg);
-            status = SIZEUP_EXIT_INPUT;
-        }
-    }
-    if (a.n_disks > 0) {
+    if ((rc = load_inputs(&a, &cat, &pts, &status)) != SIZEUP_EXIT_OK)
+        ; /* said on stderr */
+    else if (a.n_disks > 0)
         rc = predict_disks(&a, &pts, cat, status);
-        goto out_pts;
-    }
-    if (a.n_calibrate) {
+    else if (a.n_calibrate)
         rc = calibrate(&a, &pts, cat, &sc, status);
-        goto out_pts;
-    }
-    if (a.from || a.probed_disk || a.vcpus) {
+    else if (a.from || a.probed_disk || a.vcpus)
         rc = cli_usage_error("predict", "--from, --probed-disk and --vcpus go with --disk");
-        goto out_pts;
-    }
-    memset(&po, 0, sizeof po);
-    po.threads = a.n_threads ? levels : NULL;
-    po.n_threads = a.n_threads;
-    po.transfer = transfer;
-    po.n_transfer = a.n_transfer;
-    po.maps = maps;
-    po.n_maps = a.n_maps;
-    po.workload = a.workload;
-    po.slo = a.slo;
-    po.scores = a.scores ? &sc : NULL;
-    rc = predict_set_build(&s, &pts, cat, &po, stderr);
-    if (rc < 0) {
-        rc = SIZEUP_EXIT_FAIL;
-        goto out_pts;
-    }
-    if (rc > 0)
-        status = SIZEUP_EXIT_INPUT;
-    ec.s = &s;
-    ec.a = &a;
-    rc = outfile_emit(a.out, a.validate ? "the validation" : "the predictions", emit, &ec) == 0
-             ? status
-             : SIZEUP_EXIT_FAIL;
-    predict_set_destroy(&s);
-out_pts:
+    else
+        rc = predict_sizes(&a, &pts, cat, &sc, transfer, maps, status);
     cat_catalog_free(cat);
     point_list_destroy(&pts);
 out:
