@@ -435,6 +435,69 @@ static int run_candidates(const struct study *s, struct study_probes *sp,
     return status;
 }
 
+/* What the study sizes for, as rank --require says it (on stderr). */
+static void say_requirement(const struct study *s)
+{
+    fprintf(stderr,
+            "sizeup study: sizing for %s: %s %.1f tps x growth %g x (1 + headroom %g) = %.1f "
+            "tps of the mix",
+            s->require, s->require_at, s->require_base_tps, s->require_growth, s->require_headroom,
+            s->required_tps);
+    for (size_t i = 0; i < s->n_wl; i++)
+        fprintf(stderr, "%s %s:%.3f", i ? "," : "", s->wl[i].name, s->wl[i].weight);
+    fprintf(stderr, "\n");
+    if (s->require_residual > WORKLOAD_RESIDUAL_NOTE)
+        fprintf(stderr,
+                "sizeup study: note: the mix issues the observed statements only "
+                "approximately: %.0f %% of them differ (the record's mix.residual)\n",
+                100 * s->require_residual);
+}
+
+/* The output folder made ready: refused when it holds results and --resume is not given,
+ * created, locked for this study (*lockfd: the caller releases it), emptied of a former run's
+ * bookkeeping, or with --resume its results read into done. @return SIZEUP_EXIT_OK, or the
+ * exit status said on stderr. */
+static int prepare_output(const struct study_cmd *o, const struct study *s,
+                          const struct study_probe_files *f, struct point_list *done, int *lockfd)
+{
+    char err[1200];
+    struct stat st;
+    if (stat(f->results, &st) == 0 && st.st_size > 0 && !o->resume) {
+        fprintf(stderr,
+                "sizeup: %s already holds results: run with --resume to go on "
+                "with them, or remove it to start over\n",
+                f->results);
+        return SIZEUP_EXIT_USAGE;
+    }
+    if (mkdir(s->output, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "sizeup: cannot create the output folder %s: %s\n", s->output,
+                strerror(errno));
+        return SIZEUP_EXIT_FAIL;
+    }
+    /* one study at a time in an output folder (util/outlock.h): a second one would drop and
+     * recreate the first's tables and interleave its records (issue 27.8) */
+    if ((*lockfd = outlock_take(f->results, err, sizeof err)) < 0) {
+        fprintf(stderr, "sizeup: %s\n", err);
+        return SIZEUP_EXIT_FAIL;
+    }
+    if (!o->resume) {
+        unlink(f->done_path); /* a fresh study: no curve is finished */
+        unlink(f->parts);     /* nor any level of several clients */
+        unlink(f->confirm);   /* nor confirmed */
+    }
+    if (o->resume && stat(f->results, &st) == 0 && st.st_size > 0) {
+        struct import_report rep;
+        if (append_cut_torn(f->results, err, sizeof err) != 0 && err[0])
+            fprintf(stderr, "study: warning: %s\n", err);
+        if (import_file(f->results, NULL, done, &rep) < 0) {
+            fprintf(stderr, "sizeup: %s\n", rep.msg);
+            return SIZEUP_EXIT_INPUT;
+        }
+        fprintf(stderr, "study: resuming with %zu point(s) from %s\n", done->n, f->results);
+    }
+    return SIZEUP_EXIT_OK;
+}
+
 int cmd_study(int argc, char **argv)
 {
     struct study_cmd o;
@@ -448,7 +511,6 @@ int cmd_study(int argc, char **argv)
     int lockfd = -1;
     int rc, status = SIZEUP_EXIT_OK, unreachable = 0, lib = 0;
     struct point_list done;
-    struct stat st;
     const char *path;
 
     memset(&o, 0, sizeof o);
@@ -460,22 +522,8 @@ int cmd_study(int argc, char **argv)
         fprintf(stderr, "sizeup: %s\n", err);
         return SIZEUP_EXIT_INPUT;
     }
-    if (s.require) {
-        /* what the study sizes for, as rank --require says it */
-        fprintf(stderr,
-                "sizeup study: sizing for %s: %s %.1f tps x growth %g x (1 + headroom %g) = %.1f "
-                "tps of the mix",
-                s.require, s.require_at, s.require_base_tps, s.require_growth, s.require_headroom,
-                s.required_tps);
-        for (size_t i = 0; i < s.n_wl; i++)
-            fprintf(stderr, "%s %s:%.3f", i ? "," : "", s.wl[i].name, s.wl[i].weight);
-        fprintf(stderr, "\n");
-        if (s.require_residual > WORKLOAD_RESIDUAL_NOTE)
-            fprintf(stderr,
-                    "sizeup study: note: the mix issues the observed statements only "
-                    "approximately: %.0f %% of them differ (the record's mix.residual)\n",
-                    100 * s.require_residual);
-    }
+    if (s.require)
+        say_requirement(&s);
     if (!(sp = study_probes_new(&s, err, sizeof err))) {
         fprintf(stderr, "sizeup: %s\n", err);
         study_destroy(&s);
@@ -492,47 +540,12 @@ int cmd_study(int argc, char **argv)
     snprintf(parts_path, sizeof parts_path, "%s/parts.jsonl", s.output);
     snprintf(confirm_path, sizeof confirm_path, "%s/confirm.jsonl", s.output);
     point_list_init(&done);
-    if (stat(results, &st) == 0 && st.st_size > 0 && !o.resume) {
-        fprintf(stderr,
-                "sizeup: %s already holds results: run with --resume to go on "
-                "with them, or remove it to start over\n",
-                results);
-        status = SIZEUP_EXIT_USAGE;
-        goto out;
-    }
-    if (mkdir(s.output, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "sizeup: cannot create the output folder %s: %s\n", s.output,
-                strerror(errno));
-        status = SIZEUP_EXIT_FAIL;
-        goto out;
-    }
-    /* one study at a time in an output folder (util/outlock.h): a second one would drop and
-     * recreate the first's tables and interleave its records (issue 27.8) */
-    if ((lockfd = outlock_take(results, err, sizeof err)) < 0) {
-        fprintf(stderr, "sizeup: %s\n", err);
-        status = SIZEUP_EXIT_FAIL;
-        goto out;
-    }
-    if (!o.resume) {
-        unlink(done_path);    /* a fresh study: no curve is finished */
-        unlink(parts_path);   /* nor any level of several clients */
-        unlink(confirm_path); /* nor confirmed */
-    }
-    if (o.resume && stat(results, &st) == 0 && st.st_size > 0) {
-        struct import_report rep;
-        if (append_cut_torn(results, err, sizeof err) != 0 && err[0])
-            fprintf(stderr, "study: warning: %s\n", err);
-        if (import_file(results, NULL, &done, &rep) < 0) {
-            fprintf(stderr, "sizeup: %s\n", rep.msg);
-            status = SIZEUP_EXIT_INPUT;
-            goto out;
-        }
-        fprintf(stderr, "study: resuming with %zu point(s) from %s\n", done.n, results);
-    }
     files.results = results;
     files.done_path = done_path;
     files.parts = parts_path;
     files.confirm = confirm_path;
+    if ((status = prepare_output(&o, &s, &files, &done, &lockfd)) != SIZEUP_EXIT_OK)
+        goto out;
     if (!(files.log = fopen(log_path, "a"))) {
         fprintf(stderr, "sizeup: cannot write %s: %s\n", log_path, strerror(errno));
         status = SIZEUP_EXIT_FAIL;
