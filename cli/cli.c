@@ -1,6 +1,7 @@
-/* cli.c - option tables as data: one parser, --help from the same table, dispatch (cli.h). */
+/* cli.c - option tables as data: one parser, dispatch (cli.h); --help is cli_help.c. */
 #include "cli.h"
 
+#include "cli_table.h"
 #include "textsafe.h"
 
 #include <ctype.h>
@@ -16,10 +17,6 @@
 /* getopt_long value of option i of a table; --help is HELP_VAL. */
 #define OPT_VAL(i) (256 + (i))
 #define HELP_VAL 'h'
-
-/* Width of --help text and the widest option label before the text goes on its own line. */
-#define HELP_COLS 100
-#define HELP_LABEL_MAX 34
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -38,7 +35,7 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return SIZEUP_EXIT_USAGE;
 }
 
-static size_t n_options(const struct cli_cmd *cmd)
+size_t cli_table_count(const struct cli_cmd *cmd)
 {
     size_t n = 0;
     if (cmd->options)
@@ -97,7 +94,7 @@ static int in_range(const struct cli_opt *o, double v)
     return (o->min == 0 && o->max == 0) || (v >= o->min && v <= o->max);
 }
 
-static const char *choice_list(const struct cli_opt *o, char *buf, size_t cap)
+const char *cli_table_choices(const struct cli_opt *o, char *buf, size_t cap)
 {
     size_t n = 0, len = 0;
     buf[0] = '\0';
@@ -217,7 +214,7 @@ static void takes_text(const struct cli_opt *o, char *buf, size_t cap)
         snprintf(buf, cap, "a non-empty value");
         break;
     case CLI_CHOICE:
-        snprintf(buf, cap, "%s", choice_list(o, c, sizeof c));
+        snprintf(buf, cap, "%s", cli_table_choices(o, c, sizeof c));
         break;
     case CLI_CUSTOM:
         snprintf(buf, cap, "a value");
@@ -407,7 +404,7 @@ const char *cli_default_text(const struct cli_opt *o)
 
 int cli_check_table(const struct cli_cmd *cmd, char *err, size_t cap)
 {
-    size_t n = n_options(cmd);
+    size_t n = cli_table_count(cmd);
     char *scratch, msg[256];
     if (n > CLI_MAX_OPTIONS) {
         snprintf(err, cap, "%s: %zu options, at most %d", cmd->name, n, CLI_MAX_OPTIONS);
@@ -573,7 +570,7 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, void *dest, stru
 {
     struct option longs[CLI_MAX_OPTIONS + 2];
     char shorts[3 * CLI_MAX_OPTIONS + 8], err[320];
-    size_t n = n_options(cmd), ns = 0;
+    size_t n = cli_table_count(cmd), ns = 0;
     int c;
 
     memset(args, 0, sizeof *args);
@@ -660,7 +657,7 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, void *dest, stru
 
 int cli_given(const struct cli_cmd *cmd, const struct cli_args *args, const char *name)
 {
-    size_t n = n_options(cmd);
+    size_t n = cli_table_count(cmd);
     for (size_t i = 0; i < n && i < CLI_MAX_OPTIONS; i++)
         if (strcmp(cmd->options[i].name, name) == 0)
             return args->given[i];
@@ -689,122 +686,6 @@ int cli_run_sub(const struct cli_cmd *cmd, int argc, char **argv)
     return cli_usage_error(cmd->name, "unknown %s '%s' (%s)",
                            cmd->sub_word ? cmd->sub_word : "command", argc > 0 ? argv[0] : "",
                            names);
-}
-
-/* ---- --help ------------------------------------------------------------------------------ */
-
-/* Write text from column indent, wrapping at spaces so lines end before column cols. */
-static void print_wrapped(FILE *f, const char *text, int indent, int cols)
-{
-    int avail = cols - indent > 20 ? cols - indent : 20;
-    if (!*text)
-        fputc('\n', f);
-    while (*text) {
-        int len = (int)strlen(text), cut = len;
-        if (len > avail) {
-            cut = avail;
-            while (cut > 0 && text[cut] != ' ')
-                cut--;
-            if (cut == 0)
-                cut = avail;
-        }
-        fprintf(f, "%.*s\n", cut, text);
-        text += cut;
-        while (*text == ' ')
-            text++;
-        if (*text)
-            fprintf(f, "%*s", indent, "");
-    }
-}
-
-static const char *arg_name(const struct cli_opt *o)
-{
-    static const char *const by_type[] = {[CLI_FLAG] = "",
-                                          [CLI_BOOL] = "on|off",
-                                          [CLI_INT] = "N",
-                                          [CLI_REAL] = "X",
-                                          [CLI_SECONDS] = "DURATION",
-                                          [CLI_MS] = "LATENCY",
-                                          [CLI_FRACTION] = "P",
-                                          [CLI_SIZE] = "SIZE",
-                                          [CLI_INT_LIST] = "N,...",
-                                          [CLI_SLO] = "STAT:LATENCY",
-                                          [CLI_PATH] = "FILE",
-                                          [CLI_STRING] = "NAME",
-                                          [CLI_CHOICE] = "NAME",
-                                          [CLI_CUSTOM] = "VALUE"};
-    return o->arg_name ? o->arg_name : by_type[o->type];
-}
-
-static int option_label(const struct cli_opt *o, char *buf, size_t cap)
-{
-    char shortpart[8] = "    ";
-    if (o->short_name)
-        snprintf(shortpart, sizeof shortpart, "-%c, ", o->short_name);
-    if (o->type == CLI_FLAG)
-        return snprintf(buf, cap, "%s--%s", shortpart, o->name);
-    if (o->optional)
-        return snprintf(buf, cap, "%s--%s[=%s]", shortpart, o->name, arg_name(o));
-    return snprintf(buf, cap, "%s--%s=%s", shortpart, o->name, arg_name(o));
-}
-
-/* The help text of o with its choices and default: "the model (usl, ... or auto; default:
- * auto)". */
-static void option_text(const struct cli_opt *o, char *buf, size_t cap)
-{
-    char choices[400] = "";
-    const char *dflt = cli_default_text(o);
-    if (o->type == CLI_CHOICE)
-        choice_list(o, choices, sizeof choices);
-    if (*choices && dflt)
-        snprintf(buf, cap, "%s (%s; default: %s)", o->help, choices, dflt);
-    else if (*choices)
-        snprintf(buf, cap, "%s (%s)", o->help, choices);
-    else if (dflt)
-        snprintf(buf, cap, "%s (default: %s)", o->help, dflt);
-    else
-        snprintf(buf, cap, "%s", o->help);
-}
-
-void cli_help(const struct cli_cmd *cmd, FILE *f)
-{
-    static const struct cli_opt help_opt = {"help", 'h', CLI_FLAG, .help = "this text"};
-    size_t n = n_options(cmd);
-    char label[128], text[1024];
-    int width = 0;
-
-    fprintf(f, "%s\n", cmd->usage);
-    if (cmd->description && *cmd->description)
-        fprintf(f, "\n%s\n", cmd->description);
-    if (cmd->subs) {
-        int w = 0;
-        const char *word = cmd->sub_word ? cmd->sub_word : "command";
-        for (const struct cli_sub *s = cmd->subs; s->name; s++)
-            if ((int)strlen(s->name) > w)
-                w = (int)strlen(s->name);
-        w = w + 1 < 9 ? 9 : w + 1;
-        fprintf(f, "\n%c%ss:\n", toupper((unsigned char)word[0]), word + 1);
-        for (const struct cli_sub *s = cmd->subs; s->name; s++)
-            fprintf(f, "  %-*s %s\n", w, s->name, s->summary);
-    }
-    for (size_t i = 0; i <= n; i++) {
-        int len = option_label(i < n ? &cmd->options[i] : &help_opt, label, sizeof label);
-        if (len > width && len < HELP_LABEL_MAX)
-            width = len;
-    }
-    fprintf(f, "\nOptions:\n");
-    for (size_t i = 0; i <= n; i++) {
-        const struct cli_opt *o = i < n ? &cmd->options[i] : &help_opt;
-        int len = option_label(o, label, sizeof label);
-        if (len > width)
-            fprintf(f, "  %s\n  %*s  ", label, width, "");
-        else
-            fprintf(f, "  %-*s  ", width, label);
-        option_text(o, text, sizeof text);
-        print_wrapped(f, text, width + 4, HELP_COLS);
-    }
-    if (cmd->epilog && *cmd->epilog)
-        fprintf(f, "\n%s\n", cmd->epilog);
 }
 
 long cli_same_file_before(const char *const *paths, size_t i)
