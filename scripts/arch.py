@@ -9,8 +9,11 @@ library's link line, and (with --check) the dependency rule of docs/architecture
     probes   -> records, util                 (the only library that links libmariadb)
     advisor  -> records, models, catalogs, util; inside it, by concern, one way:
                 curve <- plan, rank <- decide <- present, study
-    drive    -> advisor, probes, records, models, catalogs, util   (talks to servers)
-    cli      -> everything                    (options, output, exit codes; no server talk)
+    drive    -> advisor, probes, records, models, catalogs, util   (talks to servers and disks:
+                probe_drive, probe_curve, probe_tables, study_probe, study_clients,
+                observe_drive, disk_drive; each returns enum drive_status, never exits)
+    cli      -> everything                    (options, output, exit codes; no server or disk
+                talk: tests/arch/test_cli_calls.sh checks its calls into probes with nm)
     <mysql.h> only in probes/*.c; no include circle between modules (a module is a .c/.h pair)
 
 Usage: scripts/arch.py [--check [--known TEXT]...] [ROOT]
