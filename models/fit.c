@@ -27,14 +27,11 @@ int fit_curve(const double *n, const double *x, size_t npts, int model, struct u
     return fit_curve_opt(n, x, npts, &o, ws, out, errmsg, errcap);
 }
 
-int fit_curve_opt(const double *n, const double *x, size_t npts, const struct fit_options *opt,
-                  struct usl_workspace *ws, struct fit_result *out, char *errmsg, size_t errcap)
+/* The asked model is known and the points can be fitted (at least 2, each valid): MODEL_OK,
+ * else MODEL_EINVAL with the reason in errmsg. */
+static int check_request(int model, const double *n, const double *x, size_t npts, char *errmsg,
+                         size_t errcap)
 {
-    int model = opt ? opt->model : FIT_AUTO, peak_seen = opt ? opt->peak_seen : 0;
-    size_t distinct;
-    int want[3] = {0, 0, 0}, rc;
-
-    memset(out, 0, sizeof *out);
     if (model != FIT_AUTO && model != MODEL_USL && model != MODEL_AMDAHL &&
         model != MODEL_PIECEWISE) {
         if (errmsg)
@@ -49,19 +46,16 @@ int fit_curve_opt(const double *n, const double *x, size_t npts, const struct fi
     }
     if (model_check_points(n, x, npts, errmsg, errcap) != MODEL_OK)
         return MODEL_EINVAL;
-    distinct = model_count_distinct(n, npts);
-    if (model == FIT_AUTO)
-        want[MODEL_USL] = want[MODEL_AMDAHL] = want[MODEL_PIECEWISE] = 1;
-    else
-        want[model] = 1;
-    if (distinct < 3) {
-        for (int k = 0; k < 2; k++)
-            if (want[k])
-                snprintf(out->fit_err[k], sizeof out->fit_err[k],
-                         "%zu distinct x values: needs at least 3", distinct);
-        want[MODEL_USL] = want[MODEL_AMDAHL] = 0;
-        want[MODEL_PIECEWISE] = 1;
-    }
+    return MODEL_OK;
+}
+
+/* Fit every model want[] names into out->fits (fitted[] set, or fit_err[] saying why not; fewer
+ * than 3 distinct x mark a fit MODEL_WARN_FEW_DISTINCT). MODEL_OK, or MODEL_ENOMEM. */
+static int fit_wanted(const double *n, const double *x, size_t npts, const int want[3],
+                      size_t distinct, struct usl_workspace *ws, struct fit_result *out,
+                      char *errmsg, size_t errcap)
+{
+    int rc;
     for (int k = 0; k < 3; k++) {
         char msg[160] = "";
         if (!want[k])
@@ -86,6 +80,77 @@ int fit_curve_opt(const double *n, const double *x, size_t npts, const struct fi
             snprintf(out->fit_err[k], sizeof out->fit_err[k], "%s", msg);
         }
     }
+    return MODEL_OK;
+}
+
+/* The automatic choice over the fitted models when the points show no peak: the saturating
+ * model (the USL only when kappa is significant and AICc prefers it, else Amdahl), or the
+ * piecewise model when its AICc is lower. Sets out->chosen and out->reason; MODEL_OK, or
+ * MODEL_ENOCONV when nothing was fitted. */
+static int choose_by_aicc(struct fit_result *out, char *errmsg, size_t errcap)
+{
+    int sat = -1;
+    const char *why_sat = "";
+    if (out->fitted[MODEL_AMDAHL])
+        sat = MODEL_AMDAHL;
+    if (out->fitted[MODEL_USL]) {
+        const struct model_fit *u = &out->fits[MODEL_USL];
+        if (sat < 0 && out->kappa_significant) {
+            sat = MODEL_USL;
+        } else if (sat >= 0 && out->kappa_significant && u->aicc < out->fits[sat].aicc) {
+            sat = MODEL_USL;
+            why_sat = "kappa significant and lower AICc than Amdahl";
+        } else if (sat >= 0) {
+            why_sat = out->kappa_significant ? "USL has higher AICc than Amdahl"
+                                             : "kappa not significant";
+        }
+    }
+    if (sat < 0 && !out->fitted[MODEL_PIECEWISE]) {
+        if (errmsg)
+            snprintf(errmsg, errcap, "no model could be fitted: %s", out->fit_err[MODEL_USL]);
+        return MODEL_ENOCONV;
+    }
+    if (sat < 0) {
+        out->chosen = MODEL_PIECEWISE;
+        snprintf(out->reason, sizeof out->reason, "the only model fitted");
+    } else if (out->fitted[MODEL_PIECEWISE] &&
+               out->fits[MODEL_PIECEWISE].aicc < out->fits[sat].aicc) {
+        out->chosen = MODEL_PIECEWISE;
+        snprintf(out->reason, sizeof out->reason, "lowest AICc (%s %.1f > piecewise %.1f)",
+                 model_kind_name((enum model_kind)sat), out->fits[sat].aicc,
+                 out->fits[MODEL_PIECEWISE].aicc);
+    } else {
+        out->chosen = (enum model_kind)sat;
+        snprintf(out->reason, sizeof out->reason, "lowest AICc%s%s", *why_sat ? "; " : "", why_sat);
+    }
+    return MODEL_OK;
+}
+
+int fit_curve_opt(const double *n, const double *x, size_t npts, const struct fit_options *opt,
+                  struct usl_workspace *ws, struct fit_result *out, char *errmsg, size_t errcap)
+{
+    int model = opt ? opt->model : FIT_AUTO, peak_seen = opt ? opt->peak_seen : 0;
+    size_t distinct;
+    int want[3] = {0, 0, 0}, rc;
+
+    memset(out, 0, sizeof *out);
+    if ((rc = check_request(model, n, x, npts, errmsg, errcap)) != MODEL_OK)
+        return rc;
+    distinct = model_count_distinct(n, npts);
+    if (model == FIT_AUTO)
+        want[MODEL_USL] = want[MODEL_AMDAHL] = want[MODEL_PIECEWISE] = 1;
+    else
+        want[model] = 1;
+    if (distinct < 3) {
+        for (int k = 0; k < 2; k++)
+            if (want[k])
+                snprintf(out->fit_err[k], sizeof out->fit_err[k],
+                         "%zu distinct x values: needs at least 3", distinct);
+        want[MODEL_USL] = want[MODEL_AMDAHL] = 0;
+        want[MODEL_PIECEWISE] = 1;
+    }
+    if ((rc = fit_wanted(n, x, npts, want, distinct, ws, out, errmsg, errcap)) != MODEL_OK)
+        return rc;
     out->kappa_significant = out->fitted[MODEL_USL] && fit_kappa_significant(&out->fits[MODEL_USL]);
 
     if (model != FIT_AUTO && distinct >= 3) {
@@ -121,45 +186,7 @@ int fit_curve_opt(const double *n, const double *x, size_t npts, const struct fi
                  "only the USL has one");
         return MODEL_OK;
     }
-    {
-        /* saturating model: USL only when kappa is significant and AICc prefers it */
-        int sat = -1;
-        const char *why_sat = "";
-        if (out->fitted[MODEL_AMDAHL])
-            sat = MODEL_AMDAHL;
-        if (out->fitted[MODEL_USL]) {
-            const struct model_fit *u = &out->fits[MODEL_USL];
-            if (sat < 0 && out->kappa_significant) {
-                sat = MODEL_USL;
-            } else if (sat >= 0 && out->kappa_significant && u->aicc < out->fits[sat].aicc) {
-                sat = MODEL_USL;
-                why_sat = "kappa significant and lower AICc than Amdahl";
-            } else if (sat >= 0) {
-                why_sat = out->kappa_significant ? "USL has higher AICc than Amdahl"
-                                                 : "kappa not significant";
-            }
-        }
-        if (sat < 0 && !out->fitted[MODEL_PIECEWISE]) {
-            if (errmsg)
-                snprintf(errmsg, errcap, "no model could be fitted: %s", out->fit_err[MODEL_USL]);
-            return MODEL_ENOCONV;
-        }
-        if (sat < 0) {
-            out->chosen = MODEL_PIECEWISE;
-            snprintf(out->reason, sizeof out->reason, "the only model fitted");
-        } else if (out->fitted[MODEL_PIECEWISE] &&
-                   out->fits[MODEL_PIECEWISE].aicc < out->fits[sat].aicc) {
-            out->chosen = MODEL_PIECEWISE;
-            snprintf(out->reason, sizeof out->reason, "lowest AICc (%s %.1f > piecewise %.1f)",
-                     model_kind_name((enum model_kind)sat), out->fits[sat].aicc,
-                     out->fits[MODEL_PIECEWISE].aicc);
-        } else {
-            out->chosen = (enum model_kind)sat;
-            snprintf(out->reason, sizeof out->reason, "lowest AICc%s%s", *why_sat ? "; " : "",
-                     why_sat);
-        }
-    }
-    return MODEL_OK;
+    return choose_by_aicc(out, errmsg, errcap);
 }
 
 int fit_check_levels(const struct model_fit *f, const double *n, const double *x,

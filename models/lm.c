@@ -163,13 +163,104 @@ static int all_finite(const double *v, size_t k)
     return 1;
 }
 
+/* The first damping: 1e-3 times the square of the largest scaled column norm ||J_j|| / D_j. */
+static double initial_mu(const double *J, size_t n, size_t p, const double *diag)
+{
+    double mx = -1.0;
+    for (size_t j = 0; j < p; j++)
+        mx = dmax(mx, nrm2(J + j, n, p) / diag[j]);
+    return 1.0e-3 * mx * mx;
+}
+
+/* jtj = J'J, the lower triangle (row-major p x p), summed over the residuals in order. */
+static void form_jtj(const double *J, size_t n, size_t p, double *jtj)
+{
+    for (size_t a = 0; a < p; a++)
+        for (size_t b = 0; b <= a; b++) {
+            double t = 0.0;
+            for (size_t i = 0; i < n; i++)
+                t += J[i * p + a] * J[i * p + b];
+            jtj[a * p + b] = t;
+        }
+}
+
+/* The step v solving (J'J + mu D'D) v = -g by the modified Cholesky factor. */
+static void damped_step(const double *jtj, const double *diag, const double *g, double mu, size_t p,
+                        double *v)
+{
+    double A[LM_MAX_PAR][LM_MAX_PAR], rhs[LM_MAX_PAR];
+    size_t perm[LM_MAX_PAR];
+    for (size_t a = 0; a < p; a++) {
+        for (size_t b = 0; b <= a; b++)
+            A[a][b] = jtj[a * p + b];
+        A[a][a] += mu * diag[a] * diag[a];
+        rhs[a] = -g[a];
+    }
+    mchol(A, p, perm);
+    mchol_solve(A, p, perm, rhs, v);
+}
+
+/* rho, the actual over the predicted reduction of step v (normf and normft the residual norms
+ * before and after it); -1 when the step did not reduce the norm or nothing was predicted. */
+static double gain_ratio(const double *J, const double *v, const double *diag, size_t n, size_t p,
+                         double mu, double normf, double normft)
+{
+    double rho = -1.0;
+    if (normft < normf) {
+        double u = normft / normf, actual = 1.0 - u * u, e2 = 0.0, jp[LM_MAX_PTS];
+        double ndp, njp, w, pred;
+        for (size_t j = 0; j < p; j++) {
+            double s = diag[j] * v[j];
+            e2 += s * s;
+        }
+        ndp = sqrt(e2);
+        for (size_t i = 0; i < n; i++) {
+            double t = 0.0;
+            for (size_t j = 0; j < p; j++)
+                t += J[i * p + j] * v[j];
+            jp[i] = t;
+        }
+        njp = nrm2(jp, n, 1);
+        u = njp / normf;
+        w = ndp / normf;
+        pred = u * u + 2.0 * mu * w * w;
+        if (pred > 0.0)
+            rho = actual / pred;
+    }
+    return rho;
+}
+
+/* gsl_multifit_nlinear_test(xtol, gtol, 0) after step v to x with gradient g: 1 small step,
+ * 2 small gradient, 0 not converged. */
+static int converged(const double *v, const double *x, const double *g, size_t p, double normf,
+                     double xtol, double gtol)
+{
+    int small = 1;
+    double gnorm = 0.0;
+    for (size_t j = 0; j < p; j++)
+        if (!(fabs(v[j]) < xtol * xtol + xtol * fabs(x[j]))) {
+            small = 0;
+            break;
+        }
+    if (small)
+        return 1;
+    for (size_t j = 0; j < p; j++) {
+        double t = fabs(dmax(x[j], 1.0) * g[j]);
+        if (t > gnorm)
+            gnorm = t;
+    }
+    if (gnorm <= gtol * dmax(0.5 * normf * normf, 1.0))
+        return 2;
+    return 0;
+}
+
 int lm_solve(size_t n, size_t p, lm_f_fn f, lm_df_fn df, void *data, const double *theta0,
              size_t max_iter, double xtol, double gtol, struct lm_result *out)
 {
     double x[LM_MAX_PAR], xt[LM_MAX_PAR], v[LM_MAX_PAR], g[LM_MAX_PAR], diag[LM_MAX_PAR];
     double fv[LM_MAX_PTS], ft[LM_MAX_PTS];
     double *J = out->J, *jtj = out->jtj;
-    double mu, normf, mx = -1.0;
+    double mu, normf;
     long nu = 2;
     size_t iter = 0;
 
@@ -187,33 +278,17 @@ int lm_solve(size_t n, size_t p, lm_f_fn f, lm_df_fn df, void *data, const doubl
     for (size_t j = 0; j < p; j++)
         diag[j] = 0.0;
     update_diag(J, n, p, diag);
-    for (size_t j = 0; j < p; j++)
-        mx = dmax(mx, nrm2(J + j, n, p) / diag[j]);
-    mu = 1.0e-3 * mx * mx;
+    mu = initial_mu(J, n, p, diag);
     normf = nrm2(fv, n, 1);
 
     for (;;) {
-        int bad = 0;
+        int bad = 0, info;
         double rho;
         /* J'J at the start of this iteration (lower triangle) */
-        for (size_t a = 0; a < p; a++)
-            for (size_t b = 0; b <= a; b++) {
-                double t = 0.0;
-                for (size_t i = 0; i < n; i++)
-                    t += J[i * p + a] * J[i * p + b];
-                jtj[a * p + b] = t;
-            }
+        form_jtj(J, n, p, jtj);
         for (;;) {
-            double A[LM_MAX_PAR][LM_MAX_PAR], rhs[LM_MAX_PAR], normft;
-            size_t perm[LM_MAX_PAR];
-            for (size_t a = 0; a < p; a++) {
-                for (size_t b = 0; b <= a; b++)
-                    A[a][b] = jtj[a * p + b];
-                A[a][a] += mu * diag[a] * diag[a];
-                rhs[a] = -g[a];
-            }
-            mchol(A, p, perm);
-            mchol_solve(A, p, perm, rhs, v);
+            double normft;
+            damped_step(jtj, diag, g, mu, p, v);
             if (!all_finite(v, p))
                 return LM_ENONFINITE;
             for (size_t j = 0; j < p; j++)
@@ -222,28 +297,7 @@ int lm_solve(size_t n, size_t p, lm_f_fn f, lm_df_fn df, void *data, const doubl
             if (!all_finite(ft, n))
                 return LM_ENONFINITE;
             normft = nrm2(ft, n, 1);
-            rho = -1.0;
-            if (normft < normf) {
-                double u = normft / normf, actual = 1.0 - u * u, e2 = 0.0, jp[LM_MAX_PTS];
-                double ndp, njp, w, pred;
-                for (size_t j = 0; j < p; j++) {
-                    double s = diag[j] * v[j];
-                    e2 += s * s;
-                }
-                ndp = sqrt(e2);
-                for (size_t i = 0; i < n; i++) {
-                    double t = 0.0;
-                    for (size_t j = 0; j < p; j++)
-                        t += J[i * p + j] * v[j];
-                    jp[i] = t;
-                }
-                njp = nrm2(jp, n, 1);
-                u = njp / normf;
-                w = ndp / normf;
-                pred = u * u + 2.0 * mu * w * w;
-                if (pred > 0.0)
-                    rho = actual / pred;
-            }
+            rho = gain_ratio(J, v, diag, n, p, mu, normf, normft);
             if (!isfinite(rho))
                 return LM_ENONFINITE;
             if (rho > 0.0) {
@@ -276,28 +330,10 @@ int lm_solve(size_t n, size_t p, lm_f_fn f, lm_df_fn df, void *data, const doubl
             }
         }
         iter++;
-        {
-            /* gsl_multifit_nlinear_test(xtol, gtol, 0): the step, then the gradient */
-            int small = 1;
-            double gnorm = 0.0;
-            for (size_t j = 0; j < p; j++)
-                if (!(fabs(v[j]) < xtol * xtol + xtol * fabs(x[j]))) {
-                    small = 0;
-                    break;
-                }
-            if (small) {
-                out->info = 1;
-                break;
-            }
-            for (size_t j = 0; j < p; j++) {
-                double t = fabs(dmax(x[j], 1.0) * g[j]);
-                if (t > gnorm)
-                    gnorm = t;
-            }
-            if (gnorm <= gtol * dmax(0.5 * normf * normf, 1.0)) {
-                out->info = 2;
-                break;
-            }
+        /* gsl_multifit_nlinear_test(xtol, gtol, 0): the step, then the gradient */
+        if ((info = converged(v, x, g, p, normf, xtol, gtol)) != 0) {
+            out->info = info;
+            break;
         }
         if (iter >= max_iter)
             return LM_EMAXITER;

@@ -465,18 +465,12 @@ static size_t peak_starts(const struct face *fc, int lambda_free, double (*st)[M
     return k;
 }
 
-int usl_fit(const double *n, const double *x, size_t npts, const struct usl_options *opt,
-            struct usl_workspace *ws, struct model_fit *out, char *errmsg, size_t errcap)
+/* The points a fit takes (each n > 0 and finite, x finite, or > 0 unless any_sign_x), a fixed
+ * lambda > 0, at least 3 distinct n: MODEL_OK, else MODEL_EINVAL with the reason in errmsg. */
+static int check_input(const double *n, const double *x, size_t npts, const struct usl_options *o,
+                       int lambda_free, char *errmsg, size_t errcap)
 {
-    struct usl_options o = opt ? *opt : usl_options_default();
-    struct usl_workspace *own = NULL;
-    int lambda_free = isnan(o.lambda_fixed);
-    double nmax = 0, lam0 = 0;
-    struct model_fit best, cur;
-    int have = 0, rc = MODEL_OK, past_best;
-    size_t faces = 0;
-
-    if (o.any_sign_x) {
+    if (o->any_sign_x) {
         for (size_t i = 0; i < npts; i++)
             if (!(n[i] > 0) || !isfinite(n[i]) || !isfinite(x[i])) {
                 if (errmsg)
@@ -486,18 +480,159 @@ int usl_fit(const double *n, const double *x, size_t npts, const struct usl_opti
     } else if (model_check_points(n, x, npts, errmsg, errcap) != MODEL_OK) {
         return MODEL_EINVAL;
     }
-    if (!lambda_free && !(o.lambda_fixed > 0 && isfinite(o.lambda_fixed))) {
+    if (!lambda_free && !(o->lambda_fixed > 0 && isfinite(o->lambda_fixed))) {
         if (errmsg)
-            snprintf(errmsg, errcap, "fixed lambda %g is not > 0", o.lambda_fixed);
+            snprintf(errmsg, errcap, "fixed lambda %g is not > 0", o->lambda_fixed);
         return MODEL_EINVAL;
     }
     if (model_count_distinct(n, npts) < 3) {
         if (errmsg)
             snprintf(errmsg, errcap,
                      "%zu distinct x values: the %s needs at least 3 (use the piecewise model)",
-                     model_count_distinct(n, npts), o.amdahl ? "Amdahl model" : "USL");
+                     model_count_distinct(n, npts), o->amdahl ? "Amdahl model" : "USL");
         return MODEL_EINVAL;
     }
+    return MODEL_OK;
+}
+
+/* The search over faces and starts of one usl_fit: its data, and the best run so far. */
+struct search {
+    const double *n, *x;
+    size_t npts;
+    const struct usl_options *o;
+    struct usl_workspace *ws;
+    int lambda_free;
+    double nmax;           /* the largest n */
+    double lam0;           /* the largest x / n: lambda's scale and its start when fixed is unset */
+    int past_best;         /* the highest throughput lies below the largest n (a peak region) */
+    struct model_fit best; /* the run kept, when have */
+    int have;
+    size_t faces; /* runs tried */
+};
+
+/* The scales of the data: s->nmax, s->lam0 and s->past_best. */
+static void data_scales(struct search *s)
+{
+    const double *n = s->n, *x = s->x;
+    size_t ib = 0;
+    s->nmax = 0;
+    s->lam0 = 0;
+    for (size_t i = 0; i < s->npts; i++) {
+        if (n[i] > s->nmax)
+            s->nmax = n[i];
+        if (x[i] / n[i] > s->lam0)
+            s->lam0 = x[i] / n[i];
+    }
+    /* the highest throughput lies below the largest x: the curve has a peak region */
+    for (size_t i = 0; i < s->npts; i++)
+        if (x[i] > x[ib])
+            ib = i;
+    s->past_best = n[ib] < s->nmax;
+}
+
+/* The problem of the face that holds sigma as smode and kappa as kmode (enum PIN_...). */
+static void face_init(const struct search *s, int smode, int kmode, struct face *fc)
+{
+    memset(fc, 0, sizeof *fc);
+    fc->n = s->n;
+    fc->x = s->x;
+    fc->npts = s->npts;
+    fc->fixed[MODEL_LAMBDA] = s->lambda_free ? s->lam0 : s->o->lambda_fixed;
+    fc->fixed[MODEL_SIGMA] = smode == PIN_ONE ? 1.0 : 0.0;
+    fc->fixed[MODEL_KAPPA] = 0;
+    fc->scale[MODEL_LAMBDA] = s->lam0;
+    fc->scale[MODEL_SIGMA] = 1.0 / s->nmax;
+    fc->scale[MODEL_KAPPA] = 1.0 / (s->nmax * s->nmax);
+    if (s->lambda_free)
+        fc->free_idx[fc->p++] = MODEL_LAMBDA;
+    if (smode == PIN_FREE)
+        fc->free_idx[fc->p++] = MODEL_SIGMA;
+    if (kmode == PIN_FREE)
+        fc->free_idx[fc->p++] = MODEL_KAPPA;
+}
+
+/* One run of face fc from start par0 (pinned: the bounds the face pins), kept as s->best when it
+ * is admissible and better: a pinned face must be clearly better to replace a freer fit; the
+ * covariance only of a run that is kept (a run whose covariance fails is not). 0, or -2 when out
+ * of memory. */
+static int try_start(struct search *s, struct face *fc, const double *par0, int pinned)
+{
+    struct model_fit cur;
+    int r, solved;
+    memset(&cur, 0, sizeof cur);
+    cur.kind = s->o->amdahl ? MODEL_AMDAHL : MODEL_USL;
+    r = run_face(fc, par0, s->o->max_iter, s->ws, &cur, &solved);
+    s->faces++;
+    if (r == -2)
+        return -2;
+    if (r != 0 || !admissible(&cur))
+        return 0;
+    {
+        double sse = 0;
+        for (size_t i = 0; i < s->npts; i++) {
+            double d = s->x[i] - model_eval(&cur, s->n[i]);
+            sse += d * d;
+        }
+        cur.sse = sse;
+    }
+    if ((!s->have || cur.sse < s->best.sse * (1 - 1e-9) ||
+         (pinned == 0 && cur.sse < s->best.sse)) &&
+        (!solved || face_covar(fc, s->ws, &cur) == 0)) {
+        s->best = cur;
+        s->have = 1;
+    }
+    return 0;
+}
+
+/* Fit face fi of face_tbl when it pins that many bounds (else nothing): from the linearised
+ * start, and on the free face the data starts (peak_starts) when they may help. 0, or -2 when
+ * out of memory. */
+static int fit_face(struct search *s, size_t fi, int pinned)
+{
+    const struct usl_options *o = s->o;
+    struct face fc;
+    double starts[USL_STARTS][MODEL_MAX_PAR];
+    size_t n_starts;
+    int smode = face_tbl[fi].sigma, kmode = o->amdahl ? PIN_ZERO : face_tbl[fi].kappa;
+    int sfree = smode == PIN_FREE, kfree = kmode == PIN_FREE;
+    if (o->amdahl && face_tbl[fi].kappa != PIN_FREE)
+        return 0; /* Amdahl: kappa is not a bound but fixed; skip duplicates */
+    if ((smode != PIN_FREE) + (o->amdahl ? 0 : kmode != PIN_FREE) != pinned)
+        return 0;
+    face_init(s, smode, kmode, &fc);
+    if (fc.p > s->npts)
+        return 0;
+    start_values(&fc, sfree, kfree, s->lambda_free, starts[0]);
+    n_starts = 1;
+    if (pinned == 0 && sfree && kfree)
+        n_starts += peak_starts(&fc, s->lambda_free, starts + 1);
+    for (size_t st = 0; st < n_starts; st++) {
+        /* the data starts only when the curve has passed its best level, or the
+         * linearised start gave no admissible fit; and (the fast path, unless
+         * all_faces) only when the linearised start's fit is not strictly inside the
+         * bounds or its solver stopped short of GSL_SUCCESS: a data start then never
+         * found a lower SSE by more than 1e-9 relative (tests/models/test_fit_faces.c) */
+        if (st == 1 && s->have &&
+            (!s->past_best ||
+             (!o->all_faces && interior(&s->best, o->amdahl) && s->best.status == GSL_SUCCESS)))
+            break;
+        if (try_start(s, &fc, starts[st], pinned) == -2)
+            return -2;
+    }
+    return 0;
+}
+
+int usl_fit(const double *n, const double *x, size_t npts, const struct usl_options *opt,
+            struct usl_workspace *ws, struct model_fit *out, char *errmsg, size_t errcap)
+{
+    struct usl_options o = opt ? *opt : usl_options_default();
+    struct usl_workspace *own = NULL;
+    int lambda_free = isnan(o.lambda_fixed);
+    struct search s;
+    int rc = MODEL_OK;
+
+    if (check_input(n, x, npts, &o, lambda_free, errmsg, errcap) != MODEL_OK)
+        return MODEL_EINVAL;
     if (o.max_iter == 0)
         o.max_iter = 500;
     if (!ws) {
@@ -505,20 +640,15 @@ int usl_fit(const double *n, const double *x, size_t npts, const struct usl_opti
         if (!ws)
             return MODEL_ENOMEM;
     }
-    for (size_t i = 0; i < npts; i++) {
-        if (n[i] > nmax)
-            nmax = n[i];
-        if (x[i] / n[i] > lam0)
-            lam0 = x[i] / n[i];
-    }
-    {
-        /* the highest throughput lies below the largest x: the curve has a peak region */
-        size_t ib = 0;
-        for (size_t i = 0; i < npts; i++)
-            if (x[i] > x[ib])
-                ib = i;
-        past_best = n[ib] < nmax;
-    }
+    s.n = n;
+    s.x = x;
+    s.npts = npts;
+    s.o = &o;
+    s.ws = ws;
+    s.lambda_free = lambda_free;
+    s.have = 0;
+    s.faces = 0;
+    data_scales(&s);
 
     /* faces in order of how many bounds they pin: the free fit first. The free face is run
      * from several starts (the linearised fit, and starts that put the peak N* at the best
@@ -532,88 +662,24 @@ int usl_fit(const double *n, const double *x, size_t npts, const struct usl_opti
          * Amdahl: sigma in (0, 1)) is what the pinned faces, which lie on the bounds, are
          * fitted to catch; tests/models/test_fit_faces.c checks over real and synthetic
          * curves that it gives the fit of all faces */
-        if (pinned == 1 && have && !o.all_faces && interior(&best, o.amdahl))
+        if (pinned == 1 && s.have && !o.all_faces && interior(&s.best, o.amdahl))
             break;
-        for (size_t fi = 0; fi < sizeof face_tbl / sizeof face_tbl[0]; fi++) {
-            struct face fc;
-            double starts[USL_STARTS][MODEL_MAX_PAR];
-            size_t n_starts;
-            int smode = face_tbl[fi].sigma, kmode = o.amdahl ? PIN_ZERO : face_tbl[fi].kappa;
-            int sfree = smode == PIN_FREE, kfree = kmode == PIN_FREE, r, solved;
-            if (o.amdahl && face_tbl[fi].kappa != PIN_FREE)
-                continue; /* Amdahl: kappa is not a bound but fixed; skip duplicates */
-            if ((smode != PIN_FREE) + (o.amdahl ? 0 : kmode != PIN_FREE) != pinned)
-                continue;
-            memset(&fc, 0, sizeof fc);
-            fc.n = n;
-            fc.x = x;
-            fc.npts = npts;
-            fc.fixed[MODEL_LAMBDA] = lambda_free ? lam0 : o.lambda_fixed;
-            fc.fixed[MODEL_SIGMA] = smode == PIN_ONE ? 1.0 : 0.0;
-            fc.fixed[MODEL_KAPPA] = 0;
-            fc.scale[MODEL_LAMBDA] = lam0;
-            fc.scale[MODEL_SIGMA] = 1.0 / nmax;
-            fc.scale[MODEL_KAPPA] = 1.0 / (nmax * nmax);
-            if (lambda_free)
-                fc.free_idx[fc.p++] = MODEL_LAMBDA;
-            if (sfree)
-                fc.free_idx[fc.p++] = MODEL_SIGMA;
-            if (kfree)
-                fc.free_idx[fc.p++] = MODEL_KAPPA;
-            if (fc.p > npts)
-                continue;
-            start_values(&fc, sfree, kfree, lambda_free, starts[0]);
-            n_starts = 1;
-            if (pinned == 0 && sfree && kfree)
-                n_starts += peak_starts(&fc, lambda_free, starts + 1);
-            for (size_t st = 0; st < n_starts; st++) {
-                /* the data starts only when the curve has passed its best level, or the
-                 * linearised start gave no admissible fit; and (the fast path, unless
-                 * all_faces) only when the linearised start's fit is not strictly inside the
-                 * bounds or its solver stopped short of GSL_SUCCESS: a data start then never
-                 * found a lower SSE by more than 1e-9 relative (tests/models/test_fit_faces.c) */
-                if (st == 1 && have &&
-                    (!past_best ||
-                     (!o.all_faces && interior(&best, o.amdahl) && best.status == GSL_SUCCESS)))
-                    break;
-                memset(&cur, 0, sizeof cur);
-                cur.kind = o.amdahl ? MODEL_AMDAHL : MODEL_USL;
-                r = run_face(&fc, starts[st], o.max_iter, ws, &cur, &solved);
-                faces++;
-                if (r == -2) {
-                    rc = MODEL_ENOMEM;
-                    goto done;
-                }
-                if (r != 0 || !admissible(&cur))
-                    continue;
-                {
-                    double sse = 0;
-                    for (size_t i = 0; i < npts; i++) {
-                        double d = x[i] - model_eval(&cur, n[i]);
-                        sse += d * d;
-                    }
-                    cur.sse = sse;
-                }
-                /* a pinned face must be clearly better to replace a freer fit; the covariance
-                 * only of a run that is kept (a run whose covariance fails is not) */
-                if ((!have || cur.sse < best.sse * (1 - 1e-9) ||
-                     (pinned == 0 && cur.sse < best.sse)) &&
-                    (!solved || face_covar(&fc, ws, &cur) == 0)) {
-                    best = cur;
-                    have = 1;
-                }
+        for (size_t fi = 0; fi < sizeof face_tbl / sizeof face_tbl[0]; fi++)
+            if (fit_face(&s, fi, pinned) == -2) {
+                rc = MODEL_ENOMEM;
+                goto done;
             }
-        }
     }
-    if (!have) {
+    if (!s.have) {
         if (errmsg)
-            snprintf(errmsg, errcap, "the solver did not converge on any face (%zu tried)", faces);
+            snprintf(errmsg, errcap, "the solver did not converge on any face (%zu tried)",
+                     s.faces);
         rc = MODEL_ENOCONV;
         goto done;
     }
-    *out = best;
+    *out = s.best;
     out->k = (o.amdahl ? 2 : 3) - (lambda_free ? 0 : 1);
-    out->faces_tried = faces;
+    out->faces_tried = s.faces;
     out->warnings = 0;
     model_finish(out, n, x, npts);
     if (out->par[MODEL_SIGMA].fixed && out->par[MODEL_SIGMA].value == 1.0)
