@@ -370,13 +370,17 @@ static int command_line(struct pgb *g, const char *t, int *rc)
     return 1;
 }
 
-static int summary_line(struct pgb *g, const char *t, const char *line)
+/* What a summary_line helper returns for a line that is not of its kind (no IMPORT_ code). */
+#define NOT_SUMMARY 100
+
+/* The run's settings: scale, query mode, clients, threads, duration, transactions per client.
+ * NOT_SUMMARY when t is none of them. */
+static int setup_line(struct pgb *g, const char *t, const char *line)
 {
-    struct pgrun *r = &g->run;
-    struct point *p = &r->p;
+    struct point *p = &g->run.p;
     const char *v;
-    double x, y;
-    int64_t n, m;
+    double x;
+    int64_t n;
     if ((v = sblex_after(t, "scaling factor:"))) {
         if (sblex_count(&v, &n))
             return bad(g, "\"scaling factor: N\"", line);
@@ -405,6 +409,17 @@ static int summary_line(struct pgb *g, const char *t, const char *line)
             return bad(g, "\"number of transactions per client: N\"", line);
         return put(g, "transactions_per_client", json_integer(n));
     }
+    return NOT_SUMMARY;
+}
+
+/* The transaction counts: processed, failed, skipped, late, retried, retries. NOT_SUMMARY
+ * when t is none of them. */
+static int count_line(struct pgb *g, const char *t, const char *line)
+{
+    struct point *p = &g->run.p;
+    const char *v;
+    double x;
+    int64_t n, m;
     if ((v = sblex_after(t, "number of transactions actually processed:"))) {
         if (sblex_count(&v, &n) || (sblex_lit(&v, "/") == 0 && sblex_count(&v, &m)) ||
             !sblex_at_end(v))
@@ -441,6 +456,16 @@ static int summary_line(struct pgb *g, const char *t, const char *line)
             return bad(g, "\"total number of retries: N\"", line);
         return put(g, "retries", json_integer(n));
     }
+    return NOT_SUMMARY;
+}
+
+/* Latency, schedule lag, connection time and tps. NOT_SUMMARY when t is none of them. */
+static int latency_line(struct pgb *g, const char *t, const char *line)
+{
+    struct pgrun *r = &g->run;
+    struct point *p = &g->run.p;
+    const char *v;
+    double x, y;
     if ((v = sblex_after(t, "latency average ="))) {
         if (sblex_num(&v, &x) || sblex_lit(&v, "ms"))
             return bad(g, "\"latency average = X ms\"", line);
@@ -481,6 +506,16 @@ static int summary_line(struct pgb *g, const char *t, const char *line)
         r->has_tps = 1;
         return IMPORT_OK;
     }
+    return NOT_SUMMARY;
+}
+
+/* The per-statement and per-script sections, a script's own lines, an aborted run; any
+ * other line is ignored. */
+static int section_line(struct pgb *g, const char *t, const char *line)
+{
+    struct pgrun *r = &g->run;
+    const char *v;
+    int64_t n;
     if (sblex_after(t, "statement latencies in milliseconds")) {
         r->in_statements = 1;
         return IMPORT_OK;
@@ -508,6 +543,17 @@ static int summary_line(struct pgb *g, const char *t, const char *line)
         return IMPORT_OK;
     }
     return IMPORT_OK;
+}
+
+/* One line of a run's summary (t: the line without its indentation). */
+static int summary_line(struct pgb *g, const char *t, const char *line)
+{
+    int rc;
+    if ((rc = setup_line(g, t, line)) != NOT_SUMMARY ||
+        (rc = count_line(g, t, line)) != NOT_SUMMARY ||
+        (rc = latency_line(g, t, line)) != NOT_SUMMARY)
+        return rc;
+    return section_line(g, t, line);
 }
 
 static int parse_line(struct pgb *g, const char *line)

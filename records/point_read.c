@@ -428,30 +428,11 @@ static int read_source(struct jr *r, const json_t *s, struct point *p)
     return rc;
 }
 
-static int read_point(struct jr *r, const json_t *o, struct point *p)
+/* The figures of a point: rate, times, counts, rates per second, ci95, steady, incomplete,
+ * client CPU. POINT_OK or POINT_EPARSE (every figure is read, each error reported). */
+static int read_figures(struct jr *r, const json_t *o, struct point *p)
 {
-    const json_t *schema = json_object_get(o, "schema"), *v;
     int rc = 0;
-    if (!json_is_string(schema)) {
-        jr_fail(r, "no \"schema\" key: expected \"%s\"", POINT_SCHEMA);
-        return POINT_ESCHEMA;
-    }
-    if (strcmp(json_string_value(schema), POINT_SCHEMA) != 0) {
-        jr_fail_key(r, "schema", "schema \"%s\" is not one this version reads (expected \"%s\")",
-                    json_string_value(schema), POINT_SCHEMA);
-        return POINT_ESCHEMA;
-    }
-    if ((rc = only_keys(r, o, point_keys)))
-        return rc;
-    if ((rc = get_name(r, o, "target", &p->target, 1)) ||
-        (rc = get_name(r, o, "workload", &p->workload, 1)))
-        return rc;
-    if ((rc = get_name(r, o, "config", &p->config, 0)))
-        return rc;
-    if (get_count(r, o, "threads", &p->threads) || get_count(r, o, "nodes", &p->nodes))
-        return POINT_EPARSE;
-    if (p->threads <= 0 && p->nodes <= 0)
-        return bad(r, "threads", "an integer > 0 (or \"nodes\" > 0)");
     rc |= get_real(r, o, "rate", &p->rate, 0);
     rc |= get_real(r, o, "duration_s", &p->duration_s, 0);
     rc |= get_real(r, o, "warmup_s", &p->warmup_s, 0);
@@ -478,50 +459,53 @@ static int read_point(struct jr *r, const json_t *o, struct point *p)
         return POINT_EPARSE;
     if (p->incomplete < 0)
         p->incomplete = 0;
-    if ((rc = read_latency(r, json_object_get(o, "latency_ms"), p)))
-        return rc;
-    v = json_object_get(o, "flags");
-    if (v) {
-        size_t i;
-        json_t *f;
-        if (!json_is_array(v))
+    return POINT_OK;
+}
+
+/* "flags": an array of strings, absent (v NULL) or added to p. */
+static int read_flags(struct jr *r, const json_t *v, struct point *p)
+{
+    size_t i;
+    json_t *f;
+    if (!v)
+        return POINT_OK;
+    if (!json_is_array(v))
+        return bad(r, "flags", "an array of strings");
+    json_array_foreach(v, i, f)
+    {
+        if (!json_is_string(f))
             return bad(r, "flags", "an array of strings");
-        json_array_foreach(v, i, f)
-        {
-            if (!json_is_string(f))
-                return bad(r, "flags", "an array of strings");
-            if (point_add_flag(p, json_string_value(f)))
-                return POINT_ENOMEM;
-        }
+        if (point_add_flag(p, json_string_value(f)))
+            return POINT_ENOMEM;
     }
-    v = json_object_get(o, "io");
-    if (v) {
-        if (!json_is_object(v))
-            return bad(r, "io", "an object");
-        size_t n = jr_push_key(r, "io");
-        rc |= get_real(r, v, "reads_ps", &p->io.reads_ps, 0);
-        rc |= get_real(r, v, "writes_ps", &p->io.writes_ps, 0);
-        rc |= get_real(r, v, "fsyncs_ps", &p->io.fsyncs_ps, 0);
-        rc |= get_real(r, v, "read_mib_s", &p->io.read_mib_s, 0);
-        rc |= get_real(r, v, "written_mib_s", &p->io.written_mib_s, 0);
-        if (!rc)
-            rc = only_keys(r, v, io_keys);
-        jr_pop(r, n);
-        if (rc)
-            return POINT_EPARSE;
-    }
-    if ((rc = read_server(r, json_object_get(o, "server"), p)) ||
-        (rc = read_series(r, json_object_get(o, "series"), p)) ||
-        (rc = read_series_step(r, json_object_get(o, "series_step"), p)) ||
-        (rc = read_histogram(r, json_object_get(o, "histogram"), p)) ||
-        (rc = read_latency_hist(r, json_object_get(o, "latency_histogram"), p)) ||
-        (rc = read_client(r, json_object_get(o, "client"), p)))
-        return rc;
-    if ((rc = get_str(r, o, "tool", &p->tool, 0)) ||
-        (rc = get_str(r, o, "server_version", &p->server_version, 0)) ||
-        (rc = get_str(r, o, "started_at", &p->started_at, 0)))
-        return rc;
-    v = json_object_get(o, "options");
+    return POINT_OK;
+}
+
+/* "io": the disk rates of a fileio point, absent (v NULL) or an object of io_keys. */
+static int read_io(struct jr *r, const json_t *v, struct point *p)
+{
+    size_t n;
+    int rc = 0;
+    if (!v)
+        return POINT_OK;
+    if (!json_is_object(v))
+        return bad(r, "io", "an object");
+    n = jr_push_key(r, "io");
+    rc |= get_real(r, v, "reads_ps", &p->io.reads_ps, 0);
+    rc |= get_real(r, v, "writes_ps", &p->io.writes_ps, 0);
+    rc |= get_real(r, v, "fsyncs_ps", &p->io.fsyncs_ps, 0);
+    rc |= get_real(r, v, "read_mib_s", &p->io.read_mib_s, 0);
+    rc |= get_real(r, v, "written_mib_s", &p->io.written_mib_s, 0);
+    if (!rc)
+        rc = only_keys(r, v, io_keys);
+    jr_pop(r, n);
+    return rc ? POINT_EPARSE : POINT_OK;
+}
+
+/* "options" and "extra": objects copied whole (absent or null: none). */
+static int read_objects(struct jr *r, const json_t *o, struct point *p)
+{
+    const json_t *v = json_object_get(o, "options");
     if (v && !json_is_null(v)) {
         if (!json_is_object(v))
             return bad(r, "options", "an object");
@@ -533,7 +517,13 @@ static int read_point(struct jr *r, const json_t *o, struct point *p)
             return bad(r, "extra", "an object");
         p->extra = json_deep_copy(v);
     }
-    v = json_object_get(o, "basis");
+    return POINT_OK;
+}
+
+/* "basis" (measured or predicted) and, with predicted, the "predicted_from" ids it needs. */
+static int read_basis(struct jr *r, const json_t *o, struct point *p)
+{
+    const json_t *v = json_object_get(o, "basis");
     if (v) {
         if (json_is_string(v) && strcmp(json_string_value(v), "predicted") == 0)
             p->predicted = 1;
@@ -560,6 +550,53 @@ static int read_point(struct jr *r, const json_t *o, struct point *p)
                    "an array of the configuration ids a predicted point came from (required "
                    "with \"basis\": \"predicted\")");
     }
+    return POINT_OK;
+}
+
+/* One sizeup.point/1 object o into p, key by key in the record's order of checks; POINT_OK or
+ * the first error (reported through r). */
+static int read_point(struct jr *r, const json_t *o, struct point *p)
+{
+    const json_t *schema = json_object_get(o, "schema");
+    int rc = 0;
+    if (!json_is_string(schema)) {
+        jr_fail(r, "no \"schema\" key: expected \"%s\"", POINT_SCHEMA);
+        return POINT_ESCHEMA;
+    }
+    if (strcmp(json_string_value(schema), POINT_SCHEMA) != 0) {
+        jr_fail_key(r, "schema", "schema \"%s\" is not one this version reads (expected \"%s\")",
+                    json_string_value(schema), POINT_SCHEMA);
+        return POINT_ESCHEMA;
+    }
+    if ((rc = only_keys(r, o, point_keys)))
+        return rc;
+    if ((rc = get_name(r, o, "target", &p->target, 1)) ||
+        (rc = get_name(r, o, "workload", &p->workload, 1)))
+        return rc;
+    if ((rc = get_name(r, o, "config", &p->config, 0)))
+        return rc;
+    if (get_count(r, o, "threads", &p->threads) || get_count(r, o, "nodes", &p->nodes))
+        return POINT_EPARSE;
+    if (p->threads <= 0 && p->nodes <= 0)
+        return bad(r, "threads", "an integer > 0 (or \"nodes\" > 0)");
+    if ((rc = read_figures(r, o, p)) ||
+        (rc = read_latency(r, json_object_get(o, "latency_ms"), p)) ||
+        (rc = read_flags(r, json_object_get(o, "flags"), p)) ||
+        (rc = read_io(r, json_object_get(o, "io"), p)))
+        return rc;
+    if ((rc = read_server(r, json_object_get(o, "server"), p)) ||
+        (rc = read_series(r, json_object_get(o, "series"), p)) ||
+        (rc = read_series_step(r, json_object_get(o, "series_step"), p)) ||
+        (rc = read_histogram(r, json_object_get(o, "histogram"), p)) ||
+        (rc = read_latency_hist(r, json_object_get(o, "latency_histogram"), p)) ||
+        (rc = read_client(r, json_object_get(o, "client"), p)))
+        return rc;
+    if ((rc = get_str(r, o, "tool", &p->tool, 0)) ||
+        (rc = get_str(r, o, "server_version", &p->server_version, 0)) ||
+        (rc = get_str(r, o, "started_at", &p->started_at, 0)))
+        return rc;
+    if ((rc = read_objects(r, o, p)) || (rc = read_basis(r, o, p)))
+        return rc;
     return read_source(r, json_object_get(o, "source"), p);
 }
 

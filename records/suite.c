@@ -221,6 +221,97 @@ static int column_kind(const char *name)
     return SC_OTHER;
 }
 
+/* The cells of one data row by the kind of their column (NULL or -1: no such column). */
+struct row_cells {
+    const char *target, *config, *suite, *result;
+    int qcol, scol; /* the query's and the seconds' column */
+};
+
+/* The header row of t: the kind of each of its columns into kinds, their count into *ncols.
+ * SUITE_OK, or SUITE_EFORMAT (d->err set) when it names no query or no seconds column. */
+static int table_header(struct rd *d, const struct tbl *t, int *kinds, int *ncols)
+{
+    int has_q = 0, has_s = 0;
+    *ncols = t->row.n;
+    for (int i = 0; i < *ncols; i++) {
+        char name[TBL_CELL_MAX];
+        snprintf(name, sizeof name, "%s", t->row.cell[i]);
+        tbl_normalise_name(name);
+        kinds[i] = column_kind(name);
+        has_q |= kinds[i] == SC_QUERY;
+        has_s |= kinds[i] == SC_SECONDS;
+    }
+    if (!has_q || !has_s)
+        return fail(d, t->row.line, SUITE_EFORMAT,
+                    "the header names no %s column: expected query and seconds",
+                    has_q ? "seconds" : "query");
+    return SUITE_OK;
+}
+
+/* The cells of t's row by the kinds of the header's ncols columns. */
+static void row_cells(const struct tbl *t, const int *kinds, int ncols, struct row_cells *c)
+{
+    *c = (struct row_cells){NULL, NULL, NULL, NULL, -1, -1};
+    for (int i = 0; i < ncols; i++) {
+        const char *cell = t->row.cell[i];
+        switch (kinds[i]) {
+        case SC_TARGET:
+            c->target = cell;
+            break;
+        case SC_CONFIG:
+            c->config = cell;
+            break;
+        case SC_SUITE:
+            c->suite = cell;
+            break;
+        case SC_QUERY:
+            c->qcol = i;
+            break;
+        case SC_SECONDS:
+            c->scol = i;
+            break;
+        case SC_RESULT:
+            c->result = cell;
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+/* The query of one data row (cells c) added to the run of its target and suite: its seconds, or
+ * failed when its result says so or it has no time. SUITE_OK or an error (d->err set). */
+static int table_row(struct rd *d, const struct tbl *t, const struct row_cells *c,
+                     enum tbl_dialect dialect)
+{
+    const char *query = t->row.cell[c->qcol], *secs = t->row.cell[c->scol];
+    struct suite_run *r;
+    double sec = NAN;
+    int failed;
+    if (!query[0])
+        return fail(d, t->row.line, SUITE_EPARSE, "column \"query\": expected a query name");
+    failed = c->result && failed_word(c->result);
+    if (secs[0] && strcmp(secs, "-") != 0) {
+        if (tbl_number(secs, dialect != D_CSV, &sec) || sec < 0)
+            return fail(d, t->row.line, SUITE_EPARSE,
+                        "column \"seconds\": expected a number >= 0, found \"%.40s\"", secs);
+    } else {
+        failed = 1; /* no time: the query did not complete */
+    }
+    if (!(r = run_of(d, c->target ? c->target : c->config, c->suite, "table", t->row.line)) ||
+        (c->config && *c->config && !r->config && set_str(&r->config, c->config)))
+        return SUITE_ENOMEM;
+    if (suite_find_query(r, query))
+        return fail(d, t->row.line, SUITE_EPARSE,
+                    "query \"%.40s\" of %s / %s twice: expected one row per query and run", query,
+                    r->target, r->suite);
+    if (push_query(r, query, sec, failed, c->result))
+        return SUITE_ENOMEM;
+    return SUITE_OK;
+}
+
+/* A table of query timings (dialect: CSV, TSV, Markdown, ...) in buf into d's runs: a header
+ * naming query and seconds, then a row per query. SUITE_OK or an error (d->err set). */
 static int read_table(struct rd *d, const char *buf, size_t len, enum tbl_dialect dialect)
 {
     struct lines l;
@@ -243,11 +334,8 @@ static int read_table(struct rd *d, const char *buf, size_t len, enum tbl_dialec
     t->src = &src;
     t->d = dialect;
     for (;;) {
-        int is_header = 0, qcol = -1, scol = -1;
-        const char *target = NULL, *config = NULL, *suite = NULL, *result = NULL;
-        struct suite_run *r;
-        double sec = NAN;
-        int failed;
+        int is_header = 0;
+        struct row_cells c;
         rc = tbl_split_next(t, &t->row, &is_header);
         if (rc < 0) {
             snprintf(d->err, d->cap, "%s", rep.msg);
@@ -261,23 +349,9 @@ static int read_table(struct rd *d, const char *buf, size_t len, enum tbl_dialec
             break;
         }
         if (is_header) {
-            int has_q = 0, has_s = 0;
-            ncols = t->row.n;
             header_line = t->row.line;
-            for (int i = 0; i < ncols; i++) {
-                char name[TBL_CELL_MAX];
-                snprintf(name, sizeof name, "%s", t->row.cell[i]);
-                tbl_normalise_name(name);
-                kinds[i] = column_kind(name);
-                has_q |= kinds[i] == SC_QUERY;
-                has_s |= kinds[i] == SC_SECONDS;
-            }
-            if (!has_q || !has_s) {
-                rc = fail(d, header_line, SUITE_EFORMAT,
-                          "the header names no %s column: expected query and seconds",
-                          has_q ? "seconds" : "query");
+            if ((rc = table_header(d, t, kinds, &ncols)) != SUITE_OK)
                 break;
-            }
             have_header = 1;
             t->have_header = 1;
             continue;
@@ -288,61 +362,9 @@ static int read_table(struct rd *d, const char *buf, size_t len, enum tbl_dialec
                       t->row.n);
             break;
         }
-        for (int i = 0; i < ncols; i++) {
-            const char *c = t->row.cell[i];
-            switch (kinds[i]) {
-            case SC_TARGET:
-                target = c;
-                break;
-            case SC_CONFIG:
-                config = c;
-                break;
-            case SC_SUITE:
-                suite = c;
-                break;
-            case SC_QUERY:
-                qcol = i;
-                break;
-            case SC_SECONDS:
-                scol = i;
-                break;
-            case SC_RESULT:
-                result = c;
-                break;
-            default:
-                break;
-            }
-        }
-        if (!t->row.cell[qcol][0]) {
-            rc = fail(d, t->row.line, SUITE_EPARSE, "column \"query\": expected a query name");
+        row_cells(t, kinds, ncols, &c);
+        if ((rc = table_row(d, t, &c, dialect)) != SUITE_OK)
             break;
-        }
-        failed = result && failed_word(result);
-        if (t->row.cell[scol][0] && strcmp(t->row.cell[scol], "-") != 0) {
-            if (tbl_number(t->row.cell[scol], dialect != D_CSV, &sec) || sec < 0) {
-                rc = fail(d, t->row.line, SUITE_EPARSE,
-                          "column \"seconds\": expected a number >= 0, found \"%.40s\"",
-                          t->row.cell[scol]);
-                break;
-            }
-        } else {
-            failed = 1; /* no time: the query did not complete */
-        }
-        if (!(r = run_of(d, target ? target : config, suite, "table", t->row.line)) ||
-            (config && *config && !r->config && set_str(&r->config, config))) {
-            rc = SUITE_ENOMEM;
-            break;
-        }
-        if (suite_find_query(r, t->row.cell[qcol])) {
-            rc = fail(d, t->row.line, SUITE_EPARSE,
-                      "query \"%.40s\" of %s / %s twice: expected one row per query and run",
-                      t->row.cell[qcol], r->target, r->suite);
-            break;
-        }
-        if (push_query(r, t->row.cell[qcol], sec, failed, result)) {
-            rc = SUITE_ENOMEM;
-            break;
-        }
     }
     table_close(t);
     lines_close(&l);
