@@ -144,28 +144,18 @@ static double power_kw(const struct cat_server *s, const struct cat_cost_opts *o
             return rc;                                                                             \
     } while (0)
 
-/*
- * The server terms for copies x e of server s (e: the share paid; packing: the server's
- * utilisation u for a slice, 1 for a whole server); size_gib > 0 prices that much storage per
- * copy when the server has storage_per_gib.
- */
-static int server_terms(const struct cat_catalog *cat, const struct cat_server *s, double e,
-                        double packing, int copies, double size_gib, const struct cat_cost_opts *o,
-                        struct cat_cost *c, struct cat_error *err)
+/* The capital (refreshed over the amortisation period), maintenance and licence terms of
+ * copies x e of server s into c. CAT_OK or an error (err set). */
+static int capital_terms(const struct cat_catalog *cat, const struct cat_server *s, double e,
+                         int copies, const struct cat_cost_opts *o, struct cat_cost *c,
+                         struct cat_error *err)
 {
     struct cat_cost_term *t;
     char conv[64], cur[32];
     double capex, x, life = val(o, &s->amortisation_years), maint = val(o, &s->maintenance_rate);
-    double pue = val(o, &s->pue), load = val(o, &s->cpu_load), kw;
-    int measured = s->has_power_curve && o && o->measured_load > 0;
     const struct cat_rate *rate;
     int rc;
 
-    if (measured)
-        load = fmin(1.0, fmin(1.0, o->measured_load) * packing);
-
-    if (!(e > 0 && e <= 1))
-        return cat_error_set(err, CAT_EINVAL, "server share %g is outside (0, 1]", e);
     PRICE(&s->capital, capex);
     snprintf(cur, sizeof cur, "%s", s->capital.currency);
     add_input(c, "capital", &s->capital, val(o, &s->capital), cur, 0, 1e12);
@@ -199,6 +189,20 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
                 s->licence_per == CAT_LICENCE_CORE ? "cores" : "server", val(o, &s->licence),
                 cu(cur, sizeof cur, s->licence.currency, "/y"), conv, e);
     }
+    return CAT_OK;
+}
+
+/* The power term of copies x e of server s into c: its power at load (on its curve, measured:
+ * the load a point measured x packing) x PUE x the energy price. CAT_OK or an error. */
+static int power_term(const struct cat_catalog *cat, const struct cat_server *s, double e,
+                      double packing, int copies, double load, int measured,
+                      const struct cat_cost_opts *o, struct cat_cost *c, struct cat_error *err)
+{
+    struct cat_cost_term *t;
+    char conv[64], cur[32];
+    double x, pue = val(o, &s->pue), kw;
+    const struct cat_rate *rate;
+    int rc;
 
     PRICE(&s->energy_per_kwh, x);
     kw = power_kw(s, o, load);
@@ -226,6 +230,21 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
     else
         formula(o, t, "%d x %g kW x %.6g x PUE %g x %g %s/kWh%s", copies, kw, e, pue,
                 val(o, &s->energy_per_kwh), s->energy_per_kwh.currency, conv);
+    return CAT_OK;
+}
+
+/* The running terms of copies x e of server s into c: space (rack units, else colocation per
+ * peak kW), network, and staff (per month, else an administrator's cost per year over the servers
+ * one looks after). CAT_OK or an error (err set). */
+static int site_terms(const struct cat_catalog *cat, const struct cat_server *s, double e,
+                      int copies, const struct cat_cost_opts *o, struct cat_cost *c,
+                      struct cat_error *err)
+{
+    struct cat_cost_term *t;
+    char conv[64], cur[32];
+    double x;
+    const struct cat_rate *rate;
+    int rc;
 
     if (s->rack_per_month.present) {
         PRICE(&s->rack_per_month, x);
@@ -287,23 +306,64 @@ static int server_terms(const struct cat_catalog *cat, const struct cat_server *
         formula(o, t, "%d x %g %s/y%s / %g servers per admin x %.6g / 8760 h", copies,
                 val(o, &s->admin_cost_per_year), s->admin_cost_per_year.currency, conv, spa, e);
     }
+    return CAT_OK;
+}
 
-    if (size_gib > 0 && s->storage_per_gib.present) {
-        double red = val(o, &s->storage_redundancy), sc;
-        PRICE(&s->storage_per_gib, x);
-        add_input(c, "storage_per_gib", &s->storage_per_gib, val(o, &s->storage_per_gib),
-                  cu(cur, sizeof cur, s->storage_per_gib.currency, "/GiB"), 0, 1e12);
-        add_input(c, "storage_redundancy", &s->storage_redundancy, red, "x", 1, 100);
-        sc = copies * size_gib * red * x;
-        c->capex += sc;
-        c->capex_per_hour += sc / (life * CAT_HOURS_PER_YEAR);
-        t = add_term(c, "storage", &s->storage_per_gib);
-        t->rate = rate;
-        t->per_hour = sc * (1.0 / life + maint) / CAT_HOURS_PER_YEAR;
-        formula(o, t, "%d x %g GiB x redundancy %g x %g %s/GiB%s x (1/%g y + %g/y) / 8760 h",
-                copies, size_gib, red, val(o, &s->storage_per_gib), s->storage_per_gib.currency,
-                conv, life, maint);
-    }
+/* The storage term of copies of server s into c: size_gib x redundancy at its price per GiB,
+ * a capital cost refreshed and maintained as the server's (none unless size_gib > 0 and the
+ * server prices storage). CAT_OK or an error (err set). */
+static int storage_term(const struct cat_catalog *cat, const struct cat_server *s, int copies,
+                        double size_gib, const struct cat_cost_opts *o, struct cat_cost *c,
+                        struct cat_error *err)
+{
+    struct cat_cost_term *t;
+    char conv[64], cur[32];
+    double x, life = val(o, &s->amortisation_years), maint = val(o, &s->maintenance_rate);
+    double red = val(o, &s->storage_redundancy), sc;
+    const struct cat_rate *rate;
+    int rc;
+
+    if (!(size_gib > 0 && s->storage_per_gib.present))
+        return CAT_OK;
+    PRICE(&s->storage_per_gib, x);
+    add_input(c, "storage_per_gib", &s->storage_per_gib, val(o, &s->storage_per_gib),
+              cu(cur, sizeof cur, s->storage_per_gib.currency, "/GiB"), 0, 1e12);
+    add_input(c, "storage_redundancy", &s->storage_redundancy, red, "x", 1, 100);
+    sc = copies * size_gib * red * x;
+    c->capex += sc;
+    c->capex_per_hour += sc / (life * CAT_HOURS_PER_YEAR);
+    t = add_term(c, "storage", &s->storage_per_gib);
+    t->rate = rate;
+    t->per_hour = sc * (1.0 / life + maint) / CAT_HOURS_PER_YEAR;
+    formula(o, t, "%d x %g GiB x redundancy %g x %g %s/GiB%s x (1/%g y + %g/y) / 8760 h", copies,
+            size_gib, red, val(o, &s->storage_per_gib), s->storage_per_gib.currency, conv, life,
+            maint);
+    return CAT_OK;
+}
+
+/*
+ * The server terms for copies x e of server s (e: the share paid; packing: the server's
+ * utilisation u for a slice, 1 for a whole server); size_gib > 0 prices that much storage per
+ * copy when the server has storage_per_gib.
+ */
+static int server_terms(const struct cat_catalog *cat, const struct cat_server *s, double e,
+                        double packing, int copies, double size_gib, const struct cat_cost_opts *o,
+                        struct cat_cost *c, struct cat_error *err)
+{
+    double load = val(o, &s->cpu_load);
+    int measured = s->has_power_curve && o && o->measured_load > 0;
+    int rc;
+
+    if (measured)
+        load = fmin(1.0, fmin(1.0, o->measured_load) * packing);
+
+    if (!(e > 0 && e <= 1))
+        return cat_error_set(err, CAT_EINVAL, "server share %g is outside (0, 1]", e);
+    if ((rc = capital_terms(cat, s, e, copies, o, c, err)) != CAT_OK ||
+        (rc = power_term(cat, s, e, packing, copies, load, measured, o, c, err)) != CAT_OK ||
+        (rc = site_terms(cat, s, e, copies, o, c, err)) != CAT_OK ||
+        (rc = storage_term(cat, s, copies, size_gib, o, c, err)) != CAT_OK)
+        return rc;
     return check_overrides(c, o, err);
 }
 

@@ -100,6 +100,48 @@ static void figure_text(char *buf, size_t cap, const struct cat_price *f, double
         snprintf(buf + l, cap - l, ", an estimate");
 }
 
+/* "CONFIG has no input \"NAME\" (its inputs: ...)" of setting set into err (cap bytes), the
+ * inputs of its cost listed by the names a setting takes. */
+static void no_input(const struct cat_cost *cost, const struct cat_set *set, char *err, size_t cap)
+{
+    size_t l = (size_t)snprintf(err, cap, "%s: %s has no input \"%s\" (its inputs: ", set->text,
+                                set->config, set->input);
+    for (size_t i = 0; i < cost->n_inputs && l < cap; i++)
+        l += (size_t)snprintf(err + l, cap - l, "%s%s", i ? ", " : "",
+                              strncmp(cost->inputs[i].name, "disk ", 5) == 0
+                                  ? cost->inputs[i].name + 5
+                                  : cost->inputs[i].name);
+    if (l < cap)
+        snprintf(err + l, cap - l, ")");
+}
+
+/* The ids of the configurations other than config whose cost (priced as pricing, into the
+ * scratch other) reads figure fig, ", "-separated into shared (scap bytes, "..." when full). */
+static void list_sharing(const struct cat_catalog *cat, const char *config,
+                         enum cat_pricing pricing, const struct cat_price *fig,
+                         struct cat_cost *other, char *shared, size_t scap)
+{
+    struct cat_cost_opts quick = {.values_only = 1};
+    struct cat_error e;
+    size_t l = 0;
+    for (size_t i = 0; i < cat->n_configs; i++) {
+        const struct cat_config *cf = &cat->configs[i];
+        int reads = 0;
+        if (strcmp(cf->id, config) == 0 ||
+            cat_config_cost_x(cat, cf->id, pricing, 0, &quick, other, &e) != CAT_OK)
+            continue;
+        for (size_t k = 0; k < other->n_inputs; k++)
+            reads |= other->inputs[k].fig == fig;
+        if (!reads)
+            continue;
+        if (l + strlen(cf->id) + 6 >= scap) {
+            snprintf(shared + l, scap - l, "%s...", l ? ", " : "");
+            break;
+        }
+        l += (size_t)snprintf(shared + l, scap - l, "%s%s", l ? ", " : "", cf->id);
+    }
+}
+
 int cat_set_apply(struct cat_catalog *cat, const struct cat_set *set, enum cat_pricing pricing,
                   const char *origin, char *err, size_t cap, char *shared, size_t scap)
 {
@@ -133,15 +175,7 @@ int cat_set_apply(struct cat_catalog *cat, const struct cat_set *set, enum cat_p
         return rc == CAT_ENOMEM ? CAT_ENOMEM : CAT_ENOTFOUND;
     }
     if (!(in = find_input(cost, set->input))) {
-        size_t l = (size_t)snprintf(err, cap, "%s: %s has no input \"%s\" (its inputs: ", set->text,
-                                    set->config, set->input);
-        for (size_t i = 0; i < cost->n_inputs && l < cap; i++)
-            l += (size_t)snprintf(err + l, cap - l, "%s%s", i ? ", " : "",
-                                  strncmp(cost->inputs[i].name, "disk ", 5) == 0
-                                      ? cost->inputs[i].name + 5
-                                      : cost->inputs[i].name);
-        if (l < cap)
-            snprintf(err + l, cap - l, ")");
+        no_input(cost, set, err, cap);
         free(cost);
         return CAT_ENOTFOUND;
     }
@@ -201,25 +235,8 @@ int cat_set_apply(struct cat_catalog *cat, const struct cat_set *set, enum cat_p
         fig->high = set->high;
     }
     /* the other configurations whose cost reads this figure */
-    if (shared && scap && (other = malloc(sizeof *other))) {
-        size_t l = 0;
-        for (size_t i = 0; i < cat->n_configs; i++) {
-            const struct cat_config *cf = &cat->configs[i];
-            int reads = 0;
-            if (strcmp(cf->id, set->config) == 0 ||
-                cat_config_cost_x(cat, cf->id, pricing, 0, &quick, other, &e) != CAT_OK)
-                continue;
-            for (size_t k = 0; k < other->n_inputs; k++)
-                reads |= other->inputs[k].fig == fig;
-            if (!reads)
-                continue;
-            if (l + strlen(cf->id) + 6 >= scap) {
-                snprintf(shared + l, scap - l, "%s...", l ? ", " : "");
-                break;
-            }
-            l += (size_t)snprintf(shared + l, scap - l, "%s%s", l ? ", " : "", cf->id);
-        }
-    }
+    if (shared && scap && (other = malloc(sizeof *other)))
+        list_sharing(cat, set->config, pricing, fig, other, shared, scap);
     free(other);
     free(cost);
     return CAT_OK;
