@@ -128,6 +128,127 @@ static int ensure_instance_store(json_t *catalog)
     return json_array_append_new(disks, d);
 }
 
+/* The prices of one instance's by_os block (instances.json pricing.REGION.OS) for the pricing
+ * models in want, into a new array *out (the caller's; empty when none is given); a price that
+ * is not a number >= 0 is counted in st->skipped_price. CAT_OK or CAT_ENOMEM. */
+static int ec2_prices(json_t *by_os, unsigned want, const char *offering, const char *purchase,
+                      const char *src, const char *as_of, struct cat_convert_stats *st,
+                      json_t **out, struct cat_error *err)
+{
+    json_t *prices = json_array();
+    char key[64];
+    double amount;
+    *out = NULL;
+    if (!prices)
+        return cat_error_set(err, CAT_ENOMEM, "out of memory");
+    for (int p = 0; p < CAT_PRICING_COUNT; p++) {
+        json_t *pv = NULL;
+        if (!(want & (1u << p)))
+            continue;
+        if (p == CAT_PRICING_ON_DEMAND)
+            pv = json_object_get(by_os, "ondemand");
+        else if (p == CAT_PRICING_SPOT)
+            pv = json_object_get(by_os, "spot_avg");
+        else if (p == CAT_PRICING_RESERVED_1Y || p == CAT_PRICING_RESERVED_3Y) {
+            snprintf(key, sizeof key, "yrTerm%d%s.%s", p == CAT_PRICING_RESERVED_1Y ? 1 : 3,
+                     offering, purchase);
+            pv = json_object_get(json_object_get(by_os, "reserved"), key);
+        }
+        if (!pv)
+            continue;
+        amount = parse_price(pv);
+        if (amount < 0) {
+            st->skipped_price++;
+            continue;
+        }
+        if (p == CAT_PRICING_RESERVED_1Y || p == CAT_PRICING_RESERVED_3Y)
+            snprintf(key, sizeof key, "effective hourly rate of yrTerm%d%s.%s",
+                     p == CAT_PRICING_RESERVED_1Y ? 1 : 3, offering, purchase);
+        /* reserved-1y/3y are paid monthly; an all-upfront purchase is its own model */
+        if (add_price(prices,
+                      strcmp(purchase, "allUpfront") != 0 ? (enum cat_pricing)p
+                      : p == CAT_PRICING_RESERVED_1Y      ? CAT_PRICING_RESERVED_1Y_ALL
+                      : p == CAT_PRICING_RESERVED_3Y      ? CAT_PRICING_RESERVED_3Y_ALL
+                                                          : (enum cat_pricing)p,
+                      amount, "USD", src, as_of,
+                      p == CAT_PRICING_RESERVED_1Y || p == CAT_PRICING_RESERVED_3Y ? key : NULL) !=
+            0) {
+            json_decref(prices);
+            return cat_error_set(err, CAT_ENOMEM, "out of memory");
+        }
+    }
+    *out = prices;
+    return CAT_OK;
+}
+
+/* The description of instance v (type: its instance_type) onto inst: description, family,
+ * processor, clock, vCPUs, memory and EBS limits, each when instances.json gives a usable one. */
+static void ec2_describe(json_t *inst, json_t *v, const char *type)
+{
+    json_t *x;
+    if ((x = json_object_get(v, "family")) && json_is_string(x))
+        json_object_set(inst, "description", x);
+    {
+        /* the instance family is the type name's prefix (instances.json's "family" is the
+           category, e.g. "Compute optimized") */
+        const char *dot = strchr(type, '.');
+        if (dot && dot > type)
+            json_object_set_new(inst, "family", json_stringn(type, (size_t)(dot - type)));
+    }
+    if ((x = json_object_get(v, "physical_processor")) && json_is_string(x) &&
+        json_string_length(x) > 0)
+        json_object_set(inst, "processor", x);
+    if ((x = json_object_get(v, "clock_speed_ghz"))) {
+        /* a number, or a string such as "3.5 GHz" or "up to 3.1 GHz" */
+        double ghz = json_is_number(x) ? json_number_value(x) : 0;
+        const char *cs = json_string_value(x);
+        if (cs) {
+            char *end;
+            while (*cs && !(*cs >= '0' && *cs <= '9'))
+                cs++;
+            ghz = strtod(cs, &end);
+            if (end == cs)
+                ghz = 0;
+        }
+        if (isfinite(ghz) && ghz >= 0.01 && ghz <= 100)
+            json_object_set_new(inst, "clock_ghz", json_real(ghz));
+    }
+    if ((x = json_object_get(v, "vCPU")) && json_is_integer(x) && json_integer_value(x) > 0)
+        json_object_set(inst, "vcpu", x);
+    if ((x = json_object_get(v, "memory")) && json_is_number(x) && json_number_value(x) > 0)
+        json_object_set_new(inst, "memory_gib", json_real(json_number_value(x)));
+    if ((x = json_object_get(v, "ebs_iops")) && json_is_number(x) && json_number_value(x) > 0)
+        json_object_set_new(inst, "block_max_iops", json_real(json_number_value(x)));
+    if ((x = json_object_get(v, "ebs_throughput")) && json_is_number(x) && json_number_value(x) > 0)
+        json_object_set_new(inst, "block_max_throughput_mb_s", json_real(json_number_value(x)));
+}
+
+/* The local SSDs of instance v (its "storage" block) onto inst as local_disk, the catalog's
+ * instance-store disk added when first needed. 0, or -1 when out of memory. */
+static int ec2_local_disk(json_t *catalog, json_t *inst, json_t *v)
+{
+    json_t *storage = json_object_get(v, "storage");
+    if (json_is_object(storage) && (json_is_true(json_object_get(storage, "ssd")) ||
+                                    json_is_true(json_object_get(storage, "nvme_ssd")))) {
+        json_t *dev = json_object_get(storage, "devices");
+        json_t *size = json_object_get(storage, "size");
+        const char *unit = json_string_value(json_object_get(storage, "size_unit"));
+        if (json_is_integer(dev) && json_integer_value(dev) > 0 && json_is_number(size) &&
+            json_number_value(size) > 0) {
+            /* instances.json gives decimal GB (size_unit "GB") or TB; catalogs use GiB */
+            double gb = json_number_value(size) * (unit && strcmp(unit, "TB") == 0 ? 1000 : 1);
+            double gib = gb * 1e9 / 1073741824.0;
+            if (ensure_instance_store(catalog) != 0)
+                return -1;
+            json_object_set_new(inst, "local_disk",
+                                json_pack("{s:s, s:I, s:f}", "disk", "aws-instance-store", "count",
+                                          json_integer_value(dev), "size_gib",
+                                          floor(gib * 100) / 100));
+        }
+    }
+    return 0;
+}
+
 int cat_convert_ec2instances(json_t *catalog, json_t *doc, const char *source,
                              const struct cat_convert_options *o, struct cat_convert_stats *st,
                              struct cat_error *err)
@@ -152,10 +273,10 @@ int cat_convert_ec2instances(json_t *catalog, json_t *doc, const char *source,
     json_array_foreach(doc, i, v)
     {
         const char *type = json_string_value(json_object_get(v, "instance_type"));
-        json_t *by_os, *inst, *prices, *storage, *x;
-        char id[200], key[64];
-        double amount;
+        json_t *by_os, *inst, *prices;
+        char id[200];
         size_t n_before;
+        int rc;
         if (!json_is_object(v) || !type || !*type)
             return cat_error_set(err, CAT_EINVAL,
                                  "%s: $[%zu]: expected an instance object with "
@@ -172,46 +293,9 @@ int cat_convert_ec2instances(json_t *catalog, json_t *doc, const char *source,
             st->skipped_none++;
             continue;
         }
-        prices = json_array();
-        if (!prices)
-            return cat_error_set(err, CAT_ENOMEM, "out of memory");
-        for (int p = 0; p < CAT_PRICING_COUNT; p++) {
-            json_t *pv = NULL;
-            if (!(want & (1u << p)))
-                continue;
-            if (p == CAT_PRICING_ON_DEMAND)
-                pv = json_object_get(by_os, "ondemand");
-            else if (p == CAT_PRICING_SPOT)
-                pv = json_object_get(by_os, "spot_avg");
-            else if (p == CAT_PRICING_RESERVED_1Y || p == CAT_PRICING_RESERVED_3Y) {
-                snprintf(key, sizeof key, "yrTerm%d%s.%s", p == CAT_PRICING_RESERVED_1Y ? 1 : 3,
-                         offering, purchase);
-                pv = json_object_get(json_object_get(by_os, "reserved"), key);
-            }
-            if (!pv)
-                continue;
-            amount = parse_price(pv);
-            if (amount < 0) {
-                st->skipped_price++;
-                continue;
-            }
-            if (p == CAT_PRICING_RESERVED_1Y || p == CAT_PRICING_RESERVED_3Y)
-                snprintf(key, sizeof key, "effective hourly rate of yrTerm%d%s.%s",
-                         p == CAT_PRICING_RESERVED_1Y ? 1 : 3, offering, purchase);
-            /* reserved-1y/3y are paid monthly; an all-upfront purchase is its own model */
-            if (add_price(prices,
-                          strcmp(purchase, "allUpfront") != 0 ? (enum cat_pricing)p
-                          : p == CAT_PRICING_RESERVED_1Y      ? CAT_PRICING_RESERVED_1Y_ALL
-                          : p == CAT_PRICING_RESERVED_3Y      ? CAT_PRICING_RESERVED_3Y_ALL
-                                                              : (enum cat_pricing)p,
-                          amount, "USD", src, as_of,
-                          p == CAT_PRICING_RESERVED_1Y || p == CAT_PRICING_RESERVED_3Y
-                              ? key
-                              : NULL) != 0) {
-                json_decref(prices);
-                return cat_error_set(err, CAT_ENOMEM, "out of memory");
-            }
-        }
+        if ((rc = ec2_prices(by_os, want, offering, purchase, src, as_of, st, &prices, err)) !=
+            CAT_OK)
+            return rc;
         if (json_array_size(prices) == 0) {
             json_decref(prices);
             st->skipped_none++;
@@ -226,63 +310,11 @@ int cat_convert_ec2instances(json_t *catalog, json_t *doc, const char *source,
         json_object_set_new(inst, "provider", json_string("aws"));
         json_object_set_new(inst, "region", json_string(region));
         json_object_set_new(inst, "name", json_string(type));
-        if ((x = json_object_get(v, "family")) && json_is_string(x))
-            json_object_set(inst, "description", x);
-        {
-            /* the instance family is the type name's prefix (instances.json's "family" is the
-               category, e.g. "Compute optimized") */
-            const char *dot = strchr(type, '.');
-            if (dot && dot > type)
-                json_object_set_new(inst, "family", json_stringn(type, (size_t)(dot - type)));
-        }
-        if ((x = json_object_get(v, "physical_processor")) && json_is_string(x) &&
-            json_string_length(x) > 0)
-            json_object_set(inst, "processor", x);
-        if ((x = json_object_get(v, "clock_speed_ghz"))) {
-            /* a number, or a string such as "3.5 GHz" or "up to 3.1 GHz" */
-            double ghz = json_is_number(x) ? json_number_value(x) : 0;
-            const char *cs = json_string_value(x);
-            if (cs) {
-                char *end;
-                while (*cs && !(*cs >= '0' && *cs <= '9'))
-                    cs++;
-                ghz = strtod(cs, &end);
-                if (end == cs)
-                    ghz = 0;
-            }
-            if (isfinite(ghz) && ghz >= 0.01 && ghz <= 100)
-                json_object_set_new(inst, "clock_ghz", json_real(ghz));
-        }
-        if ((x = json_object_get(v, "vCPU")) && json_is_integer(x) && json_integer_value(x) > 0)
-            json_object_set(inst, "vcpu", x);
-        if ((x = json_object_get(v, "memory")) && json_is_number(x) && json_number_value(x) > 0)
-            json_object_set_new(inst, "memory_gib", json_real(json_number_value(x)));
-        if ((x = json_object_get(v, "ebs_iops")) && json_is_number(x) && json_number_value(x) > 0)
-            json_object_set_new(inst, "block_max_iops", json_real(json_number_value(x)));
-        if ((x = json_object_get(v, "ebs_throughput")) && json_is_number(x) &&
-            json_number_value(x) > 0)
-            json_object_set_new(inst, "block_max_throughput_mb_s", json_real(json_number_value(x)));
-        storage = json_object_get(v, "storage");
-        if (json_is_object(storage) && (json_is_true(json_object_get(storage, "ssd")) ||
-                                        json_is_true(json_object_get(storage, "nvme_ssd")))) {
-            json_t *dev = json_object_get(storage, "devices");
-            json_t *size = json_object_get(storage, "size");
-            const char *unit = json_string_value(json_object_get(storage, "size_unit"));
-            if (json_is_integer(dev) && json_integer_value(dev) > 0 && json_is_number(size) &&
-                json_number_value(size) > 0) {
-                /* instances.json gives decimal GB (size_unit "GB") or TB; catalogs use GiB */
-                double gb = json_number_value(size) * (unit && strcmp(unit, "TB") == 0 ? 1000 : 1);
-                double gib = gb * 1e9 / 1073741824.0;
-                if (ensure_instance_store(catalog) != 0) {
-                    json_decref(inst);
-                    json_decref(prices);
-                    return cat_error_set(err, CAT_ENOMEM, "out of memory");
-                }
-                json_object_set_new(inst, "local_disk",
-                                    json_pack("{s:s, s:I, s:f}", "disk", "aws-instance-store",
-                                              "count", json_integer_value(dev), "size_gib",
-                                              floor(gib * 100) / 100));
-            }
+        ec2_describe(inst, v, type);
+        if (ec2_local_disk(catalog, inst, v) != 0) {
+            json_decref(inst);
+            json_decref(prices);
+            return cat_error_set(err, CAT_ENOMEM, "out of memory");
         }
         n_before = json_array_size(prices);
         json_object_set_new(inst, "prices", prices);

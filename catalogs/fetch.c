@@ -420,6 +420,84 @@ static int is_azure_page(json_t *doc)
            json_object_get(doc, "NextPageLink") != NULL;
 }
 
+/* The libcurl options of every request of h: redirects within http and https, o's timeouts and
+ * size cap, any compression, the body, header and progress callbacks. */
+static void setup_handle(CURL *h, const struct cat_fetch_options *o)
+{
+    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
+    curl_easy_setopt(h, CURLOPT_MAXREDIRS, 10L);
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, o->timeout_ms);
+    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(h, CURLOPT_USERAGENT, "sizeup-catalog/1 (libcurl)");
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_bytes);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+}
+
+/* The Azure pages of one fetch, merged. */
+struct pages {
+    json_t *merged; /* every page's Items (NULL before the first page) */
+    json_t *first;  /* the first page, for its billing keys */
+    char *next;     /* the next page's URL (malloc'd), or NULL */
+    long skipped;   /* items read so far (the $skip of the next page) */
+};
+
+/* Azure page doc (not consumed) appended to pg: its Items merged, pg->next the next page's URL
+ * (NextPageLink, else url with $skip when the page was full), or NULL. CAT_OK or CAT_ENOMEM. */
+static int add_page(json_t *doc, const char *url, struct pages *pg, struct cat_error *err)
+{
+    json_t *items = json_object_get(doc, "Items");
+    json_t *link = json_object_get(doc, "NextPageLink");
+    json_t *count = json_object_get(doc, "Count");
+    size_t n_items = json_array_size(items);
+    long long cnt = json_is_integer(count) ? json_integer_value(count) : (long long)n_items;
+    if (!pg->merged) {
+        pg->merged = json_array();
+        pg->first = json_incref(doc);
+    }
+    if (!pg->merged || json_array_extend(pg->merged, items) != 0)
+        return cat_error_set(err, CAT_ENOMEM, "%s: out of memory", url);
+    pg->skipped += (long)n_items;
+    free(pg->next);
+    pg->next = NULL;
+    if (json_is_string(link) && json_string_length(link) > 0)
+        pg->next = strdup(json_string_value(link));
+    else if (cnt == CAT_AZURE_PAGE_SIZE && n_items == CAT_AZURE_PAGE_SIZE)
+        pg->next = with_skip(url, pg->skipped);
+    return CAT_OK;
+}
+
+/* The merged pages as one Azure document (the first page's billing keys, Count, Items and a null
+ * NextPageLink) into *buf (malloc'd) and *len. CAT_OK or CAT_ENOMEM. */
+static int merged_document(const struct pages *pg, const char *url, char **buf, size_t *len,
+                           struct cat_error *err)
+{
+    json_t *out = json_object();
+    const char *keys[] = {"BillingCurrency", "CustomerEntityId", "CustomerEntityType"};
+    for (size_t k = 0; out && k < 3; k++) {
+        json_t *v = json_object_get(pg->first, keys[k]);
+        if (v)
+            json_object_set(out, keys[k], v);
+    }
+    if (out) {
+        json_object_set_new(out, "Count", json_integer((json_int_t)json_array_size(pg->merged)));
+        json_object_set(out, "Items", pg->merged);
+        json_object_set_new(out, "NextPageLink", json_null());
+        *buf = json_dumps(out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+    }
+    json_decref(out);
+    if (!*buf)
+        return cat_error_set(err, CAT_ENOMEM, "%s: out of memory", url);
+    *len = strlen(*buf);
+    return CAT_OK;
+}
+
 int cat_fetch(const char *url, const struct cat_fetch_options *opts, char **buf, size_t *len,
               struct cat_fetch_result *res_out, struct cat_error *err)
 {
@@ -428,9 +506,7 @@ int cat_fetch(const char *url, const struct cat_fetch_options *opts, char **buf,
     struct cat_fetch_result res_local = {0}, *res = res_out ? res_out : &res_local;
     struct response r;
     struct cache cache;
-    json_t *merged = NULL, *first = NULL;
-    char *next = NULL;
-    long skipped = 0;
+    struct pages pg = {NULL, NULL, NULL, 0};
     CURL *h;
     int rc = CAT_OK;
 
@@ -450,21 +526,7 @@ int cat_fetch(const char *url, const struct cat_fetch_options *opts, char **buf,
     r.progress = o->progress;
     r.tty = isatty(STDERR_FILENO);
     cache_open(&cache, o);
-
-    curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(h, CURLOPT_MAXREDIRS, 10L);
-    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, o->connect_timeout_ms);
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, o->timeout_ms);
-    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
-    curl_easy_setopt(h, CURLOPT_USERAGENT, "sizeup-catalog/1 (libcurl)");
-    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_bytes);
-    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
-    curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+    setup_handle(h, o);
 
     for (const char *page_url = url; page_url;) {
         json_t *doc;
@@ -495,51 +557,14 @@ int cat_fetch(const char *url, const struct cat_fetch_options *opts, char **buf,
             json_decref(doc);
             break;
         }
-        {
-            json_t *items = json_object_get(doc, "Items");
-            json_t *link = json_object_get(doc, "NextPageLink");
-            json_t *count = json_object_get(doc, "Count");
-            size_t n_items = json_array_size(items);
-            long long cnt = json_is_integer(count) ? json_integer_value(count) : (long long)n_items;
-            if (!merged) {
-                merged = json_array();
-                first = json_incref(doc);
-            }
-            if (!merged || json_array_extend(merged, items) != 0) {
-                json_decref(doc);
-                rc = cat_error_set(err, CAT_ENOMEM, "%s: out of memory", url);
-                break;
-            }
-            skipped += (long)n_items;
-            free(next);
-            next = NULL;
-            if (json_is_string(link) && json_string_length(link) > 0)
-                next = strdup(json_string_value(link));
-            else if (cnt == CAT_AZURE_PAGE_SIZE && n_items == CAT_AZURE_PAGE_SIZE)
-                next = with_skip(url, skipped);
-            json_decref(doc);
-            page_url = next;
-        }
+        rc = add_page(doc, url, &pg, err);
+        json_decref(doc);
+        if (rc != CAT_OK)
+            break;
+        page_url = pg.next;
     }
-    if (rc == CAT_OK && merged) {
-        json_t *out = json_object();
-        const char *keys[] = {"BillingCurrency", "CustomerEntityId", "CustomerEntityType"};
-        for (size_t k = 0; out && k < 3; k++) {
-            json_t *v = json_object_get(first, keys[k]);
-            if (v)
-                json_object_set(out, keys[k], v);
-        }
-        if (out) {
-            json_object_set_new(out, "Count", json_integer((json_int_t)json_array_size(merged)));
-            json_object_set(out, "Items", merged);
-            json_object_set_new(out, "NextPageLink", json_null());
-            *buf = json_dumps(out, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-        }
-        json_decref(out);
-        if (!*buf)
-            rc = cat_error_set(err, CAT_ENOMEM, "%s: out of memory", url);
-        else
-            *len = strlen(*buf);
+    if (rc == CAT_OK && pg.merged) {
+        rc = merged_document(&pg, url, buf, len, err);
     } else if (rc == CAT_OK) {
         if (!r.body && !(r.body = calloc(1, 1)))
             rc = cat_error_set(err, CAT_ENOMEM, "%s: out of memory", url);
@@ -549,9 +574,9 @@ int cat_fetch(const char *url, const struct cat_fetch_options *opts, char **buf,
     }
     if (rc == CAT_OK)
         res->bytes = (long long)*len;
-    json_decref(merged);
-    json_decref(first);
-    free(next);
+    json_decref(pg.merged);
+    json_decref(pg.first);
+    free(pg.next);
     free(r.body);
     curl_easy_cleanup(h);
     return rc;

@@ -283,6 +283,105 @@ static int usable_name(const char *s, size_t max)
     return 1;
 }
 
+/* The lowest price per hour of server sid for each pricing (lo[0] on-demand, lo[1] spot; NULL
+ * when none) among the rows pr (np of them, sorted by server), and how many zones gave one
+ * (zones). The catalog's currency is the first price's (currency, set when empty); a row in
+ * another is counted in st->skipped_price. */
+static void lowest_prices(struct prow *pr, size_t np, const char *sid, char currency[4],
+                          struct prow *lo[2], int zones[2], struct cat_convert_stats *st)
+{
+    struct prow key;
+    size_t first;
+    /* the first price row of this server (binary search), then its rows */
+    key.sid = (char *)sid;
+    {
+        size_t l = 0, h = np;
+        while (l < h) {
+            size_t m = (l + h) / 2;
+            if (cmp_prow(&pr[m], &key) < 0)
+                l = m + 1;
+            else
+                h = m;
+        }
+        first = l;
+    }
+    for (size_t i = first; i < np && strcmp(pr[i].sid, sid) == 0; i++) {
+        struct prow *r = &pr[i];
+        if (!currency[0])
+            memcpy(currency, r->currency, 4);
+        if (strcmp(r->currency, currency) != 0) {
+            st->skipped_price++; /* one currency per catalog */
+            continue;
+        }
+        zones[r->k]++;
+        if (!lo[r->k] || r->per_hour < lo[r->k]->per_hour)
+            lo[r->k] = r;
+    }
+}
+
+/* The description of the server of row s (columns as add_servers selects them) onto inst: id,
+ * provider, region, name (ref), description (name when it differs), family, processor, clock,
+ * vCPUs and memory, each when the row gives a usable one. */
+static void describe_server(sqlite3_stmt *s, json_t *inst, const char *id, const char *vendor,
+                            const char *region, const char *ref, const char *name)
+{
+    char proc[200] = "";
+    if (text(s, 7) || text(s, 8) || text(s, 9))
+        snprintf(proc, sizeof proc, "%s%s%s%s%s", text(s, 7) ? text(s, 7) : "",
+                 text(s, 8) ? " " : "", text(s, 8) ? text(s, 8) : "", text(s, 9) ? " " : "",
+                 text(s, 9) ? text(s, 9) : "");
+    json_object_set_new(inst, "id", json_string(id));
+    json_object_set_new(inst, "provider", json_string(provider_of(vendor)));
+    json_object_set_new(inst, "region", json_string(region));
+    json_object_set_new(inst, "name", json_string(ref));
+    if (name && strcmp(name, ref) != 0)
+        json_object_set_new(inst, "description", json_string(name));
+    if (text(s, 4) && usable_name(text(s, 4), 60))
+        json_object_set_new(inst, "family", json_string(text(s, 4)));
+    if (proc[0] && proc[0] != ' ' && usable_name(proc, 190))
+        json_object_set_new(inst, "processor", json_string(proc));
+    if (sqlite3_column_type(s, 6) == SQLITE_FLOAT || sqlite3_column_type(s, 6) == SQLITE_INTEGER) {
+        double ghz = sqlite3_column_double(s, 6);
+        if (ghz >= 0.01 && ghz <= 100)
+            json_object_set_new(inst, "clock_ghz", json_real(ghz));
+    }
+    if (sqlite3_column_type(s, 5) == SQLITE_INTEGER && sqlite3_column_int64(s, 5) > 0 &&
+        sqlite3_column_int64(s, 5) <= 100000)
+        json_object_set_new(inst, "vcpu", json_integer(sqlite3_column_int64(s, 5)));
+    if (sqlite3_column_type(s, 10) == SQLITE_INTEGER && sqlite3_column_int64(s, 10) > 0)
+        json_object_set_new(inst, "memory_gib",
+                            json_real((double)sqlite3_column_int64(s, 10) / 1024));
+}
+
+/* The on-demand and spot prices lo (of zones zones) appended to prices, each saying how many
+ * zones it is the lowest of; newest keeps the newest as_of. 0, or -1 when out of memory. */
+static int add_prices(json_t *prices, struct prow *const lo[2], const int zones[2],
+                      const char *region, char newest[11], struct cat_convert_stats *st)
+{
+    char zn[96];
+    for (int k = 0; k < 2; k++) {
+        json_t *p;
+        if (!lo[k])
+            continue;
+        if (zones[k] == 1)
+            snprintf(zn, sizeof zn, "the price of its one zone in %s", region);
+        else
+            snprintf(zn, sizeof zn, "the lowest of %d zones' prices in %s (per hour)", zones[k],
+                     region);
+        p = price_obj(k ? CAT_PRICING_SPOT : CAT_PRICING_ON_DEMAND, lo[k]->unit, lo[k]->amount,
+                      lo[k]->currency, "server_price", lo[k]->as_of, zn);
+        if (!p || json_array_append_new(prices, p))
+            return -1;
+        st->prices++;
+        if (strcmp(lo[k]->as_of, newest) > 0)
+            memcpy(newest, lo[k]->as_of, 11);
+    }
+    return 0;
+}
+
+/* Every active server of vendor with an on-demand or spot price in o->region (the lowest over
+ * its zones) into catalog's instances, with one configuration each; newest keeps the newest
+ * price's date. CAT_OK or an error (err set). */
 static int add_servers(sqlite3 *db, json_t *catalog, const char *vendor,
                        const struct cat_convert_options *o, char newest[11],
                        struct cat_convert_stats *st, struct cat_error *err)
@@ -313,39 +412,14 @@ static int add_servers(sqlite3 *db, json_t *catalog, const char *vendor,
     while (sqlite3_step(s) == SQLITE_ROW) {
         const char *sid = text(s, 0), *name = text(s, 1), *api = text(s, 2);
         const char *ref = api ? api : sid;
-        struct prow key, *lo[2] = {NULL, NULL};
+        struct prow *lo[2] = {NULL, NULL};
         int zones[2] = {0, 0};
         json_t *inst, *prices;
-        char id[300], proc[200] = "", zn[96];
-        size_t first;
+        char id[300];
         st->records++;
         if (!sid)
             continue;
-        /* the first price row of this server (binary search), then its rows */
-        key.sid = (char *)sid;
-        {
-            size_t l = 0, h = np;
-            while (l < h) {
-                size_t m = (l + h) / 2;
-                if (cmp_prow(&pr[m], &key) < 0)
-                    l = m + 1;
-                else
-                    h = m;
-            }
-            first = l;
-        }
-        for (size_t i = first; i < np && strcmp(pr[i].sid, sid) == 0; i++) {
-            struct prow *r = &pr[i];
-            if (!currency[0])
-                memcpy(currency, r->currency, sizeof currency);
-            if (strcmp(r->currency, currency) != 0) {
-                st->skipped_price++; /* one currency per catalog */
-                continue;
-            }
-            zones[r->k]++;
-            if (!lo[r->k] || r->per_hour < lo[r->k]->per_hour)
-                lo[r->k] = r;
-        }
+        lowest_prices(pr, np, sid, currency, lo, zones, st);
         if (!lo[0] && !lo[1]) {
             st->skipped_none++;
             continue;
@@ -363,10 +437,6 @@ static int add_servers(sqlite3 *db, json_t *catalog, const char *vendor,
             rc = cat_error_set(err, CAT_ENOMEM, "out of memory");
             goto out;
         }
-        if (text(s, 7) || text(s, 8) || text(s, 9))
-            snprintf(proc, sizeof proc, "%s%s%s%s%s", text(s, 7) ? text(s, 7) : "",
-                     text(s, 8) ? " " : "", text(s, 8) ? text(s, 8) : "", text(s, 9) ? " " : "",
-                     text(s, 9) ? text(s, 9) : "");
         inst = json_object();
         prices = json_array();
         if (!inst || !prices) {
@@ -375,48 +445,12 @@ static int add_servers(sqlite3 *db, json_t *catalog, const char *vendor,
             rc = cat_error_set(err, CAT_ENOMEM, "out of memory");
             goto out;
         }
-        json_object_set_new(inst, "id", json_string(id));
-        json_object_set_new(inst, "provider", json_string(provider_of(vendor)));
-        json_object_set_new(inst, "region", json_string(o->region));
-        json_object_set_new(inst, "name", json_string(ref));
-        if (name && strcmp(name, ref) != 0)
-            json_object_set_new(inst, "description", json_string(name));
-        if (text(s, 4) && usable_name(text(s, 4), 60))
-            json_object_set_new(inst, "family", json_string(text(s, 4)));
-        if (proc[0] && proc[0] != ' ' && usable_name(proc, 190))
-            json_object_set_new(inst, "processor", json_string(proc));
-        if (sqlite3_column_type(s, 6) == SQLITE_FLOAT ||
-            sqlite3_column_type(s, 6) == SQLITE_INTEGER) {
-            double ghz = sqlite3_column_double(s, 6);
-            if (ghz >= 0.01 && ghz <= 100)
-                json_object_set_new(inst, "clock_ghz", json_real(ghz));
-        }
-        if (sqlite3_column_type(s, 5) == SQLITE_INTEGER && sqlite3_column_int64(s, 5) > 0 &&
-            sqlite3_column_int64(s, 5) <= 100000)
-            json_object_set_new(inst, "vcpu", json_integer(sqlite3_column_int64(s, 5)));
-        if (sqlite3_column_type(s, 10) == SQLITE_INTEGER && sqlite3_column_int64(s, 10) > 0)
-            json_object_set_new(inst, "memory_gib",
-                                json_real((double)sqlite3_column_int64(s, 10) / 1024));
-        for (int k = 0; k < 2; k++) {
-            json_t *p;
-            if (!lo[k])
-                continue;
-            if (zones[k] == 1)
-                snprintf(zn, sizeof zn, "the price of its one zone in %s", o->region);
-            else
-                snprintf(zn, sizeof zn, "the lowest of %d zones' prices in %s (per hour)", zones[k],
-                         o->region);
-            p = price_obj(k ? CAT_PRICING_SPOT : CAT_PRICING_ON_DEMAND, lo[k]->unit, lo[k]->amount,
-                          lo[k]->currency, "server_price", lo[k]->as_of, zn);
-            if (!p || json_array_append_new(prices, p)) {
-                json_decref(inst);
-                json_decref(prices);
-                rc = cat_error_set(err, CAT_ENOMEM, "out of memory");
-                goto out;
-            }
-            st->prices++;
-            if (strcmp(lo[k]->as_of, newest) > 0)
-                memcpy(newest, lo[k]->as_of, 11);
+        describe_server(s, inst, id, vendor, o->region, ref, name);
+        if (add_prices(prices, lo, zones, o->region, newest, st) != 0) {
+            json_decref(inst);
+            json_decref(prices);
+            rc = cat_error_set(err, CAT_ENOMEM, "out of memory");
+            goto out;
         }
         json_object_set_new(inst, "prices", prices);
         json_array_append_new(insts, inst);
