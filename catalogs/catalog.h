@@ -12,6 +12,10 @@
  * currency happens only through the rates the catalog declares (cat_catalog_convert()).
  *
  * Thread-safety: a loaded catalog is read-only; concurrent readers are safe.
+ *
+ * This header fronts catalog.c (the catalog in memory: lookups, merge, derived configurations,
+ * prices and units) and catalog_file.c (reading catalogs: cat_catalog_add_buffer,
+ * cat_catalog_add_file, cat_catalog_add_source, cat_is_url, cat_default_source).
  */
 #ifndef SIZEUP_CATALOGS_CATALOG_H
 #define SIZEUP_CATALOGS_CATALOG_H

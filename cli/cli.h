@@ -30,6 +30,9 @@
  * 1,2,4,8, not 'x'" and "Try 'sizeup CMD --help'.", and exits SIZEUP_EXIT_USAGE (2).
  *
  * Thread-safety: cli_parse uses getopt_long's globals (optind, optarg): one thread at a time.
+ *
+ * This header fronts cli.c (parsing, misuse messages, the table checks) and cli_help.c (cli_help:
+ * --help rendered from the table).
  */
 #ifndef SIZEUP_CLI_H
 #define SIZEUP_CLI_H

@@ -2,6 +2,11 @@
  * commands.h - the subcommands of the sizeup binary. Each takes the arguments after the
  * subcommand name (argv[0] is the subcommand name) and returns a sizeup_exit code (cli.h).
  * `sizeup help CMD` calls CMD with "--help".
+ *
+ * Each command's function and option table are defined in its own file: cmd_import.c, cmd_fit.c,
+ * cmd_catalog.c, cmd_probe.c (and cmd_probe_config_default), cmd_observe.c, cmd_merge.c,
+ * cmd_disk.c, cmd_predict.c, cmd_rank.c, cmd_report.c, cmd_study.c; the dispatcher and sizeup_cli
+ * in commands.c.
  */
 #ifndef SIZEUP_CLI_COMMANDS_H
 #define SIZEUP_CLI_COMMANDS_H

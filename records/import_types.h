@@ -9,6 +9,9 @@
  *
  * Thread-safety: import_workload_from_name is a pure function; a struct import_src belongs to
  * one thread.
+ *
+ * This header fronts import_src.c (reading lines and saying what is wrong: import_read_line,
+ * import_diag, import_bad_line, import_set_extra) and workload_name.c (import_workload_from_name).
  */
 #ifndef SIZEUP_RECORDS_IMPORT_TYPES_H
 #define SIZEUP_RECORDS_IMPORT_TYPES_H

@@ -59,6 +59,10 @@
  * "line"}
  *
  * Thread-safety: functions touch only the objects passed to them.
+ *
+ * This header fronts point.c (the record in memory, its checks and lists), point_read.c (reading
+ * JSON Lines: point_reader_new/next/free, point_parse_line, point_from_json,
+ * point_looks_like_jsonl) and point_write.c (point_to_json, point_json_string, point_write).
  */
 #ifndef SIZEUP_RECORDS_POINT_H
 #define SIZEUP_RECORDS_POINT_H

@@ -36,6 +36,9 @@
  * Numbers: in TSV, Markdown and gnuplot cells a thousands separator ("1,234.5") is accepted.
  * Every numeric cell must be a number: an empty or non-numeric cell, or a row with a different
  * number of cells than the header, is an error naming file, line, column and what was expected.
+ *
+ * This header fronts table.c (the table reader: open, next, close) and table_split.c (recognising
+ * each layout: table_csv_detect, table_tsv_detect, table_markdown_detect, table_gnuplot_detect).
  */
 #ifndef SIZEUP_RECORDS_TABLE_H
 #define SIZEUP_RECORDS_TABLE_H

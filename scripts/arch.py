@@ -15,6 +15,8 @@ library's link line, and (with --check) the dependency rule of docs/architecture
     cli      -> everything                    (options, output, exit codes; no server or disk
                 talk: tests/arch/test_cli_calls.sh checks its calls into probes with nm)
     <mysql.h> only in probes/*.c; no include circle between modules (a module is a .c/.h pair)
+    a header whose functions are defined in more than one .c names each of those files (a
+    section marker "---- FILE.c" or its opening comment), so a reader finds where each lives
 
 Usage: scripts/arch.py [--check [--known TEXT]...] [ROOT]
   ROOT        the source tree (default: this script's ..)
@@ -80,6 +82,35 @@ def sources(root):
     return sorted(out)
 
 
+DECL = re.compile(r"^[A-Za-z_][\w \*]*?\b([a-z_][a-z0-9_]*)\s*\(", re.M)
+DEFN = re.compile(r"^(?!static\b)[A-Za-z_][\w \*]*?\b([a-z_][a-z0-9_]*)\s*\([^;{]*?\)\s*\{",
+                  re.M)
+
+
+def fronted_files(root, files):
+    """Headers that declare functions of several .c files without naming each of them."""
+    defined = {}
+    for f in files:
+        if f.endswith(".c") and folder_of(f) not in OTHERS:
+            text = open(os.path.join(root, f), encoding="utf-8", errors="replace").read()
+            for name in DEFN.findall(text):
+                defined.setdefault(name, set()).add(f)
+    out = []
+    for h in files:
+        if not h.endswith(".h") or folder_of(h) in OTHERS:
+            continue
+        text = open(os.path.join(root, h), encoding="utf-8", errors="replace").read()
+        where = set()
+        for name in set(DECL.findall(text)):
+            where |= defined.get(name, set())
+        unnamed = sorted(c for c in where if c != h[:-2] + ".c" and
+                         not re.search(r"\b%s\b" % re.escape(os.path.basename(c)), text))
+        if unnamed:
+            out.append("%s declares functions of %s without naming it (a '---- FILE.c' marker)" %
+                       (h, ", ".join(unnamed)))
+    return out
+
+
 def main(argv):
     check, known, args, i = False, [], [], 0
     while i < len(argv):
@@ -104,6 +135,8 @@ def main(argv):
     for name, paths in sorted(by_name.items()):
         if len(paths) > 1:
             broken.append("header name %s is used twice: %s" % (name, ", ".join(paths)))
+
+    broken += fronted_files(root, files)
 
     edges = {}      # (from folder, to folder) -> count
     modedges = {}   # module -> set of modules

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_arch_script.sh - scripts/arch.py --check fails on a tree that breaks the rule: records
 # including a probes header, a circle of includes, <mysql.h> outside probes/*.c, a stale
-# --known, an advisor concern including one above it, the driver in the command line's place;
+# --known, an advisor concern including one above it, the driver in the command line's place,
+# a header fronting a second .c it does not name;
 # and passes on a tree that keeps it.
 set -u
 arch=${1:?usage: test_arch_script.sh scripts/arch.py}
@@ -36,6 +37,13 @@ expect "advisor including the driver" 1 "advisor/rank may not depend on drive"
 rm "$t/advisor/rank/s.c"
 echo '#include "d.h"' > "$t/cli/c.c"; echo '#include "p.h"' > "$t/drive/d.c"
 expect "cli over drive over probes" 0 "Rules: 0 broken"
+printf '/* f.h */\nint f_one(void);\nint f_two(void);\n' > "$t/advisor/rank/f.h"
+printf '#include "f.h"\nint f_one(void)\n{\n    return 1;\n}\n' > "$t/advisor/rank/f.c"
+printf '#include "f.h"\nint f_two(void)\n{\n    return 2;\n}\n' > "$t/advisor/rank/f_more.c"
+expect "a header fronting a file it does not name" 1 "advisor/rank/f.h declares functions of advisor/rank/f_more.c"
+printf '/* f.h: fronts f.c and f_more.c */\nint f_one(void);\nint f_two(void);\n' > "$t/advisor/rank/f.h"
+expect "a header that names the files it fronts" 0 "Rules: 0 broken"
+rm "$t/advisor/rank/f.h" "$t/advisor/rank/f.c" "$t/advisor/rank/f_more.c"
 echo '#include <mysql.h>' > "$t/cli/c.c"
 expect "<mysql.h> outside probes" 1 "cli/c.c includes <mysql.h>"
 echo "$passed passed, $fail failed"
