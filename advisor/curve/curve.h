@@ -79,6 +79,10 @@
  * without measured means Little's law R = N / X(N) - Z on the curve's throughput (closed loop,
  * think time Z of the spec).
  *
+ * Implemented in four files, one section of this header each (marked "---- FILE.c"):
+ * curve_groups.c (which points count, grouping), curve.c (levels, shape, fit), curve_eval.c
+ * (figures at one x) and curve_target.c (the answer at a latency target).
+ *
  * Thread-safety: functions touch only their arguments; a built curve may be read by several
  * threads at once.
  */
@@ -98,6 +102,8 @@
 
 /* Return codes. */
 enum { CURVE_OK = 0, CURVE_EINVAL = -1, CURVE_ENOMEM = -2, CURVE_EFIT = -3 };
+
+/* ---- curve_groups.c: which points count, grouping into curves ---- */
 
 /**
  * Why a point does not count (the rule at the top of this file): "incomplete", "interrupted",
@@ -178,6 +184,8 @@ void curve_groups_destroy(struct curve_groups *g);
 /** The group of (key, workload), or NULL. */
 const struct curve_group *curve_groups_find(const struct curve_groups *g, const char *key,
                                             const char *workload);
+
+/* ---- curve.c: a curve's levels, shape, fit and peak ---- */
 
 /* The x axis of a curve. */
 enum curve_x { CURVE_X_THREADS = 0, CURVE_X_NODES = 1, CURVE_X_AUTO = 2 };
@@ -341,6 +349,8 @@ const struct curve_level *curve_level_at(const struct curve *c, double n);
 /** A level's 95 % half-width for its figure: half95 when known, else 5 % of its mean. */
 double curve_level_half(const struct curve_level *l);
 
+/* ---- curve_eval.c: throughput and latency at one x, the shape in words ---- */
+
 /* Throughput at one x (curve_throughput). */
 struct curve_value {
     struct derived_value x; /* throughput and its 95 % interval; NAN when there is no answer */
@@ -388,6 +398,8 @@ const char *curve_fmt_tps(double v, char *buf, size_t cap);
  * be computed.
  */
 double curve_latency(const struct curve *c, double n, enum curve_basis *basis);
+
+/* ---- curve_target.c: the answer at a latency target ---- */
 
 /* Status of a curve at a latency target. */
 enum curve_status {

@@ -126,26 +126,35 @@ static json_t *curve_json(const struct curve *c)
     return o;
 }
 
-json_t *fit_record_to_json(const struct fit_record *r)
+/* The chosen model's candidates: each one fitted (aicc, sse, r2) or its error; a new array. */
+static json_t *candidates_json(const struct fit_result *fr)
 {
-    const struct fit_result *fr = r->result;
-    const struct model_fit *f = fr ? &fr->fits[fr->chosen] : NULL;
-    json_t *o = json_object(), *a;
-    if (!o)
-        return NULL;
-    json_object_set_new(o, "schema", json_string(FIT_RECORD_SCHEMA));
-    json_object_set_new(o, "target", json_string(r->target));
-    json_object_set_new(o, "workload", json_string(r->workload));
-    json_object_set_new(o, "config", r->config ? json_string(r->config) : json_null());
-    json_object_set_new(o, "x", json_string(r->x_name));
-    json_object_set_new(o, "y", json_string(r->y_name));
-    if (r->curve)
-        json_object_set_new(o, "curve", curve_json(r->curve));
-    if (!f) {
-        json_object_set_new(o, "model", json_null());
-        json_object_set_new(o, "think_time_s", json_real(r->think_time_s));
-        goto predictions;
+    json_t *a = json_array();
+    for (int k = 0; k < 3; k++) {
+        json_t *c = json_object();
+        json_object_set_new(c, "model", json_string(model_kind_name((enum model_kind)k)));
+        if (fr->fitted[k]) {
+            set_real(c, "aicc", fr->fits[k].aicc);
+            set_real(c, "sse", fr->fits[k].sse);
+            set_real(c, "r2", fr->fits[k].r2);
+            if (k == MODEL_USL)
+                json_object_set_new(c, "kappa_significant", json_boolean(fr->kappa_significant));
+        } else if (fr->fit_err[k][0]) {
+            json_object_set_new(c, "error", json_string(fr->fit_err[k]));
+        } else {
+            json_decref(c);
+            continue;
+        }
+        json_array_append_new(a, c);
     }
+    return a;
+}
+
+/* The fitted model's keys of a record, "model" to "warnings", added to o in the record's order. */
+static void model_keys(json_t *o, const struct fit_record *r, const struct fit_result *fr,
+                       const struct model_fit *f)
+{
+    json_t *a;
     json_object_set_new(o, "model", json_string(model_kind_name(fr->chosen)));
     json_object_set_new(o, "selection",
                         json_pack("{ssss}", "asked", r->asked, "reason", fr->reason));
@@ -176,25 +185,7 @@ json_t *fit_record_to_json(const struct fit_record *r)
                                       "no_peak", (json_int_t)r->boot.no_peak));
     else
         json_object_set_new(o, "intervals", json_pack("{ss}", "method", "delta"));
-    a = json_array();
-    for (int k = 0; k < 3; k++) {
-        json_t *c = json_object();
-        json_object_set_new(c, "model", json_string(model_kind_name((enum model_kind)k)));
-        if (fr->fitted[k]) {
-            set_real(c, "aicc", fr->fits[k].aicc);
-            set_real(c, "sse", fr->fits[k].sse);
-            set_real(c, "r2", fr->fits[k].r2);
-            if (k == MODEL_USL)
-                json_object_set_new(c, "kappa_significant", json_boolean(fr->kappa_significant));
-        } else if (fr->fit_err[k][0]) {
-            json_object_set_new(c, "error", json_string(fr->fit_err[k]));
-        } else {
-            json_decref(c);
-            continue;
-        }
-        json_array_append_new(a, c);
-    }
-    json_object_set_new(o, "candidates", a);
+    json_object_set_new(o, "candidates", candidates_json(fr));
     a = json_array();
     for (size_t i = 0; i < f->n_resid; i++) {
         double fitted = model_eval(f, f->resid_n[i]);
@@ -210,59 +201,87 @@ json_t *fit_record_to_json(const struct fit_record *r)
     if (r->derived.peak_beyond)
         json_array_append_new(a, json_string(model_warning_text(MODEL_WARN_PEAK_BEYOND)));
     json_object_set_new(o, "warnings", a);
+}
+
+/* The record's "predictions": X(N) and the latency at each --predict N; a new array. */
+static json_t *predictions_json(const struct fit_record *r)
+{
+    char key[32], key2[48];
+    json_t *a = json_array();
+    snprintf(key, sizeof key, "p%g_ms", r->pctl);
+    snprintf(key2, sizeof key2, "p%g_extrapolated", r->pctl);
+    for (size_t i = 0; i < r->n_pred; i++) {
+        const struct fit_record_prediction *p = &r->pred[i];
+        json_t *e = json_object();
+        char note[200];
+        set_real(e, "x", p->n);
+        json_object_set_new(e, "y", value_json(&p->v.x));
+        json_object_set_new(
+            e, "basis",
+            json_string(p->v.basis == CURVE_BASIS_NONE ? "none" : curve_basis_name(p->v.basis)));
+        json_object_set_new(e, "source", json_string(p->v.from_model ? "model" : "measured curve"));
+        if (p->v.beyond > 1)
+            json_object_set_new(e, "beyond_largest", json_real(p->v.beyond));
+        if (fit_record_prediction_note(r, p, note, sizeof note)[0])
+            json_object_set_new(e, "note", json_string(note));
+        if (isfinite(p->r_s.value)) {
+            struct derived_value ms = {p->r_s.value * 1e3, p->r_s.lo * 1e3, p->r_s.hi * 1e3};
+            json_object_set_new(e, "latency_ms", value_json(&ms));
+        }
+        if (r->pctl > 0 && isfinite(p->pctl_ms)) {
+            set_real(e, key, p->pctl_ms);
+            json_object_set_new(e, key2, json_boolean(p->pctl_extrapolated));
+        }
+        json_object_set_new(e, "extrapolated",
+                            json_boolean(p->v.basis == CURVE_BASIS_EXTRAPOLATED));
+        json_array_append_new(a, e);
+    }
+    return a;
+}
+
+/* The record's "latency_target": the mean latency target and the curve's answer there. */
+static json_t *latency_target_json(const struct fit_record *r)
+{
+    static const char *const st[] = {"met", "never", "no-latency", "outside"};
+    const struct curve_at *at = &r->at_target;
+    json_t *t = json_object();
+    set_real(t, "mean_ms", r->target_s * 1e3);
+    json_object_set_new(t, "status", json_string(st[at->status]));
+    if (at->status == CURVE_MET) {
+        set_real(t, "x", at->n);
+        json_object_set_new(t, "y", value_json(&at->x));
+        json_object_set_new(t, "basis", json_string(curve_basis_name(at->x_basis)));
+        json_object_set_new(t, "binds", json_string(curve_binds_name(at->binds)));
+        json_object_set_new(t, "extrapolated",
+                            json_boolean(at->x_basis == CURVE_BASIS_EXTRAPOLATED));
+    }
+    return t;
+}
+
+json_t *fit_record_to_json(const struct fit_record *r)
+{
+    const struct fit_result *fr = r->result;
+    const struct model_fit *f = fr ? &fr->fits[fr->chosen] : NULL;
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "schema", json_string(FIT_RECORD_SCHEMA));
+    json_object_set_new(o, "target", json_string(r->target));
+    json_object_set_new(o, "workload", json_string(r->workload));
+    json_object_set_new(o, "config", r->config ? json_string(r->config) : json_null());
+    json_object_set_new(o, "x", json_string(r->x_name));
+    json_object_set_new(o, "y", json_string(r->y_name));
+    if (r->curve)
+        json_object_set_new(o, "curve", curve_json(r->curve));
+    if (!f)
+        json_object_set_new(o, "model", json_null());
+    else
+        model_keys(o, r, fr, f);
     json_object_set_new(o, "think_time_s", json_real(r->think_time_s));
-predictions:
-    if (r->n_pred) {
-        char key[32], key2[48];
-        a = json_array();
-        snprintf(key, sizeof key, "p%g_ms", r->pctl);
-        snprintf(key2, sizeof key2, "p%g_extrapolated", r->pctl);
-        for (size_t i = 0; i < r->n_pred; i++) {
-            const struct fit_record_prediction *p = &r->pred[i];
-            json_t *e = json_object();
-            char note[200];
-            set_real(e, "x", p->n);
-            json_object_set_new(e, "y", value_json(&p->v.x));
-            json_object_set_new(e, "basis",
-                                json_string(p->v.basis == CURVE_BASIS_NONE
-                                                ? "none"
-                                                : curve_basis_name(p->v.basis)));
-            json_object_set_new(e, "source",
-                                json_string(p->v.from_model ? "model" : "measured curve"));
-            if (p->v.beyond > 1)
-                json_object_set_new(e, "beyond_largest", json_real(p->v.beyond));
-            if (fit_record_prediction_note(r, p, note, sizeof note)[0])
-                json_object_set_new(e, "note", json_string(note));
-            if (isfinite(p->r_s.value)) {
-                struct derived_value ms = {p->r_s.value * 1e3, p->r_s.lo * 1e3, p->r_s.hi * 1e3};
-                json_object_set_new(e, "latency_ms", value_json(&ms));
-            }
-            if (r->pctl > 0 && isfinite(p->pctl_ms)) {
-                set_real(e, key, p->pctl_ms);
-                json_object_set_new(e, key2, json_boolean(p->pctl_extrapolated));
-            }
-            json_object_set_new(e, "extrapolated",
-                                json_boolean(p->v.basis == CURVE_BASIS_EXTRAPOLATED));
-            json_array_append_new(a, e);
-        }
-        json_object_set_new(o, "predictions", a);
-    }
-    if (r->has_target) {
-        static const char *const st[] = {"met", "never", "no-latency", "outside"};
-        const struct curve_at *at = &r->at_target;
-        json_t *t = json_object();
-        set_real(t, "mean_ms", r->target_s * 1e3);
-        json_object_set_new(t, "status", json_string(st[at->status]));
-        if (at->status == CURVE_MET) {
-            set_real(t, "x", at->n);
-            json_object_set_new(t, "y", value_json(&at->x));
-            json_object_set_new(t, "basis", json_string(curve_basis_name(at->x_basis)));
-            json_object_set_new(t, "binds", json_string(curve_binds_name(at->binds)));
-            json_object_set_new(t, "extrapolated",
-                                json_boolean(at->x_basis == CURVE_BASIS_EXTRAPOLATED));
-        }
-        json_object_set_new(o, "latency_target", t);
-    }
+    if (r->n_pred)
+        json_object_set_new(o, "predictions", predictions_json(r));
+    if (r->has_target)
+        json_object_set_new(o, "latency_target", latency_target_json(r));
     return o;
 }
 
