@@ -277,33 +277,29 @@ size_t tco_sorted_inputs(const struct rank_tco *t, const struct tco_input **v, i
     return t->n_inputs;
 }
 
-int tco_write_text(FILE *f, const struct rank_set *s, const struct rank_tco *t)
+/* The ranked rows that are (ha 1) or are not (ha 0) highly available, wrapped at 96 columns
+ * from column col. */
+static void ha_list(FILE *f, const struct rank_set *s, int ha, size_t col)
 {
-    const char *cur = s->cat->currency;
-    const struct tco_input *v[TCO_MAX_INPUTS];
-    char lab[48], n1[32], n2[32];
+    for (size_t i = 0; i < s->n; i++)
+        if (ranked(&s->rows[i]) && (ha ? s->rows[i].ha : !s->rows[i].ha)) {
+            if (col + strlen(s->rows[i].config) > 96) {
+                fprintf(f, "\n   ");
+                col = 3;
+            }
+            col += (size_t)fprintf(f, " %s", s->rows[i].config);
+        }
+}
+
+/* Whether the ranking compares like for like: which rows carry a standby and which do not, or
+ * the standby copies --ha-standby added; nothing when it is like for like as it stands. */
+static void like_for_like_text(FILE *f, const struct rank_set *s, const struct rank_tco *t)
+{
     if (!t->like_for_like) {
-        size_t col = 0;
         fprintf(f, "not like for like: highly available (a standby in the price):");
-        col = 62;
-        for (size_t i = 0; i < s->n; i++)
-            if (ranked(&s->rows[i]) && s->rows[i].ha) {
-                if (col + strlen(s->rows[i].config) > 96) {
-                    fprintf(f, "\n   ");
-                    col = 3;
-                }
-                col += (size_t)fprintf(f, " %s", s->rows[i].config);
-            }
+        ha_list(f, s, 1, 62);
         fprintf(f, ";\n  a single machine:");
-        col = 19;
-        for (size_t i = 0; i < s->n; i++)
-            if (ranked(&s->rows[i]) && !s->rows[i].ha) {
-                if (col + strlen(s->rows[i].config) > 96) {
-                    fprintf(f, "\n   ");
-                    col = 3;
-                }
-                col += (size_t)fprintf(f, " %s", s->rows[i].config);
-            }
+        ha_list(f, s, 0, 19);
         fprintf(f, "\n  (--ha-standby 1 prices a standby copy for each single machine)\n");
     } else if (t->n_standby_added) {
         fprintf(f,
@@ -311,100 +307,134 @@ int tco_write_text(FILE *f, const struct rank_set *s, const struct rank_tco *t)
                 "highly available\n  (--ha-standby %d)\n",
                 s->opt.ha_standby);
     }
-    if (t->months > 0) {
-        int any = 0;
-        for (size_t i = 0; t->rows && i < s->n; i++)
-            any |= t->rows[i].n > 0;
-        if (any) {
-            char h1[24], h2[24], h3[24];
-            fprintf(f, "over %d months (%s) at %g %%/y, net present value:\n", t->months,
-                    t->months_default ? "the owned servers' amortisation period" : "--horizon",
-                    100 * t->rate);
-            snprintf(h1, sizeof h1, "NPV %s", cur);
-            snprintf(h2, sizeof h2, "%s/Mtx", cur);
-            snprintf(h3, sizeof h3, "per 1k tps");
-            /* the whole id: truncated, derived ids collide (cloud-essd@huawei-ev x 5) */
-            int w = 20;
-            for (size_t i = 0; i < s->n; i++)
-                if (t->rows[i].n > 0 && (int)strlen(s->rows[i].config) > w)
-                    w = (int)strlen(s->rows[i].config);
-            fprintf(f, "  %-*s %-24s %12s %9s %11s\n", w, "config", "pricing", h1, h2, h3);
-            for (size_t i = 0; i < s->n; i++) {
-                const struct tco_row *q = &t->rows[i];
-                for (size_t p = 0; p < q->n; p++)
-                    fprintf(
-                        f, "  %-*s %-24s %12.2f %9.4g %11.2f%s\n", w, p ? "" : s->rows[i].config,
+}
+
+/* The net present value table over the horizon: each row under each pricing model; nothing
+ * without a horizon or a priced row. */
+static void npv_table(FILE *f, const struct rank_set *s, const struct rank_tco *t)
+{
+    const char *cur = s->cat->currency;
+    char lab[48];
+    int any = 0;
+    if (t->months <= 0)
+        return;
+    for (size_t i = 0; t->rows && i < s->n; i++)
+        any |= t->rows[i].n > 0;
+    if (any) {
+        char h1[24], h2[24], h3[24];
+        fprintf(f, "over %d months (%s) at %g %%/y, net present value:\n", t->months,
+                t->months_default ? "the owned servers' amortisation period" : "--horizon",
+                100 * t->rate);
+        snprintf(h1, sizeof h1, "NPV %s", cur);
+        snprintf(h2, sizeof h2, "%s/Mtx", cur);
+        snprintf(h3, sizeof h3, "per 1k tps");
+        /* the whole id: truncated, derived ids collide (cloud-essd@huawei-ev x 5) */
+        int w = 20;
+        for (size_t i = 0; i < s->n; i++)
+            if (t->rows[i].n > 0 && (int)strlen(s->rows[i].config) > w)
+                w = (int)strlen(s->rows[i].config);
+        fprintf(f, "  %-*s %-24s %12s %9s %11s\n", w, "config", "pricing", h1, h2, h3);
+        for (size_t i = 0; i < s->n; i++) {
+            const struct tco_row *q = &t->rows[i];
+            for (size_t p = 0; p < q->n; p++)
+                fprintf(f, "  %-*s %-24s %12.2f %9.4g %11.2f%s\n", w, p ? "" : s->rows[i].config,
                         pricing_label(&s->rows[i], &q->pr[p], lab, sizeof lab), q->pr[p].npv.total,
                         q->pr[p].per_mtx, tco_npv_per_ktps(&s->rows[i], &q->pr[p]),
                         q->n > 1 && (long)p == q->cheapest ? "  lowest" : "");
-            }
-            fprintf(f, "  (owned: purchases and refreshes, running costs monthly, the book value "
-                       "at the end\n  credited; cloud: commitments paid upfront or monthly to "
-                       "their end; Mtx levelised;\n  NPV is what the row buys: its copies at "
-                       "its own throughput; per 1k tps = NPV x 1000 /\n  its tps at the "
-                       "target, for rows of unequal capacity)\n");
+        }
+        fprintf(f, "  (owned: purchases and refreshes, running costs monthly, the book value "
+                   "at the end\n  credited; cloud: commitments paid upfront or monthly to "
+                   "their end; Mtx levelised;\n  NPV is what the row buys: its copies at "
+                   "its own throughput; per 1k tps = NPV x 1000 /\n  its tps at the "
+                   "target, for rows of unequal capacity)\n");
+    }
+}
+
+/* Where the decision flips: the first six estimates (v, n of them, nearest first) whose
+ * break-even value would hand the lead to the runner-up, then those that never do. */
+static void flips_text(FILE *f, const struct rank_set *s, const struct rank_tco *t,
+                       const struct tco_input *const *v, size_t n)
+{
+    const struct rank_row *w = &s->rows[t->best], *r = &s->rows[t->runner_up];
+    char n1[32], n2[32];
+    size_t shown = 0;
+    fprintf(f, "where it flips: %s leads %s %.3gx at the catalog's figures; it stays\n", w->config,
+            r->config, t->advantage);
+    fprintf(f, "  ahead unless (one estimate at a time)");
+    for (size_t i = 0; i < n && shown < 6; i++) {
+        const struct tco_input *k = v[i];
+        int up;
+        if (!isfinite(k->break_even))
+            continue;
+        up = k->break_even > k->in.value; /* the flip lies above the value */
+        fprintf(f, "%s\n    %s %s %s %s%s%s (now %s)", shown ? "," : "", k->config, k->in.name,
+                up ? "exceeds" : "falls below", tco_fnum(n1, sizeof n1, k->break_even),
+                *k->in.unit ? " " : "", k->in.unit, tco_fnum(n2, sizeof n2, k->in.value));
+        if (strcmp(k->in.name, "servers_per_admin") == 0)
+            fprintf(f, ": %.3g FTE per server", 1 / k->break_even);
+        shown++;
+    }
+    if (!shown)
+        fprintf(f, ":\n    no single estimate flips it within the values a catalog accepts");
+    fprintf(f, "\n");
+    {
+        size_t none = 0;
+        for (size_t i = 0; i < n; i++)
+            none += !isfinite(v[i]->break_even);
+        if (none) {
+            size_t col = 20;
+            fprintf(f, "  never flips it:");
+            for (size_t i = 0; i < n; i++)
+                if (!isfinite(v[i]->break_even)) {
+                    size_t l = strlen(v[i]->config) + strlen(v[i]->in.name) + 2;
+                    if (col + l > 96) {
+                        fprintf(f, "\n   ");
+                        col = 3;
+                    }
+                    col += (size_t)fprintf(f, "%s %s %s", col > 20 ? "," : "", v[i]->config,
+                                           v[i]->in.name);
+                }
+            fprintf(f, "\n");
         }
     }
-    if (t->best >= 0 && t->runner_up >= 0 && isfinite(t->advantage) && t->n_inputs > 0) {
-        const struct rank_row *w = &s->rows[t->best], *r = &s->rows[t->runner_up];
-        size_t n = tco_sorted_inputs(t, v, 0), shown = 0;
-        fprintf(f, "where it flips: %s leads %s %.3gx at the catalog's figures; it stays\n",
-                w->config, r->config, t->advantage);
-        fprintf(f, "  ahead unless (one estimate at a time)");
-        for (size_t i = 0; i < n && shown < 6; i++) {
-            const struct tco_input *k = v[i];
-            int up;
-            if (!isfinite(k->break_even))
-                continue;
-            up = k->break_even > k->in.value; /* the flip lies above the value */
-            fprintf(f, "%s\n    %s %s %s %s%s%s (now %s)", shown ? "," : "", k->config, k->in.name,
-                    up ? "exceeds" : "falls below", tco_fnum(n1, sizeof n1, k->break_even),
-                    *k->in.unit ? " " : "", k->in.unit, tco_fnum(n2, sizeof n2, k->in.value));
-            if (strcmp(k->in.name, "servers_per_admin") == 0)
-                fprintf(f, ": %.3g FTE per server", 1 / k->break_even);
+}
+
+/* The sensitivity table: the winner's lead with each ranged estimate (v, n of them, widest
+ * swing first) at its low and its high, six at most. */
+static void sensitivity_text(FILE *f, const struct rank_set *s, const struct rank_tco *t,
+                             const struct tco_input *const *v, size_t n)
+{
+    const struct rank_row *w = &s->rows[t->best];
+    char n1[32], n2[32];
+    size_t shown = 0;
+    for (size_t i = 0; i < n; i++)
+        if (tco_swing(v[i]) >= 0) {
+            if (shown == 6) {
+                fprintf(f, "  ... (every input in --json)\n");
+                break;
+            }
+            if (!shown)
+                fprintf(f,
+                        "sensitivity: %s's lead with each ranged estimate at its low / "
+                        "high\n",
+                        w->config);
+            fprintf(f, "  %-20.20s %-24.24s %9s / %-9s %6.3gx / %.3gx\n", v[i]->config,
+                    v[i]->in.name, tco_fnum(n1, sizeof n1, v[i]->in.fig->low),
+                    tco_fnum(n2, sizeof n2, v[i]->in.fig->high), v[i]->adv_low, v[i]->adv_high);
             shown++;
         }
-        if (!shown)
-            fprintf(f, ":\n    no single estimate flips it within the values a catalog accepts");
-        fprintf(f, "\n");
-        {
-            size_t none = 0;
-            for (size_t i = 0; i < n; i++)
-                none += !isfinite(v[i]->break_even);
-            if (none) {
-                size_t col = 20;
-                fprintf(f, "  never flips it:");
-                for (size_t i = 0; i < n; i++)
-                    if (!isfinite(v[i]->break_even)) {
-                        size_t l = strlen(v[i]->config) + strlen(v[i]->in.name) + 2;
-                        if (col + l > 96) {
-                            fprintf(f, "\n   ");
-                            col = 3;
-                        }
-                        col += (size_t)fprintf(f, "%s %s %s", col > 20 ? "," : "", v[i]->config,
-                                               v[i]->in.name);
-                    }
-                fprintf(f, "\n");
-            }
-        }
+}
+
+int tco_write_text(FILE *f, const struct rank_set *s, const struct rank_tco *t)
+{
+    const struct tco_input *v[TCO_MAX_INPUTS];
+    like_for_like_text(f, s, t);
+    npv_table(f, s, t);
+    if (t->best >= 0 && t->runner_up >= 0 && isfinite(t->advantage) && t->n_inputs > 0) {
+        size_t n = tco_sorted_inputs(t, v, 0);
+        flips_text(f, s, t, v, n);
         n = tco_sorted_inputs(t, v, 1);
-        shown = 0;
-        for (size_t i = 0; i < n; i++)
-            if (tco_swing(v[i]) >= 0) {
-                if (shown == 6) {
-                    fprintf(f, "  ... (every input in --json)\n");
-                    break;
-                }
-                if (!shown)
-                    fprintf(f,
-                            "sensitivity: %s's lead with each ranged estimate at its low / "
-                            "high\n",
-                            w->config);
-                fprintf(f, "  %-20.20s %-24.24s %9s / %-9s %6.3gx / %.3gx\n", v[i]->config,
-                        v[i]->in.name, tco_fnum(n1, sizeof n1, v[i]->in.fig->low),
-                        tco_fnum(n2, sizeof n2, v[i]->in.fig->high), v[i]->adv_low, v[i]->adv_high);
-                shown++;
-            }
+        sensitivity_text(f, s, t, v, n);
     }
     return ferror(f) ? -1 : 0;
 }

@@ -617,30 +617,10 @@ static double mean_of(const struct point *const *reps, size_t n, size_t off)
     return k ? sum / (double)k : NAN;
 }
 
-int passes_level_record(const struct passes *p, unsigned threads, const struct point *const *reps,
-                        size_t n, struct point *out)
+/* Drop what a single run carries and a pooled level does not: its series, histogram, extra
+ * and warm-up cut. */
+static void drop_run_only(struct point *out)
 {
-    struct noise_level lv;
-    struct noise_pool pool, floor;
-    const struct passes_rep *rr[PASSES_MAX_REPS * 4];
-    const struct point *last;
-    json_t *iv, *list;
-    size_t k = 0;
-    if (n == 0 || n != passes_reps_at(p, threads) || n > sizeof rr / sizeof rr[0] ||
-        passes_level(p, threads, &lv) != 0 || pool_of(p, &pool) != 0 || floor_of(p, &floor) != 0)
-        return -1;
-    for (size_t i = 0; i < p->n; i++)
-        if (p->rep[i].counts && p->rep[i].threads == threads)
-            rr[k++] = &p->rep[i];
-    for (size_t i = 0; i < n; i++)
-        if (!reps[i] || !reps[i]->started_at)
-            return -1;
-    last = reps[n - 1];
-    point_destroy(out);
-    point_init(out);
-    if (point_copy(out, last) != POINT_OK)
-        return -1;
-    /* what a single run carries and a pooled level does not */
     free(out->series);
     out->series = NULL;
     out->n_series = out->cap_series = 0;
@@ -650,21 +630,14 @@ int passes_level_record(const struct passes *p, unsigned threads, const struct p
     json_decref(out->extra);
     out->extra = NULL;
     out->warmup_s = NAN;
-    if (point_set_str(&out->started_at, reps[0]->started_at) != POINT_OK ||
-        point_server_pool(out, reps, n) != POINT_OK)
-        return -1;
-    out->tps = lv.mean;
-    out->ci95_tps = lv.half95;
-    out->steady = isfinite(lv.half95) && lv.half95 <= p->o.precision * lv.mean ? 1 : 0;
-#define MEAN(field) out->field = mean_of(reps, n, offsetof(struct point, field))
-    MEAN(qps);
-    MEAN(reads_ps);
-    MEAN(writes_ps);
-    MEAN(other_ps);
-    MEAN(errors_ps);
-    MEAN(reconnects_ps);
-    MEAN(latency_ms.avg);
-#undef MEAN
+}
+
+/* The level's totals over its n replicates (durations, counters, latency sum, client CPU; each
+ * over the replicates that have it), the extremes of latency and the mean of each percentile of
+ * the last replicate's list. */
+static void pool_totals(struct point *out, const struct point *const *reps, size_t n)
+{
+    const struct point *last = reps[n - 1];
     out->duration_s = 0;
     out->transactions = out->queries = out->reads = out->writes = out->other = 0;
     out->errors = out->reconnects = 0;
@@ -699,6 +672,91 @@ int passes_level_record(const struct passes *p, unsigned threads, const struct p
         }
         out->latency_ms.pct_ms[j] = m ? sum / (double)m : NAN;
     }
+}
+
+/* The noise figures of the level's extra.interval: its relative interval, what is attainable,
+ * the curve's pooled run-to-run noise and the server's floor, the noise method. */
+static void interval_noise(json_t *iv, const struct passes *p, const struct noise_level *lv,
+                           const struct noise_pool *pool, const struct noise_pool *floor)
+{
+    json_object_set_new(iv, "rel95",
+                        isfinite(lv->half95) ? json_real(lv->half95 / lv->mean) : json_null());
+    if (isfinite(p->attainable))
+        json_object_set_new(iv, "attainable", json_real(p->attainable));
+    if (pool->nu > 0) {
+        json_object_set_new(iv, "run_to_run_cv", json_real(pool->cv));
+        json_object_set_new(iv, "between_cv", json_real(pool->between_cv));
+        json_object_set_new(iv, "within_cv", json_real(pool->within_cv));
+        json_object_set_new(iv, "pooled_levels", json_integer((json_int_t)pool->levels));
+        json_object_set_new(iv, "pooled_df", json_real(pool->nu));
+    }
+    if (p->n_hist > 0 && floor->nu > 0) {
+        json_t *f = json_pack("{s:f,s:f,s:i,s:f,s:i}", "run_to_run_cv", floor->cv, "between_cv",
+                              floor->between_cv, "levels", (int)floor->levels, "df", floor->nu,
+                              "earlier_levels", (int)p->hist_levels);
+        if (f)
+            json_object_set_new(iv, "floor", f);
+    }
+    json_object_set_new(iv, "noise", json_string(noise_method_name(lv->method)));
+}
+
+/* Append to list one entry per replicate (started_at, tps, pass, ci95_tps when known).
+ * 0, or -1 out of memory. */
+static int pooled_entries(json_t *list, const struct point *const *reps,
+                          const struct passes_rep *const *rr, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        json_t *e = json_pack("{s:s,s:f,s:i}", "started_at", reps[i]->started_at, "tps",
+                              reps[i]->tps, "pass", (int)rr[i]->pass);
+        if (!e)
+            return -1;
+        if (isfinite(reps[i]->ci95_tps))
+            json_object_set_new(e, "ci95_tps", json_real(reps[i]->ci95_tps));
+        json_array_append_new(list, e);
+    }
+    return 0;
+}
+
+int passes_level_record(const struct passes *p, unsigned threads, const struct point *const *reps,
+                        size_t n, struct point *out)
+{
+    struct noise_level lv;
+    struct noise_pool pool, floor;
+    const struct passes_rep *rr[PASSES_MAX_REPS * 4];
+    const struct point *last;
+    json_t *iv, *list;
+    size_t k = 0;
+    if (n == 0 || n != passes_reps_at(p, threads) || n > sizeof rr / sizeof rr[0] ||
+        passes_level(p, threads, &lv) != 0 || pool_of(p, &pool) != 0 || floor_of(p, &floor) != 0)
+        return -1;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->rep[i].counts && p->rep[i].threads == threads)
+            rr[k++] = &p->rep[i];
+    for (size_t i = 0; i < n; i++)
+        if (!reps[i] || !reps[i]->started_at)
+            return -1;
+    last = reps[n - 1];
+    point_destroy(out);
+    point_init(out);
+    if (point_copy(out, last) != POINT_OK)
+        return -1;
+    drop_run_only(out);
+    if (point_set_str(&out->started_at, reps[0]->started_at) != POINT_OK ||
+        point_server_pool(out, reps, n) != POINT_OK)
+        return -1;
+    out->tps = lv.mean;
+    out->ci95_tps = lv.half95;
+    out->steady = isfinite(lv.half95) && lv.half95 <= p->o.precision * lv.mean ? 1 : 0;
+#define MEAN(field) out->field = mean_of(reps, n, offsetof(struct point, field))
+    MEAN(qps);
+    MEAN(reads_ps);
+    MEAN(writes_ps);
+    MEAN(other_ps);
+    MEAN(errors_ps);
+    MEAN(reconnects_ps);
+    MEAN(latency_ms.avg);
+#undef MEAN
+    pool_totals(out, reps, n);
     list = json_array();
     iv = json_pack("{s:s,s:s,s:i,s:f,s:f}", "method", POINT_LEVEL_METHOD, "rule",
                    "replicates pooled with the run-to-run noise of the curve's replicated levels "
@@ -710,36 +768,11 @@ int passes_level_record(const struct passes *p, unsigned threads, const struct p
         json_decref(iv);
         return -1;
     }
-    json_object_set_new(iv, "rel95",
-                        isfinite(lv.half95) ? json_real(lv.half95 / lv.mean) : json_null());
-    if (isfinite(p->attainable))
-        json_object_set_new(iv, "attainable", json_real(p->attainable));
-    if (pool.nu > 0) {
-        json_object_set_new(iv, "run_to_run_cv", json_real(pool.cv));
-        json_object_set_new(iv, "between_cv", json_real(pool.between_cv));
-        json_object_set_new(iv, "within_cv", json_real(pool.within_cv));
-        json_object_set_new(iv, "pooled_levels", json_integer((json_int_t)pool.levels));
-        json_object_set_new(iv, "pooled_df", json_real(pool.nu));
-    }
-    if (p->n_hist > 0 && floor.nu > 0) {
-        json_t *f = json_pack("{s:f,s:f,s:i,s:f,s:i}", "run_to_run_cv", floor.cv, "between_cv",
-                              floor.between_cv, "levels", (int)floor.levels, "df", floor.nu,
-                              "earlier_levels", (int)p->hist_levels);
-        if (f)
-            json_object_set_new(iv, "floor", f);
-    }
-    json_object_set_new(iv, "noise", json_string(noise_method_name(lv.method)));
-    for (size_t i = 0; i < n; i++) {
-        json_t *e = json_pack("{s:s,s:f,s:i}", "started_at", reps[i]->started_at, "tps",
-                              reps[i]->tps, "pass", (int)rr[i]->pass);
-        if (!e) {
-            json_decref(list);
-            json_decref(iv);
-            return -1;
-        }
-        if (isfinite(reps[i]->ci95_tps))
-            json_object_set_new(e, "ci95_tps", json_real(reps[i]->ci95_tps));
-        json_array_append_new(list, e);
+    interval_noise(iv, p, &lv, &pool, &floor);
+    if (pooled_entries(list, reps, rr, n) != 0) {
+        json_decref(list);
+        json_decref(iv);
+        return -1;
     }
     json_object_set_new(iv, "pooled", list);
     json_object_set_new(out->extra, "interval", iv);
