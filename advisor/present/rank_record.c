@@ -24,6 +24,76 @@ static json_t *value_ci(const struct derived_value *v)
     return o;
 }
 
+/* The "workloads" entry of row r for workload w of the mix: its curve cv[w] (cv: the row's
+ * curves, one per workload) and the answer at the target; a new object. */
+static json_t *workload_json(const struct rank_set *s, const struct rank_row *r,
+                             const struct curve *cv, size_t w)
+{
+    const struct rank_at *ra = &r->at[w];
+    const struct curve_at *a = &ra->c;
+    json_t *x = json_object();
+    json_object_set_new(x, "workload", json_string(s->opt.mix[w].workload));
+    json_object_set_new(x, "weight", json_real(s->opt.mix[w].weight));
+    json_object_set_new(x, "status", json_string(rank_status_name(ra->status)));
+    json_object_set_new(x, "x", json_string(cv[w].by_nodes ? "nodes" : "threads"));
+    if (cv[w].m) {
+        json_object_set_new(x, "shape", json_string(shape_class_name(cv[w].shape.cls)));
+        json_object_set_new(
+            x, "model", cv[w].fitted ? json_string(model_kind_name(cv[w].fit.kind)) : json_null());
+        json_object_set_new(x, "model_used", json_boolean(cv[w].use_model));
+        json_object_set_new(x, "points", json_integer((json_int_t)cv[w].n_obs));
+    }
+    json_object_set_new(x, "at", real_or_null(a->n));
+    json_object_set_new(x, "tps", value_ci(&a->x));
+    json_object_set_new(x, "tps_basis", json_string(curve_basis_name(a->x_basis)));
+    json_object_set_new(x, "latency_ms", real_or_null(a->latency_s * 1e3));
+    json_object_set_new(x, "latency_basis", json_string(curve_basis_name(a->lat_basis)));
+    if (isfinite(a->latency_lo_s)) {
+        json_t *ci = json_array();
+        json_array_append_new(ci, json_real(a->latency_lo_s * 1e3));
+        json_array_append_new(ci, json_real(a->latency_hi_s * 1e3));
+        json_object_set_new(x, "latency_ci95_ms", ci);
+    }
+    if (isfinite(a->p_meets))
+        json_object_set_new(x, "p_meets", json_real(a->p_meets));
+    json_object_set_new(x, "latency_source",
+                        json_string(a->latency_model                              ? "littles-law"
+                                    : cv[w].spec.source == CURVE_SOURCE_PREDICTED ? "predicted"
+                                                                                  : "measured"));
+    json_object_set_new(x, "tps_source",
+                        json_string(a->x_from_model ? "model"
+                                    : cv[w].spec.source == CURVE_SOURCE_PREDICTED
+                                        ? "predicted curve"
+                                        : "measured curve"));
+    json_object_set_new(x, "binds", json_string(curve_binds_name(a->binds)));
+    json_object_set_new(x, "met_at_every_level", json_boolean(a->met_everywhere));
+    json_object_set_new(x, "search_to", real_or_null(a->limit_n));
+    if (a->x_basis == CURVE_BASIS_EXTRAPOLATED)
+        json_object_set_new(x, "beyond_largest", json_real(a->beyond));
+    json_object_set_new(x, "peak_at", real_or_null(a->n_peak));
+    json_object_set_new(x, "peak_tps", real_or_null(a->peak_x));
+    json_object_set_new(x, "peak_is_best_level", json_boolean(a->peak_is_best_level));
+    json_object_set_new(x, "peak_is_lower_bound", json_boolean(a->peak_is_lower_bound));
+    if (isfinite(a->best_measured_x))
+        json_object_set_new(x, "best_measured",
+                            json_pack("{s:o,s:o}", "at", json_real(a->best_measured_n), "tps",
+                                      json_real(a->best_measured_x)));
+    return x;
+}
+
+/* "a, b, c" (the configurations a prediction comes from) as an array of strings; a new array. */
+static json_t *from_array(const char *p)
+{
+    json_t *arr = json_array();
+    while (arr && *p) {
+        const char *e = strstr(p, ", ");
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        json_array_append_new(arr, json_stringn(p, len));
+        p += len + (e ? 2 : 0);
+    }
+    return arr;
+}
+
 static json_t *row_json(const struct ranking *rk, size_t i)
 {
     const struct rank_set *s = &rk->set;
@@ -45,60 +115,8 @@ static json_t *row_json(const struct ranking *rk, size_t i)
     json_object_set_new(o, "slo", slo);
     json_object_set_new(o, "pricing", json_string(cat_pricing_name(s->opt.pricing)));
     json_object_set_new(o, "currency", json_string(s->cat->currency));
-    for (size_t w = 0; w < r->n_at; w++) {
-        const struct rank_at *ra = &r->at[w];
-        const struct curve_at *a = &ra->c;
-        json_t *x = json_object();
-        json_object_set_new(x, "workload", json_string(s->opt.mix[w].workload));
-        json_object_set_new(x, "weight", json_real(s->opt.mix[w].weight));
-        json_object_set_new(x, "status", json_string(rank_status_name(ra->status)));
-        json_object_set_new(x, "x", json_string(cv[w].by_nodes ? "nodes" : "threads"));
-        if (cv[w].m) {
-            json_object_set_new(x, "shape", json_string(shape_class_name(cv[w].shape.cls)));
-            json_object_set_new(x, "model",
-                                cv[w].fitted ? json_string(model_kind_name(cv[w].fit.kind))
-                                             : json_null());
-            json_object_set_new(x, "model_used", json_boolean(cv[w].use_model));
-            json_object_set_new(x, "points", json_integer((json_int_t)cv[w].n_obs));
-        }
-        json_object_set_new(x, "at", real_or_null(a->n));
-        json_object_set_new(x, "tps", value_ci(&a->x));
-        json_object_set_new(x, "tps_basis", json_string(curve_basis_name(a->x_basis)));
-        json_object_set_new(x, "latency_ms", real_or_null(a->latency_s * 1e3));
-        json_object_set_new(x, "latency_basis", json_string(curve_basis_name(a->lat_basis)));
-        if (isfinite(a->latency_lo_s)) {
-            json_t *ci = json_array();
-            json_array_append_new(ci, json_real(a->latency_lo_s * 1e3));
-            json_array_append_new(ci, json_real(a->latency_hi_s * 1e3));
-            json_object_set_new(x, "latency_ci95_ms", ci);
-        }
-        if (isfinite(a->p_meets))
-            json_object_set_new(x, "p_meets", json_real(a->p_meets));
-        json_object_set_new(x, "latency_source",
-                            json_string(a->latency_model ? "littles-law"
-                                        : cv[w].spec.source == CURVE_SOURCE_PREDICTED
-                                            ? "predicted"
-                                            : "measured"));
-        json_object_set_new(x, "tps_source",
-                            json_string(a->x_from_model ? "model"
-                                        : cv[w].spec.source == CURVE_SOURCE_PREDICTED
-                                            ? "predicted curve"
-                                            : "measured curve"));
-        json_object_set_new(x, "binds", json_string(curve_binds_name(a->binds)));
-        json_object_set_new(x, "met_at_every_level", json_boolean(a->met_everywhere));
-        json_object_set_new(x, "search_to", real_or_null(a->limit_n));
-        if (a->x_basis == CURVE_BASIS_EXTRAPOLATED)
-            json_object_set_new(x, "beyond_largest", json_real(a->beyond));
-        json_object_set_new(x, "peak_at", real_or_null(a->n_peak));
-        json_object_set_new(x, "peak_tps", real_or_null(a->peak_x));
-        json_object_set_new(x, "peak_is_best_level", json_boolean(a->peak_is_best_level));
-        json_object_set_new(x, "peak_is_lower_bound", json_boolean(a->peak_is_lower_bound));
-        if (isfinite(a->best_measured_x))
-            json_object_set_new(x, "best_measured",
-                                json_pack("{s:o,s:o}", "at", json_real(a->best_measured_n), "tps",
-                                          json_real(a->best_measured_x)));
-        json_array_append_new(wl, x);
-    }
+    for (size_t w = 0; w < r->n_at; w++)
+        json_array_append_new(wl, workload_json(s, r, cv, w));
     json_object_set_new(o, "workloads", wl);
     json_object_set_new(o, "tps", value_ci(&r->x));
     json_object_set_new(o, "at", real_or_null(r->n));
@@ -107,18 +125,8 @@ static json_t *row_json(const struct ranking *rk, size_t i)
         json_object_set_new(o, "disk_model", json_string(s->note[s->row_curve[i]]));
     if (s->measured && s->measured[s->row_curve[i]])
         json_object_set_new(o, "measured_with", json_string(s->measured[s->row_curve[i]]));
-    if (s->from && s->from[s->row_curve[i]]) {
-        /* "a, b, c" as an array */
-        json_t *arr = json_array();
-        const char *p = s->from[s->row_curve[i]];
-        while (arr && *p) {
-            const char *e = strstr(p, ", ");
-            size_t len = e ? (size_t)(e - p) : strlen(p);
-            json_array_append_new(arr, json_stringn(p, len));
-            p += len + (e ? 2 : 0);
-        }
-        json_object_set_new(o, "predicted_from", arr);
-    }
+    if (s->from && s->from[s->row_curve[i]])
+        json_object_set_new(o, "predicted_from", from_array(s->from[s->row_curve[i]]));
     {
         json_t *set = setnotes_row_json(s, i);
         if (set)

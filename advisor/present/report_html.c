@@ -80,10 +80,121 @@ static const char *slo_html(const struct slo *slo, char *buf, size_t cap)
     return buf;
 }
 
+/* One row of the ranking table: row i, met (its figures) or not (its status across). */
+static void ranking_row(FILE *f, const struct rank_set *s, const struct rank_confidence *conf,
+                        size_t i)
+{
+    char a[32], b[32], c[32];
+    const struct rank_row *r = &s->rows[i];
+    if (r->status != RANK_MET) {
+        fprintf(f, "<tr class=\"miss\"><td>-</td><td class=\"l\">");
+        esc(f, r->config);
+        fprintf(f, "</td><td class=\"l\" colspan=\"%d\">%s</td></tr>\n",
+                s->opt.required_tps > 0 ? 10 : 8, rank_status_text(r->status));
+        return;
+    }
+    fprintf(f, "<tr class=\"%s%s\"><td>%ld</td><td class=\"l\">",
+            r->basis == CURVE_BASIS_PREDICTED ? "pred" : "",
+            conf && i < conf->n && conf->rows[i].tied ? " tied" : "", r->rank);
+    esc(f, r->config);
+    fprintf(f, "</td><td>%s</td><td>", num(a, sizeof a, r->x.value));
+    if (isfinite(r->x.lo))
+        fprintf(f, "%s – %s", num(b, sizeof b, r->x.lo), num(c, sizeof c, r->x.hi));
+    fprintf(f, "</td><td>");
+    if (isfinite(r->n))
+        fprintf(f, "%.1f %s", r->n, curve_x_name(&rank_set_curves(s, i)[0]));
+    fprintf(f, "</td><td>%.4g%s</td><td>%s</td><td>%.3g</td><td>", r->cost_per_hour,
+            r->cost_estimate ? "*" : "", num(a, sizeof a, r->tps_per_cost), r->cost_per_mtx);
+    if (isfinite(r->headroom))
+        fprintf(f, "%s%.0f %%", r->headroom_lower_bound ? "≥ " : "", 100 * r->headroom);
+    fprintf(f, "</td><td class=\"l\">%s%s", curve_basis_name(r->basis),
+            r->at[0].c.binds == CURVE_BINDS_PEAK ? ", where throughput peaks" : "");
+    if (s->from && s->from[s->row_curve[i]]) {
+        fprintf(f, " from ");
+        esc(f, s->from[s->row_curve[i]]);
+    }
+    fprintf(f, "</td>");
+    if (conf && i < conf->n)
+        fprintf(f, "<td>%.1f %%</td>", 100 * conf->rows[i].p_best);
+    if (s->opt.required_tps > 0)
+        fprintf(f, "<td>%ld (%s)</td><td>%.2f</td>", r->nodes_needed, nodes_by(r, 0),
+                r->cost_per_month);
+    fprintf(f, "</tr>\n");
+}
+
+/* The prices past --max-price-age, as the text says them (issue 26.3): one item per date and
+ * source, naming its first configurations (a million rows made a million items). */
+static void old_prices(FILE *f, const struct rank_set *s)
+{
+    struct age_group {
+        char as_of[11];
+        const char *src;
+        int age;
+        size_t n, first[REPORT_AGE_NAMES];
+    } *g = NULL;
+    size_t ng = 0, cap = 0;
+    char today[11];
+    int max = s->opt.max_price_age_months > 0 ? s->opt.max_price_age_months : RANK_MAX_PRICE_AGE;
+    today_ymd(today);
+    for (size_t i = 0; i < s->n; i++) {
+        char as_of[11];
+        const char *src;
+        int age;
+        size_t k;
+        if (rank_set_row_price_date(s, &s->rows[i], as_of, &src) != 0 || !as_of[0] ||
+            (age = months_between(as_of, today)) <= max)
+            continue;
+        for (k = 0;
+             k < ng && !(strcmp(g[k].as_of, as_of) == 0 &&
+                         (g[k].src == src || (g[k].src && src && strcmp(g[k].src, src) == 0)));
+             k++)
+            ;
+        if (k == ng) {
+            if (ng == cap) {
+                struct age_group *grown = realloc(g, (cap ? 2 * cap : 16) * sizeof *g);
+                if (!grown)
+                    break; /* out of memory: the items so far */
+                g = grown;
+                cap = cap ? 2 * cap : 16;
+            }
+            memcpy(g[ng].as_of, as_of, sizeof as_of);
+            g[ng].src = src;
+            g[ng].age = age;
+            g[ng].n = 0;
+            ng++;
+        }
+        if (g[k].n < REPORT_AGE_NAMES)
+            g[k].first[g[k].n] = i;
+        g[k].n++;
+    }
+    if (ng)
+        fprintf(f,
+                "<p class=\"muted\">Prices older than %d months (--max-price-age): refresh the "
+                "catalogs that hold them.</p>\n<ul class=\"muted\">\n",
+                max);
+    for (size_t k = 0; k < ng; k++) {
+        fprintf(f, "<li>");
+        for (size_t j = 0; j < g[k].n && j < REPORT_AGE_NAMES; j++) {
+            if (j)
+                fprintf(f, ", ");
+            esc(f, s->rows[g[k].first[j]].config);
+        }
+        if (g[k].n > REPORT_AGE_NAMES)
+            fprintf(f, " and %zu more", g[k].n - REPORT_AGE_NAMES);
+        fprintf(f, ": as of %s, %d months old (", g[k].as_of, g[k].age);
+        esc(f, g[k].src ? g[k].src : "no source");
+        fprintf(f, ")</li>\n");
+    }
+    if (ng)
+        fprintf(f, "</ul>\n");
+    free(g);
+}
+
+/* The ranking as an HTML table (a page of rows), its notes, the text's trailer and the prices
+ * past --max-price-age. */
 static void ranking_table(FILE *f, const struct rank_set *s, const struct rank_confidence *conf)
 {
     const char *cur = s->cat->currency;
-    char a[32], b[32], c[32];
     fprintf(f,
             "<table class=\"ranking\"><thead><tr><th>rank</th><th class=\"l\">config</th>"
             "<th>tps at target</th><th>95 %% interval</th><th>at</th><th>%s/h</th>"
@@ -93,43 +204,8 @@ static void ranking_table(FILE *f, const struct rank_set *s, const struct rank_c
     if (s->opt.required_tps > 0)
         fprintf(f, "<th>nodes needed</th><th>%s/month</th>", cur);
     fprintf(f, "</tr></thead><tbody>\n");
-    for (size_t i = 0; i < report_page_rows(s); i++) {
-        const struct rank_row *r = &s->rows[i];
-        if (r->status != RANK_MET) {
-            fprintf(f, "<tr class=\"miss\"><td>-</td><td class=\"l\">");
-            esc(f, r->config);
-            fprintf(f, "</td><td class=\"l\" colspan=\"%d\">%s</td></tr>\n",
-                    s->opt.required_tps > 0 ? 10 : 8, rank_status_text(r->status));
-            continue;
-        }
-        fprintf(f, "<tr class=\"%s%s\"><td>%ld</td><td class=\"l\">",
-                r->basis == CURVE_BASIS_PREDICTED ? "pred" : "",
-                conf && i < conf->n && conf->rows[i].tied ? " tied" : "", r->rank);
-        esc(f, r->config);
-        fprintf(f, "</td><td>%s</td><td>", num(a, sizeof a, r->x.value));
-        if (isfinite(r->x.lo))
-            fprintf(f, "%s – %s", num(b, sizeof b, r->x.lo), num(c, sizeof c, r->x.hi));
-        fprintf(f, "</td><td>");
-        if (isfinite(r->n))
-            fprintf(f, "%.1f %s", r->n, curve_x_name(&rank_set_curves(s, i)[0]));
-        fprintf(f, "</td><td>%.4g%s</td><td>%s</td><td>%.3g</td><td>", r->cost_per_hour,
-                r->cost_estimate ? "*" : "", num(a, sizeof a, r->tps_per_cost), r->cost_per_mtx);
-        if (isfinite(r->headroom))
-            fprintf(f, "%s%.0f %%", r->headroom_lower_bound ? "≥ " : "", 100 * r->headroom);
-        fprintf(f, "</td><td class=\"l\">%s%s", curve_basis_name(r->basis),
-                r->at[0].c.binds == CURVE_BINDS_PEAK ? ", where throughput peaks" : "");
-        if (s->from && s->from[s->row_curve[i]]) {
-            fprintf(f, " from ");
-            esc(f, s->from[s->row_curve[i]]);
-        }
-        fprintf(f, "</td>");
-        if (conf && i < conf->n)
-            fprintf(f, "<td>%.1f %%</td>", 100 * conf->rows[i].p_best);
-        if (s->opt.required_tps > 0)
-            fprintf(f, "<td>%ld (%s)</td><td>%.2f</td>", r->nodes_needed, nodes_by(r, 0),
-                    r->cost_per_month);
-        fprintf(f, "</tr>\n");
-    }
+    for (size_t i = 0; i < report_page_rows(s); i++)
+        ranking_row(f, s, conf, i);
     fprintf(f, "</tbody></table>\n");
     report_more_rows(f, s);
     fprintf(f, "<p class=\"muted\">* the cost rests on estimated prices (see "
@@ -148,73 +224,7 @@ static void ranking_table(FILE *f, const struct rank_set *s, const struct rank_c
         esc(f, s->trailer);
         fprintf(f, "</pre>\n");
     }
-    {
-        /* prices past --max-price-age, as the text says them (issue 26.3): one item per date
-         * and source, naming its first configurations (a million rows made a million items) */
-        struct age_group {
-            char as_of[11];
-            const char *src;
-            int age;
-            size_t n, first[REPORT_AGE_NAMES];
-        } *g = NULL;
-        size_t ng = 0, cap = 0;
-        char today[11];
-        int max =
-            s->opt.max_price_age_months > 0 ? s->opt.max_price_age_months : RANK_MAX_PRICE_AGE;
-        today_ymd(today);
-        for (size_t i = 0; i < s->n; i++) {
-            char as_of[11];
-            const char *src;
-            int age;
-            size_t k;
-            if (rank_set_row_price_date(s, &s->rows[i], as_of, &src) != 0 || !as_of[0] ||
-                (age = months_between(as_of, today)) <= max)
-                continue;
-            for (k = 0;
-                 k < ng && !(strcmp(g[k].as_of, as_of) == 0 &&
-                             (g[k].src == src || (g[k].src && src && strcmp(g[k].src, src) == 0)));
-                 k++)
-                ;
-            if (k == ng) {
-                if (ng == cap) {
-                    struct age_group *grown = realloc(g, (cap ? 2 * cap : 16) * sizeof *g);
-                    if (!grown)
-                        break; /* out of memory: the items so far */
-                    g = grown;
-                    cap = cap ? 2 * cap : 16;
-                }
-                memcpy(g[ng].as_of, as_of, sizeof as_of);
-                g[ng].src = src;
-                g[ng].age = age;
-                g[ng].n = 0;
-                ng++;
-            }
-            if (g[k].n < REPORT_AGE_NAMES)
-                g[k].first[g[k].n] = i;
-            g[k].n++;
-        }
-        if (ng)
-            fprintf(f,
-                    "<p class=\"muted\">Prices older than %d months (--max-price-age): refresh the "
-                    "catalogs that hold them.</p>\n<ul class=\"muted\">\n",
-                    max);
-        for (size_t k = 0; k < ng; k++) {
-            fprintf(f, "<li>");
-            for (size_t j = 0; j < g[k].n && j < REPORT_AGE_NAMES; j++) {
-                if (j)
-                    fprintf(f, ", ");
-                esc(f, s->rows[g[k].first[j]].config);
-            }
-            if (g[k].n > REPORT_AGE_NAMES)
-                fprintf(f, " and %zu more", g[k].n - REPORT_AGE_NAMES);
-            fprintf(f, ": as of %s, %d months old (", g[k].as_of, g[k].age);
-            esc(f, g[k].src ? g[k].src : "no source");
-            fprintf(f, ")</li>\n");
-        }
-        if (ng)
-            fprintf(f, "</ul>\n");
-        free(g);
-    }
+    old_prices(f, s);
 }
 
 /* The set inputs' row of the Inputs table, one line each (setnotes_row's callback). */
