@@ -108,13 +108,12 @@ static int profile_from_file(const char *path, struct diskpred_profile *out, cha
     return 0;
 }
 
-int diskpred_profile_parse(const char *spec, const struct cat_catalog *cat,
-                           struct diskpred_profile *out, char *err, size_t cap)
+/* The profile's ID, the text of spec before eq ('=', or NULL), into out->id: at least one byte,
+ * no space, quote or control character. 0, or -1 with err. */
+static int profile_id(const char *spec, const char *eq, struct diskpred_profile *out, char *err,
+                      size_t cap)
 {
-    const char *eq = strchr(spec, '='), *at = strrchr(spec, '@'), *colon;
-    char body[128], lat[64];
     size_t idlen;
-    memset(out, 0, sizeof *out);
     if (eq && (size_t)(eq - spec) >= sizeof out->id) {
         snprintf(err, cap, "'%.80s...': the ID before '=' is longer than %zu bytes", spec,
                  sizeof out->id - 1);
@@ -137,51 +136,110 @@ int diskpred_profile_parse(const char *spec, const struct cat_catalog *cat,
         return -1;
     }
     memcpy(out->id, spec, idlen);
-    if (eq[1] == '@') { /* ID=@FILE or ID=@FILE@LATENCY (a stated latency wins) */
-        char path[1024];
-        size_t plen = at > eq + 1 ? (size_t)(at - eq - 2) : strlen(eq + 2);
-        if (plen == 0 || plen >= sizeof path) {
-            snprintf(err, cap, "'%s': expected ID=@FILE (a sizeup disk --out file)", spec);
+    return 0;
+}
+
+/* ID=@FILE or ID=@FILE@LATENCY (a stated latency wins): the profile of a sizeup disk --out
+ * file (eq: spec's '=', at: its last '@'). 0, -1 or DISKPRED_BAD_FILE with err. */
+static int profile_file(const char *spec, const char *eq, const char *at,
+                        struct diskpred_profile *out, char *err, size_t cap)
+{
+    char path[1024];
+    size_t plen = at > eq + 1 ? (size_t)(at - eq - 2) : strlen(eq + 2);
+    if (plen == 0 || plen >= sizeof path) {
+        snprintf(err, cap, "'%s': expected ID=@FILE (a sizeup disk --out file)", spec);
+        return -1;
+    }
+    memcpy(path, eq + 2, plen);
+    path[plen] = '\0';
+    if (profile_from_file(path, out, err, cap) != 0)
+        return DISKPRED_BAD_FILE;
+    if (at > eq + 1) {
+        if (parse_latency_ms(at + 1, &out->latency_ms) != 0) {
+            snprintf(err, cap,
+                     "'%s': the latency '%s' is not a latency with its unit up to 10 s (e.g. "
+                     "0.2ms, 150us)",
+                     spec, at + 1);
             return -1;
         }
-        memcpy(path, eq + 2, plen);
-        path[plen] = '\0';
-        if (profile_from_file(path, out, err, cap) != 0)
-            return DISKPRED_BAD_FILE;
-        if (at > eq + 1) {
-            if (parse_latency_ms(at + 1, &out->latency_ms) != 0) {
-                snprintf(err, cap,
-                         "'%s': the latency '%s' is not a latency with its unit up to 10 s (e.g. "
-                         "0.2ms, 150us)",
-                         spec, at + 1);
-                return -1;
-            }
-            snprintf(out->source, sizeof out->source,
-                     "sizeup disk %.80s: %.0f IOPS; %g ms an I/O (stated)", path, out->iops,
-                     out->latency_ms);
-        }
-        return 0;
+        snprintf(out->source, sizeof out->source,
+                 "sizeup disk %.80s: %.0f IOPS; %g ms an I/O (stated)", path, out->iops,
+                 out->latency_ms);
     }
-    if ((!at || at < eq) && strchr(eq + 1, ':') && cat) {
-        /* ID=DISK:SIZE: the type's latency_ms from the catalogs, when they give one */
-        const char *colon1 = strchr(eq + 1, ':');
-        char type[96];
-        const struct cat_disk *d;
-        snprintf(type, sizeof type, "%.*s", (int)(colon1 - eq - 1), eq + 1);
-        d = cat_find_disk(cat, type);
-        if (d && d->latency_ms.present) {
-            char with[300];
-            int rc;
-            snprintf(with, sizeof with, "%s@%gms", spec, d->latency_ms.amount);
-            rc = diskpred_profile_parse(with, cat, out, err, cap);
-            if (rc == 0)
-                snprintf(out->source, sizeof out->source,
-                         "%s at %s GiB: %.0f IOPS; %g ms an I/O (%s)", d->name ? d->name : d->id,
-                         colon1 + 1, out->iops, out->latency_ms,
-                         d->latency_ms.estimate ? "the catalog's estimate" : "the catalog");
-            return rc;
-        }
+    return 0;
+}
+
+/* ID=DISK:SIZE without a latency, the type's latency_ms from the catalogs: spec again with
+ * "@LATENCYms" added (eq: spec's '='). 1 with *rc the parse's result when the catalogs give the
+ * type a latency, else 0 (not handled here). */
+static int profile_type_latency(const char *spec, const char *eq, const struct cat_catalog *cat,
+                                struct diskpred_profile *out, char *err, size_t cap, int *rc)
+{
+    const char *colon1 = strchr(eq + 1, ':');
+    char type[96];
+    const struct cat_disk *d;
+    snprintf(type, sizeof type, "%.*s", (int)(colon1 - eq - 1), eq + 1);
+    d = cat_find_disk(cat, type);
+    if (d && d->latency_ms.present) {
+        char with[300];
+        snprintf(with, sizeof with, "%s@%gms", spec, d->latency_ms.amount);
+        *rc = diskpred_profile_parse(with, cat, out, err, cap);
+        if (*rc == 0)
+            snprintf(out->source, sizeof out->source, "%s at %s GiB: %.0f IOPS; %g ms an I/O (%s)",
+                     d->name ? d->name : d->id, colon1 + 1, out->iops, out->latency_ms,
+                     d->latency_ms.estimate ? "the catalog's estimate" : "the catalog");
+        return 1;
     }
+    return 0;
+}
+
+/* The IOPS of DISK:SIZE (body, colon its ':'), a catalog disk type at SIZE GiB by its rule,
+ * into out->iops and out->source (the latency, stated, already in out). 0, or -1 with err. */
+static int profile_type_size(const char *spec, const char *body, const char *colon,
+                             const struct cat_catalog *cat, struct diskpred_profile *out, char *err,
+                             size_t cap)
+{
+    char type[96], msg[200];
+    const struct cat_disk *d;
+    struct cat_disk_perf perf;
+    double gib;
+    snprintf(type, sizeof type, "%.*s", (int)(colon - body), body);
+    d = cat ? cat_find_disk(cat, type) : NULL;
+    if (!d) {
+        snprintf(err, cap,
+                 "'%s': no disk type '%s' in the catalogs (their \"disks\", "
+                 "docs/catalog-format.md)",
+                 spec, type);
+        return -1;
+    }
+    if (units_parse_double(colon + 1, 0, 1e9, &gib) != 0) {
+        snprintf(err, cap, "'%s': the size '%s' is not a number of GiB", spec, colon + 1);
+        return -1;
+    }
+    if (cat_disk_performance(d, gib, 0, 0, &perf, msg, sizeof msg) != CAT_OK) {
+        snprintf(err, cap, "'%s': %s", spec, msg);
+        return -1;
+    }
+    out->iops = perf.iops;
+    snprintf(out->source, sizeof out->source, "%s at %g GiB: %.0f IOPS (%s); %g ms an I/O (stated)",
+             d->name ? d->name : d->id, gib, perf.iops, d->id, out->latency_ms);
+    return 0;
+}
+
+int diskpred_profile_parse(const char *spec, const struct cat_catalog *cat,
+                           struct diskpred_profile *out, char *err, size_t cap)
+{
+    const char *eq = strchr(spec, '='), *at = strrchr(spec, '@'), *colon;
+    char body[128], lat[64];
+    int rc;
+    memset(out, 0, sizeof *out);
+    if (profile_id(spec, eq, out, err, cap) != 0)
+        return -1;
+    if (eq[1] == '@')
+        return profile_file(spec, eq, at, out, err, cap);
+    if ((!at || at < eq) && strchr(eq + 1, ':') && cat &&
+        profile_type_latency(spec, eq, cat, out, err, cap, &rc))
+        return rc;
     if (!at || at < eq) {
         snprintf(err, cap,
                  "'%s' has no latency: give the latency of one I/O after '@' (e.g. @0.2ms; a "
@@ -214,34 +272,7 @@ int diskpred_profile_parse(const char *spec, const struct cat_catalog *cat,
                  out->latency_ms);
         return 0;
     }
-    {
-        char type[96], msg[200];
-        const struct cat_disk *d;
-        struct cat_disk_perf perf;
-        double gib;
-        snprintf(type, sizeof type, "%.*s", (int)(colon - body), body);
-        d = cat ? cat_find_disk(cat, type) : NULL;
-        if (!d) {
-            snprintf(err, cap,
-                     "'%s': no disk type '%s' in the catalogs (their \"disks\", "
-                     "docs/catalog-format.md)",
-                     spec, type);
-            return -1;
-        }
-        if (units_parse_double(colon + 1, 0, 1e9, &gib) != 0) {
-            snprintf(err, cap, "'%s': the size '%s' is not a number of GiB", spec, colon + 1);
-            return -1;
-        }
-        if (cat_disk_performance(d, gib, 0, 0, &perf, msg, sizeof msg) != CAT_OK) {
-            snprintf(err, cap, "'%s': %s", spec, msg);
-            return -1;
-        }
-        out->iops = perf.iops;
-        snprintf(out->source, sizeof out->source,
-                 "%s at %g GiB: %.0f IOPS (%s); %g ms an I/O (stated)", d->name ? d->name : d->id,
-                 gib, perf.iops, d->id, out->latency_ms);
-    }
-    return 0;
+    return profile_type_size(spec, body, colon, cat, out, err, cap);
 }
 
 /* A point's CPU demand per transaction, s: the server's own, else cpu_peak_pct. NAN: none. */
@@ -401,6 +432,95 @@ static int calibrate_disk(struct diskpred_base *b, size_t best)
     return isnan(x_best_with_cpu(b, b->cpu_s, best)) ? -1 : 0;
 }
 
+/* The one curve of target (and workload, when given) among the groups g, or NULL with err
+ * naming the workloads to choose from, or the curves there are. */
+static const struct curve_group *target_group(const struct curve_groups *g, const char *target,
+                                              const char *workload, char *err, size_t cap)
+{
+    const struct curve_group *grp = NULL;
+    size_t found = 0, len = 0;
+    char names[256] = "";
+    for (size_t i = 0; i < g->n; i++)
+        if (strcmp(g->g[i].key, target) == 0 &&
+            (!workload || strcmp(g->g[i].workload, workload) == 0) && g->g[i].n > 0) {
+            grp = &g->g[i];
+            found++;
+            if (len < sizeof names)
+                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
+                                        g->g[i].workload);
+        }
+    if (found == 1)
+        return grp;
+    if (found)
+        snprintf(err, cap, "target '%s' has curves of %zu workloads (%s): give --workload", target,
+                 found, names);
+    else {
+        len = 0;
+        for (size_t i = 0; i < g->n && len < sizeof names; i++)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s / %s", len ? ", " : "",
+                                    g->g[i].key, g->g[i].workload);
+        snprintf(err, cap, "no measured point of target '%s'%s%s counts (the points have: %s)",
+                 target, workload ? " and workload " : "", workload ? workload : "",
+                 names[0] ? names : "none that counts");
+    }
+    return NULL;
+}
+
+/* The sums and counts of the CPU demand and the I/Os per transaction over grp's points at
+ * n_best (out->cpu_from: where the CPU demand came from). */
+static void demands_at(const struct point_list *pts, const struct curve_group *grp, double n_best,
+                       unsigned vcpus, struct diskpred_base *out, double *cpu_sum, int *cpu_n,
+                       double *ios_sum, int *ios_n)
+{
+    for (size_t i = 0; i < grp->n; i++) {
+        const struct point *p = &pts->items[grp->idx[i]];
+        double n = p->threads > 0 ? (double)p->threads : (double)p->nodes, c;
+        if (n != n_best)
+            continue;
+        c = point_cpu_s(p, vcpus, &out->cpu_from);
+        if (!isnan(c)) {
+            *cpu_sum += c;
+            (*cpu_n)++;
+        }
+        if (!isnan(p->server.v[PSRV_IOS_PER_TX])) {
+            *ios_sum += p->server.v[PSRV_IOS_PER_TX];
+            (*ios_n)++;
+        }
+    }
+}
+
+/* The demands of b against what was given: usable, and the utilisation law at the measured
+ * best level within the vCPUs and the probed disk's IOPS (5 % slack). 0, -1 or
+ * DISKPRED_CONTRADICTS with err. */
+static int check_demands(const struct diskpred_base *out, const char *target, unsigned vcpus,
+                         const struct diskpred_profile *probed, const struct curve_level *lv,
+                         char *err, size_t cap)
+{
+    if (!(out->cpu_s > 0) || !(out->ios >= 0) || !(lv[0].n >= 1)) {
+        snprintf(err, cap, "%s: the demands are not usable (CPU %g s, %g I/Os a transaction)",
+                 target, out->cpu_s, out->ios);
+        return -1;
+    }
+    /* the utilisation law at the measured best level: the figures given must allow it */
+    if (out->cpu_s * out->at_tps > vcpus * 1.05) {
+        snprintf(err, cap,
+                 "%s at %g threads did %.0f tps at %.4g ms of CPU a transaction: %.2f CPUs busy, "
+                 "more than the %u vCPUs given (--vcpus or the catalog's)",
+                 target, out->at_threads, out->at_tps, 1e3 * out->cpu_s, out->cpu_s * out->at_tps,
+                 vcpus);
+        return DISKPRED_CONTRADICTS;
+    }
+    if (out->ios * out->at_tps > probed->iops * 1.05) {
+        snprintf(err, cap,
+                 "%s at %g threads did %.0f tps at %.3g I/Os a transaction: %.0f IOPS, more than "
+                 "the %.0f of the disk it was measured on (%s)",
+                 target, out->at_threads, out->at_tps, out->ios, out->ios * out->at_tps,
+                 probed->iops, probed->id);
+        return DISKPRED_CONTRADICTS;
+    }
+    return 0;
+}
+
 int diskpred_base_build(const struct point_list *pts, const char *target, const char *workload,
                         unsigned vcpus, const struct diskpred_profile *probed,
                         struct diskpred_base *out, char *err, size_t cap)
@@ -410,10 +530,9 @@ int diskpred_base_build(const struct point_list *pts, const char *target, const 
     struct curve_spec spec = curve_spec_default();
     const struct curve_group *grp = NULL;
     const char **keys;
-    size_t nlv = 0, best = 0, found = 0, len = 0;
+    size_t nlv = 0, best = 0;
     double cpu_sum = 0, ios_sum = 0;
     int cpu_n = 0, ios_n = 0, rc = -1;
-    char names[256] = "";
     memset(out, 0, sizeof *out);
     if (vcpus == 0) {
         snprintf(err, cap, "no vCPU count for %s: give --vcpus N", target);
@@ -424,30 +543,8 @@ int diskpred_base_build(const struct point_list *pts, const char *target, const 
         snprintf(err, cap, "out of memory");
         return -1;
     }
-    for (size_t i = 0; i < g.n; i++)
-        if (strcmp(g.g[i].key, target) == 0 &&
-            (!workload || strcmp(g.g[i].workload, workload) == 0) && g.g[i].n > 0) {
-            grp = &g.g[i];
-            found++;
-            if (len < sizeof names)
-                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "",
-                                        g.g[i].workload);
-        }
-    if (found != 1) {
-        if (found)
-            snprintf(err, cap, "target '%s' has curves of %zu workloads (%s): give --workload",
-                     target, found, names);
-        else {
-            len = 0;
-            for (size_t i = 0; i < g.n && len < sizeof names; i++)
-                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s / %s",
-                                        len ? ", " : "", g.g[i].key, g.g[i].workload);
-            snprintf(err, cap, "no measured point of target '%s'%s%s counts (the points have: %s)",
-                     target, workload ? " and workload " : "", workload ? workload : "",
-                     names[0] ? names : "none that counts");
-        }
+    if (!(grp = target_group(&g, target, workload, err, cap)))
         goto out;
-    }
     if (!(lv = malloc(sizeof *lv * grp->n))) {
         snprintf(err, cap, "out of memory");
         goto out;
@@ -462,21 +559,7 @@ int diskpred_base_build(const struct point_list *pts, const char *target, const 
         if (lv[i].x > lv[best].x)
             best = i;
     out->cpu_from = NULL;
-    for (size_t i = 0; i < grp->n; i++) {
-        const struct point *p = &pts->items[grp->idx[i]];
-        double n = p->threads > 0 ? (double)p->threads : (double)p->nodes, c;
-        if (n != lv[best].n)
-            continue;
-        c = point_cpu_s(p, vcpus, &out->cpu_from);
-        if (!isnan(c)) {
-            cpu_sum += c;
-            cpu_n++;
-        }
-        if (!isnan(p->server.v[PSRV_IOS_PER_TX])) {
-            ios_sum += p->server.v[PSRV_IOS_PER_TX];
-            ios_n++;
-        }
-    }
+    demands_at(pts, grp, lv[best].n, vcpus, out, &cpu_sum, &cpu_n, &ios_sum, &ios_n);
     snprintf(out->target, sizeof out->target, "%s", target);
     snprintf(out->workload, sizeof out->workload, "%s", grp->workload);
     if (ios_n == 0) {
@@ -505,30 +588,9 @@ int diskpred_base_build(const struct point_list *pts, const char *target, const 
         out->levels[i] = lv[i].n;
         out->tps[i] = lv[i].x;
     }
-    if (!(out->cpu_s > 0) || !(out->ios >= 0) || !(lv[0].n >= 1)) {
-        snprintf(err, cap, "%s: the demands are not usable (CPU %g s, %g I/Os a transaction)",
-                 target, out->cpu_s, out->ios);
+    if ((rc = check_demands(out, target, vcpus, probed, lv, err, cap)) != 0)
         goto out;
-    }
-    /* the utilisation law at the measured best level: the figures given must allow it */
-    if (out->cpu_s * out->at_tps > vcpus * 1.05) {
-        snprintf(err, cap,
-                 "%s at %g threads did %.0f tps at %.4g ms of CPU a transaction: %.2f CPUs busy, "
-                 "more than the %u vCPUs given (--vcpus or the catalog's)",
-                 target, out->at_threads, out->at_tps, 1e3 * out->cpu_s, out->cpu_s * out->at_tps,
-                 vcpus);
-        rc = DISKPRED_CONTRADICTS;
-        goto out;
-    }
-    if (out->ios * out->at_tps > probed->iops * 1.05) {
-        snprintf(err, cap,
-                 "%s at %g threads did %.0f tps at %.3g I/Os a transaction: %.0f IOPS, more than "
-                 "the %.0f of the disk it was measured on (%s)",
-                 target, out->at_threads, out->at_tps, out->ios, out->ios * out->at_tps,
-                 probed->iops, probed->id);
-        rc = DISKPRED_CONTRADICTS;
-        goto out;
-    }
+    rc = -1;
     /* the level where a transaction's own time is least disturbed: the most tps per thread (a
      * superlinear first step, a 1-thread level slowed by wake-ups on an idle host, is not it) */
     out->cal = 0;
