@@ -383,6 +383,310 @@ static int knee_text(struct diskrank_set *ds, const struct cat_catalog *cat,
                     ceil(s - 0.01));
 }
 
+/* What one diskrank_expand works on and with: its arguments. */
+struct expand {
+    struct diskrank_set *ds;
+    struct point_list *pts;
+    struct cat_catalog *cat;
+    const struct rank_options *opt;
+    const struct rank_map *maps;
+    size_t n_maps;
+    const char *file; /* the points' source file, copied */
+    FILE *errf;
+    long added; /* the variants added */
+};
+
+/* One measured configuration being modelled on other disks: its id, the disk it was measured
+ * on, its first model in ds->models (one per workload) and the GiB of data it measured. */
+struct expand_base {
+    char id[128];
+    const struct cat_disk *d0;
+    size_t first_model;
+    double gib_data;
+};
+
+/* The profile of the disk cf was measured on (its catalog disk at its size, by its rule) into
+ * probed, with the host's vCPUs and that disk: 0, or 1 when cf cannot be modelled (said on
+ * errf). */
+static int base_profile(const struct expand *e, const struct cat_config *cf, const char *base_id,
+                        unsigned *vcpus, const struct cat_disk **d0,
+                        struct diskpred_profile *probed)
+{
+    FILE *errf = e->errf;
+    double iops0;
+    if (!(*vcpus = host_vcpus(e->cat, cf))) {
+        if (errf)
+            fprintf(errf,
+                    "sizeup: --disks: %s: its host has no vcpu in the catalogs: its "
+                    "curve cannot be modelled on other disks\n",
+                    base_id);
+        return 1;
+    }
+    if (!cf->disk || !(*d0 = cat_find_disk(e->cat, cf->disk))) {
+        if (errf)
+            fprintf(errf,
+                    "sizeup: --disks: %s has no disk in the catalogs: what it was measured "
+                    "on is not known, so no other disk is predicted from it\n",
+                    base_id);
+        return 1;
+    }
+    if (!(*d0)->latency_ms.present) {
+        if (errf)
+            fprintf(errf,
+                    "sizeup: --disks: %s was measured on %s, which has no latency_ms in the "
+                    "catalogs: add it (docs/catalog-format.md) to model other disks from "
+                    "it\n",
+                    base_id, (*d0)->id);
+        return 1;
+    }
+    iops0 = disk_iops(e->cat, cf, *d0, cf->size_gib, cf->provisioned_iops,
+                      cf->provisioned_throughput_mb_s);
+    if (!(iops0 > 0)) {
+        if (errf)
+            fprintf(errf, "sizeup: --disks: %s: its disk %s at %g GiB has no IOPS by its rule\n",
+                    base_id, (*d0)->id, cf->size_gib);
+        return 1;
+    }
+    make_profile(e->cat, cf, *d0, cf->size_gib, iops0, (*d0)->latency_ms.amount, 0, base_id,
+                 probed);
+    return 0;
+}
+
+/* The models of base b on the probed disk, one per workload of the mix, onto ds->models. 0; 1
+ * not modelled (said on errf; the caller drops the models added); -1 out of memory. */
+static int base_models(struct expand *e, const struct expand_base *b, unsigned vcpus,
+                       const struct diskpred_profile *probed)
+{
+    struct diskrank_set *ds = e->ds;
+    const struct rank_options *opt = e->opt;
+    FILE *errf = e->errf;
+    char err[512];
+    for (size_t w = 0; w < ds->n_mix; w++) {
+        const char *wl = opt->n_mix ? opt->mix[w].workload : NULL;
+        const char *tg = target_of(e->pts, b->id, wl, e->maps, e->n_maps);
+        struct diskrank_model *m;
+        if (!tg)
+            return 1;
+        if (!(ds->models = grow(ds->models, ds->n_models, sizeof *ds->models)))
+            return -1;
+        m = &ds->models[ds->n_models];
+        snprintf(m->config, sizeof m->config, "%s", b->id);
+        if (diskpred_base_build(e->pts, tg, wl, vcpus, probed, &m->b, err, sizeof err) != 0) {
+            if (errf)
+                fprintf(errf, "sizeup: --disks: %s: not modelled: %s\n", b->id, err);
+            return 1;
+        }
+        snprintf(m->workload, sizeof m->workload, "%s", m->b.workload);
+        m->net_cap = INFINITY;
+        if (m->b.probed.iops < 0.98 * m->b.probed_iops_rule) {
+            /* a network disk's shortfall caps every network disk of this host */
+            if (!b->d0->local)
+                m->net_cap = m->b.probed.iops;
+            if (errf)
+                fprintf(errf,
+                        "sizeup: --disks: %s / %s: its %s delivered about %.0f IOPS where "
+                        "the rule gives %.0f (the host's CPU was %.0f %% busy at its best "
+                        "level): %s\n",
+                        b->id, m->workload, b->d0->id, m->b.probed.iops, m->b.probed_iops_rule,
+                        100 * m->b.cpu_s * m->b.at_tps / m->b.vcpus,
+                        b->d0->local ? "modelled at what it delivered"
+                                     : "taken as this host's limit for every network disk");
+        }
+        if (!opt->n_mix)
+            snprintf(ds->workloads[0], sizeof ds->workloads[0], "%s", m->b.workload);
+        ds->n_models++;
+    }
+    return 0;
+}
+
+/* 1 when disk type d can carry base b (its host cf): a local disk the host has, or a network
+ * disk of the instance's provider with a price, giving IOPS without provisioning; else 0 (why
+ * said on errf). */
+static int disk_fits(const struct expand *e, const struct expand_base *b,
+                     const struct cat_config *cf, const struct cat_disk *d)
+{
+    const struct cat_catalog *cat = e->cat;
+    FILE *errf = e->errf;
+    if (d->local ? !((cf->instance && cat_find_instance(cat, cf->instance)->local_disk &&
+                      strcmp(cat_find_instance(cat, cf->instance)->local_disk, d->id) == 0) ||
+                     (cf->server && cat_find_server(cat, cf->server)->local_disk &&
+                      strcmp(cat_find_server(cat, cf->server)->local_disk, d->id) == 0))
+                 : cf->server != NULL) {
+        if (errf)
+            fprintf(errf, "sizeup: --disks %s: not for %s (%s)\n", d->id, b->id,
+                    d->local ? "a local disk its host does not have"
+                             : "a network disk on an on-premises server");
+        return 0;
+    }
+    if (!(model_iops(cat, cf, &e->ds->models[b->first_model], d, d->max_gib) > 0)) {
+        if (errf)
+            fprintf(errf,
+                    "sizeup: --disks %s: it gives no IOPS without provisioned IOPS "
+                    "(provisioning is not a --disks choice): not modelled\n",
+                    d->id);
+        return 0;
+    }
+    if (!d->local && d->provider && cf->instance &&
+        cat_find_instance(cat, cf->instance)->provider &&
+        strcmp(d->provider, cat_find_instance(cat, cf->instance)->provider) != 0) {
+        if (errf)
+            fprintf(errf, "sizeup: --disks %s: not for %s (a %s disk on a %s instance)\n", d->id,
+                    b->id, d->provider, cat_find_instance(cat, cf->instance)->provider);
+        return 0;
+    }
+    if (!d->local && !d->per_gib_month.present) {
+        if (errf)
+            fprintf(errf,
+                    "sizeup: --disks %s: it has no price in the catalogs (performance "
+                    "only): not ranked\n",
+                    d->id);
+        return 0;
+    }
+    return 1;
+}
+
+/* The sizes of d to model base b at (sizes: room for DISKRANK_MAX_SIZES + 16), how many: the
+ * spec's, else the ladder, the knee rounded up to 10 GiB and the measured size on its type. */
+static size_t disk_sizes(const struct expand *e, const struct expand_base *b,
+                         const struct cat_config *cf, const struct diskrank_spec *sp,
+                         const struct cat_disk *d, double *sizes)
+{
+    const struct cat_catalog *cat = e->cat;
+    size_t ns = 0;
+    if (sp->n_sizes) {
+        for (size_t i = 0; i < sp->n_sizes; i++)
+            sizes[ns++] = sp->sizes[i];
+    } else {
+        /* up to where more size buys nothing: the knee, or where the rule (or the
+         * host) caps the IOPS; past it every size costs more for the same */
+        const struct diskrank_model *m0 = &e->ds->models[b->first_model];
+        double knee = size_for(cat, cf, m0, d, m0->b.ios * m0->b.vcpus / m0->b.cpu_s);
+        if (!isfinite(knee))
+            knee = size_for(cat, cf, m0, d, model_iops(cat, cf, m0, d, d->max_gib) * (1 - 1e-9));
+        for (size_t i = 0; i < sizeof ladder / sizeof ladder[0]; i++)
+            if (ladder[i] >= d->min_gib && ladder[i] <= d->max_gib &&
+                !(isfinite(knee) && ladder[i] > knee))
+                sizes[ns++] = ladder[i];
+        if (isfinite(knee) && ceil((knee - 0.01) / 10) * 10 <= d->max_gib)
+            sizes[ns++] = fmax(ceil((knee - 0.01) / 10) * 10, d->min_gib);
+        if (strcmp(d->id, b->d0->id) == 0)
+            sizes[ns++] = cf->size_gib;
+    }
+    return ns;
+}
+
+/* The variant of base b on d at gib GiB (latency lat ms, stated in sp or the type's): its
+ * derived catalog configuration (*cfp: base b's configuration, found again when the catalog's
+ * array moves) and its predicted points. 1 added; 0 not (said on errf); -1 out of memory. */
+static int add_variant(struct expand *e, const struct expand_base *b, const struct cat_config **cfp,
+                       const struct diskrank_spec *sp, const struct cat_disk *d, double gib,
+                       double lat)
+{
+    struct diskrank_set *ds = e->ds;
+    struct cat_catalog *cat = e->cat;
+    struct diskrank_variant *v;
+    struct cat_error ce;
+    double iops;
+    if (!(ds->vars = grow(ds->vars, ds->n_vars, sizeof *ds->vars)))
+        return -1;
+    v = &ds->vars[ds->n_vars];
+    snprintf(v->config, sizeof v->config, "%s@%s:%g", b->id, d->id, gib);
+    snprintf(v->base, sizeof v->base, "%s", b->id);
+    {
+        char descr[400];
+        int rc;
+        snprintf(descr, sizeof descr, "%s with %s at %g GiB (predicted by sizeup rank --disks)",
+                 b->id, d->id, gib);
+        rc = cat_config_derive(cat, b->id, v->config, d->id, gib, descr, &ce);
+        if (rc == CAT_ENOMEM)
+            return -1;
+        if (rc != CAT_OK) {
+            if (e->errf)
+                fprintf(e->errf, "sizeup: --disks %s:%g for %s: %s\n", d->id, gib, b->id, ce.msg);
+            return 0;
+        }
+    }
+    *cfp = cat_find_config(cat, b->id);
+    iops = model_iops(cat, *cfp, &ds->models[b->first_model], d, gib);
+    make_profile(cat, *cfp, d, gib, iops, lat, !isnan(sp->latency_ms), v->config, &v->d);
+    v->lat_lo_ms = v->lat_hi_ms = lat;
+    if (isnan(sp->latency_ms) && d->latency_ms.has_range) {
+        v->lat_lo_ms = d->latency_ms.low;
+        v->lat_hi_ms = d->latency_ms.high;
+    }
+    for (size_t w = 0; w < ds->n_mix; w++)
+        v->model[w] = b->first_model + w;
+    for (size_t w = 0; w < ds->n_mix; w++) {
+        int rc = add_points(e->pts, v, &ds->models[b->first_model + w], e->opt->slo.pct, e->file,
+                            e->errf);
+        if (rc < 0)
+            return -1;
+        if (rc)
+            return 0; /* its configuration stays, without points: not ranked */
+    }
+    ds->n_vars++;
+    e->added++;
+    return 1;
+}
+
+/* Base b on the disk type of spec sp at each of its sizes (none below the data measured, none
+ * the base itself or a measured twin), then the type's knee in ds->text. 0, or -1 out of
+ * memory. */
+static int spec_variants(struct expand *e, const struct expand_base *b,
+                         const struct diskrank_spec *sp)
+{
+    struct cat_catalog *cat = e->cat;
+    FILE *errf = e->errf;
+    const struct cat_disk *d = cat_find_disk(cat, sp->type);
+    const struct cat_config *cf = cat_find_config(cat, b->id); /* the array may have moved */
+    double sizes[DISKRANK_MAX_SIZES + 16], lat;
+    size_t ns, skipped_small = 0;
+    if (!d) {
+        if (errf)
+            fprintf(errf, "sizeup: --disks: no disk type '%s' in the catalogs\n", sp->type);
+        return 0;
+    }
+    if (!isnan(sp->latency_ms))
+        lat = sp->latency_ms;
+    else if (d->latency_ms.present)
+        lat = d->latency_ms.amount;
+    else {
+        if (errf)
+            fprintf(errf,
+                    "sizeup: --disks %s: the catalogs give no latency_ms for it: state "
+                    "one (--disks %s@0.5ms, a published figure or a sizeup disk "
+                    "result); sizeup does not make one up\n",
+                    sp->type, sp->type);
+        return 0;
+    }
+    if (!disk_fits(e, b, cf, d))
+        return 0;
+    ns = disk_sizes(e, b, cf, sp, d, sizes);
+    for (size_t i = 0; i < ns; i++) {
+        double gib = sizes[i];
+        int dup = 0;
+        for (size_t j = 0; j < i; j++)
+            dup |= sizes[j] == gib;
+        if (dup ||
+            (strcmp(d->id, b->d0->id) == 0 && gib == cf->size_gib && cf->provisioned_iops == 0))
+            continue; /* measured itself */
+        if (gib < b->gib_data) {
+            skipped_small++;
+            continue;
+        }
+        if (measured_twin(cat, e->pts, e->maps, e->n_maps, cf, d, gib, errf))
+            continue;
+        if (add_variant(e, b, &cf, sp, d, gib, lat) < 0)
+            return -1;
+    }
+    if (skipped_small && errf)
+        fprintf(errf,
+                "sizeup: --disks %s: %zu size%s below the %.1f GiB of data %s measured "
+                "left out\n",
+                d->id, skipped_small, skipped_small == 1 ? "" : "s", b->gib_data, b->id);
+    return knee_text(e->ds, cat, cf, &e->ds->models[b->first_model], d) != 0 ? -1 : 0;
+}
+
 long diskrank_expand(struct diskrank_set *ds, struct point_list *pts, struct cat_catalog *cat,
                      const struct rank_options *opt, const struct rank_map *maps, size_t n_maps,
                      const struct diskrank_spec *specs, size_t n_specs, const char *const *only,
@@ -391,8 +695,8 @@ long diskrank_expand(struct diskrank_set *ds, struct point_list *pts, struct cat
     const char **ids = malloc(sizeof *ids * (pts->n ? pts->n : 1));
     const char *file = pts->n ? pts->items[0].source_file : NULL;
     char *file_copy = file ? strdup(file) : NULL;
+    struct expand e = {ds, pts, cat, opt, maps, n_maps, file_copy, errf, 0};
     size_t n_ids;
-    long added = 0;
     if (!ids || (file && !file_copy))
         goto nomem;
     ds->n_mix = opt->n_mix ? opt->n_mix : 1;
@@ -401,13 +705,10 @@ long diskrank_expand(struct diskrank_set *ds, struct point_list *pts, struct cat
     n_ids = measured_configs(pts, maps, n_maps, ids);
     for (size_t k = 0; k < n_ids; k++) {
         const struct cat_config *cf = cat_find_config(cat, ids[k]);
-        const struct cat_disk *d0;
+        struct expand_base b;
         struct diskpred_profile probed;
-        size_t first_model = ds->n_models;
         unsigned vcpus;
-        double iops0, gib_data;
-        char err[512], base_id[128];
-        int ok = 1;
+        int rc;
         size_t o;
         if (!cf)
             continue; /* the ranking says it joins nothing */
@@ -415,240 +716,24 @@ long diskrank_expand(struct diskrank_set *ds, struct point_list *pts, struct cat
             ;
         if (n_only && o == n_only)
             continue;
-        snprintf(base_id, sizeof base_id, "%s", cf->id);
-        if (!(vcpus = host_vcpus(cat, cf))) {
-            if (errf)
-                fprintf(errf,
-                        "sizeup: --disks: %s: its host has no vcpu in the catalogs: its "
-                        "curve cannot be modelled on other disks\n",
-                        base_id);
+        snprintf(b.id, sizeof b.id, "%s", cf->id);
+        b.first_model = ds->n_models;
+        if (base_profile(&e, cf, b.id, &vcpus, &b.d0, &probed) != 0)
+            continue;
+        if ((rc = base_models(&e, &b, vcpus, &probed)) < 0)
+            goto nomem;
+        if (rc) {
+            ds->n_models = b.first_model;
             continue;
         }
-        if (!cf->disk || !(d0 = cat_find_disk(cat, cf->disk))) {
-            if (errf)
-                fprintf(errf,
-                        "sizeup: --disks: %s has no disk in the catalogs: what it was measured "
-                        "on is not known, so no other disk is predicted from it\n",
-                        base_id);
-            continue;
-        }
-        if (!d0->latency_ms.present) {
-            if (errf)
-                fprintf(errf,
-                        "sizeup: --disks: %s was measured on %s, which has no latency_ms in the "
-                        "catalogs: add it (docs/catalog-format.md) to model other disks from "
-                        "it\n",
-                        base_id, d0->id);
-            continue;
-        }
-        iops0 = disk_iops(cat, cf, d0, cf->size_gib, cf->provisioned_iops,
-                          cf->provisioned_throughput_mb_s);
-        if (!(iops0 > 0)) {
-            if (errf)
-                fprintf(errf,
-                        "sizeup: --disks: %s: its disk %s at %g GiB has no IOPS by its rule\n",
-                        base_id, d0->id, cf->size_gib);
-            continue;
-        }
-        make_profile(cat, cf, d0, cf->size_gib, iops0, d0->latency_ms.amount, 0, base_id, &probed);
-        for (size_t w = 0; w < ds->n_mix && ok; w++) {
-            const char *wl = opt->n_mix ? opt->mix[w].workload : NULL;
-            const char *tg = target_of(pts, base_id, wl, maps, n_maps);
-            struct diskrank_model *m;
-            if (!tg) {
-                ok = 0;
-                break;
-            }
-            if (!(ds->models = grow(ds->models, ds->n_models, sizeof *ds->models)))
+        b.gib_data = data_gib(pts, b.id, maps, n_maps);
+        for (size_t t = 0; t < n_specs; t++)
+            if (spec_variants(&e, &b, &specs[t]) != 0)
                 goto nomem;
-            m = &ds->models[ds->n_models];
-            snprintf(m->config, sizeof m->config, "%s", base_id);
-            if (diskpred_base_build(pts, tg, wl, vcpus, &probed, &m->b, err, sizeof err) != 0) {
-                if (errf)
-                    fprintf(errf, "sizeup: --disks: %s: not modelled: %s\n", base_id, err);
-                ok = 0;
-                break;
-            }
-            snprintf(m->workload, sizeof m->workload, "%s", m->b.workload);
-            m->net_cap = INFINITY;
-            if (m->b.probed.iops < 0.98 * m->b.probed_iops_rule) {
-                /* a network disk's shortfall caps every network disk of this host */
-                if (!d0->local)
-                    m->net_cap = m->b.probed.iops;
-                if (errf)
-                    fprintf(errf,
-                            "sizeup: --disks: %s / %s: its %s delivered about %.0f IOPS where "
-                            "the rule gives %.0f (the host's CPU was %.0f %% busy at its best "
-                            "level): %s\n",
-                            base_id, m->workload, d0->id, m->b.probed.iops, m->b.probed_iops_rule,
-                            100 * m->b.cpu_s * m->b.at_tps / m->b.vcpus,
-                            d0->local ? "modelled at what it delivered"
-                                      : "taken as this host's limit for every network disk");
-            }
-            if (!opt->n_mix)
-                snprintf(ds->workloads[0], sizeof ds->workloads[0], "%s", m->b.workload);
-            ds->n_models++;
-        }
-        if (!ok) {
-            ds->n_models = first_model;
-            continue;
-        }
-        gib_data = data_gib(pts, base_id, maps, n_maps);
-        for (size_t t = 0; t < n_specs; t++) {
-            const struct diskrank_spec *sp = &specs[t];
-            const struct cat_disk *d = cat_find_disk(cat, sp->type);
-            double sizes[DISKRANK_MAX_SIZES + 16], lat;
-            size_t ns = 0, skipped_small = 0;
-            cf = cat_find_config(cat, base_id); /* the array may have moved */
-            if (!d) {
-                if (errf)
-                    fprintf(errf, "sizeup: --disks: no disk type '%s' in the catalogs\n", sp->type);
-                continue;
-            }
-            if (!isnan(sp->latency_ms))
-                lat = sp->latency_ms;
-            else if (d->latency_ms.present)
-                lat = d->latency_ms.amount;
-            else {
-                if (errf)
-                    fprintf(errf,
-                            "sizeup: --disks %s: the catalogs give no latency_ms for it: state "
-                            "one (--disks %s@0.5ms, a published figure or a sizeup disk "
-                            "result); sizeup does not make one up\n",
-                            sp->type, sp->type);
-                continue;
-            }
-            if (d->local
-                    ? !((cf->instance && cat_find_instance(cat, cf->instance)->local_disk &&
-                         strcmp(cat_find_instance(cat, cf->instance)->local_disk, d->id) == 0) ||
-                        (cf->server && cat_find_server(cat, cf->server)->local_disk &&
-                         strcmp(cat_find_server(cat, cf->server)->local_disk, d->id) == 0))
-                    : cf->server != NULL) {
-                if (errf)
-                    fprintf(errf, "sizeup: --disks %s: not for %s (%s)\n", d->id, base_id,
-                            d->local ? "a local disk its host does not have"
-                                     : "a network disk on an on-premises server");
-                continue;
-            }
-            if (!(model_iops(cat, cf, &ds->models[first_model], d, d->max_gib) > 0)) {
-                if (errf)
-                    fprintf(errf,
-                            "sizeup: --disks %s: it gives no IOPS without provisioned IOPS "
-                            "(provisioning is not a --disks choice): not modelled\n",
-                            d->id);
-                continue;
-            }
-            if (!d->local && d->provider && cf->instance &&
-                cat_find_instance(cat, cf->instance)->provider &&
-                strcmp(d->provider, cat_find_instance(cat, cf->instance)->provider) != 0) {
-                if (errf)
-                    fprintf(errf, "sizeup: --disks %s: not for %s (a %s disk on a %s instance)\n",
-                            d->id, base_id, d->provider,
-                            cat_find_instance(cat, cf->instance)->provider);
-                continue;
-            }
-            if (!d->local && !d->per_gib_month.present) {
-                if (errf)
-                    fprintf(errf,
-                            "sizeup: --disks %s: it has no price in the catalogs (performance "
-                            "only): not ranked\n",
-                            d->id);
-                continue;
-            }
-            if (sp->n_sizes) {
-                for (size_t i = 0; i < sp->n_sizes; i++)
-                    sizes[ns++] = sp->sizes[i];
-            } else {
-                /* up to where more size buys nothing: the knee, or where the rule (or the
-                 * host) caps the IOPS; past it every size costs more for the same */
-                const struct diskrank_model *m0 = &ds->models[first_model];
-                double knee = size_for(cat, cf, m0, d, m0->b.ios * m0->b.vcpus / m0->b.cpu_s);
-                if (!isfinite(knee))
-                    knee = size_for(cat, cf, m0, d,
-                                    model_iops(cat, cf, m0, d, d->max_gib) * (1 - 1e-9));
-                for (size_t i = 0; i < sizeof ladder / sizeof ladder[0]; i++)
-                    if (ladder[i] >= d->min_gib && ladder[i] <= d->max_gib &&
-                        !(isfinite(knee) && ladder[i] > knee))
-                        sizes[ns++] = ladder[i];
-                if (isfinite(knee) && ceil((knee - 0.01) / 10) * 10 <= d->max_gib)
-                    sizes[ns++] = fmax(ceil((knee - 0.01) / 10) * 10, d->min_gib);
-                if (strcmp(d->id, d0->id) == 0)
-                    sizes[ns++] = cf->size_gib;
-            }
-            for (size_t i = 0; i < ns; i++) {
-                struct diskrank_variant *v;
-                struct cat_error ce;
-                double gib = sizes[i], iops;
-                int dup = 0;
-                for (size_t j = 0; j < i; j++)
-                    dup |= sizes[j] == gib;
-                if (dup || (strcmp(d->id, d0->id) == 0 && gib == cf->size_gib &&
-                            cf->provisioned_iops == 0))
-                    continue; /* measured itself */
-                if (gib < gib_data) {
-                    skipped_small++;
-                    continue;
-                }
-                if (measured_twin(cat, pts, maps, n_maps, cf, d, gib, errf))
-                    continue;
-                if (!(ds->vars = grow(ds->vars, ds->n_vars, sizeof *ds->vars)))
-                    goto nomem;
-                v = &ds->vars[ds->n_vars];
-                snprintf(v->config, sizeof v->config, "%s@%s:%g", base_id, d->id, gib);
-                snprintf(v->base, sizeof v->base, "%s", base_id);
-                {
-                    char descr[400];
-                    int rc;
-                    snprintf(descr, sizeof descr,
-                             "%s with %s at %g GiB (predicted by sizeup rank --disks)", base_id,
-                             d->id, gib);
-                    rc = cat_config_derive(cat, base_id, v->config, d->id, gib, descr, &ce);
-                    if (rc == CAT_ENOMEM)
-                        goto nomem;
-                    if (rc != CAT_OK) {
-                        if (errf)
-                            fprintf(errf, "sizeup: --disks %s:%g for %s: %s\n", d->id, gib, base_id,
-                                    ce.msg);
-                        continue;
-                    }
-                }
-                cf = cat_find_config(cat, base_id);
-                iops = model_iops(cat, cf, &ds->models[first_model], d, gib);
-                make_profile(cat, cf, d, gib, iops, lat, !isnan(sp->latency_ms), v->config, &v->d);
-                v->lat_lo_ms = v->lat_hi_ms = lat;
-                if (isnan(sp->latency_ms) && d->latency_ms.has_range) {
-                    v->lat_lo_ms = d->latency_ms.low;
-                    v->lat_hi_ms = d->latency_ms.high;
-                }
-                for (size_t w = 0; w < ds->n_mix; w++)
-                    v->model[w] = first_model + w;
-                {
-                    int bad = 0;
-                    for (size_t w = 0; w < ds->n_mix && !bad; w++) {
-                        int rc = add_points(pts, v, &ds->models[first_model + w], opt->slo.pct,
-                                            file_copy, errf);
-                        if (rc < 0)
-                            goto nomem;
-                        bad = rc;
-                    }
-                    if (bad)
-                        continue; /* its configuration stays, without points: not ranked */
-                }
-                ds->n_vars++;
-                added++;
-            }
-            if (skipped_small && errf)
-                fprintf(errf,
-                        "sizeup: --disks %s: %zu size%s below the %.1f GiB of data %s measured "
-                        "left out\n",
-                        d->id, skipped_small, skipped_small == 1 ? "" : "s", gib_data, base_id);
-            if (knee_text(ds, cat, cf, &ds->models[first_model], d) != 0)
-                goto nomem;
-        }
     }
     free(ids);
     free(file_copy);
-    return added;
+    return e.added;
 nomem:
     if (errf)
         fprintf(errf, "sizeup: out of memory\n");
