@@ -417,13 +417,139 @@ static int init_curve(struct rank_set *s, size_t k, size_t w, const struct point
     return curve_init_points(c, pts, g->idx, g->n, &sp, ws, err, cap);
 }
 
+/* Join the points of the mix's workloads to configurations: keys[i] the id of point i's, NULL
+ * when it joins none (each unknown id said once on errf, recorded in bad, counted in
+ * *problems); every configuration joined once into s->config. 0, or -1 out of memory. */
+static int join_points(struct rank_set *s, const struct point_list *pts,
+                       const struct cat_catalog *cat, const struct rank_map *maps, size_t n_maps,
+                       const char **keys, const char **bad, int *problems, FILE *errf)
+{
+    size_t n_bad = 0;
+    for (size_t i = 0; i < pts->n; i++) {
+        const struct point *p = &pts->items[i];
+        const char *id;
+        keys[i] = NULL;
+        if (mix_index(&s->opt, p->workload) < 0)
+            continue;
+        id = rank_point_config(p, maps, n_maps);
+        if (!cat_find_config(cat, id)) {
+            if (find_str(bad, n_bad, id) < 0) {
+                bad[n_bad++] = id;
+                (*problems)++;
+                if (errf)
+                    fprintf(errf,
+                            "sizeup: %s:%ld: target '%s': configuration '%s' is not in the "
+                            "catalogs; give its id as the points' config or with --map %s=ID\n",
+                            src_name(p), p->source_line, p->target, id, p->target);
+            }
+            continue;
+        }
+        if (find_str((const char *const *)s->config, s->n, id) < 0) {
+            s->config[s->n] = strdup(id);
+            if (!s->config[s->n])
+                return -1;
+            s->n++;
+        }
+        keys[i] = id;
+    }
+    return 0;
+}
+
+/* Say on errf which points of configuration k's curve of workload w (group g) are left out:
+ * those that do not count and those that repeat a measurement. */
+static void left_out_notes(const struct rank_set *s, size_t k, size_t w,
+                           const struct point_list *pts, const struct curve_group *g, FILE *errf)
+{
+    if (g->n_excluded && errf) {
+        const struct point *p = &pts->items[g->excluded[0]];
+        fprintf(errf, "sizeup: %s:%ld: %s / %s: %zu point%s left out (%s%s): %s\n", src_name(p),
+                p->source_line, s->config[k], s->opt.mix[w].workload, g->n_excluded,
+                g->n_excluded == 1 ? "" : "s", curve_point_excluded_why(p),
+                g->n_excluded > 1 ? ", ..." : "",
+                curve_excluded_meaning(curve_point_excluded_why(p)));
+    }
+    if (g->n_dup && errf) {
+        const struct point *p = &pts->items[g->dup[0]], *q = &pts->items[g->dup_of[0]];
+        fprintf(errf,
+                "sizeup: %s:%ld: %s / %s: %zu point%s left out: the same measurement as "
+                "%s:%ld%s (one run given twice is not two replicates)\n",
+                src_name(p), p->source_line, s->config[k], s->opt.mix[w].workload, g->n_dup,
+                g->n_dup == 1 ? "" : "s", src_name(q), q->source_line, g->n_dup > 1 ? ", ..." : "");
+    }
+}
+
+/* The curves of configuration k, one per workload of the mix, into s->curves and cv (NULL where
+ * there is none; a curve that cannot be built is said on errf and counted in *problems;
+ * *any_pred: one is predicted). 0, or -1 out of memory. */
+static int row_curves(struct rank_set *s, size_t k, const struct point_list *pts,
+                      const struct curve_groups *groups, const struct curve_spec *spec,
+                      struct usl_workspace *ws, size_t *idx, const struct curve **cv, int *any_pred,
+                      int *problems, FILE *errf)
+{
+    for (size_t w = 0; w < s->opt.n_mix; w++) {
+        struct curve *c = &s->curves[k * s->opt.n_mix + w];
+        const struct curve_group *g =
+            curve_groups_find(groups, s->config[k], s->opt.mix[w].workload);
+        char err[320];
+        int rc;
+        cv[w] = NULL;
+        if (!g || g->n + g->n_excluded == 0)
+            continue;
+        s->n_points += g->n;
+        left_out_notes(s, k, w, pts, g, errf);
+        if (g->n == 0) {
+            (*problems)++;
+            continue;
+        }
+        rc = init_curve(s, k, w, pts, g, spec, ws, idx, any_pred, err, sizeof err, errf);
+        if (rc == CURVE_ENOMEM)
+            return -1;
+        if (rc != CURVE_OK) {
+            const struct point *first = &pts->items[g->idx[0]];
+            (*problems)++;
+            if (errf) {
+                if (strncmp(err, src_name(first), strlen(src_name(first))) == 0)
+                    fprintf(errf, "sizeup: %s\n", err);
+                else
+                    fprintf(errf, "sizeup: %s:%ld: %s / %s: %s\n", src_name(first),
+                            first->source_line, s->config[k], s->opt.mix[w].workload, err);
+            }
+            continue;
+        }
+        cv[w] = c;
+    }
+    return 0;
+}
+
+/* How configuration k's points were measured (issue 28.17: a local MariaDB ranked against
+ * another engine's published figures with nothing said): the first measured point's words
+ * into s->measured[k]. 0, or -1 out of memory. */
+static int row_measured_with(struct rank_set *s, size_t k, const struct point_list *pts,
+                             const struct curve_groups *groups)
+{
+    for (size_t w = 0; w < s->opt.n_mix; w++) {
+        const struct curve_group *g =
+            curve_groups_find(groups, s->config[k], s->opt.mix[w].workload);
+        char mw[300];
+        for (size_t i = 0; g && i < g->n; i++)
+            if (!pts->items[g->idx[i]].predicted &&
+                measured_with(&pts->items[g->idx[i]], mw, sizeof mw)[0]) {
+                if (!s->measured && !(s->measured = calloc(s->n, sizeof *s->measured)))
+                    return -1;
+                if (!s->measured[k] && !(s->measured[k] = strdup(mw)))
+                    return -1;
+                break;
+            }
+    }
+    return 0;
+}
+
 int rank_set_build(struct rank_set *s, const struct point_list *pts, const struct cat_catalog *cat,
                    const struct rank_options *opt, const struct rank_map *maps, size_t n_maps,
                    FILE *errf)
 {
     const char **keys = NULL; /* configuration id of each point, NULL when it joins none */
     const char **bad = NULL;  /* ids already reported */
-    size_t n_bad = 0;
     struct usl_workspace *ws = NULL;
     struct curve_groups groups;
     struct curve_spec spec = curve_spec_default();
@@ -443,33 +569,8 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
     ws = usl_workspace_new();
     if (!keys || !bad || !s->config || !ws)
         goto nomem;
-    for (size_t i = 0; i < pts->n; i++) {
-        const struct point *p = &pts->items[i];
-        const char *id;
-        keys[i] = NULL;
-        if (mix_index(&s->opt, p->workload) < 0)
-            continue;
-        id = rank_point_config(p, maps, n_maps);
-        if (!cat_find_config(cat, id)) {
-            if (find_str(bad, n_bad, id) < 0) {
-                bad[n_bad++] = id;
-                problems++;
-                if (errf)
-                    fprintf(errf,
-                            "sizeup: %s:%ld: target '%s': configuration '%s' is not in the "
-                            "catalogs; give its id as the points' config or with --map %s=ID\n",
-                            src_name(p), p->source_line, p->target, id, p->target);
-            }
-            continue;
-        }
-        if (find_str((const char *const *)s->config, s->n, id) < 0) {
-            s->config[s->n] = strdup(id);
-            if (!s->config[s->n])
-                goto nomem;
-            s->n++;
-        }
-        keys[i] = id;
-    }
+    if (join_points(s, pts, cat, maps, n_maps, keys, bad, &problems, errf) != 0)
+        goto nomem;
     if (s->n == 0) {
         if (errf)
             fprintf(errf,
@@ -498,71 +599,11 @@ int rank_set_build(struct rank_set *s, const struct point_list *pts, const struc
         const struct cat_config *cf = cat_find_config(cat, s->config[k]);
         const struct curve *cv[RANK_MAX_MIX];
         int any_pred = 0;
-        for (size_t w = 0; w < s->opt.n_mix; w++) {
-            struct curve *c = &s->curves[k * s->opt.n_mix + w];
-            const struct curve_group *g =
-                curve_groups_find(&groups, s->config[k], s->opt.mix[w].workload);
-            char err[320];
-            int rc;
-            cv[w] = NULL;
-            if (!g || g->n + g->n_excluded == 0)
-                continue;
-            s->n_points += g->n;
-            if (g->n_excluded && errf) {
-                const struct point *p = &pts->items[g->excluded[0]];
-                fprintf(errf, "sizeup: %s:%ld: %s / %s: %zu point%s left out (%s%s): %s\n",
-                        src_name(p), p->source_line, s->config[k], s->opt.mix[w].workload,
-                        g->n_excluded, g->n_excluded == 1 ? "" : "s", curve_point_excluded_why(p),
-                        g->n_excluded > 1 ? ", ..." : "",
-                        curve_excluded_meaning(curve_point_excluded_why(p)));
-            }
-            if (g->n_dup && errf) {
-                const struct point *p = &pts->items[g->dup[0]], *q = &pts->items[g->dup_of[0]];
-                fprintf(errf,
-                        "sizeup: %s:%ld: %s / %s: %zu point%s left out: the same measurement as "
-                        "%s:%ld%s (one run given twice is not two replicates)\n",
-                        src_name(p), p->source_line, s->config[k], s->opt.mix[w].workload, g->n_dup,
-                        g->n_dup == 1 ? "" : "s", src_name(q), q->source_line,
-                        g->n_dup > 1 ? ", ..." : "");
-            }
-            if (g->n == 0) {
-                problems++;
-                continue;
-            }
-            rc = init_curve(s, k, w, pts, g, &spec, ws, idx, &any_pred, err, sizeof err, errf);
-            if (rc == CURVE_ENOMEM)
-                goto nomem;
-            if (rc != CURVE_OK) {
-                const struct point *first = &pts->items[g->idx[0]];
-                problems++;
-                if (errf) {
-                    if (strncmp(err, src_name(first), strlen(src_name(first))) == 0)
-                        fprintf(errf, "sizeup: %s\n", err);
-                    else
-                        fprintf(errf, "sizeup: %s:%ld: %s / %s: %s\n", src_name(first),
-                                first->source_line, s->config[k], s->opt.mix[w].workload, err);
-                }
-                continue;
-            }
-            cv[w] = c;
-        }
+        if (row_curves(s, k, pts, &groups, &spec, ws, idx, cv, &any_pred, &problems, errf) != 0)
+            goto nomem;
         s->row_curve[k] = k;
-        /* how its points were measured (issue 28.17: a local MariaDB ranked against another
-         * engine's published figures with nothing said) */
-        for (size_t w = 0; w < s->opt.n_mix; w++) {
-            const struct curve_group *g =
-                curve_groups_find(&groups, s->config[k], s->opt.mix[w].workload);
-            char mw[300];
-            for (size_t i = 0; g && i < g->n; i++)
-                if (!pts->items[g->idx[i]].predicted &&
-                    measured_with(&pts->items[g->idx[i]], mw, sizeof mw)[0]) {
-                    if (!s->measured && !(s->measured = calloc(s->n, sizeof *s->measured)))
-                        goto nomem;
-                    if (!s->measured[k] && !(s->measured[k] = strdup(mw)))
-                        goto nomem;
-                    break;
-                }
-        }
+        if (row_measured_with(s, k, pts, &groups) != 0)
+            goto nomem;
         rank_row_eval(&s->rows[k], s->at + s->config_set[k] * s->opt.n_mix, s->config[k], cf->nodes,
                       cv, &s->opt);
         if (any_pred)
