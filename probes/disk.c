@@ -342,17 +342,185 @@ static void free_workers(struct worker *ws, unsigned n)
     free(ws);
 }
 
+/* Set up the iodepth workers: histograms, lock, seed and an aligned buffer of random bytes
+ * each. Every worker's lock is set up, even after a failure (free_workers destroys them all).
+ * DISK_OK, or DISK_ENOMEM with out->msg said. */
+static int init_workers(struct run *r, struct worker *ws, struct disk_result *out)
+{
+    const struct disk_config *cfg = r->cfg;
+    int rc = DISK_OK;
+    for (unsigned i = 0; i < cfg->iodepth; i++) {
+        struct worker *w = &ws[i];
+        void *buf = NULL;
+        hist_reset(&w->hist);
+        hist_reset(&w->sync_hist);
+        pthread_mutex_init(&w->lock, NULL);
+        w->run = r;
+        rng_seed(w->rng, cfg->seed * 1000003u + i);
+        if (posix_memalign(&buf, DISK_BUF_ALIGN, cfg->block_size) != 0) {
+            snprintf(out->msg, sizeof out->msg, "out of memory for a %u-byte I/O buffer",
+                     cfg->block_size);
+            rc = DISK_ENOMEM;
+        } else {
+            w->buf = buf;
+            disk_fill_random(w->buf, cfg->block_size, rng_next(w->rng));
+        }
+    }
+    return rc;
+}
+
+/* The run's clock, ns: its start, the end of the last batch, the time measured and warmed. */
+struct span {
+    uint64_t start, prev, measured_ns, warm_ns;
+};
+
+/* Start the workers (when rc is DISK_OK) with SIGINT/SIGTERM blocked: workers never take them,
+ * the caller's thread does and wakes from its sleep. The process CPU (*cpu0) and the clock
+ * (sp->start, sp->prev) are read just before the first thread starts. rc, or DISK_ENOMEM with
+ * out->msg said when a thread could not start (those started are marked so). */
+static int start_workers(struct worker *ws, const struct disk_config *cfg, int rc, double *cpu0,
+                         struct span *sp, struct disk_result *out)
+{
+    sigset_t block, old;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    sigaddset(&block, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &block, &old);
+    *cpu0 = cpu_seconds();
+    sp->start = sp->prev = clock_now_ns();
+    for (unsigned i = 0; i < cfg->iodepth && rc == DISK_OK; i++) {
+        if (pthread_create(&ws[i].tid, NULL, worker_main, &ws[i]) != 0) {
+            snprintf(out->msg, sizeof out->msg, "cannot start I/O thread %u of %u", i + 1,
+                     cfg->iodepth);
+            rc = DISK_ENOMEM;
+        } else {
+            ws[i].started = 1;
+        }
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+/* Add a measured batch to out: its histograms, counters, IOPS (pg->batch_iops) and end time
+ * (pg->elapsed_s). 0, or -1 out of memory for the batch arrays (*cap their room). */
+static int keep_batch(struct disk_result *out, size_t *cap, const struct hist *bh,
+                      const struct hist *bs, const struct batch *b, const struct disk_progress *pg)
+{
+    if (reserve_batches(out, cap, out->n_batches + 1) != 0)
+        return -1;
+    hist_merge(&out->hist, bh);
+    hist_merge(&out->sync_hist, bs);
+    out->ops += b->ops;
+    out->reads += b->reads;
+    out->writes += b->writes;
+    out->syncs += b->syncs;
+    out->batch_iops[out->n_batches] = pg->batch_iops;
+    out->batch_end_s[out->n_batches] = pg->elapsed_s;
+    out->n_batches++;
+    return 0;
+}
+
+/* The 95 % half-width of the kept batches' mean IOPS over that mean, NAN when unknown. */
+static double kept_rel_ci95(const struct disk_result *out)
+{
+    double mean, half;
+    if (disk_stop_ci95(out->batch_iops, out->n_batches, &mean, &half) == 0 && mean > 0)
+        return half / mean;
+    return NAN;
+}
+
+/* 1 when the measurement ends after a kept batch: its time is up, or it is precise enough. */
+static int measured_enough(const struct disk_config *cfg, const struct disk_result *out,
+                           uint64_t measured_ns)
+{
+    /* every batch lasts >= interval_ns, so n batches measure >= n intervals */
+    /* a stalled device (seconds for one I/O on a busy host) may leave a short run with no
+     * completion: it goes on until one completes, at most DISK_STALL_GRACE_NS longer */
+    if (measured_ns >= cfg->max_time_ns &&
+        (out->ops > 0 || measured_ns >= cfg->max_time_ns + DISK_STALL_GRACE_NS))
+        return 1;
+    return measured_ns >= cfg->min_time_ns &&
+           disk_stop_precise(out->batch_iops, out->n_batches, cfg->precision);
+}
+
+/* The batches of a started run, one per interval, until it ends: the warm-up's time into
+ * sp->warm_ns, the kept batches into out and their time into sp->measured_ns, each batch's
+ * progress to cfg->progress. DISK_OK (the run ended), DISK_EIO (a worker failed; out->msg),
+ * DISK_EINTR (the stop flag) or DISK_ENOMEM (out->msg). */
+static int measure(struct run *r, struct worker *ws, struct hist *batch_hist,
+                   struct hist *batch_sync, struct span *sp, struct disk_result *out)
+{
+    const struct disk_config *cfg = r->cfg;
+    size_t cap = 0;
+    for (;;) {
+        struct batch b;
+        struct disk_progress pg;
+        uint64_t now, len;
+        int warm;
+        /* each batch lasts at least one interval from the end of the previous one: a late
+         * wake-up (busy machine) makes one batch longer, never a run of short catch-up ones */
+        while (clock_sleep_until_ns(sp->prev + cfg->interval_ns) != 0)
+            if (cfg->stop && atomic_load(cfg->stop))
+                break;
+        now = clock_now_ns();
+        hist_reset(batch_hist);
+        hist_reset(batch_sync);
+        collect(ws, cfg->iodepth, batch_hist, batch_sync, &b);
+        len = now - sp->prev;
+        sp->prev = now;
+        if (atomic_load(&r->failed)) {
+            snprintf(out->msg, sizeof out->msg, "%s", r->err);
+            return DISK_EIO;
+        }
+        if (cfg->stop && atomic_load(cfg->stop))
+            return DISK_EINTR;
+        warm = sp->warm_ns < cfg->warmup_ns;
+        pg.elapsed_s = clock_ns_to_s(now - sp->start);
+        pg.batch_iops = len ? (double)b.ops / clock_ns_to_s(len) : 0.0;
+        pg.warmup = warm;
+        if (warm) {
+            sp->warm_ns += len;
+        } else {
+            if (keep_batch(out, &cap, batch_hist, batch_sync, &b, &pg) != 0) {
+                snprintf(out->msg, sizeof out->msg, "out of memory for batch figures");
+                return DISK_ENOMEM;
+            }
+            sp->measured_ns += len;
+        }
+        pg.kept_batches = out->n_batches;
+        pg.rel_ci95 = kept_rel_ci95(out);
+        if (cfg->progress)
+            cfg->progress(cfg->progress_arg, &pg);
+        if (!warm && measured_enough(cfg, out, sp->measured_ns))
+            return DISK_OK;
+    }
+}
+
+/* The run's rates from its totals over measured_ns (> 0), and its interval and steadiness. */
+static void run_rates(const struct disk_config *cfg, struct disk_result *out)
+{
+    double d = out->duration_s, mib = (double)cfg->block_size / 1048576.0, mean, half;
+    out->iops = (double)out->ops / d;
+    out->reads_ps = (double)out->reads / d;
+    out->writes_ps = (double)out->writes / d;
+    out->syncs_ps = (double)out->syncs / d;
+    out->read_mib_s = out->reads_ps * mib;
+    out->written_mib_s = out->writes_ps * mib;
+    if (disk_stop_ci95(out->batch_iops, out->n_batches, &mean, &half) == 0 && !isnan(half)) {
+        out->ci95_iops = half;
+        out->steady = mean > 0 && half / mean <= cfg->precision;
+    }
+}
+
 int disk_run(const struct disk_config *cfg, struct disk_result *out)
 {
     struct run r;
     struct worker *ws = NULL;
     struct hist *batch_hist = NULL, *batch_sync = NULL;
-    sigset_t block, old;
-    uint64_t start, prev, measured_ns = 0, warm_ns = 0;
-    size_t cap = 0;
+    struct span sp = {0, 0, 0, 0};
     double cpu0;
     const char *bad;
-    int rc = DISK_OK;
+    int rc;
     void *mem = NULL;
 
     disk_result_destroy(out);
@@ -381,138 +549,26 @@ int disk_run(const struct disk_config *cfg, struct disk_result *out)
         snprintf(out->msg, sizeof out->msg, "out of memory for %u workers", cfg->iodepth);
         return DISK_ENOMEM;
     }
-    for (unsigned i = 0; i < cfg->iodepth; i++) {
-        struct worker *w = &ws[i];
-        void *buf = NULL;
-        hist_reset(&w->hist);
-        hist_reset(&w->sync_hist);
-        pthread_mutex_init(&w->lock, NULL);
-        w->run = &r;
-        rng_seed(w->rng, cfg->seed * 1000003u + i);
-        if (posix_memalign(&buf, DISK_BUF_ALIGN, cfg->block_size) != 0) {
-            snprintf(out->msg, sizeof out->msg, "out of memory for a %u-byte I/O buffer",
-                     cfg->block_size);
-            rc = DISK_ENOMEM;
-        } else {
-            w->buf = buf;
-            disk_fill_random(w->buf, cfg->block_size, rng_next(w->rng));
-        }
-    }
-
-    /* Workers never take SIGINT/SIGTERM: the caller's thread does, and wakes from its sleep. */
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &block, &old);
-    cpu0 = cpu_seconds();
-    start = prev = clock_now_ns();
-    for (unsigned i = 0; i < cfg->iodepth && rc == DISK_OK; i++) {
-        if (pthread_create(&ws[i].tid, NULL, worker_main, &ws[i]) != 0) {
-            snprintf(out->msg, sizeof out->msg, "cannot start I/O thread %u of %u", i + 1,
-                     cfg->iodepth);
-            rc = DISK_ENOMEM;
-        } else {
-            ws[i].started = 1;
-        }
-    }
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-
-    while (rc == DISK_OK) {
-        struct batch b;
-        struct disk_progress pg;
-        uint64_t now, len;
-        int warm;
-        /* each batch lasts at least one interval from the end of the previous one: a late
-         * wake-up (busy machine) makes one batch longer, never a run of short catch-up ones */
-        while (clock_sleep_until_ns(prev + cfg->interval_ns) != 0)
-            if (cfg->stop && atomic_load(cfg->stop))
-                break;
-        now = clock_now_ns();
-        hist_reset(batch_hist);
-        hist_reset(batch_sync);
-        collect(ws, cfg->iodepth, batch_hist, batch_sync, &b);
-        len = now - prev;
-        prev = now;
-        if (atomic_load(&r.failed)) {
-            snprintf(out->msg, sizeof out->msg, "%s", r.err);
-            rc = DISK_EIO;
-            break;
-        }
-        if (cfg->stop && atomic_load(cfg->stop)) {
-            rc = DISK_EINTR;
-            break;
-        }
-        warm = warm_ns < cfg->warmup_ns;
-        pg.elapsed_s = clock_ns_to_s(now - start);
-        pg.batch_iops = len ? (double)b.ops / clock_ns_to_s(len) : 0.0;
-        pg.warmup = warm;
-        if (warm) {
-            warm_ns += len;
-        } else {
-            if (reserve_batches(out, &cap, out->n_batches + 1) != 0) {
-                snprintf(out->msg, sizeof out->msg, "out of memory for batch figures");
-                rc = DISK_ENOMEM;
-                break;
-            }
-            hist_merge(&out->hist, batch_hist);
-            hist_merge(&out->sync_hist, batch_sync);
-            out->ops += b.ops;
-            out->reads += b.reads;
-            out->writes += b.writes;
-            out->syncs += b.syncs;
-            out->batch_iops[out->n_batches] = pg.batch_iops;
-            out->batch_end_s[out->n_batches] = pg.elapsed_s;
-            out->n_batches++;
-            measured_ns += len;
-        }
-        pg.kept_batches = out->n_batches;
-        {
-            double mean, half;
-            pg.rel_ci95 = NAN;
-            if (disk_stop_ci95(out->batch_iops, out->n_batches, &mean, &half) == 0 && mean > 0)
-                pg.rel_ci95 = half / mean;
-        }
-        if (cfg->progress)
-            cfg->progress(cfg->progress_arg, &pg);
-        if (warm)
-            continue;
-        /* every batch lasts >= interval_ns, so n batches measure >= n intervals */
-        /* a stalled device (seconds for one I/O on a busy host) may leave a short run with no
-         * completion: it goes on until one completes, at most DISK_STALL_GRACE_NS longer */
-        if (measured_ns >= cfg->max_time_ns &&
-            (out->ops > 0 || measured_ns >= cfg->max_time_ns + DISK_STALL_GRACE_NS))
-            break;
-        if (measured_ns >= cfg->min_time_ns &&
-            disk_stop_precise(out->batch_iops, out->n_batches, cfg->precision))
-            break;
-    }
+    rc = init_workers(&r, ws, out);
+    rc = start_workers(ws, cfg, rc, &cpu0, &sp, out);
+    if (rc == DISK_OK)
+        rc = measure(&r, ws, batch_hist, batch_sync, &sp, out);
     stop_workers(&r, ws, cfg->iodepth);
     out->client_cpu_s = cpu_seconds() - cpu0;
-    out->wall_s = clock_ns_to_s(clock_now_ns() - start);
+    out->wall_s = clock_ns_to_s(clock_now_ns() - sp.start);
     free_workers(ws, cfg->iodepth);
     hist_free(batch_hist);
     hist_free(batch_sync);
     pthread_mutex_destroy(&r.err_lock);
 
-    out->duration_s = clock_ns_to_s(measured_ns);
-    out->warmup_s = clock_ns_to_s(warm_ns);
+    out->duration_s = clock_ns_to_s(sp.measured_ns);
+    out->warmup_s = clock_ns_to_s(sp.warm_ns);
     if (rc == DISK_OK && out->ops == 0) {
         snprintf(out->msg, sizeof out->msg,
                  "no I/O completed in %.1f s of measurement: the device stalled", out->duration_s);
         rc = DISK_EIO;
     }
-    if (measured_ns > 0) {
-        double d = out->duration_s, mib = (double)cfg->block_size / 1048576.0, mean, half;
-        out->iops = (double)out->ops / d;
-        out->reads_ps = (double)out->reads / d;
-        out->writes_ps = (double)out->writes / d;
-        out->syncs_ps = (double)out->syncs / d;
-        out->read_mib_s = out->reads_ps * mib;
-        out->written_mib_s = out->writes_ps * mib;
-        if (disk_stop_ci95(out->batch_iops, out->n_batches, &mean, &half) == 0 && !isnan(half)) {
-            out->ci95_iops = half;
-            out->steady = mean > 0 && half / mean <= cfg->precision;
-        }
-    }
+    if (sp.measured_ns > 0)
+        run_rates(cfg, out);
     return rc;
 }

@@ -372,6 +372,61 @@ static void client_figures(struct engine *e, struct probe_result *r)
     r->client_bound = r->worker_cpu_max >= PROBE_CLIENT_BOUND;
 }
 
+/* The aggregator's tick, ns: a calibrated level's (A->cr.tick_s; its report lines then every
+ * A->per_report ticks), else the report interval or 1 s. */
+static uint64_t tick_interval_ns(struct agg *A)
+{
+    const struct probe_config *cfg = A->cfg;
+    if (A->cal) {
+        if (cfg->report_interval_s)
+            A->per_report = (size_t)llround(cfg->report_interval_s / A->cr.tick_s);
+        return (uint64_t)llround(A->cr.tick_s * 1e9);
+    }
+    return (uint64_t)(cfg->report_interval_s ? cfg->report_interval_s : 1) * CLOCK_NS_PER_S;
+}
+
+/* After the aggregation loop: the connections' current events get grace_ns from the level's
+ * end (over_ns, 0: now), then their waits are cut (*cut_done); the silence is sampled on every
+ * sample_ns (a freeze that began inside the level goes on in its waits here). Returns when
+ * every worker is done. */
+static void finish_workers(struct engine *e, uint64_t over_ns, uint64_t sample_ns,
+                           uint64_t grace_ns, int *cut_done, struct silences *sil)
+{
+    uint64_t now = clock_now_ns();
+    if (!over_ns || over_ns > now)
+        over_ns = now;
+    while (!*cut_done) {
+        uint64_t until = now + sample_ns;
+        if (until > over_ns + grace_ns)
+            until = over_ns + grace_ns;
+        if (wait_done(e, e->workers, until))
+            break;
+        now = clock_now_ns();
+        sample_silence(e, now, sil);
+        if (now >= over_ns + grace_ns) {
+            cut_workers(e);
+            *cut_done = 1;
+        }
+    }
+    wait_done(e, e->workers, 0);
+}
+
+/* A finished level's fault figures into r: stalled when its waits were cut, the server was
+ * silent or near silent for PROBE_SILENCE_FLAG_S; cut; the longest silence. */
+static void level_faults(struct probe_result *r, int cut_done, struct silences *sil)
+{
+    /* a silence still open at the end is not explained either */
+    if (sil->open > sil->unexplained)
+        sil->unexplained = sil->open;
+    /* and a trickle as long: the server answered, but a few transactions a second */
+    r->near_silence_s = probe_near_silence_s(r->series, r->n_series);
+    if (cut_done || sil->unexplained >= (uint64_t)(PROBE_SILENCE_FLAG_S * 1e9) ||
+        r->near_silence_s >= PROBE_SILENCE_FLAG_S)
+        r->stalled = 1;
+    r->cut = cut_done;
+    r->longest_silence_s = (double)sil->longest / 1e9;
+}
+
 /* The aggregation loop of a level that started: until the workers are done, or its end. */
 static void aggregate(struct agg *A, unsigned threads)
 {
@@ -389,14 +444,7 @@ static void aggregate(struct agg *A, unsigned threads)
     uint64_t sample_ns = (uint64_t)(PROBE_SILENCE_SAMPLE_S * 1e9), next_sample;
     int cut_done = 0;
 
-    if (A->cal) {
-        interval_ns = (uint64_t)llround(A->cr.tick_s * 1e9);
-        if (cfg->report_interval_s)
-            A->per_report = (size_t)llround(cfg->report_interval_s / A->cr.tick_s);
-    } else {
-        interval_ns =
-            (uint64_t)(cfg->report_interval_s ? cfg->report_interval_s : 1) * CLOCK_NS_PER_S;
-    }
+    interval_ns = tick_interval_ns(A);
     last_tick = e->start_ns;
     next_tick = e->start_ns + interval_ns;
     next_sample = e->start_ns + sample_ns;
@@ -466,37 +514,146 @@ static void aggregate(struct agg *A, unsigned threads)
     }
     if (A->cal && cfg->progress && cfg->progress_live)
         fputc('\n', cfg->progress);
-    /* the connections' current events get PROBE_STALL_S, then their waits are cut; the silence
-     * is sampled on (a freeze that began inside the level goes on in its waits here) */
-    {
-        uint64_t now = clock_now_ns();
-        if (!over_ns || over_ns > now)
-            over_ns = now;
-        while (!cut_done) {
-            uint64_t until = now + sample_ns;
-            if (until > over_ns + grace_ns)
-                until = over_ns + grace_ns;
-            if (wait_done(e, e->workers, until))
-                break;
-            now = clock_now_ns();
-            sample_silence(e, now, &sil);
-            if (now >= over_ns + grace_ns) {
-                cut_workers(e);
-                cut_done = 1;
-            }
-        }
-        wait_done(e, e->workers, 0);
+    /* the connections' current events get PROBE_STALL_S, then their waits are cut */
+    finish_workers(e, over_ns, sample_ns, grace_ns, &cut_done, &sil);
+    level_faults(r, cut_done, &sil);
+}
+
+/* Client cfg->client_index of cfg->client_count's share of a level of threads connections:
+ * *conns, its rate (lc->rate) and its own random stream (*seed). 0, or -1 with r->err.msg said
+ * when the client can have no share. */
+static int client_part(const struct probe_config *cfg, unsigned threads, struct probe_config *lc,
+                       unsigned *seed, unsigned *conns, struct probe_result *r)
+{
+    if (cfg->client_index >= cfg->client_count || threads < cfg->client_count) {
+        snprintf(r->err.msg, sizeof r->err.msg,
+                 "client %u of %u cannot run a share of %u connections", cfg->client_index,
+                 cfg->client_count, threads);
+        return -1;
     }
-    /* a silence still open at the end is not explained either */
-    if (sil.open > sil.unexplained)
-        sil.unexplained = sil.open;
-    /* and a trickle as long: the server answered, but a few transactions a second */
-    r->near_silence_s = probe_near_silence_s(r->series, r->n_series);
-    if (cut_done || sil.unexplained >= (uint64_t)(PROBE_SILENCE_FLAG_S * 1e9) ||
-        r->near_silence_s >= PROBE_SILENCE_FLAG_S)
-        r->stalled = 1;
-    r->cut = cut_done;
-    r->longest_silence_s = (double)sil.longest / 1e9;
+    *conns = client_share(threads, cfg->client_index, cfg->client_count);
+    lc->rate = cfg->rate * *conns / threads;
+    /* Clients started together (the same --rand-seed, or the same second of time(NULL))
+     * would otherwise draw the same rows in the same order: each gets its own stream,
+     * seed + I x 2^32 / phi (Knuth's multiplicative constant, TAOCP 6.4). */
+    *seed += cfg->client_index * 2654435769u;
+    return 0;
+}
+
+/* After engine_init: the level's histograms, its conns connections' arrays and, calibrated,
+ * its ticks. 0, or -1 out of memory (said in r->err.msg; the aggregator's parts and the
+ * engine destroyed, r's parts left to probe_result_destroy). */
+static int level_alloc(struct agg *A, unsigned conns)
+{
+    struct probe_result *r = A->r;
+    r->hist = hist_new();
+    A->ih = hist_new();
+    r->thread_events = calloc(conns, sizeof(double));
+    r->thread_time_s = calloc(conns, sizeof(double));
+    if (A->cal && (ticks_init(&A->cr, A->cfg) != 0 || !(A->rh = hist_new())))
+        A->cal = -1;
+    if (!r->hist || !A->ih || !r->thread_events || !r->thread_time_s || A->cal < 0) {
+        hist_free(A->ih);
+        hist_free(A->rh);
+        ticks_destroy(&A->cr);
+        engine_destroy(A->e);
+        snprintf(r->err.msg, sizeof r->err.msg, "out of memory for the level's histograms");
+        return -1;
+    }
+    return 0;
+}
+
+/* Start the engine's worker threads, wait until each connected or failed, then (at
+ * --start-at, when given) set the level's clock and end and let them go (e->go). When a
+ * thread did not start or a worker failed, the level is cancelled instead (e->cancelled).
+ * @return how many of the workers threads started. */
+static unsigned level_start(struct agg *A, unsigned workers)
+{
+    const struct probe_config *lc = A->cfg;
+    struct engine *e = A->e;
+    struct probe_result *r = A->r;
+    unsigned started = engine_start(e);
+    pthread_mutex_lock(&e->lock);
+    while (e->n_ready + e->n_failed < started)
+        pthread_cond_wait(&e->cond, &e->lock);
+    if (started < workers || e->n_failed > 0) {
+        e->cancelled = 1;
+        pthread_cond_broadcast(&e->cond);
+    }
+    pthread_mutex_unlock(&e->lock);
+    if (!e->cancelled && lc->start_at_unix_ns) {
+        wait_start_at(lc);
+        r->start_late_s = (double)(wall_ns() - lc->start_at_unix_ns) / 1e9;
+    }
+    pthread_mutex_lock(&e->lock);
+    if (!e->cancelled) {
+        e->start_ns = clock_now_ns();
+        r->start_unix_ns = wall_ns();
+        if (A->cal) /* the aggregator ends the level; the connections' own limit is a backstop */
+            e->end_ns = e->start_ns + (uint64_t)((lc->max_time_s + 4 * A->cr.tick_s) * 1e9);
+        else
+            e->end_ns = lc->time_s > 0 ? e->start_ns + (uint64_t)(lc->time_s * 1e9) : 0;
+        e->arr.next_ns = e->start_ns;
+        for (unsigned i = 0; i < workers; i++)
+            atomic_store(&e->wk[i].last_answer_ns, e->start_ns);
+        e->go = 1;
+    }
+    pthread_cond_broadcast(&e->cond);
+    pthread_mutex_unlock(&e->lock);
+    return started;
+}
+
+/* A level that ran, after its workers were joined: its length and end, the last drain into
+ * its totals, each of its conns connections' events and time, the load generator's figures. */
+static void level_collect(struct agg *A, unsigned conns)
+{
+    struct engine *e = A->e;
+    struct probe_result *r = A->r;
+    struct probe_totals d = {0, 0, 0, 0, 0, 0};
+    uint64_t el = clock_now_ns() - e->start_ns;
+    r->elapsed_s = (double)el / 1e9;
+    r->end_unix_ns = r->start_unix_ns + (int64_t)el;
+    hist_reset(A->ih);
+    drain(e, &d, A->ih, &A->lag, &A->cd);
+    hist_merge(r->hist, A->ih);
+    add_totals(&r->tot, &d);
+    for (unsigned i = 0; i < conns; i++) {
+        uint64_t ev, t;
+        engine_conn_totals(e, i, &ev, &t);
+        r->thread_events[i] = (double)ev;
+        r->thread_time_s[i] = (double)t / 1e9;
+    }
+    client_figures(e, r);
+}
+
+/* The open loop's start lag and the client's own delay over the level's drains, ms, into r
+ * (the delays NAN when none was seen). */
+static void level_delays(const struct agg *A, struct probe_result *r)
+{
+    if (A->lag.n) {
+        r->lag_avg_ms = A->lag.sum_ns / (double)A->lag.n / 1e6;
+        r->lag_max_ms = A->lag.max_ns / 1e6;
+    }
+    r->client_delay_avg_ms = r->client_delay_max_ms = NAN;
+    if (A->cd.n) {
+        r->client_delay_avg_ms = A->cd.sum_ns / (double)A->cd.n / 1e6;
+        r->client_delay_max_ms = A->cd.max_ns / 1e6;
+    }
+}
+
+/* How a level ended: never started, a fatal error, a connection lost for good, the stop flag,
+ * or well. */
+static enum probe_end level_end(struct engine *e, const struct probe_config *lc)
+{
+    if (!e->go)
+        return PROBE_END_CONNECT;
+    if (atomic_load(&e->abort_run))
+        return PROBE_END_FATAL;
+    if (atomic_load(&e->any_down))
+        return PROBE_END_PARTIAL;
+    if (lc->stop && atomic_load(lc->stop))
+        return PROBE_END_INTERRUPTED;
+    return PROBE_END_OK;
 }
 
 int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_result *r)
@@ -512,20 +669,8 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
 
     probe_result_init(r);
     r->level_threads = threads;
-    if (cfg->client_count > 0) {
-        if (cfg->client_index >= cfg->client_count || threads < cfg->client_count) {
-            snprintf(r->err.msg, sizeof r->err.msg,
-                     "client %u of %u cannot run a share of %u connections", cfg->client_index,
-                     cfg->client_count, threads);
-            return -1;
-        }
-        conns = client_share(threads, cfg->client_index, cfg->client_count);
-        lc.rate = cfg->rate * conns / threads;
-        /* Clients started together (the same --rand-seed, or the same second of time(NULL))
-         * would otherwise draw the same rows in the same order: each gets its own stream,
-         * seed + I x 2^32 / phi (Knuth's multiplicative constant, TAOCP 6.4). */
-        seed += cfg->client_index * 2654435769u;
-    }
+    if (cfg->client_count > 0 && client_part(cfg, threads, &lc, &seed, &conns, r) != 0)
+        return -1;
     r->threads = conns;
     workers = cfg->workers ? cfg->workers : (ncpu > 0 ? (unsigned)ncpu : 1);
     if (workers > conns)
@@ -541,52 +686,12 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
         snprintf(r->err.msg, sizeof r->err.msg, "%s", msg);
         return -1;
     }
-    r->hist = hist_new();
-    A.ih = hist_new();
-    r->thread_events = calloc(conns, sizeof(double));
-    r->thread_time_s = calloc(conns, sizeof(double));
-    if (A.cal && (ticks_init(&A.cr, &lc) != 0 || !(A.rh = hist_new())))
-        A.cal = -1;
-    if (!r->hist || !A.ih || !r->thread_events || !r->thread_time_s || A.cal < 0) {
-        hist_free(A.ih);
-        hist_free(A.rh);
-        ticks_destroy(&A.cr);
-        engine_destroy(&e);
-        snprintf(r->err.msg, sizeof r->err.msg, "out of memory for the level's histograms");
+    if (level_alloc(&A, conns) != 0)
         return -1;
-    }
     if (lc.out)
         report_header(lc.out, SIZEUP_PROBE_VERSION, &lc, conns, lc.rand_seed);
 
-    started = engine_start(&e);
-    pthread_mutex_lock(&e.lock);
-    while (e.n_ready + e.n_failed < started)
-        pthread_cond_wait(&e.cond, &e.lock);
-    if (started < workers || e.n_failed > 0) {
-        e.cancelled = 1;
-        pthread_cond_broadcast(&e.cond);
-    }
-    pthread_mutex_unlock(&e.lock);
-    if (!e.cancelled && lc.start_at_unix_ns) {
-        wait_start_at(&lc);
-        r->start_late_s = (double)(wall_ns() - lc.start_at_unix_ns) / 1e9;
-    }
-    pthread_mutex_lock(&e.lock);
-    if (!e.cancelled) {
-        e.start_ns = clock_now_ns();
-        r->start_unix_ns = wall_ns();
-        if (A.cal) /* the aggregator ends the level; the connections' own limit is a backstop */
-            e.end_ns = e.start_ns + (uint64_t)((lc.max_time_s + 4 * A.cr.tick_s) * 1e9);
-        else
-            e.end_ns = lc.time_s > 0 ? e.start_ns + (uint64_t)(lc.time_s * 1e9) : 0;
-        e.arr.next_ns = e.start_ns;
-        for (unsigned i = 0; i < workers; i++)
-            atomic_store(&e.wk[i].last_answer_ns, e.start_ns);
-        e.go = 1;
-    }
-    pthread_cond_broadcast(&e.cond);
-    pthread_mutex_unlock(&e.lock);
-
+    started = level_start(&A, workers);
     rfc3339(r->start_unix_ns ? r->start_unix_ns : wall_ns(), r->started_at, sizeof r->started_at);
     cpu0 = cpu_s();
     if (e.go && lc.out)
@@ -597,23 +702,8 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
         if (e.wk[i].started)
             pthread_join(e.wk[i].thread, NULL);
     r->client_cpu_s = cpu_s() - cpu0;
-    if (e.go) {
-        struct probe_totals d = {0, 0, 0, 0, 0, 0};
-        uint64_t el = clock_now_ns() - e.start_ns;
-        r->elapsed_s = (double)el / 1e9;
-        r->end_unix_ns = r->start_unix_ns + (int64_t)el;
-        hist_reset(A.ih);
-        drain(&e, &d, A.ih, &A.lag, &A.cd);
-        hist_merge(r->hist, A.ih);
-        add_totals(&r->tot, &d);
-        for (unsigned i = 0; i < conns; i++) {
-            uint64_t ev, t;
-            engine_conn_totals(&e, i, &ev, &t);
-            r->thread_events[i] = (double)ev;
-            r->thread_time_s[i] = (double)t / 1e9;
-        }
-        client_figures(&e, r);
-    }
+    if (e.go)
+        level_collect(&A, conns);
     hist_free(A.ih);
     hist_free(A.rh);
     if (A.cal && e.go && ticks_finish(&A.cr, &lc, r) != 0) {
@@ -623,30 +713,13 @@ int probe_run(const struct probe_config *cfg, unsigned threads, struct probe_res
         return -1;
     }
     ticks_destroy(&A.cr);
-    if (A.lag.n) {
-        r->lag_avg_ms = A.lag.sum_ns / (double)A.lag.n / 1e6;
-        r->lag_max_ms = A.lag.max_ns / 1e6;
-    }
-    r->client_delay_avg_ms = r->client_delay_max_ms = NAN;
-    if (A.cd.n) {
-        r->client_delay_avg_ms = A.cd.sum_ns / (double)A.cd.n / 1e6;
-        r->client_delay_max_ms = A.cd.max_ns / 1e6;
-    }
+    level_delays(&A, r);
     snprintf(r->server_version, sizeof r->server_version, "%s", e.server_version);
     if (e.have_err) {
         r->err = e.err;
         snprintf(r->err_sql, sizeof r->err_sql, "%s", e.err_sql);
     }
-    if (!e.go)
-        r->end = PROBE_END_CONNECT;
-    else if (atomic_load(&e.abort_run))
-        r->end = PROBE_END_FATAL;
-    else if (atomic_load(&e.any_down))
-        r->end = PROBE_END_PARTIAL;
-    else if (lc.stop && atomic_load(lc.stop))
-        r->end = PROBE_END_INTERRUPTED;
-    else
-        r->end = PROBE_END_OK;
+    r->end = level_end(&e, &lc);
     engine_destroy(&e);
     if (started < workers) {
         snprintf(r->err.msg, sizeof r->err.msg, "could not start %u worker threads", workers);

@@ -469,6 +469,59 @@ static int tables_changed(struct probe_session *s, unsigned threads, const char 
     return 1;
 }
 
+/* A level's report on cfg->out (when set): its FATAL line, else sysbench's summary. */
+static void report_level(const struct probe_config *cfg, const struct probe_result *r)
+{
+    if (!cfg->out)
+        return;
+    if (r->end == PROBE_END_FATAL)
+        fprintf(cfg->out, "FATAL: %s() returned error %u (%s) for query '%s'\n",
+                r->err.func[0] ? r->err.func : "mysql_stmt_execute", r->err.errnum, r->err.msg,
+                r->err_sql);
+    else
+        report_summary(cfg->out, r, cfg->percentile);
+    fflush(cfg->out);
+}
+
+/* A recorded level's figures into lv (its record s->last; cost_s since t0, s); whether it
+ * counts (not changed, not flagged, ended well, some transaction). @return its fault flags
+ * (fault_flags: "" when none). */
+static const char *level_figures(struct probe_session *s, const struct probe_result *r, double t0,
+                                 int changed, struct probe_level *lv)
+{
+    const char *flags;
+    lv->record = &s->last;
+    progress_lines(s, r);
+    lv->tps = level_tps(r);
+    lv->ci95_tps = r->calibrated ? r->ci95_tps : NAN;
+    lv->kept_s = r->calibrated ? r->kept_s : r->elapsed_s;
+    lv->cost_s = now_s() - t0;
+    lv->steady = r->calibrated && r->steady;
+    lv->latency_ms = s->o.latency_avg
+                         ? level_avg_ms(r)
+                         : level_pct_ms(r, s->o.latency_pct > 0 ? s->o.latency_pct : 95);
+    flags = fault_flags(s, r);
+    lv->counts = !changed && !flags[0] && r->end == PROBE_END_OK &&
+                 (r->calibrated ? r->kept.events : r->tot.events) > 0;
+    return flags;
+}
+
+/* A recorded level that does not count (flagged, or no transaction; flags its fault flags):
+ * wait for the server (wait_server), the level's error kept when it ended partial. r is
+ * destroyed. @return wait_server's status. */
+static enum probe_level_status wait_after(struct probe_session *s, unsigned threads,
+                                          struct probe_result *r, const char *flags)
+{
+    char why[200];
+    snprintf(why, sizeof why, "the level %s (%s)",
+             flags[0] ? "is flagged" : "completed no transaction",
+             flags[0] ? flags : "it cannot count");
+    if (r->end == PROBE_END_PARTIAL)
+        s->err = r->err;
+    probe_result_destroy(r);
+    return wait_server(s, threads, why);
+}
+
 enum probe_level_status probe_session_level_with(struct probe_session *s, unsigned threads,
                                                  const struct probe_level_opts *lo,
                                                  struct probe_level *lv)
@@ -528,15 +581,7 @@ enum probe_level_status probe_session_level_with(struct probe_session *s, unsign
                 return lv->status = st;
             continue;
         }
-        if (cfg->out) {
-            if (r.end == PROBE_END_FATAL)
-                fprintf(cfg->out, "FATAL: %s() returned error %u (%s) for query '%s'\n",
-                        r.err.func[0] ? r.err.func : "mysql_stmt_execute", r.err.errnum, r.err.msg,
-                        r.err_sql);
-            else
-                report_summary(cfg->out, &r, cfg->percentile);
-            fflush(cfg->out);
-        }
+        report_level(cfg, &r);
         /* and after it: a table swapped in during the level was run on; its record is flagged
          * and the run stops (the level's own statements could not be held back). A level that
          * did not end well does not count and is measured again after the check before it; no
@@ -550,19 +595,7 @@ enum probe_level_status probe_session_level_with(struct probe_session *s, unsign
             probe_result_destroy(&r);
             return lv->status = PROBE_LEVEL_FAILED;
         }
-        lv->record = &s->last;
-        progress_lines(s, &r);
-        lv->tps = level_tps(&r);
-        lv->ci95_tps = r.calibrated ? r.ci95_tps : NAN;
-        lv->kept_s = r.calibrated ? r.kept_s : r.elapsed_s;
-        lv->cost_s = now_s() - t0;
-        lv->steady = r.calibrated && r.steady;
-        lv->latency_ms = s->o.latency_avg
-                             ? level_avg_ms(&r)
-                             : level_pct_ms(&r, s->o.latency_pct > 0 ? s->o.latency_pct : 95);
-        flags = fault_flags(s, &r);
-        lv->counts = !changed && !flags[0] && r.end == PROBE_END_OK &&
-                     (r.calibrated ? r.kept.events : r.tot.events) > 0;
+        flags = level_figures(s, &r, t0, changed, lv);
         if (changed) {
             probe_result_destroy(&r);
             return lv->status = PROBE_LEVEL_FATAL;
@@ -583,16 +616,7 @@ enum probe_level_status probe_session_level_with(struct probe_session *s, unsign
             probe_result_destroy(&r);
             return lv->status = PROBE_LEVEL_OK;
         }
-        {
-            char why[200];
-            snprintf(why, sizeof why, "the level %s (%s)",
-                     flags[0] ? "is flagged" : "completed no transaction",
-                     flags[0] ? flags : "it cannot count");
-            if (r.end == PROBE_END_PARTIAL)
-                s->err = r.err;
-            probe_result_destroy(&r);
-            st = wait_server(s, threads, why);
-        }
+        st = wait_after(s, threads, &r, flags);
         if (st != PROBE_LEVEL_OK)
             return lv->status = st;
         if (attempt >= s->o.remeasure) {
