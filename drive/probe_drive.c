@@ -374,227 +374,320 @@ static enum drive_status keep_lock(const struct probe_drive_opts *o, struct dblo
     return rc == -MYCONN_RECONNECT ? DRIVE_UNREACHABLE : DRIVE_FAIL;
 }
 
-static enum drive_status drive(struct probe_session *s, const struct probe_drive_opts *o,
-                               struct probe_drive_result *res, struct dblock *lock)
-{
-    /* the lock to keep: the caller's (a study holds one for all its curves), else this run's */
-    struct dblock *keep = o->held_lock ? o->held_lock : lock;
-    struct probe_drive_result tmp;
-    struct ladder lad;
-    struct ladder_opts lo = o->ladder;
-    struct usl_workspace *ws = NULL;
-    struct passes ps;
+/* One curve's run: what drive() and its steps share. */
+struct drv {
+    struct probe_session *s;
+    const struct probe_drive_opts *o;
+    struct probe_drive_result *res;
+    struct dblock *keep; /* the lock kept before each level */
+    struct ladder lad;   /* o->auto_threads: the ladder */
+    struct ladder_opts lo;
+    struct usl_workspace *ws;
+    struct passes ps; /* in_passes: the passes and their replicates' records */
     struct reps rp;
-    int told_doubling = 0, rc, in_passes = o->passes;
-    if (!res)
-        res = &tmp;
-    memset(res, 0, sizeof *res);
-    res->noise_cv = res->between_cv = res->attainable = NAN;
-    memset(&ps, 0, sizeof ps);
-    point_list_init(&rp.recs);
-    if ((rc = start(s, o, &lo, lock)) != 0)
-        return rc;
-    if (in_passes) {
-        struct passes_opts po = o->popts;
-        struct noise_obs *hist = NULL;
-        size_t nh = history_obs(o, &hist);
-        if (nh == (size_t)-1) {
-            say(o, "sizeup: out of memory\n");
-            return DRIVE_FAIL;
-        }
-        po.history = hist;
-        po.n_history = nh;
-        rc = passes_init(&ps, &po);
-        free(hist);
-        if (rc != 0) {
-            say(o, "sizeup: invalid options of the passes (or out of memory)\n");
-            return DRIVE_FAIL;
-        }
-        if (ps.hist_levels > 0)
-            say(o,
-                "sizeup probe: noise floor: %zu level%s measured in replicates on %s before, "
-                "in %s\n",
-                ps.hist_levels, ps.hist_levels == 1 ? "" : "s", o->target,
-                o->done_name ? o->done_name : "the results");
+    int in_passes;
+    int told_doubling; /* the end of the ladder's doubling was said */
+};
+
+/* The passes' start, with the noise floor of o->history (said when there is one). DRIVE_OK,
+ * or DRIVE_FAIL (said). */
+static enum drive_status passes_start(struct drv *d)
+{
+    const struct probe_drive_opts *o = d->o;
+    struct passes_opts po = o->popts;
+    struct noise_obs *hist = NULL;
+    size_t nh = history_obs(o, &hist);
+    int rc;
+    if (nh == (size_t)-1) {
+        say(o, "sizeup: out of memory\n");
+        return DRIVE_FAIL;
     }
-    if (o->auto_threads || in_passes) {
-        if ((o->auto_threads && ladder_init(&lad, &lo) != 0) || !(ws = usl_workspace_new())) {
-            say(o, "sizeup: %s\n", ws ? "invalid ladder options" : "out of memory");
-            usl_workspace_free(ws);
-            passes_destroy(&ps);
-            return DRIVE_FAIL;
-        }
+    po.history = hist;
+    po.n_history = nh;
+    rc = passes_init(&d->ps, &po);
+    free(hist);
+    if (rc != 0) {
+        say(o, "sizeup: invalid options of the passes (or out of memory)\n");
+        return DRIVE_FAIL;
     }
-    rc = DRIVE_OK;
+    if (d->ps.hist_levels > 0)
+        say(o,
+            "sizeup probe: noise floor: %zu level%s measured in replicates on %s before, "
+            "in %s\n",
+            d->ps.hist_levels, d->ps.hist_levels == 1 ? "" : "s", o->target,
+            o->done_name ? o->done_name : "the results");
+    return DRIVE_OK;
+}
+
+/* Level i of the first pass into *threads: the ladder's next (its decision said; when it is
+ * done, res->ladder_done) or the list's i-th. @return 1 when there is none (the pass is over),
+ * else 0. */
+static int first_threads(struct drv *d, size_t i, unsigned *threads)
+{
+    const struct probe_drive_opts *o = d->o;
+    if (!o->auto_threads) {
+        if (i >= o->n_threads)
+            return 1;
+        *threads = (unsigned)o->threads[i];
+        return 0;
+    }
+    *threads = ladder_next(&d->lad, d->ws);
+    if (d->lad.phase != LADDER_DOUBLING && !d->told_doubling) {
+        say(o, "sizeup probe: ladder: doubling ends: %s\n", d->lad.doubling_why);
+        d->told_doubling = 1;
+    }
+    say(o, "sizeup probe: ladder: %s%s\n", *threads ? "" : "done: ", d->lad.why);
+    if (!*threads) {
+        d->res->ladder_done = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* A level already in o->done (before, with a throughput) taken, not measured again (said):
+ * into the ladder, and its replicates into the passes. DRIVE_OK, or DRIVE_FAIL (out of
+ * memory, said). */
+static enum drive_status take_done(struct drv *d, unsigned threads, const struct point *before)
+{
+    const struct probe_drive_opts *o = d->o;
+    say(o, "sizeup probe: %u threads: already in %s (%.2f tps), not measured again\n", threads,
+        o->done_name ? o->done_name : "the results", before->tps);
+    d->res->taken++;
+    if (o->auto_threads)
+        ladder_add(&d->lad, threads, before->tps, point_latency(before, o));
+    if (d->in_passes && take_level(o, &d->ps, &d->rp, threads) != 0) {
+        say(o, "sizeup: out of memory\n");
+        return DRIVE_FAIL;
+    }
+    return DRIVE_OK;
+}
+
+/* Say level i (threads) of the first pass: of the ladder (at most its max_points) or the list. */
+static void say_level(const struct drv *d, size_t i, unsigned threads)
+{
+    const struct probe_drive_opts *o = d->o;
+    if (o->auto_threads)
+        say(o, "sizeup probe: level %zu (auto, at most %zu): %s, %u thread%s\n", i + 1,
+            d->lo.max_points, o->workload, threads, threads == 1 ? "" : "s");
+    else
+        say(o, "sizeup probe: level %zu/%zu: %s, %u thread%s\n", i + 1, o->n_threads, o->workload,
+            threads, threads == 1 ? "" : "s");
+}
+
+/* Measure a first-pass level into lv: in passes for at most the first pass's time, its record
+ * with pass 1's within-run interval and its cost the whole call's; else as the session's. */
+static void measure_first(struct drv *d, unsigned threads, struct probe_level *lv)
+{
+    if (d->in_passes) {
+        struct probe_level_opts plo;
+        json_t *iv = within_interval(1);
+        plo.max_time_s = passes_first_max_s(&d->ps);
+        plo.interval = iv;
+        level_timed(d->s, threads, &plo, lv);
+        json_decref(iv);
+    } else {
+        probe_session_level(d->s, threads, lv);
+    }
+}
+
+/* How a first-pass level that ended neither OK nor FLAGGED stops the run (said). */
+static enum drive_status first_stop(const struct drv *d, const struct probe_level *lv)
+{
+    const struct probe_drive_opts *o = d->o;
+    switch (lv->status) {
+    case PROBE_LEVEL_INTERRUPTED:
+        say(o, "sizeup: interrupted; the level so far was written, marked interrupted\n");
+        return DRIVE_INTERRUPTED;
+    case PROBE_LEVEL_UNREACHABLE:
+        say(o, "sizeup: %s; later levels were not run\n", probe_session_msg(d->s));
+        return DRIVE_UNREACHABLE;
+    default:
+        say(o, "sizeup: %s\n", probe_session_msg(d->s));
+        return DRIVE_FAIL;
+    }
+}
+
+/* The first pass: each level of the ladder or the list, one already in o->done taken, until
+ * the ladder is done, the list ends or the passes' budget is spent. DRIVE_OK, or how it
+ * stopped (said). */
+static enum drive_status first_pass(struct drv *d)
+{
+    const struct probe_drive_opts *o = d->o;
+    struct probe_drive_result *res = d->res;
     for (size_t i = 0;; i++) {
         struct probe_level lv;
         const struct point *before;
         unsigned threads;
-        if (o->auto_threads) {
-            threads = ladder_next(&lad, ws);
-            if (lad.phase != LADDER_DOUBLING && !told_doubling) {
-                say(o, "sizeup probe: ladder: doubling ends: %s\n", lad.doubling_why);
-                told_doubling = 1;
-            }
-            say(o, "sizeup probe: ladder: %s%s\n", threads ? "" : "done: ", lad.why);
-            if (!threads) {
-                res->ladder_done = 1;
-                break;
-            }
-        } else {
-            if (i >= o->n_threads)
-                break;
-            threads = (unsigned)o->threads[i];
-        }
+        enum drive_status rc;
+        if (first_threads(d, i, &threads))
+            break;
         before = o->done ? curve_find_point(o->done, o->target, o->workload, threads) : NULL;
         if (before && !isnan(before->tps)) {
-            say(o, "sizeup probe: %u threads: already in %s (%.2f tps), not measured again\n",
-                threads, o->done_name ? o->done_name : "the results", before->tps);
-            res->taken++;
-            if (o->auto_threads)
-                ladder_add(&lad, threads, before->tps, point_latency(before, o));
-            if (in_passes && take_level(o, &ps, &rp, threads) != 0) {
+            if ((rc = take_done(d, threads, before)) != DRIVE_OK)
+                return rc;
+            continue;
+        }
+        if (d->in_passes && passes_out_of_time(&d->ps)) {
+            say(o,
+                "sizeup probe: the time budget (%.0f s) is spent: %.0f s measured; later "
+                "levels are not run\n",
+                d->ps.o.budget_s, d->ps.spent_s);
+            break;
+        }
+        say_level(d, i, threads);
+        if ((rc = keep_lock(o, d->keep)) != DRIVE_OK)
+            return rc;
+        measure_first(d, threads, &lv);
+        res->measured++;
+        res->attempts += lv.attempts;
+        if (d->in_passes && lv.record &&
+            (lv.status == PROBE_LEVEL_OK || lv.status == PROBE_LEVEL_FLAGGED) &&
+            add_rep(&d->ps, &d->rp, threads, 1, lv.record, lv.counts, lv.tps, lv.ci95_tps,
+                    lv.kept_s, lv.cost_s, lv.latency_ms) != 0) {
+            say(o, "sizeup: out of memory\n");
+            return DRIVE_FAIL;
+        }
+        if (lv.status != PROBE_LEVEL_OK && lv.status != PROBE_LEVEL_FLAGGED)
+            return first_stop(d, &lv);
+        if (lv.status == PROBE_LEVEL_FLAGGED) {
+            res->flagged++;
+            say(o, "sizeup probe: %s\n", probe_session_msg(d->s));
+        }
+        /* a level that does not count enters the ladder without a throughput */
+        if (o->auto_threads)
+            ladder_add(&d->lad, threads, lv.counts ? lv.tps : NAN, lv.latency_ms);
+    }
+    return DRIVE_OK;
+}
+
+/* The passes after the first: each replicate passes_next asks for (a new pass said), until
+ * they are done (said, with the noise floor's reason when none was known before). DRIVE_OK,
+ * or how a level stopped them (said). */
+static enum drive_status later_passes(struct drv *d)
+{
+    const struct probe_drive_opts *o = d->o;
+    struct probe_drive_result *res = d->res;
+    struct passes *ps = &d->ps;
+    enum drive_status rc = DRIVE_OK;
+    double max_s;
+    unsigned threads, told_pass = 1;
+    while ((threads = passes_next(ps, d->ws, &max_s)) != 0) {
+        struct probe_level lv;
+        struct probe_level_opts plo;
+        json_t *iv = within_interval(ps->pass);
+        if (ps->pass != told_pass) { /* a new pass: what it measures and why */
+            say_passes(o, ps, 0);
+            told_pass = ps->pass;
+        }
+        say(o, "sizeup probe: pass %u: %s, %u thread%s (at most %.0f s)\n", ps->pass, o->workload,
+            threads, threads == 1 ? "" : "s", max_s);
+        plo.max_time_s = max_s;
+        plo.interval = iv;
+        if ((rc = keep_lock(o, d->keep)) != DRIVE_OK) {
+            json_decref(iv);
+            break;
+        }
+        level_timed(d->s, threads, &plo, &lv);
+        json_decref(iv);
+        res->attempts += lv.attempts;
+        res->replicates++;
+        if (lv.status == PROBE_LEVEL_FLAGGED) {
+            res->flagged++;
+            say(o, "sizeup probe: %s\n", probe_session_msg(d->s));
+        }
+        if (lv.status == PROBE_LEVEL_OK || lv.status == PROBE_LEVEL_FLAGGED) {
+            if (lv.record && add_rep(ps, &d->rp, threads, ps->pass, lv.record, lv.counts, lv.tps,
+                                     lv.ci95_tps, lv.kept_s, lv.cost_s, lv.latency_ms) != 0) {
                 say(o, "sizeup: out of memory\n");
                 rc = DRIVE_FAIL;
                 break;
             }
             continue;
         }
-        if (in_passes && passes_out_of_time(&ps)) {
-            say(o,
-                "sizeup probe: the time budget (%.0f s) is spent: %.0f s measured; later "
-                "levels are not run\n",
-                ps.o.budget_s, ps.spent_s);
-            break;
-        }
-        if (o->auto_threads)
-            say(o, "sizeup probe: level %zu (auto, at most %zu): %s, %u thread%s\n", i + 1,
-                lo.max_points, o->workload, threads, threads == 1 ? "" : "s");
-        else
-            say(o, "sizeup probe: level %zu/%zu: %s, %u thread%s\n", i + 1, o->n_threads,
-                o->workload, threads, threads == 1 ? "" : "s");
-        if ((rc = keep_lock(o, keep)) != DRIVE_OK)
-            break;
-        if (in_passes) {
-            struct probe_level_opts plo;
-            json_t *iv = within_interval(1);
-            plo.max_time_s = passes_first_max_s(&ps);
-            plo.interval = iv;
-            level_timed(s, threads, &plo, &lv);
-            json_decref(iv);
-        } else {
-            probe_session_level(s, threads, &lv);
-        }
-        res->measured++;
-        res->attempts += lv.attempts;
-        if (in_passes && lv.record &&
-            (lv.status == PROBE_LEVEL_OK || lv.status == PROBE_LEVEL_FLAGGED) &&
-            add_rep(&ps, &rp, threads, 1, lv.record, lv.counts, lv.tps, lv.ci95_tps, lv.kept_s,
-                    lv.cost_s, lv.latency_ms) != 0) {
-            say(o, "sizeup: out of memory\n");
-            rc = DRIVE_FAIL;
-            break;
-        }
-        if (lv.status == PROBE_LEVEL_OK || lv.status == PROBE_LEVEL_FLAGGED) {
-            if (lv.status == PROBE_LEVEL_FLAGGED) {
-                res->flagged++;
-                say(o, "sizeup probe: %s\n", probe_session_msg(s));
-            }
-            /* a level that does not count enters the ladder without a throughput */
-            if (o->auto_threads)
-                ladder_add(&lad, threads, lv.counts ? lv.tps : NAN, lv.latency_ms);
-            continue;
-        }
-        switch (lv.status) {
-        case PROBE_LEVEL_INTERRUPTED:
+        if (lv.status == PROBE_LEVEL_INTERRUPTED) {
             say(o, "sizeup: interrupted; the level so far was written, marked interrupted\n");
             rc = DRIVE_INTERRUPTED;
-            break;
-        case PROBE_LEVEL_UNREACHABLE:
-            say(o, "sizeup: %s; later levels were not run\n", probe_session_msg(s));
-            rc = DRIVE_UNREACHABLE;
-            break;
-        default:
-            say(o, "sizeup: %s\n", probe_session_msg(s));
-            rc = DRIVE_FAIL;
-            break;
+        } else {
+            say(o, "sizeup: %s%s\n", probe_session_msg(d->s),
+                lv.status == PROBE_LEVEL_UNREACHABLE ? "; the passes stop here" : "");
+            rc = lv.status == PROBE_LEVEL_UNREACHABLE ? DRIVE_UNREACHABLE : DRIVE_FAIL;
         }
         break;
     }
-    if (in_passes && rc == DRIVE_OK) {
-        double max_s;
-        unsigned threads, told_pass = 1;
-        while ((threads = passes_next(&ps, ws, &max_s)) != 0) {
-            struct probe_level lv;
-            struct probe_level_opts plo;
-            json_t *iv = within_interval(ps.pass);
-            if (ps.pass != told_pass) { /* a new pass: what it measures and why */
-                say_passes(o, &ps, 0);
-                told_pass = ps.pass;
-            }
-            say(o, "sizeup probe: pass %u: %s, %u thread%s (at most %.0f s)\n", ps.pass,
-                o->workload, threads, threads == 1 ? "" : "s", max_s);
-            plo.max_time_s = max_s;
-            plo.interval = iv;
-            if ((rc = keep_lock(o, keep)) != DRIVE_OK) {
-                json_decref(iv);
-                break;
-            }
-            level_timed(s, threads, &plo, &lv);
-            json_decref(iv);
-            res->attempts += lv.attempts;
-            res->replicates++;
-            if (lv.status == PROBE_LEVEL_FLAGGED) {
-                res->flagged++;
-                say(o, "sizeup probe: %s\n", probe_session_msg(s));
-            }
-            if (lv.status == PROBE_LEVEL_OK || lv.status == PROBE_LEVEL_FLAGGED) {
-                if (lv.record && add_rep(&ps, &rp, threads, ps.pass, lv.record, lv.counts, lv.tps,
-                                         lv.ci95_tps, lv.kept_s, lv.cost_s, lv.latency_ms) != 0) {
-                    say(o, "sizeup: out of memory\n");
-                    rc = DRIVE_FAIL;
-                    break;
-                }
-                continue;
-            }
-            if (lv.status == PROBE_LEVEL_INTERRUPTED) {
-                say(o, "sizeup: interrupted; the level so far was written, marked interrupted\n");
-                rc = DRIVE_INTERRUPTED;
-            } else {
-                say(o, "sizeup: %s%s\n", probe_session_msg(s),
-                    lv.status == PROBE_LEVEL_UNREACHABLE ? "; the passes stop here" : "");
-                rc = lv.status == PROBE_LEVEL_UNREACHABLE ? DRIVE_UNREACHABLE : DRIVE_FAIL;
-            }
-            break;
-        }
-        if (rc == DRIVE_OK) {
-            say_passes(o, &ps, 1);
-            if (in_passes && ps.hist_levels == 0 && ps.pool.nu > 0)
-                /* the floor's reason (passes.h): replicates back to back within one curve do
-                 * not see drift on the scale of minutes; a later run can */
-                say(o,
-                    "sizeup probe: noise floor: none known before on %s: the intervals carry the "
-                    "noise seen within this curve's %.0f s of replicates, not slower drift; a "
-                    "later run on %s with the same --out takes this one as its floor\n",
-                    o->target, ps.spent_s, o->target);
+    if (rc == DRIVE_OK) {
+        say_passes(o, ps, 1);
+        if (d->in_passes && ps->hist_levels == 0 && ps->pool.nu > 0)
+            /* the floor's reason (passes.h): replicates back to back within one curve do
+             * not see drift on the scale of minutes; a later run can */
+            say(o,
+                "sizeup probe: noise floor: none known before on %s: the intervals carry the "
+                "noise seen within this curve's %.0f s of replicates, not slower drift; a "
+                "later run on %s with the same --out takes this one as its floor\n",
+                o->target, ps->spent_s, o->target);
+    }
+    return rc;
+}
+
+/* After the passes, also after a fault or the stop flag: the level records as far as they
+ * were measured, and the noise figures into res. rc, or DRIVE_FAIL when rc was DRIVE_OK and a
+ * level record failed (said). */
+static enum drive_status passes_finish(struct drv *d, enum drive_status rc)
+{
+    struct probe_drive_result *res = d->res;
+    struct passes *ps = &d->ps;
+    int wrc = write_levels(d->s, d->o, ps, &d->rp);
+    const struct noise_pool *q;
+    if (wrc && rc == DRIVE_OK)
+        rc = wrc;
+    q = ps->floor.nu > ps->pool.nu ? &ps->floor : &ps->pool;
+    res->noise_cv = q->nu > 0 ? q->cv : NAN;
+    res->between_cv = q->nu > 0 ? q->between_cv : NAN;
+    res->attainable = ps->attainable;
+    res->impossible = ps->impossible;
+    res->spent_s = ps->spent_s;
+    snprintf(res->noise_msg, sizeof res->noise_msg, "%s", ps->noise_msg);
+    snprintf(res->limit_msg, sizeof res->limit_msg, "%s", ps->limit_msg);
+    return rc;
+}
+
+static enum drive_status drive(struct probe_session *s, const struct probe_drive_opts *o,
+                               struct probe_drive_result *res, struct dblock *lock)
+{
+    struct probe_drive_result tmp;
+    struct drv d;
+    int rc;
+    if (!res)
+        res = &tmp;
+    memset(res, 0, sizeof *res);
+    res->noise_cv = res->between_cv = res->attainable = NAN;
+    memset(&d, 0, sizeof d);
+    d.s = s;
+    d.o = o;
+    d.res = res;
+    /* the lock to keep: the caller's (a study holds one for all its curves), else this run's */
+    d.keep = o->held_lock ? o->held_lock : lock;
+    d.lo = o->ladder;
+    d.in_passes = o->passes;
+    point_list_init(&d.rp.recs);
+    if ((rc = start(s, o, &d.lo, lock)) != 0)
+        return rc;
+    if (d.in_passes && (rc = passes_start(&d)) != DRIVE_OK)
+        return rc;
+    if (o->auto_threads || d.in_passes) {
+        if ((o->auto_threads && ladder_init(&d.lad, &d.lo) != 0) || !(d.ws = usl_workspace_new())) {
+            say(o, "sizeup: %s\n", d.ws ? "invalid ladder options" : "out of memory");
+            usl_workspace_free(d.ws);
+            passes_destroy(&d.ps);
+            return DRIVE_FAIL;
         }
     }
-    if (in_passes) {
-        /* the levels as far as they were measured, also after a fault or the stop flag */
-        int wrc = write_levels(s, o, &ps, &rp);
-        if (wrc && rc == DRIVE_OK)
-            rc = wrc;
-        const struct noise_pool *q = ps.floor.nu > ps.pool.nu ? &ps.floor : &ps.pool;
-        res->noise_cv = q->nu > 0 ? q->cv : NAN;
-        res->between_cv = q->nu > 0 ? q->between_cv : NAN;
-        res->attainable = ps.attainable;
-        res->impossible = ps.impossible;
-        res->spent_s = ps.spent_s;
-        snprintf(res->noise_msg, sizeof res->noise_msg, "%s", ps.noise_msg);
-        snprintf(res->limit_msg, sizeof res->limit_msg, "%s", ps.limit_msg);
-    }
-    passes_destroy(&ps);
-    point_list_destroy(&rp.recs);
-    usl_workspace_free(ws);
+    rc = first_pass(&d);
+    if (d.in_passes && rc == DRIVE_OK)
+        rc = later_passes(&d);
+    if (d.in_passes)
+        rc = passes_finish(&d, rc);
+    passes_destroy(&d.ps);
+    point_list_destroy(&d.rp.recs);
+    usl_workspace_free(d.ws);
     return rc;
 }

@@ -76,40 +76,20 @@ static const char *fault_flags(const struct point *p, char *buf, size_t cap)
     return buf;
 }
 
-enum probe_level_status study_clients_level(const struct probe_config *cfg, unsigned clients,
-                                            unsigned threads, double latency_pct, int latency_avg,
-                                            const struct study_clients_out *o,
-                                            struct probe_level *lv)
+/* Run the level's K clients, one thread each, from one gate (every client waits with its
+ * connections open until then), and join them; the process's CPU before and after into *cpu0
+ * and *cpu1. PROBE_LEVEL_OK, or PROBE_LEVEL_FAILED when a thread could not start (said; those
+ * started, *started of them, are joined). */
+static enum probe_level_status run_clients(const struct probe_config *cfg, unsigned clients,
+                                           unsigned threads, struct client_job *jobs,
+                                           pthread_t *tid, size_t *started, double *cpu0,
+                                           double *cpu1)
 {
-    static char flags[160];
-    struct client_job *jobs = calloc(clients, sizeof *jobs);
-    pthread_t *tid = calloc(clients, sizeof *tid);
-    struct point *parts = calloc(clients, sizeof *parts);
-    char(*where)[32] = calloc(clients, sizeof *where);
-    const char **wherep = calloc(clients, sizeof *wherep);
-    struct point_list merged;
     enum probe_level_status st = PROBE_LEVEL_OK;
-    size_t started = 0, filled = 0;
-    double cpu0, cpu1;
-    int64_t gate;
     unsigned seed = cfg->rand_seed ? cfg->rand_seed : (unsigned)time(NULL);
-    char msg[600];
-
-    memset(lv, 0, sizeof *lv);
-    lv->threads = threads;
-    lv->attempts = 1;
-    lv->tps = lv->latency_ms = lv->ci95_tps = NAN;
-    lv->flags = flags;
-    flags[0] = '\0';
-    point_list_init(&merged);
-    if (!jobs || !tid || !parts || !where || !wherep) {
-        fprintf(stderr, "sizeup: out of memory\n");
-        st = PROBE_LEVEL_FAILED;
-        goto out;
-    }
     /* one gate for all: every client waits with its connections open until then */
-    gate = wall_ns() + (int64_t)(STUDY_CLIENTS_GATE_S * 1e9);
-    cpu0 = process_cpu_s();
+    int64_t gate = wall_ns() + (int64_t)(STUDY_CLIENTS_GATE_S * 1e9);
+    *cpu0 = process_cpu_s();
     for (unsigned k = 0; k < clients; k++) {
         struct client_job *j = &jobs[k];
         j->cfg = *cfg;
@@ -126,15 +106,19 @@ enum probe_level_status study_clients_level(const struct probe_config *cfg, unsi
             st = PROBE_LEVEL_FAILED;
             break;
         }
-        started++;
+        (*started)++;
     }
-    for (size_t k = 0; k < started; k++)
+    for (size_t k = 0; k < *started; k++)
         pthread_join(tid[k], NULL);
-    cpu1 = process_cpu_s();
-    if (st != PROBE_LEVEL_OK)
-        goto out;
+    *cpu1 = process_cpu_s();
+    return st;
+}
 
-    /* how the level ended: the worst of its clients */
+/* How the level ended: the worst of its clients (a failed run, then a connection refused or
+ * unreachable; each said). PROBE_LEVEL_OK when every client measured. */
+static enum probe_level_status clients_end(const struct client_job *jobs, unsigned clients)
+{
+    enum probe_level_status st = PROBE_LEVEL_OK;
     for (unsigned k = 0; k < clients; k++) {
         const struct client_job *j = &jobs[k];
         if (j->rc != 0) {
@@ -146,29 +130,111 @@ enum probe_level_status study_clients_level(const struct probe_config *cfg, unsi
             st = unreachable ? PROBE_LEVEL_UNREACHABLE : PROBE_LEVEL_REFUSED;
         }
     }
-    if (st != PROBE_LEVEL_OK)
-        goto out; /* a client measured nothing: no part, no point */
+    return st;
+}
 
-    /* the parts: each written to the parts file, without its share of the process's CPU */
+/* The clients' parts into parts[] (*filled of them to destroy), each named "client K of N" in
+ * where[]/wherep[] and written to the parts file, without its share of the process's CPU.
+ * PROBE_LEVEL_OK or PROBE_LEVEL_FAILED (said). */
+static enum probe_level_status make_parts(const struct client_job *jobs, unsigned clients,
+                                          const struct study_clients_out *o, struct point *parts,
+                                          char (*where)[32], const char **wherep, size_t *filled)
+{
     for (unsigned k = 0; k < clients; k++) {
         struct point *p = &parts[k];
         point_init(p);
-        filled++;
+        (*filled)++;
         if (probe_fill_point(&jobs[k].cfg, &jobs[k].r, p) != POINT_OK ||
             set_fields(p, o) != POINT_OK) {
             fprintf(stderr, "sizeup: out of memory\n");
-            st = PROBE_LEVEL_FAILED;
-            goto out;
+            return PROBE_LEVEL_FAILED;
         }
         p->client_cpu_s = NAN;
         snprintf(where[k], sizeof where[k], "client %u of %u", k + 1, clients);
         wherep[k] = where[k];
         if (o->parts && probe_session_write(o->parts, p) != 0) {
             fprintf(stderr, "sizeup: %s\n", probe_session_msg(o->parts));
-            st = PROBE_LEVEL_FAILED;
-            goto out;
+            return PROBE_LEVEL_FAILED;
         }
     }
+    return PROBE_LEVEL_OK;
+}
+
+/* The merged point m's figures into lv (its fault flags into flags, cap bytes), its line to
+ * o->log. @return the level's status: interrupted or fatal when a client's run was, flagged
+ * when the point does not count, else PROBE_LEVEL_OK. */
+static enum probe_level_status merged_figures(const struct point *m, const struct client_job *jobs,
+                                              unsigned clients, unsigned threads,
+                                              double latency_pct, int latency_avg,
+                                              const struct study_clients_out *o, char *flags,
+                                              size_t cap, struct probe_level *lv)
+{
+    enum probe_level_status st = PROBE_LEVEL_OK;
+    lv->tps = m->tps;
+    lv->latency_ms =
+        latency_avg ? m->latency_ms.avg : point_percentile(m, latency_pct > 0 ? latency_pct : 95);
+    fault_flags(m, flags, cap);
+    lv->counts = curve_point_counts(m) && m->transactions > 0;
+    lv->kept_s = m->duration_s;
+    if (o->log) {
+        fprintf(o->log,
+                "%u threads over %u clients (merged): %.2f tps, latency %s %.2f ms, "
+                "%.0f transactions%s%s\n",
+                threads, clients, m->tps, latency_avg ? "avg" : "percentile", lv->latency_ms,
+                (double)m->transactions, flags[0] ? ", flagged " : "", flags);
+        fflush(o->log);
+    }
+    for (unsigned k = 0; k < clients; k++)
+        if (jobs[k].r.end == PROBE_END_INTERRUPTED)
+            st = PROBE_LEVEL_INTERRUPTED;
+    for (unsigned k = 0; st == PROBE_LEVEL_OK && k < clients; k++)
+        if (jobs[k].r.end == PROBE_END_FATAL)
+            st = PROBE_LEVEL_FATAL;
+    if (st == PROBE_LEVEL_OK && !lv->counts)
+        st = PROBE_LEVEL_FLAGGED;
+    return st;
+}
+
+enum probe_level_status study_clients_level(const struct probe_config *cfg, unsigned clients,
+                                            unsigned threads, double latency_pct, int latency_avg,
+                                            const struct study_clients_out *o,
+                                            struct probe_level *lv)
+{
+    static char flags[160];
+    struct client_job *jobs = calloc(clients, sizeof *jobs);
+    pthread_t *tid = calloc(clients, sizeof *tid);
+    struct point *parts = calloc(clients, sizeof *parts);
+    char(*where)[32] = calloc(clients, sizeof *where);
+    const char **wherep = calloc(clients, sizeof *wherep);
+    struct point_list merged;
+    enum probe_level_status st = PROBE_LEVEL_OK;
+    size_t started = 0, filled = 0;
+    double cpu0, cpu1;
+    char msg[600];
+
+    memset(lv, 0, sizeof *lv);
+    lv->threads = threads;
+    lv->attempts = 1;
+    lv->tps = lv->latency_ms = lv->ci95_tps = NAN;
+    lv->flags = flags;
+    flags[0] = '\0';
+    point_list_init(&merged);
+    if (!jobs || !tid || !parts || !where || !wherep) {
+        fprintf(stderr, "sizeup: out of memory\n");
+        st = PROBE_LEVEL_FAILED;
+        goto out;
+    }
+    st = run_clients(cfg, clients, threads, jobs, tid, &started, &cpu0, &cpu1);
+    if (st != PROBE_LEVEL_OK)
+        goto out;
+    st = clients_end(jobs, clients);
+    if (st != PROBE_LEVEL_OK)
+        goto out; /* a client measured nothing: no part, no point */
+
+    /* the parts: each written to the parts file, without its share of the process's CPU */
+    st = make_parts(jobs, clients, o, parts, where, wherep, &filled);
+    if (st != PROBE_LEVEL_OK)
+        goto out;
     if (merge_parts(parts, wherep, clients, MERGE_SKEW_S, &merged, stderr, msg, sizeof msg) !=
             MERGE_OK ||
         merged.n != 1) {
@@ -182,31 +248,8 @@ enum probe_level_status study_clients_level(const struct probe_config *cfg, unsi
         st = PROBE_LEVEL_FAILED;
         goto out;
     }
-    {
-        const struct point *m = &merged.items[0];
-        lv->tps = m->tps;
-        lv->latency_ms = latency_avg ? m->latency_ms.avg
-                                     : point_percentile(m, latency_pct > 0 ? latency_pct : 95);
-        fault_flags(m, flags, sizeof flags);
-        lv->counts = curve_point_counts(m) && m->transactions > 0;
-        lv->kept_s = m->duration_s;
-        if (o->log) {
-            fprintf(o->log,
-                    "%u threads over %u clients (merged): %.2f tps, latency %s %.2f ms, "
-                    "%.0f transactions%s%s\n",
-                    threads, clients, m->tps, latency_avg ? "avg" : "percentile", lv->latency_ms,
-                    (double)m->transactions, flags[0] ? ", flagged " : "", flags);
-            fflush(o->log);
-        }
-        for (unsigned k = 0; k < clients; k++)
-            if (jobs[k].r.end == PROBE_END_INTERRUPTED)
-                st = PROBE_LEVEL_INTERRUPTED;
-        for (unsigned k = 0; st == PROBE_LEVEL_OK && k < clients; k++)
-            if (jobs[k].r.end == PROBE_END_FATAL)
-                st = PROBE_LEVEL_FATAL;
-        if (st == PROBE_LEVEL_OK && !lv->counts)
-            st = PROBE_LEVEL_FLAGGED;
-    }
+    st = merged_figures(&merged.items[0], jobs, clients, threads, latency_pct, latency_avg, o,
+                        flags, sizeof flags, lv);
 out:
     lv->status = st;
     for (size_t k = 0; jobs && k < started; k++)
