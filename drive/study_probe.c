@@ -15,6 +15,7 @@
 #include "slo.h"
 #include "stopflag.h"
 #include "study_clients.h"
+#include "study_setup.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -28,10 +29,8 @@
 #define SIZEUP_VERSION "0.0.0"
 #endif
 
-/* What a study's probe does besides its levels: the probe's own defaults (cmd_probe.c). */
-#define STUDY_GIVE_UP_S 30.0 /* wait for a server that stopped answering, s */
-#define STUDY_REMEASURE 1    /* a flagged level is measured again once */
-#define STUDY_PREPARE_CONNECTIONS 2
+/* What a study's probe does besides its levels (and study_setup.h's): the probe's own defaults
+ * (cmd_probe.c). */
 /* passes: most replicates of a deciding level (probe's --replicates default) */
 #define STUDY_REPLICATES 5
 
@@ -173,136 +172,6 @@ static int curve_needed(const struct study *s, const struct study_candidate *c, 
     return !ladder_finished(done_path, c->target, s->wl[w].name);
 }
 
-/* The configuration of candidate i's probes (workload set per curve). */
-static void candidate_config(const struct study_probes *sp, size_t i, FILE *log,
-                             struct probe_config *cfg)
-{
-    const struct study *s = sp->s;
-    const struct study_candidate *c = &s->cand[i];
-    probe_config_defaults(cfg); /* `sizeup probe`'s defaults (test_cli_help) */
-    if (c->mysql.host)
-        cfg->conn.host = c->mysql.host;
-    if (c->mysql.port)
-        cfg->conn.port = (unsigned)c->mysql.port;
-    cfg->conn.socket = c->mysql.socket;
-    if (c->mysql.user)
-        cfg->conn.user = c->mysql.user;
-    if (c->mysql.db)
-        cfg->conn.db = c->mysql.db;
-    cfg->conn.defaults_file = c->mysql.defaults_file;
-    if (c->mysql.group)
-        cfg->conn.defaults_group = c->mysql.group;
-    cfg->conn.password = sp->password[i];
-    cfg->oltp.tables = (unsigned)c->tables;
-    cfg->oltp.table_size = (unsigned)c->table_size;
-    /* calibrated levels: never stop before 5 s, or half the limit for shorter limits */
-    cfg->time_s = 0;
-    cfg->precision = s->precision;
-    cfg->max_time_s = s->max_time_s;
-    cfg->min_time_s = s->max_time_s / 2 < 5 ? s->max_time_s / 2 : 5.0;
-    cfg->out = log;
-    cfg->progress = stderr;
-    cfg->progress_live = isatty(STDERR_FILENO);
-    cfg->stop = stopflag_get();
-}
-
-/* The ladder a study's auto ladder runs with: doubling stops at 4x the latency target. */
-static struct ladder_opts study_ladder(const struct study *s)
-{
-    struct ladder_opts lo = ladder_opts_default();
-    lo.max_threads = (unsigned)s->max_threads;
-    lo.max_points = (size_t)s->max_points;
-    lo.max_latency_ms = 4 * s->target.target_s * 1e3;
-    return lo;
-}
-
-/* The records' options: the configuration's, the study's thread list or its ladder. */
-static json_t *options_json(const struct study *s, const struct probe_config *cfg,
-                            const struct ladder_opts *lo)
-{
-    json_t *j = probe_config_json(cfg), *th;
-    if (!j)
-        return NULL;
-    if (s->ladder_auto) {
-        th = json_string("auto");
-    } else {
-        th = json_array();
-        for (size_t i = 0; th && i < s->n_ladder; i++)
-            json_array_append_new(th, json_integer(s->ladder[i]));
-    }
-    json_object_set_new(j, "threads", th);
-    if (s->ladder_auto) {
-        json_object_set_new(j, "max_threads", json_integer(lo->max_threads));
-        json_object_set_new(j, "max_points", json_integer((json_int_t)lo->max_points));
-        json_object_set_new(j, "max_latency_ms", json_real(lo->max_latency_ms));
-        json_object_set_new(j, "slo",
-                            s->target.pct > 0 ? json_pack("{s:f,s:f}", "percentile", s->target.pct,
-                                                          "latency_ms", s->target.target_s * 1e3)
-                                              : json_pack("{s:s,s:f}", "statistic", "avg",
-                                                          "latency_ms", s->target.target_s * 1e3));
-    }
-    return j;
-}
-
-/* A session for tables or for one curve (out_path NULL: tables only). */
-static struct probe_session *session(const struct study_candidate *c,
-                                     const struct probe_config *cfg, const struct study *s,
-                                     const char *out_path, const json_t *options)
-{
-    struct probe_session_opts so;
-    struct probe_session *ps;
-    char err[600];
-    memset(&so, 0, sizeof so);
-    so.cfg = cfg;
-    so.target = c->target;
-    so.config = c->config;
-    so.tool = "sizeup " SIZEUP_VERSION;
-    so.out_path = out_path;
-    so.options = options;
-    so.give_up_s = STUDY_GIVE_UP_S;
-    so.remeasure = STUDY_REMEASURE;
-    so.latency_pct = s->target.pct > 0 ? s->target.pct : 95;
-    so.latency_avg = s->target.pct == 0;
-    so.recheck_tables = 1;
-    ps = probe_session_new(&so, err, sizeof err);
-    if (!ps)
-        fprintf(stderr, "sizeup: %s\n", err);
-    return ps;
-}
-
-/* A tables step's result as a run's status. */
-static enum drive_status tables_status(int rc)
-{
-    return rc == 0 ? DRIVE_OK : rc == -MYCONN_RECONNECT ? DRIVE_UNREACHABLE : DRIVE_FAIL;
-}
-
-/* Drop the candidate's tables after they were prepared, whatever happened since: a server that
- * does not answer is waited for (up to STUDY_GIVE_UP_S, even after a stop was asked: tables
- * must not be left behind). 0, or -1 (said). */
-static int drop_tables(struct probe_session *ps, const struct probe_config *cfg, const char *target)
-{
-    int rc = probe_session_cleanup(ps);
-    if (rc == -MYCONN_RECONNECT) {
-        struct myconn_error e;
-        fprintf(stderr,
-                "study: %s: the server does not answer; waiting up to %.0f s to drop the "
-                "tables\n",
-                target, STUDY_GIVE_UP_S);
-        memset(&e, 0, sizeof e);
-        if (myconn_wait_answer(&cfg->conn, STUDY_GIVE_UP_S, NULL, &e) == 0)
-            rc = probe_session_cleanup(ps);
-    }
-    if (rc != 0) {
-        fprintf(stderr, "sizeup: cleanup: %s\n", probe_session_msg(ps));
-        fprintf(stderr,
-                "study: %s: the tables sbtest1..%u may be left on the server; run "
-                "'sizeup probe cleanup' against it\n",
-                target, cfg->oltp.tables);
-        return -1;
-    }
-    return 0;
-}
-
 /* Curve w of candidate i measured by its K clients (c->clients > 1): each level of the list not
  * yet in done, for max_time, merged (study_clients.h). How it ended. */
 static enum drive_status clients_curve(const struct study_probes *sp, size_t i, size_t w,
@@ -320,8 +189,8 @@ static enum drive_status clients_curve(const struct study_probes *sp, size_t i, 
     /* a part is one level of a fixed length, so that the clients' windows agree */
     cfg.precision = 0;
     cfg.time_s = s->max_time_s;
-    if (!(res = session(c, &cfg, s, f->results, opts)) ||
-        !(parts = session(c, &cfg, s, f->parts, opts))) {
+    if (!(res = study_setup_session(c, &cfg, s, f->results, opts)) ||
+        !(parts = study_setup_session(c, &cfg, s, f->parts, opts))) {
         probe_session_free(res);
         return DRIVE_FAIL;
     }
@@ -621,7 +490,7 @@ static int confirm(struct study_probes *sp, size_t i, const struct probe_config 
         opts = json_pack("{s:{s:f,s:f,s:f}}", "confirm", "closed_loop_tps", at.x.value,
                          "closed_loop_threads", at.n, "closed_loop_latency_ms", at.latency_s * 1e3);
         /* the session borrows opts until it is freed */
-        ps = opts ? session(c, &cfg, s, f->confirm, opts) : NULL;
+        ps = opts ? study_setup_session(c, &cfg, s, f->confirm, opts) : NULL;
         if (!ps) {
             json_decref(opts);
             rc = DRIVE_FAIL;
@@ -673,20 +542,14 @@ void study_probes_write_noise(const struct study_probes *sp, FILE *out)
         fputs(sp->noise, out);
 }
 
-enum drive_status study_probes_run(struct study_probes *sp, size_t i, const struct point_list *done,
-                                   const struct study_probe_files *f)
+/* Does candidate i need its tables? A curve still needed, or (every curve measured) a
+ * confirmation missing: said. When it needs none, that is said, and so is its earlier
+ * confirmation (when the study confirms). */
+static int candidate_needed(struct study_probes *sp, size_t i, const struct study_probe_files *f)
 {
     const struct study *s = sp->s;
     const struct study_candidate *c = &s->cand[i];
-    struct probe_config cfg;
-    struct myconn_where where;
-    struct probe_session *tables;
-    struct ladder_opts lo = study_ladder(s);
-    struct point_list hist; /* the results as each curve starts (the noise floor) */
-    struct dblock lock = {0};
-    int need = 0, rc;
-
-    point_list_init(&hist);
+    int need = 0;
     for (size_t w = 0; w < s->n_wl; w++)
         need |= curve_needed(s, c, w, f->done_path);
     if (!need && s->confirm && f->confirm && c->clients <= 1 && !all_confirmed(s, c, f)) {
@@ -702,147 +565,202 @@ enum drive_status study_probes_run(struct study_probes *sp, size_t i, const stru
             memset(&cfg0, 0, sizeof cfg0);
             confirm(sp, i, &cfg0, f, NULL);
         }
-        return DRIVE_OK;
     }
-    candidate_config(sp, i, f->log, &cfg);
-    /* where the connections go once the option files are read (for the records and messages) */
-    if (myconn_resolve(&cfg.conn, &where) != 0) {
+    return need;
+}
+
+/* Where candidate c's connections go once the option files are read (for the records and
+ * messages), checked: no TLS setting of c's given by an option file too. cfg->conn points
+ * into *where after: keep it as long as cfg. DRIVE_OK, or DRIVE_FAIL (said). */
+static enum drive_status resolve(const struct study_candidate *c, struct probe_config *cfg,
+                                 struct myconn_where *where)
+{
+    if (myconn_resolve(&cfg->conn, where) != 0) {
         fprintf(stderr, "sizeup: out of memory\n");
         return DRIVE_FAIL;
     }
-    if (where.tls_conflict) {
+    if (where->tls_conflict) {
         fprintf(stderr, "sizeup: %s: %s is set by an option file too\n", c->target,
-                where.tls_conflict);
+                where->tls_conflict);
         return DRIVE_FAIL;
     }
-    if (!(tables = session(c, &cfg, s, NULL, NULL)))
+    return DRIVE_OK;
+}
+
+/* This database's probe tables for this study alone (probes/dblock.h, issue 27.8): *lock taken
+ * (its note said). DRIVE_OK, or how it failed (said). */
+static enum drive_status take_lock(const struct study_candidate *c, const struct probe_config *cfg,
+                                   struct dblock *lock)
+{
+    char lmsg[1024];
+    int lr = dblock_acquire(lock, &cfg->conn, lmsg, sizeof lmsg);
+    if (lr != 0) {
+        fprintf(stderr, "sizeup: %s: %s\n", c->target, lmsg);
+        return lr == -MYCONN_RECONNECT ? DRIVE_UNREACHABLE : DRIVE_FAIL;
+    }
+    if (lmsg[0])
+        fprintf(stderr, "study: %s: note: %s\n", c->target, lmsg);
+    return DRIVE_OK;
+}
+
+/* The "threads" line of curve w of candidate c: "auto", or the levels of the list not yet in
+ * done. */
+static void say_curve(const struct study *s, const struct study_candidate *c, size_t w,
+                      const struct point_list *done)
+{
+    char list[STUDY_MAX_LADDER * 8] = "auto";
+    size_t len = 0;
+    for (size_t k = 0; !s->ladder_auto && k < s->n_ladder; k++)
+        if (!curve_find_point(done, c->target, s->wl[w].name, s->ladder[k]))
+            len += (size_t)snprintf(list + len, sizeof list - len, "%s%ld", len ? "," : "",
+                                    s->ladder[k]);
+    fprintf(stderr, "study: %s: %s, threads %s\n", c->target, s->wl[w].name, list);
+}
+
+/* probe_drive's options for curve w of candidate c: its list (levels[], the study's) or the
+ * ladder lo, done taken, the lock kept, the noise floor from the results (read into hist when
+ * calibrated, else done), calibrated levels in passes. @return the passes' budget, s. */
+static double curve_opts(const struct study *s, const struct study_candidate *c, size_t w,
+                         const struct probe_config *cfg, const struct ladder_opts *lo,
+                         const struct point_list *done, struct point_list *hist,
+                         struct dblock *lock, const struct study_probe_files *f, long long *levels,
+                         struct probe_drive_opts *d)
+{
+    size_t nlv = s->ladder_auto ? lo->max_points : s->n_ladder;
+    double budget_s;
+    memset(d, 0, sizeof *d);
+    d->target = c->target;
+    d->workload = s->wl[w].name;
+    d->auto_threads = s->ladder_auto;
+    for (size_t k = 0; k < s->n_ladder; k++)
+        levels[k] = s->ladder[k];
+    d->threads = levels;
+    d->n_threads = s->n_ladder;
+    d->ladder = *lo;
+    d->done = done;      /* a level already measured is taken, not measured again */
+    d->held_lock = lock; /* kept before every level */
+    /* the server's noise floor: what the results hold now, this target's curves measured
+     * before this one in this study too (done is the results as the study started) */
+    point_list_destroy(hist);
+    point_list_init(hist);
+    d->history = done;
+    if (cfg->precision > 0) {
+        struct import_report irep;
+        if (import_file(f->results, NULL, hist, &irep) >= 0)
+            d->history = hist;
+    }
+    d->done_name = f->results;
+    d->latency_pct = s->target.pct > 0 ? s->target.pct : 95;
+    d->latency_avg = s->target.pct == 0;
+    d->progress = stderr;
+    /* calibrated levels measured in passes, as `probe run` does; the budget leaves room
+     * for the deciding levels' replicates beyond the first pass (study.h) */
+    budget_s = s->budget_s > 0 ? s->budget_s : STUDY_BUDGET_FACTOR * (double)nlv * cfg->max_time_s;
+    probe_drive_passes(d, cfg, nlv, STUDY_REPLICATES, budget_s, s->target.pct,
+                       s->target.target_s * 1e3);
+    return budget_s;
+}
+
+/* Curve w of candidate i by one load generator (probe_drive.h: the ladder or the list, levels
+ * in done taken, in passes), its records to f->results with options opts (borrowed); its
+ * noise noted, a resumed curve's older level records removed. hist: the noise floor's
+ * records (reused). How it ended. */
+static enum drive_status drive_curve(struct study_probes *sp, size_t i, size_t w,
+                                     const struct probe_config *cfg, const json_t *opts,
+                                     const struct ladder_opts *lo, const struct point_list *done,
+                                     struct point_list *hist, struct dblock *lock,
+                                     const struct study_probe_files *f)
+{
+    const struct study *s = sp->s;
+    const struct study_candidate *c = &s->cand[i];
+    struct probe_drive_opts d;
+    struct probe_drive_result res;
+    struct probe_session *ps;
+    long long levels[STUDY_MAX_LADDER];
+    double budget_s;
+    enum drive_status rc;
+    if (!(ps = study_setup_session(c, cfg, s, f->results, opts)))
         return DRIVE_FAIL;
-    /* this database's probe tables for this study alone (probes/dblock.h, issue 27.8) */
-    {
-        char lmsg[1024];
-        int lr = dblock_acquire(&lock, &cfg.conn, lmsg, sizeof lmsg);
-        if (lr != 0) {
-            fprintf(stderr, "sizeup: %s: %s\n", c->target, lmsg);
-            rc = lr == -MYCONN_RECONNECT ? DRIVE_UNREACHABLE : DRIVE_FAIL;
-            goto out;
-        }
-        if (lmsg[0])
-            fprintf(stderr, "study: %s: note: %s\n", c->target, lmsg);
-    }
-
-    /* drop tables an earlier interrupted run left (sizeup's only), then load */
-    fprintf(stderr, "study: %s: preparing %ld table(s) x %ld rows\n", c->target, c->tables,
-            c->table_size);
-    fprintf(f->log, "sizeup %s (sysbench 1.0.20-compatible report)\n\n", SIZEUP_VERSION);
+    budget_s = curve_opts(s, c, w, cfg, lo, done, hist, lock, f, levels, &d);
+    say_curve(s, c, w, done);
+    rc = probe_drive(ps, &d, &res);
     fflush(f->log);
-    rc = probe_session_cleanup(tables);
-    if (rc != 0) {
-        fprintf(stderr, "sizeup: cleanup: %s\n", probe_session_msg(tables));
-        rc = tables_status(rc);
-        goto out; /* nothing of ours exists: nothing to drop */
-    }
-    rc = probe_session_prepare(tables, STUDY_PREPARE_CONNECTIONS);
-    fflush(f->log);
-    if (rc != 0) {
-        /* a failed or interrupted prepare drops what it created */
-        if (!stopflag_signal())
-            fprintf(stderr, "sizeup: prepare: %s\n", probe_session_msg(tables));
-        rc = stopflag_signal() ? DRIVE_INTERRUPTED : tables_status(rc);
-        goto out;
-    }
+    if (d.passes)
+        note_noise(sp, c->target, s->wl[w].name, &res, budget_s);
+    probe_session_free(ps);
+    /* a resumed curve's new level records pool the earlier ones' replicates too */
+    if (d.passes && done && done->n > 0)
+        keep_newest_levels(f->results, c->target, s->wl[w].name);
+    return rc;
+}
 
+/* Each curve of candidate i still needed, in the study's order, until one fails or the stop
+ * flag: by its K clients or by probe_drive; a curve that ended well is marked finished. cfg:
+ * the candidate's (its workload set per curve). DRIVE_OK or how a curve ended. */
+static enum drive_status curves(struct study_probes *sp, size_t i, struct probe_config *cfg,
+                                const struct ladder_opts *lo, const struct point_list *done,
+                                struct point_list *hist, struct dblock *lock,
+                                const struct study_probe_files *f)
+{
+    const struct study *s = sp->s;
+    const struct study_candidate *c = &s->cand[i];
+    enum drive_status rc = DRIVE_OK;
     for (size_t w = 0; w < s->n_wl && rc == DRIVE_OK && !stopflag_signal(); w++) {
-        struct probe_drive_opts d;
-        struct probe_drive_result res;
-        struct probe_session *ps;
-        double budget_s;
-        long long levels[STUDY_MAX_LADDER];
         json_t *opts;
         if (!curve_needed(s, c, w, f->done_path))
             continue;
-        cfg.oltp.workload = sp->wl[w];
+        cfg->oltp.workload = sp->wl[w];
         if (c->clients > 1) { /* parts of one fixed length (study_clients.h) */
-            cfg.precision = 0;
-            cfg.time_s = s->max_time_s;
+            cfg->precision = 0;
+            cfg->time_s = s->max_time_s;
         }
-        if (!(opts = options_json(s, &cfg, &lo)) ||
+        if (!(opts = study_setup_options(s, cfg, lo)) ||
             (c->clients > 1 && json_object_set_new(opts, "clients", json_integer(c->clients)))) {
             json_decref(opts);
             fprintf(stderr, "sizeup: out of memory\n");
-            rc = DRIVE_FAIL;
-            break;
+            return DRIVE_FAIL;
         }
-        if (c->clients > 1) {
-            rc = clients_curve(sp, i, w, &cfg, opts, done, f);
-            json_decref(opts);
-            if (rc == DRIVE_OK)
-                mark_finished(f->done_path, c->target, s->wl[w].name);
-            continue;
-        }
-        if (!(ps = session(c, &cfg, s, f->results, opts))) {
-            json_decref(opts);
-            rc = DRIVE_FAIL;
-            break;
-        }
-        memset(&d, 0, sizeof d);
-        d.target = c->target;
-        d.workload = s->wl[w].name;
-        d.auto_threads = s->ladder_auto;
-        for (size_t k = 0; k < s->n_ladder; k++)
-            levels[k] = s->ladder[k];
-        d.threads = levels;
-        d.n_threads = s->n_ladder;
-        d.ladder = lo;
-        d.done = done;       /* a level already measured is taken, not measured again */
-        d.held_lock = &lock; /* kept before every level */
-        /* the server's noise floor: what the results hold now, this target's curves measured
-         * before this one in this study too (done is the results as the study started) */
-        point_list_destroy(&hist);
-        point_list_init(&hist);
-        d.history = done;
-        if (cfg.precision > 0) {
-            struct import_report irep;
-            if (import_file(f->results, NULL, &hist, &irep) >= 0)
-                d.history = &hist;
-        }
-        d.done_name = f->results;
-        d.latency_pct = s->target.pct > 0 ? s->target.pct : 95;
-        d.latency_avg = s->target.pct == 0;
-        d.progress = stderr;
-        /* calibrated levels measured in passes, as `probe run` does; the budget leaves room
-         * for the deciding levels' replicates beyond the first pass (study.h) */
-        {
-            size_t nlv = s->ladder_auto ? lo.max_points : s->n_ladder;
-            budget_s =
-                s->budget_s > 0 ? s->budget_s : STUDY_BUDGET_FACTOR * (double)nlv * cfg.max_time_s;
-            probe_drive_passes(&d, &cfg, nlv, STUDY_REPLICATES, budget_s, s->target.pct,
-                               s->target.target_s * 1e3);
-        }
-        {
-            char list[STUDY_MAX_LADDER * 8] = "auto";
-            size_t len = 0;
-            for (size_t k = 0; !s->ladder_auto && k < s->n_ladder; k++)
-                if (!curve_find_point(done, c->target, s->wl[w].name, s->ladder[k]))
-                    len += (size_t)snprintf(list + len, sizeof list - len, "%s%ld", len ? "," : "",
-                                            s->ladder[k]);
-            fprintf(stderr, "study: %s: %s, threads %s\n", c->target, s->wl[w].name, list);
-        }
-        rc = probe_drive(ps, &d, &res);
-        fflush(f->log);
-        if (d.passes)
-            note_noise(sp, c->target, s->wl[w].name, &res, budget_s);
-        probe_session_free(ps);
-        /* a resumed curve's new level records pool the earlier ones' replicates too */
-        if (d.passes && done && done->n > 0)
-            keep_newest_levels(f->results, c->target, s->wl[w].name);
+        if (c->clients > 1)
+            rc = clients_curve(sp, i, w, cfg, opts, done, f);
+        else
+            rc = drive_curve(sp, i, w, cfg, opts, lo, done, hist, lock, f);
         json_decref(opts);
         if (rc == DRIVE_OK)
             mark_finished(f->done_path, c->target, s->wl[w].name);
     }
+    return rc;
+}
+
+enum drive_status study_probes_run(struct study_probes *sp, size_t i, const struct point_list *done,
+                                   const struct study_probe_files *f)
+{
+    const struct study *s = sp->s;
+    const struct study_candidate *c = &s->cand[i];
+    struct probe_config cfg;
+    struct myconn_where where; /* cfg.conn points into it */
+    struct probe_session *tables;
+    struct ladder_opts lo = study_setup_ladder(s);
+    struct point_list hist; /* the results as each curve starts (the noise floor) */
+    struct dblock lock = {0};
+    int rc;
+
+    point_list_init(&hist);
+    if (!candidate_needed(sp, i, f))
+        return DRIVE_OK;
+    study_setup_config(s, i, sp->password[i], f->log, &cfg);
+    if (resolve(c, &cfg, &where) != DRIVE_OK)
+        return DRIVE_FAIL;
+    if (!(tables = study_setup_session(c, &cfg, s, NULL, NULL)))
+        return DRIVE_FAIL;
+    if ((rc = take_lock(c, &cfg, &lock)) != DRIVE_OK)
+        goto out;
+    if ((rc = study_setup_prepare_tables(c, tables, f->log)) != DRIVE_OK)
+        goto out;
+    rc = curves(sp, i, &cfg, &lo, done, &hist, &lock, f);
     if (rc == DRIVE_OK && s->confirm && f->confirm && !stopflag_signal())
         rc = confirm(sp, i, &cfg, f, &lock);
     /* every path after a prepare drops the tables again */
-    if (drop_tables(tables, &cfg, c->target) != 0 && rc == DRIVE_OK)
+    if (study_setup_drop_tables(tables, &cfg, c->target) != 0 && rc == DRIVE_OK)
         rc = DRIVE_FAIL;
     fflush(f->log);
     if (stopflag_signal())
