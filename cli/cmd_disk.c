@@ -18,9 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef SIZEUP_VERSION
-#define SIZEUP_VERSION "0.0.0"
-#endif
 
 #define DISK_MAX_DEPTHS 16
 

@@ -22,9 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef SIZEUP_VERSION
-#define SIZEUP_VERSION "0.0.0"
-#endif
 
 struct observe_cli {
     struct conn_cli cc;

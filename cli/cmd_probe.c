@@ -36,9 +36,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef SIZEUP_VERSION
-#define SIZEUP_VERSION "0.0.0"
-#endif
 
 /* --threads: a list of levels, or "auto" (the ladder). */
 struct probe_threads {

@@ -9,9 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifndef SIZEUP_VERSION
-#define SIZEUP_VERSION "0.0.0"
-#endif
 
 struct report_cmd {
     struct rank_cli in;

@@ -4,9 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifndef SIZEUP_VERSION
-#define SIZEUP_VERSION "0.0.0"
-#endif
 
 static int cmd_help(int argc, char **argv);
 

@@ -25,9 +25,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef SIZEUP_VERSION
-#define SIZEUP_VERSION "0.0.0"
-#endif
 
 /* What a study's probe does besides its levels (and study_setup.h's): the probe's own defaults
  * (cmd_probe.c). */

@@ -7,9 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef SIZEUP_VERSION
-#define SIZEUP_VERSION "0.0.0"
-#endif
 
 void study_setup_config(const struct study *s, size_t i, const char *password, FILE *log,
                         struct probe_config *cfg)

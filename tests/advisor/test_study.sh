@@ -68,6 +68,11 @@ check "a second run without --resume is refused" 2 $?
 check "resumed study exits 0" 0 $?
 check "each level measured exactly once" "1 2 3 4" "$(complete_levels "$dir/out/results.jsonl" | sort -n | tr '\n' ' ' | sed 's/ $//')"
 check "imported points appended once" 24 "$(grep -c '"target":"seekdb-1c2g"' "$dir/out/results.jsonl")"
+# the probed records name this sizeup's version, the project's (CMakeLists.txt), never a
+# fallback (the drivers once wrote "sizeup 0.0.0")
+version=$(sed -n 's/^project(sizeup VERSION \([0-9.]*\).*/\1/p' "$(dirname "$0")/../../CMakeLists.txt")
+check "probed records name sizeup $version" "sizeup $version" \
+    "$(grep -v '"target":"seekdb-1c2g"' "$dir/out/results.jsonl" | grep -o '"tool":"sizeup [^"]*"' | sort -u | sed 's/"tool":"//; s/"$//')"
 grep -q "^   [12] local-mariadb" "$dir/run2.out"
 check "the ranking lists the probed configuration" 0 $?
 grep -q "report: $dir/out/report.html" "$dir/run2.out" && [ -s "$dir/out/report.html" ]

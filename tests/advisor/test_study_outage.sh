@@ -82,7 +82,7 @@ rc=$?
 check_eq "b: a candidate unreachable: exit 4" $rc 4
 [ $rc -eq 4 ] || tail -n 8 b.err b.out >&2
 check_true "b: the candidate's probe said unreachable" \
-    grep -q "local-mariadb.*exit status 4 (server unreachable)\|lab.*exit status 4 (server unreachable)" b.err
+    grep -q "local-mariadb.*the probe ended: server unreachable\|lab.*the probe ended: server unreachable" b.err
 check_true "b: the level flagged stalled" test "$(flagged out-b/results.jsonl)" -ge 1
 check_true "b: the other candidate is ranked" grep -q "seekdb-1c2g" b.out
 check_eq "b: the tables are dropped once the server answers" "$(tables)" 0
