@@ -18,7 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
 #define DISK_MAX_DEPTHS 16
 
 /* The tests to run, in order, each at most once. */

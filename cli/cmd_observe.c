@@ -22,7 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
 struct observe_cli {
     struct conn_cli cc;
     struct myconn_opts conn;

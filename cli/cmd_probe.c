@@ -36,7 +36,6 @@
 #include <time.h>
 #include <unistd.h>
 
-
 /* --threads: a list of levels, or "auto" (the ladder). */
 struct probe_threads {
     int auto_threads;

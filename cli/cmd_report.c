@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 struct report_cmd {
     struct rank_cli in;
     int markdown;

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 static int cmd_help(int argc, char **argv);
 
 static const struct cli_sub sizeup_subs[] = {

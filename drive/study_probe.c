@@ -25,7 +25,6 @@
 #include <string.h>
 #include <unistd.h>
 
-
 /* What a study's probe does besides its levels (and study_setup.h's): the probe's own defaults
  * (cmd_probe.c). */
 /* passes: most replicates of a deciding level (probe's --replicates default) */

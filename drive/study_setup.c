@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-
 void study_setup_config(const struct study *s, size_t i, const char *password, FILE *log,
                         struct probe_config *cfg)
 {
