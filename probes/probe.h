@@ -67,6 +67,9 @@
  * the mean latency or more (and PROBE_CLIENT_DELAY_MIN_MS) is flagged `client_delay`.
  *
  * Thread-safety: call from one thread; the runner creates and joins its own workers.
+ *
+ * This header fronts probe.c (the level: probe_run, its threads and its result) and probe_point.c
+ * (probe_fill_point: a level's result as a sizeup.point/1 record).
  */
 #ifndef SIZEUP_PROBES_PROBE_H
 #define SIZEUP_PROBES_PROBE_H
