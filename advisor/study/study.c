@@ -252,7 +252,8 @@ static int load_require(struct jr *l, json_t *root, struct study *s)
     return 0;
 }
 
-static int load(struct jr *l, json_t *root, struct study *s)
+/* The top of the file: an object, its schema, only known keys, and its optional name. */
+static int load_head(struct jr *l, json_t *root, struct study *s)
 {
     static const char *const keys[] = {
         "schema",      "name",          "candidates", "workloads", "ladder",
@@ -260,10 +261,7 @@ static int load(struct jr *l, json_t *root, struct study *s)
         "slo",         "required_tps",  "pricing",    "catalogs",  "output",
         "horizon",     "discount_rate", "ha_standby", "require",   "require_at",
         "growth",      "headroom",      "confirm",    "set",       NULL};
-    json_t *v, *c;
-    const char *key;
-    size_t i;
-    char *tmp = NULL;
+    json_t *v;
 
     if (!json_is_object(root))
         return jr_fail_at(l, "$", "expected an object with \"schema\": \"%s\"", STUDY_SCHEMA);
@@ -272,8 +270,15 @@ static int load(struct jr *l, json_t *root, struct study *s)
         return jr_fail_at(l, v ? "$.schema" : "$", "expected \"schema\": \"%s\"", STUDY_SCHEMA);
     if (only_keys(l, root, "$", keys) || get_str(l, root, "name", "$", 0, &s->name))
         return -1;
+    return 0;
+}
 
-    v = json_object_get(root, "candidates");
+/* "candidates": a non-empty array, each loaded by load_candidate; no target named twice. */
+static int load_candidates(struct jr *l, json_t *root, struct study *s)
+{
+    json_t *v = json_object_get(root, "candidates"), *c;
+    size_t i;
+
     if (!json_is_array(v) || json_array_size(v) == 0)
         return jr_fail_at(l, v ? "$.candidates" : "$",
                           "expected \"candidates\": a non-empty array");
@@ -292,6 +297,15 @@ static int load(struct jr *l, json_t *root, struct study *s)
                 return jr_fail_at(l, jp, "target \"%s\" is named twice", s->cand[i].target);
             }
     }
+    return 0;
+}
+
+/* The workloads: from "require" (load_require), else "workloads" with weights > 0; the keys
+ * that only go with "require" are refused without it. */
+static int load_workloads(struct jr *l, json_t *root, struct study *s)
+{
+    json_t *v, *c;
+    const char *key;
 
     if (json_object_get(root, "require")) {
         if (load_require(l, root, s))
@@ -325,11 +339,18 @@ static int load(struct jr *l, json_t *root, struct study *s)
         if (!s->wl[s->n_wl++].name)
             return jr_fail_at(l, jp, "out of memory");
     }
+    return 0;
+}
+
+/* "ladder": "auto" (the default) or a list of thread counts with 2 different ones at least. */
+static int load_ladder(struct jr *l, json_t *root, struct study *s)
+{
+    json_t *v = json_object_get(root, "ladder");
 
     s->ladder_auto = 1;
-    v = json_object_get(root, "ladder");
     if (v && json_is_array(v)) {
         json_t *t;
+        size_t i, distinct = 0;
         const struct limit *th = limit_get(LIMIT_THREADS);
         s->ladder_auto = 0;
         if (json_array_size(v) == 0 || json_array_size(v) > STUDY_MAX_LADDER)
@@ -344,24 +365,27 @@ static int load(struct jr *l, json_t *root, struct study *s)
                                   th->max, th->what);
             s->ladder[s->n_ladder++] = (long)json_integer_value(t);
         }
-        {
-            size_t distinct = 0;
-            for (size_t a = 0; a < s->n_ladder; a++) {
-                size_t b = 0;
-                while (b < a && s->ladder[b] != s->ladder[a])
-                    b++;
-                distinct += b == a;
-            }
-            if (distinct < 2) /* the ranking needs a curve: 2 levels at least (curve.h) */
-                return jr_fail_at(l, "$.ladder",
-                                  "expected at least 2 different thread counts (a curve needs 2 "
-                                  "levels to be ranked; \"auto\" chooses them)");
+        for (size_t a = 0; a < s->n_ladder; a++) {
+            size_t b = 0;
+            while (b < a && s->ladder[b] != s->ladder[a])
+                b++;
+            distinct += b == a;
         }
+        if (distinct < 2) /* the ranking needs a curve: 2 levels at least (curve.h) */
+            return jr_fail_at(l, "$.ladder",
+                              "expected at least 2 different thread counts (a curve needs 2 "
+                              "levels to be ranked; \"auto\" chooses them)");
     } else if (v && !(json_is_string(v) && strcmp(json_string_value(v), "auto") == 0)) {
         return jr_fail_at(l, "$.ladder", "expected \"auto\" or a list of thread counts");
     }
-    /* a level's connections are split over a candidate's clients: at least one each */
-    for (i = 0; i < s->n_cand; i++) {
+    return 0;
+}
+
+/* A level's connections are split over a candidate's clients: at least one each, so more than
+ * one client needs a probed candidate and a ladder list whose every level is >= its clients. */
+static int check_clients(struct jr *l, const struct study *s)
+{
+    for (size_t i = 0; i < s->n_cand; i++) {
         const struct study_candidate *cd = &s->cand[i];
         char jp[64];
         if (cd->clients == 1)
@@ -384,6 +408,15 @@ static int load(struct jr *l, json_t *root, struct study *s)
                     "expected at most as many clients as the smallest level",
                     cd->clients, s->ladder[k], k);
     }
+    return 0;
+}
+
+/* How to measure: the auto ladder's limits, the calibration precision, the time of a point and
+ * the budget of a curve (each with its default). */
+static int load_measure(struct jr *l, json_t *root, struct study *s)
+{
+    char *tmp = NULL;
+
     s->max_threads = 32;
     s->max_points = 10;
     if (get_limited(l, root, "max_threads", "$", LIMIT_THREADS, &s->max_threads) ||
@@ -424,16 +457,20 @@ static int load(struct jr *l, json_t *root, struct study *s)
                           STUDY_MAX_BUDGET_S);
     }
     free(tmp);
-    tmp = NULL;
+    return 0;
+}
+
+/* The target: "slo" (required), "pricing", and "required_tps" (not with "require"). */
+static int load_target(struct jr *l, json_t *root, struct study *s)
+{
+    json_t *v;
+    char why[200];
 
     if (get_str(l, root, "slo", "$", 1, &s->slo) ||
         get_str(l, root, "pricing", "$", 0, &s->pricing))
         return -1;
-    {
-        char why[200];
-        if (slo_parse(s->slo, &s->target, why, sizeof why) != 0)
-            return jr_fail_at(l, "$.slo", "%s", why);
-    }
+    if (slo_parse(s->slo, &s->target, why, sizeof why) != 0)
+        return jr_fail_at(l, "$.slo", "%s", why);
     v = json_object_get(root, "required_tps");
     if (v && s->require) {
         return jr_fail_at(l, "$.required_tps",
@@ -443,16 +480,22 @@ static int load(struct jr *l, json_t *root, struct study *s)
             return jr_fail_at(l, "$.required_tps", "expected a throughput > 0 (transactions/s)");
         s->required_tps = json_number_value(v);
     }
+    return 0;
+}
 
-    /* the IDC-versus-cloud questions, as sizeup rank --horizon, --discount-rate, --ha-standby */
-    tmp = NULL; /* freed above */
+/* The IDC-versus-cloud questions, as sizeup rank --horizon, --discount-rate, --ha-standby, and
+ * whether the study asks before it probes ("confirm"). */
+static int load_tco(struct jr *l, json_t *root, struct study *s)
+{
+    json_t *v;
+    char *tmp = NULL;
+
     if (get_str(l, root, "horizon", "$", 0, &tmp))
         return -1;
     if (tmp) {
         char why[200];
         int bad = tco_parse_horizon(tmp, &s->horizon_months, why, sizeof why);
         free(tmp);
-        tmp = NULL;
         if (bad)
             return jr_fail_at(l, "$.horizon", "%s", why);
     }
@@ -477,8 +520,15 @@ static int load(struct jr *l, json_t *root, struct study *s)
                               "expected standby copies from 0 to 100 (an integer)");
         s->ha_standby = (int)json_integer_value(v);
     }
+    return 0;
+}
 
-    v = json_object_get(root, "catalogs");
+/* "catalogs" (required, files or URLs) and "set" (your own cost inputs, as rank --set). */
+static int load_costs(struct jr *l, json_t *root, struct study *s)
+{
+    json_t *v = json_object_get(root, "catalogs"), *c;
+    size_t i;
+
     if (!json_is_array(v) || json_array_size(v) == 0)
         return jr_fail_at(l, v ? "$.catalogs" : "$",
                           "expected \"catalogs\": a non-empty array of "
@@ -498,28 +548,40 @@ static int load(struct jr *l, json_t *root, struct study *s)
         s->n_catalogs = i + 1;
     }
     v = json_object_get(root, "set");
-    if (v) {
-        if (!json_is_array(v))
-            return jr_fail_at(l, "$.set",
-                              "expected an array of \"CONFIG.INPUT=VALUE[:LOW..HIGH]\" settings");
-        if (!(s->sets = calloc(json_array_size(v) + 1, sizeof *s->sets)))
-            return jr_fail_at(l, "$", "out of memory");
-        json_array_foreach(v, i, c)
-        {
-            char jp[64], why[400];
-            struct cat_set set;
-            snprintf(jp, sizeof jp, "$.set[%zu]", i);
-            if (!json_is_string(c))
-                return jr_fail_at(l, jp,
-                                  "expected \"CONFIG.INPUT=VALUE[:LOW..HIGH]\", e.g. "
-                                  "\"idc-nvme.capital=18000\"");
-            if (cat_set_parse(json_string_value(c), &set, why, sizeof why) != 0)
-                return jr_fail_at(l, jp, "%s", why);
-            if (!(s->sets[i] = strdup(json_string_value(c))))
-                return jr_fail_at(l, jp, "out of memory");
-            s->n_sets = i + 1;
-        }
+    if (!v)
+        return 0;
+    if (!json_is_array(v))
+        return jr_fail_at(l, "$.set",
+                          "expected an array of \"CONFIG.INPUT=VALUE[:LOW..HIGH]\" settings");
+    if (!(s->sets = calloc(json_array_size(v) + 1, sizeof *s->sets)))
+        return jr_fail_at(l, "$", "out of memory");
+    json_array_foreach(v, i, c)
+    {
+        char jp[64], why[400];
+        struct cat_set set;
+        snprintf(jp, sizeof jp, "$.set[%zu]", i);
+        if (!json_is_string(c))
+            return jr_fail_at(l, jp,
+                              "expected \"CONFIG.INPUT=VALUE[:LOW..HIGH]\", e.g. "
+                              "\"idc-nvme.capital=18000\"");
+        if (cat_set_parse(json_string_value(c), &set, why, sizeof why) != 0)
+            return jr_fail_at(l, jp, "%s", why);
+        if (!(s->sets[i] = strdup(json_string_value(c))))
+            return jr_fail_at(l, jp, "out of memory");
+        s->n_sets = i + 1;
     }
+    return 0;
+}
+
+/* The whole file, checked in the order docs/study.md lists its keys; the first error wins. */
+static int load(struct jr *l, json_t *root, struct study *s)
+{
+    char *tmp = NULL;
+
+    if (load_head(l, root, s) || load_candidates(l, root, s) || load_workloads(l, root, s) ||
+        load_ladder(l, root, s) || check_clients(l, s) || load_measure(l, root, s) ||
+        load_target(l, root, s) || load_tco(l, root, s) || load_costs(l, root, s))
+        return -1;
     if (get_str(l, root, "output", "$", 1, &tmp))
         return -1;
     s->output = resolve(s, tmp);
