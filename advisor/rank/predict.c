@@ -124,229 +124,10 @@ void predict_set_destroy(struct predict_set *s)
     predict_set_init(s);
 }
 
-/* The configuration id of a point (as rankset.c joins). */
-static const char *point_config(const struct point *p, const struct predict_options *o)
-{
-    if (p->config)
-        return p->config;
-    for (size_t i = 0; i < o->n_maps; i++)
-        if (strcmp(o->maps[i].target, p->target) == 0)
-            return o->maps[i].config;
-    return p->target;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
-}
-
-/* Index of statistic pct among a group's (0 = mean), or -1. */
-static int stat_index(const struct predict_group *G, double pct)
-{
-    for (size_t k = 0; k < G->n_lat; k++)
-        if (G->lat_pct[k] == pct)
-            return (int)k;
-    return -1;
-}
-
-/* A member's levels from its points (cg: its curve group), pooled by curve.h's rule: the
- * throughput and its interval once, the latency of each of the group's statistics. 0, -1 out of
- * memory, -2 a point curve.h refuses (err says which). */
-static int member_curve(struct predict_member *M, const struct predict_group *G,
-                        const struct point_list *pts, const struct curve_group *cg, char *err,
-                        size_t cap)
-{
-    struct curve_spec spec = curve_spec_default();
-    struct curve_level *lv = malloc((cg->n ? cg->n : 1) * sizeof *lv);
-    size_t n = 0;
-    int rc = 0;
-    if (!lv)
-        return -1;
-    spec.x = CURVE_X_THREADS;
-    for (size_t k = 0; k < G->n_lat && rc == 0; k++) {
-        size_t nk = 0;
-        int crc;
-        spec.lat_pct = G->lat_pct[k]; /* 0 = the mean (G->lat_pct[0]) */
-        crc = curve_levels_points(pts, cg->idx, cg->n, &spec, lv, &nk, err, cap);
-        if (crc != CURVE_OK) {
-            rc = crc == CURVE_ENOMEM ? -1 : -2;
-            break;
-        }
-        if (k == 0) {
-            n = nk;
-            M->m = n;
-            M->threads = malloc((n ? n : 1) * sizeof *M->threads);
-            M->tps = malloc((n ? n : 1) * sizeof *M->tps);
-            M->rel_ci = malloc((n ? n : 1) * sizeof *M->rel_ci);
-            if (!M->threads || !M->tps || !M->rel_ci) {
-                rc = -1;
-                break;
-            }
-            for (size_t l = 0; l < n; l++) {
-                M->threads[l] = lv[l].n;
-                M->tps[l] = lv[l].x;
-                M->rel_ci[l] = lv[l].half95 / lv[l].x; /* NAN when unknown */
-                M->n_points += lv[l].reps;
-            }
-            /* the buffer pool the curve used: what was resident of the data (the smaller of
-             * the data and the pool), the largest over its points */
-            M->pool_mib = NAN;
-            for (size_t i = 0; i < cg->n; i++) {
-                const struct point *p = &pts->items[cg->idx[i]];
-                double d, b, used;
-                if (!point_has_server(p))
-                    continue;
-                d = p->server.v[PSRV_DATA_MIB];
-                b = p->server.v[PSRV_BUFFER_POOL_MIB];
-                /* both are needed: a data size alone says nothing of the pool it ran with */
-                used = isfinite(d) && isfinite(b) ? fmin(d, b) : NAN;
-                if (isfinite(used) && !(M->pool_mib >= used))
-                    M->pool_mib = used;
-            }
-        }
-        if (!(M->lat_ratio[k] = malloc((n ? n : 1) * sizeof *M->lat_ratio[k]))) {
-            rc = -1;
-            break;
-        }
-        /* the same points at the same levels: nk == n */
-        for (size_t l = 0; l < n; l++)
-            M->lat_ratio[k][l] = isfinite(lv[l].lat_s) ? lv[l].lat_s / (lv[l].n / lv[l].x) : NAN;
-    }
-    free(lv);
-    return rc;
-}
-
-static int cmp_member(const void *a, const void *b)
-{
-    const struct predict_member *x = a, *y = b;
-    if (x->instance->vcpu != y->instance->vcpu)
-        return x->instance->vcpu < y->instance->vcpu ? -1 : 1;
-    return strcmp(x->config, y->config);
-}
-
-/* The group of (family, workload, nodes), created when absent; NULL when out of memory. */
-static struct predict_group *group_of(struct predict_set *s, const char *family,
-                                      const char *workload, int nodes, long *index)
-{
-    struct predict_group *g;
-    for (size_t i = 0; i < s->n_groups; i++)
-        if (strcmp(s->groups[i].family, family) == 0 &&
-            strcmp(s->groups[i].workload, workload) == 0 && s->groups[i].nodes == nodes) {
-            *index = (long)i;
-            return &s->groups[i];
-        }
-    g = realloc(s->groups, (s->n_groups + 1) * sizeof *g);
-    if (!g)
-        return NULL;
-    s->groups = g;
-    g = &s->groups[s->n_groups];
-    memset(g, 0, sizeof *g);
-    snprintf(g->family, sizeof g->family, "%s", family);
-    snprintf(g->workload, sizeof g->workload, "%s", workload);
-    g->nodes = nodes;
-    g->target_stat = -1;
-    *index = (long)s->n_groups++;
-    return g;
-}
-
-/* Statistics, sizes, levels and leave-one-out of a group whose members are set. */
-static int group_finish(struct predict_set *s, struct predict_group *G,
-                        const struct point_list *pts, const struct curve_groups *groups, FILE *errf)
-{
-    char err[320];
-    size_t n_lv = 0;
-    /* statistics: the mean, then every percentile some counting point of the group carries */
-    G->n_lat = 1;
-    G->lat_pct[0] = 0;
-    for (size_t j = 0; j < G->n_members; j++) {
-        const struct curve_group *cg = curve_groups_find(groups, G->members[j].config, G->workload);
-        for (size_t a = 0; cg && a < cg->n; a++) {
-            const struct point *p = &pts->items[cg->idx[a]];
-            for (size_t k = 0; k < p->latency_ms.n_pct && G->n_lat < HWSCALE_MAX_LAT; k++)
-                if (stat_index(G, p->latency_ms.pct[k]) < 0)
-                    G->lat_pct[G->n_lat++] = p->latency_ms.pct[k];
-        }
-    }
-    for (size_t j = 0; j < G->n_members; j++) {
-        const struct curve_group *cg = curve_groups_find(groups, G->members[j].config, G->workload);
-        int mrc = cg ? member_curve(&G->members[j], G, pts, cg, err, sizeof err) : -1;
-        if (mrc == -2 && errf)
-            fprintf(errf, "sizeup: %s\n", err);
-        if (mrc != 0)
-            return mrc;
-    }
-    G->sizes = calloc(G->n_members, sizeof *G->sizes);
-    G->size_member = calloc(G->n_members, sizeof *G->size_member);
-    G->loo = calloc(G->n_members, sizeof *G->loo);
-    for (size_t j = 0; j < G->n_members; j++)
-        n_lv += G->members[j].m;
-    G->levels = malloc((n_lv ? n_lv : 1) * sizeof *G->levels);
-    if (!G->sizes || !G->size_member || !G->loo || !G->levels)
-        return -1;
-    n_lv = 0;
-    for (size_t j = 0; j < G->n_members; j++) {
-        struct predict_member *M = &G->members[j];
-        struct hwscale_size *z;
-        for (size_t l = 0; l < M->m; l++)
-            G->levels[n_lv++] = M->threads[l];
-        if (G->n_sizes > 0 && G->sizes[G->n_sizes - 1].vcpu == (double)M->instance->vcpu) {
-            if (errf)
-                fprintf(errf,
-                        "sizeup: note: family %s: %s has the same vCPU count (%d) as %s, which "
-                        "is used for it\n",
-                        G->family, M->config, M->instance->vcpu,
-                        G->members[G->size_member[G->n_sizes - 1]].config);
-            continue;
-        }
-        M->used = 1;
-        z = &G->sizes[G->n_sizes];
-        G->size_member[G->n_sizes++] = j;
-        z->vcpu = M->instance->vcpu;
-        z->m = M->m;
-        z->threads = M->threads;
-        z->tps = M->tps;
-        z->rel_ci = M->rel_ci;
-        z->n_lat = G->n_lat;
-        for (size_t k = 0; k < G->n_lat; k++)
-            z->lat_ratio[k] = M->lat_ratio[k];
-    }
-    qsort(G->levels, n_lv, sizeof *G->levels, cmp_double);
-    G->n_levels = 0;
-    for (size_t i = 0; i < n_lv; i++)
-        if (G->n_levels == 0 || G->levels[i] != G->levels[G->n_levels - 1])
-            G->levels[G->n_levels++] = G->levels[i];
-    G->target_stat = stat_index(G, s->opt.slo.pct);
-    if (hwscale_validate(G->sizes, G->n_sizes, G->target_stat, s->opt.slo.target_s, G->loo, &G->val,
-                         err, sizeof err) != 0) {
-        if (errf)
-            fprintf(errf, "sizeup: family %s (%s): %s\n", G->family, G->workload, err);
-        return -2;
-    }
-    G->rel95 = G->n_sizes >= 2 ? G->val.rel95 : HWSCALE_ONE_SIZE_REL95;
-    return 0;
-}
-
-/* The workload names to predict: opt's, or every workload of the measured curves (in the order
- * of their first point). */
-static size_t workloads(const struct predict_set *s, const struct curve_groups *groups,
-                        const char **out, size_t cap)
-{
-    size_t n = 0;
-    if (s->opt.workload) {
-        out[0] = s->opt.workload;
-        return 1;
-    }
-    for (size_t i = 0; i < groups->n && n < cap; i++) {
-        int seen = 0;
-        if (groups->g[i].n == 0)
-            continue;
-        for (size_t j = 0; j < n && !seen; j++)
-            seen = strcmp(out[j], groups->g[i].workload) == 0;
-        if (!seen)
-            out[n++] = groups->g[i].workload;
-    }
-    return n;
 }
 
 static int push_row(struct predict_set *s, const struct predict_row *r)
@@ -488,246 +269,208 @@ static int score_ratio(const struct predict_set *s, size_t g, const struct cat_i
     return 0;
 }
 
+/* What the rows of predict_set_build share. */
+struct rows_ctx {
+    struct predict_set *s;
+    const struct predict_join *j;
+    long **curve_of;     /* [group * (n_transfer + 1) + rule][instance]: its curve, -3 not made
+                            yet; rule 0 without transfer */
+    size_t n_maps;       /* entries of curve_of */
+    unsigned char *told; /* [instance]: its missing vcpu was reported */
+    int problems;
+    FILE *errf;
+};
+
+/* Where a row is predicted from: its group (-1 none), the transfer rule (0 none, else its
+ * index + 1), the per-core ratio and how it was found. */
+struct row_source {
+    long gi;
+    size_t rule;
+    int transfer, from_clock, no_score;
+    double ratio;
+    struct score_xfer sx;
+};
+
+/* An instance of family f without vcpu: bad input when its family was measured for workload
+ * wl, named once per instance (exit 3). */
+static void row_no_vcpu(struct rows_ctx *X, const struct cat_instance *in, const char *f,
+                        const char *wl)
+{
+    const struct predict_set *s = X->s;
+    size_t ii = (size_t)(in - s->cat->instances);
+    for (size_t g = 0; g < s->n_groups && !X->told[ii]; g++)
+        if (strcmp(s->groups[g].family, f) == 0 && strcmp(s->groups[g].workload, wl) == 0) {
+            X->told[ii] = 1;
+            X->problems++;
+            if (X->errf)
+                fprintf(X->errf,
+                        "sizeup: %s%sinstance '%s' (family %s, measured) has no vcpu: "
+                        "its configurations are not predicted; give its vcpu count\n",
+                        in->where ? in->where : "", in->where ? ": " : "", in->id, f);
+        }
+}
+
+/* The group configuration cf (instance in, family f) of workload wl is predicted from: its own
+ * family's, else the first transfer rule's source family with a group, and that rule's ratio
+ * (a number, the clocks' or the scores'). */
+static void row_source_find(const struct predict_set *s, const struct cat_config *cf,
+                            const struct cat_instance *in, const char *f, const char *wl,
+                            struct row_source *src)
+{
+    const struct predict_options *opt = &s->opt;
+    for (size_t g = 0; g < s->n_groups && src->gi < 0; g++)
+        if (strcmp(s->groups[g].family, f) == 0 && strcmp(s->groups[g].workload, wl) == 0 &&
+            s->groups[g].nodes == cf->nodes)
+            src->gi = (long)g;
+    for (size_t t = 0; src->gi < 0 && t < opt->n_transfer; t++) {
+        if (strcmp(opt->transfer[t].family, f) != 0)
+            continue;
+        for (size_t g = 0; g < s->n_groups && src->gi < 0; g++)
+            if (strcmp(s->groups[g].family, opt->transfer[t].from) == 0 &&
+                strcmp(s->groups[g].workload, wl) == 0 && s->groups[g].nodes == cf->nodes)
+                src->gi = (long)g;
+        if (src->gi >= 0) {
+            src->transfer = 1;
+            src->rule = t + 1;
+            src->ratio = opt->transfer[t].ratio;
+            if (opt->transfer[t].score) {
+                if (score_ratio(s, (size_t)src->gi, in, f, &opt->transfer[t], &src->ratio,
+                                &src->sx) != 0)
+                    src->no_score = 1;
+            } else if (isnan(src->ratio)) {
+                double clk = group_clock(&s->groups[src->gi]);
+                src->from_clock = 1;
+                src->ratio = in->clock_ghz > 0 && clk > 0 ? in->clock_ghz / clk : NAN;
+            }
+        }
+    }
+}
+
+/* Memory: the smallest pool a measured size of group G ran with must fit in instance in (a
+ * size between two measured ones needs no more than the smaller had); r is PREDICT_NO_MEMORY
+ * when it does not, mem_unchecked when in gives no memory to check. */
+static void row_memory(const struct predict_group *G, const struct cat_instance *in,
+                       struct predict_row *r)
+{
+    double pool = NAN, mem = in->memory_gib * 1024 * PREDICT_POOL_SHARE;
+    for (size_t z = 0; z < G->n_sizes; z++) {
+        double u = G->members[G->size_member[z]].pool_mib;
+        if (isfinite(u) && !(pool <= u))
+            pool = u;
+    }
+    r->mem_unchecked = isfinite(pool) && !(in->memory_gib > 0);
+    if (isfinite(pool) && in->memory_gib > 0 && mem < pool) {
+        r->status = PREDICT_NO_MEMORY;
+        r->pool_mib = pool;
+        r->mem_mib = mem;
+    }
+}
+
+/* The predicted curve of row r (instance in), shared per (group, transfer rule, instance): made
+ * when first asked; r is PREDICT_FAILED when the model refused it. @return 0, -1 out of memory. */
+static int row_curve(struct rows_ctx *X, const struct row_source *src,
+                     const struct cat_instance *in, struct predict_row *r)
+{
+    struct predict_set *s = X->s;
+    size_t mi = (size_t)src->gi * (s->opt.n_transfer + 1) + src->rule;
+    size_t ii = (size_t)(in - s->cat->instances);
+    long *map = X->curve_of[mi];
+    if (!map) {
+        map = X->curve_of[mi] = malloc((s->cat->n_instances + 1) * sizeof *map);
+        if (!map)
+            return -1;
+        for (size_t x = 0; x <= s->cat->n_instances; x++)
+            map[x] = -3; /* not made yet */
+    }
+    if (map[ii] == -3) {
+        long c = make_curve(s, (size_t)src->gi, in, src->transfer, src->ratio, src->from_clock,
+                            src->sx.spec ? &src->sx : NULL, X->errf);
+        if (c == -2)
+            return -1;
+        map[ii] = c;
+    }
+    r->curve = map[ii];
+    if (r->curve < 0)
+        r->status = PREDICT_FAILED;
+    return 0;
+}
+
+/* The row of configuration k and workload w: its status and, predicted, its curve.
+ * @return 0, -1 out of memory. */
+static int row_build(struct rows_ctx *X, size_t k, size_t w)
+{
+    struct predict_set *s = X->s;
+    const struct cat_catalog *cat = s->cat;
+    const struct cat_config *cf = &cat->configs[k];
+    const struct cat_instance *in = cf->instance ? cat_find_instance(cat, cf->instance) : NULL;
+    const char *wl = X->j->wl[w], *f;
+    struct row_source src = {.gi = -1, .ratio = 1};
+    struct predict_row r;
+    char fam[64];
+    f = in ? cat_instance_family(in, fam, sizeof fam) : NULL;
+    memset(&r, 0, sizeof r);
+    r.config = cf->id;
+    r.workload = wl;
+    r.curve = -1;
+    if (f)
+        snprintf(r.family, sizeof r.family, "%s", f);
+    if (X->j->measured[k * X->j->n_wl + w])
+        r.status = PREDICT_MEASURED;
+    else if (!f)
+        r.status = PREDICT_NO_FAMILY;
+    else if (in->vcpu <= 0) {
+        r.status = PREDICT_NO_VCPU;
+        row_no_vcpu(X, in, f, wl);
+    } else {
+        row_source_find(s, cf, in, f, wl, &src);
+        if (src.gi < 0)
+            r.status = PREDICT_NO_SIBLING;
+        else if (src.no_score)
+            r.status = PREDICT_NO_SCORE;
+        else if (isnan(src.ratio))
+            r.status = PREDICT_NO_CLOCK;
+        else
+            row_memory(&s->groups[src.gi], in, &r);
+    }
+    if (src.gi >= 0 && r.status == PREDICT_OK && row_curve(X, &src, in, &r) != 0)
+        return -1;
+    return push_row(s, &r);
+}
+
 int predict_set_build(struct predict_set *s, const struct point_list *pts,
                       const struct cat_catalog *cat, const struct predict_options *opt, FILE *errf)
 {
-    long **curve_of = NULL;
-    const char **keys = NULL, **bad = NULL, *wl[64];
-    unsigned char *measured = NULL; /* [config][workload] */
-    unsigned char *told = NULL;     /* [instance]: its missing vcpu was reported */
-    size_t n_bad = 0, n_wl, n_maps = 0;
-    struct curve_groups groups;
-    int problems = 0, rc = -1;
-    char fam[64];
+    struct predict_join j;
+    struct rows_ctx X;
+    int rc = -1, jrc;
 
     predict_set_init(s);
-    memset(&groups, 0, sizeof groups);
+    memset(&j, 0, sizeof j);
+    memset(&X, 0, sizeof X);
     s->opt = *opt;
     s->cat = cat;
-    keys = malloc((pts->n + 1) * sizeof *keys);
-    bad = malloc((pts->n + 1) * sizeof *bad);
-    if (!keys || !bad)
+    X.s = s;
+    X.j = &j;
+    X.errf = errf;
+    if ((jrc = predict_join_points(s, pts, &j, errf)) < 0 ||
+        !(X.told = calloc(cat->n_instances + 1, 1)))
         goto nomem;
-    /* join: keys[i] = the id of the point's configuration, NULL when it joins none; the curves
-       (and which points count, the pooled level records) are curve.h's */
-    for (size_t i = 0; i < pts->n; i++) {
-        const struct point *p = &pts->items[i];
-        const char *id = point_config(p, opt);
-        const struct cat_config *cf;
-        keys[i] = NULL;
-        if (!curve_point_counts(p) || p->threads <= 0 || !(p->tps > 0) ||
-            (opt->workload && strcmp(p->workload, opt->workload) != 0))
-            continue;
-        cf = cat_find_config(cat, id);
-        if (!cf) {
-            int seen = 0;
-            for (size_t j = 0; j < n_bad && !seen; j++)
-                seen = strcmp(bad[j], id) == 0;
-            if (!seen) {
-                bad[n_bad++] = id;
-                problems++;
-                if (errf)
-                    fprintf(errf,
-                            "sizeup: %s:%ld: target '%s': configuration '%s' is not in the "
-                            "catalogs; give its id as the points' config or with --map %s=ID\n",
-                            p->source_file ? p->source_file : "-", p->source_line, p->target, id,
-                            p->target);
-            }
-            continue;
-        }
-        keys[i] = cf->id;
-        if (!s->source_file)
-            s->source_file = p->source_file;
-    }
-    if (curve_groups_build(&groups, pts, keys) != CURVE_OK)
+    X.problems = jrc;
+    jrc = predict_groups_build(s, pts, &j, errf);
+    if (jrc == -1)
         goto nomem;
-    for (size_t i = 0; i < groups.n; i++)
-        s->n_points += groups.g[i].n + groups.g[i].n_pooled;
-    n_wl = workloads(s, &groups, wl, 64);
-    measured = calloc(cat->n_configs * (n_wl ? n_wl : 1) + 1, 1);
-    told = calloc(cat->n_instances + 1, 1);
-    if (!measured || !told)
-        goto nomem;
-    for (size_t i = 0; i < groups.n; i++)
-        for (size_t w = 0; groups.g[i].n > 0 && w < n_wl; w++)
-            if (strcmp(groups.g[i].workload, wl[w]) == 0)
-                measured[(size_t)(cat_find_config(cat, groups.g[i].key) - cat->configs) * n_wl +
-                         w] = 1;
-    /* groups: one per (family, workload, nodes) with measured members */
-    for (size_t w = 0; w < n_wl; w++)
-        for (size_t k = 0; k < cat->n_configs; k++) {
-            const struct cat_config *cf = &cat->configs[k];
-            const struct cat_instance *in;
-            const char *f;
-            struct predict_group *G;
-            struct predict_member *M;
-            long gi;
-            if (!measured[k * n_wl + w])
-                continue;
-            in = cf->instance ? cat_find_instance(cat, cf->instance) : NULL;
-            f = in ? cat_instance_family(in, fam, sizeof fam) : NULL;
-            if (!in || !f || in->vcpu <= 0) {
-                if (errf && in && f && in->where)
-                    fprintf(errf,
-                            "sizeup: note: %s: instance '%s' has no vcpu: %s is measured but "
-                            "predicts nothing\n",
-                            in->where, in->id, cf->id);
-                else if (errf)
-                    fprintf(errf, "sizeup: note: %s is measured but predicts nothing: %s\n", cf->id,
-                            !in  ? "it is not a cloud instance"
-                            : !f ? "its instance has no family"
-                                 : "its instance has no vcpu in the catalog");
-                continue;
-            }
-            if (!(G = group_of(s, f, wl[w], cf->nodes, &gi)))
-                goto nomem;
-            M = realloc(G->members, (G->n_members + 1) * sizeof *M);
-            if (!M)
-                goto nomem;
-            G->members = M;
-            M = &G->members[G->n_members++];
-            memset(M, 0, sizeof *M);
-            M->config = cf->id;
-            M->instance = in;
-        }
-    if (s->n_groups == 0) {
-        if (errf)
-            fprintf(errf, "sizeup: no measured point joins a catalog configuration on an instance "
-                          "with a family and a vcpu count: nothing to predict from\n");
+    if (jrc == -2)
         goto fail;
-    }
-    for (size_t g = 0; g < s->n_groups; g++) {
-        struct predict_group *G = &s->groups[g];
-        int frc;
-        qsort(G->members, G->n_members, sizeof *G->members, cmp_member);
-        frc = group_finish(s, G, pts, &groups, errf);
-        if (frc == -1)
-            goto nomem;
-        if (frc == -2)
-            goto fail;
-    }
-    /* rows: every configuration x workload; curves shared per (group, transfer rule, instance):
-       curve_of[g * (n_transfer + 1) + t][instance index], t = 0 without transfer */
-    n_maps = s->n_groups * (opt->n_transfer + 1);
-    curve_of = calloc(n_maps, sizeof *curve_of);
-    if (!curve_of)
+    /* rows: every configuration x workload; curves shared per (group, transfer rule, instance) */
+    X.n_maps = s->n_groups * (opt->n_transfer + 1);
+    X.curve_of = calloc(X.n_maps, sizeof *X.curve_of);
+    if (!X.curve_of)
         goto nomem;
-    for (size_t w = 0; w < n_wl; w++)
-        for (size_t k = 0; k < cat->n_configs; k++) {
-            const struct cat_config *cf = &cat->configs[k];
-            const struct cat_instance *in =
-                cf->instance ? cat_find_instance(cat, cf->instance) : NULL;
-            const char *f = in ? cat_instance_family(in, fam, sizeof fam) : NULL;
-            struct predict_row r;
-            long gi = -1;
-            size_t rule = 0;
-            int transfer = 0, from_clock = 0, no_score = 0;
-            double ratio = 1;
-            struct score_xfer sx = {0};
-            memset(&r, 0, sizeof r);
-            r.config = cf->id;
-            r.workload = wl[w];
-            r.curve = -1;
-            if (f)
-                snprintf(r.family, sizeof r.family, "%s", f);
-            if (measured[k * n_wl + w])
-                r.status = PREDICT_MEASURED;
-            else if (!f)
-                r.status = PREDICT_NO_FAMILY;
-            else if (in->vcpu <= 0) {
-                /* bad input when its family was measured: named once per instance (exit 3) */
-                size_t ii = (size_t)(in - cat->instances);
-                r.status = PREDICT_NO_VCPU;
-                for (size_t g = 0; g < s->n_groups && !told[ii]; g++)
-                    if (strcmp(s->groups[g].family, f) == 0 &&
-                        strcmp(s->groups[g].workload, wl[w]) == 0) {
-                        told[ii] = 1;
-                        problems++;
-                        if (errf)
-                            fprintf(errf,
-                                    "sizeup: %s%sinstance '%s' (family %s, measured) has no vcpu: "
-                                    "its configurations are not predicted; give its vcpu count\n",
-                                    in->where ? in->where : "", in->where ? ": " : "", in->id, f);
-                    }
-            } else {
-                for (size_t g = 0; g < s->n_groups && gi < 0; g++)
-                    if (strcmp(s->groups[g].family, f) == 0 &&
-                        strcmp(s->groups[g].workload, wl[w]) == 0 &&
-                        s->groups[g].nodes == cf->nodes)
-                        gi = (long)g;
-                for (size_t t = 0; gi < 0 && t < opt->n_transfer; t++) {
-                    if (strcmp(opt->transfer[t].family, f) != 0)
-                        continue;
-                    for (size_t g = 0; g < s->n_groups && gi < 0; g++)
-                        if (strcmp(s->groups[g].family, opt->transfer[t].from) == 0 &&
-                            strcmp(s->groups[g].workload, wl[w]) == 0 &&
-                            s->groups[g].nodes == cf->nodes)
-                            gi = (long)g;
-                    if (gi >= 0) {
-                        transfer = 1;
-                        rule = t + 1;
-                        ratio = opt->transfer[t].ratio;
-                        if (opt->transfer[t].score) {
-                            if (score_ratio(s, (size_t)gi, in, f, &opt->transfer[t], &ratio, &sx) !=
-                                0)
-                                no_score = 1;
-                        } else if (isnan(ratio)) {
-                            double src = group_clock(&s->groups[gi]);
-                            from_clock = 1;
-                            ratio = in->clock_ghz > 0 && src > 0 ? in->clock_ghz / src : NAN;
-                        }
-                    }
-                }
-                if (gi < 0)
-                    r.status = PREDICT_NO_SIBLING;
-                else if (no_score)
-                    r.status = PREDICT_NO_SCORE;
-                else if (isnan(ratio))
-                    r.status = PREDICT_NO_CLOCK;
-                else {
-                    /* memory: the smallest pool a measured size of the family ran with must fit
-                     * (a size between two measured ones needs no more than the smaller had) */
-                    const struct predict_group *G = &s->groups[gi];
-                    double pool = NAN, mem = in->memory_gib * 1024 * PREDICT_POOL_SHARE;
-                    for (size_t z = 0; z < G->n_sizes; z++) {
-                        double u = G->members[G->size_member[z]].pool_mib;
-                        if (isfinite(u) && !(pool <= u))
-                            pool = u;
-                    }
-                    r.mem_unchecked = isfinite(pool) && !(in->memory_gib > 0);
-                    if (isfinite(pool) && in->memory_gib > 0 && mem < pool) {
-                        r.status = PREDICT_NO_MEMORY;
-                        r.pool_mib = pool;
-                        r.mem_mib = mem;
-                    }
-                }
-            }
-            if (gi >= 0 && r.status == PREDICT_OK) {
-                size_t mi = (size_t)gi * (opt->n_transfer + 1) + rule;
-                size_t ii = (size_t)(in - cat->instances);
-                long *map = curve_of[mi];
-                if (!map) {
-                    map = curve_of[mi] = malloc((cat->n_instances + 1) * sizeof *map);
-                    if (!map)
-                        goto nomem;
-                    for (size_t x = 0; x <= cat->n_instances; x++)
-                        map[x] = -3; /* not made yet */
-                }
-                if (map[ii] == -3) {
-                    long c = make_curve(s, (size_t)gi, in, transfer, ratio, from_clock,
-                                        sx.spec ? &sx : NULL, errf);
-                    if (c == -2)
-                        goto nomem;
-                    map[ii] = c;
-                }
-                r.curve = map[ii];
-                if (r.curve < 0)
-                    r.status = PREDICT_FAILED;
-            }
-            if (push_row(s, &r) != 0)
+    for (size_t w = 0; w < j.n_wl; w++)
+        for (size_t k = 0; k < cat->n_configs; k++)
+            if (row_build(&X, k, w) != 0)
                 goto nomem;
-        }
-    rc = problems;
+    rc = X.problems;
     goto done;
 nomem:
     if (errf)
@@ -735,15 +478,12 @@ nomem:
 fail:
     rc = -1;
 done:
-    if (curve_of)
-        for (size_t g = 0; g < n_maps; g++)
-            free(curve_of[g]);
-    free(curve_of);
-    curve_groups_destroy(&groups);
-    free(keys);
-    free(bad);
-    free(measured);
-    free(told);
+    if (X.curve_of)
+        for (size_t g = 0; g < X.n_maps; g++)
+            free(X.curve_of[g]);
+    free(X.curve_of);
+    free(X.told);
+    predict_join_destroy(&j);
     if (rc < 0)
         predict_set_destroy(s);
     return rc;

@@ -2,8 +2,9 @@
  * predict.h - curves of catalog configurations that were not measured, predicted from the
  * measured configurations of the same instance family (`sizeup predict`, `sizeup rank
  * --predict`). The scaling model is models/hwscale.h; docs/predict.md is the user's page. It
- * fronts predict.c (the set and its rows) and predict_points.c (a row as point records); the
- * writers are present/predict_output.h's.
+ * fronts predict.c (the set and its rows), predict_join.c (the points joined to configurations
+ * and the groups of measured sizes, the parts of predict_set_build that read the points) and
+ * predict_points.c (a row as point records); the writers are present/predict_output.h's.
  *
  *     struct predict_set s;
  *     predict_set_init(&s);
@@ -42,6 +43,7 @@
 #define SIZEUP_ADVISOR_PREDICT_H
 
 #include "catalog.h"
+#include "curve.h"
 #include "hwscale.h"
 #include "point.h"
 #include "rankset.h"
@@ -218,6 +220,40 @@ int predict_set_build(struct predict_set *s, const struct point_list *pts,
 
 /** Text of a status: "predicted", "measured", "not predicted: probe one size of family %s"... */
 const char *predict_status_text(enum predict_status st);
+
+/* ---- predict_join.c: the measured side of predict_set_build --------------------------------- */
+
+/* The points joined to the catalogs' configurations (the Join above). */
+struct predict_join {
+    const char **keys; /* [point]: its configuration id, NULL when it joins none */
+    const char **bad;  /* configuration ids joining nothing, said once each */
+    size_t n_bad;
+    struct curve_groups groups; /* the measured curves, by configuration id and workload */
+    const char *wl[64];         /* the workloads predicted: opt's, or every measured one */
+    size_t n_wl;
+    unsigned char *measured; /* [config * n_wl + workload]: 1 when it has points of its own */
+};
+
+/**
+ * Join pts to s->cat's configurations (s->opt and s->cat set), build the measured curves, and
+ * set s->source_file and s->n_points. A point joining no configuration is said on errf once per
+ * configuration id. j starts zeroed; free it with predict_join_destroy, success or not.
+ * @return the number of configuration ids said (>= 0), or -1 out of memory.
+ */
+int predict_join_points(struct predict_set *s, const struct point_list *pts, struct predict_join *j,
+                        FILE *errf);
+
+/**
+ * Build s's groups from the measured configurations of j (Families above), each with its
+ * sizes, levels and leave-one-out validation.
+ * @return 0; -1 out of memory; -2 nothing to predict from, or a point or group the model
+ *         refused (said on errf).
+ */
+int predict_groups_build(struct predict_set *s, const struct point_list *pts,
+                         const struct predict_join *j, FILE *errf);
+
+/** Free what a join owns and zero it. */
+void predict_join_destroy(struct predict_join *j);
 
 /* ---- predict_points.c ------------------------------------------------------------------- */
 
