@@ -356,7 +356,7 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
     if (oltp_opts_check(&cfg->oltp, msg, sizeof msg))
         return cli_usage_error("probe", "%s", msg);
     if (pc->slo.target_s > 0 && !cli_given(&cmd_probe_cli, &a, "max-latency"))
-        pc->ladder.max_latency_ms = 4 * pc->slo.target_s * 1e3;
+        pc->ladder.max_latency_ms = ladder_latency_bound_ms(&pc->slo);
     if (cli_given(&cmd_probe_cli, &a, "precision") &&
         (cli_given(&cmd_probe_cli, &a, "time") || cli_given(&cmd_probe_cli, &a, "events")))
         return cli_usage_error("probe", "--precision calibrates the run length; it excludes "
@@ -464,11 +464,11 @@ static int run_levels_locked(struct probe_cli *pc)
     char err[600];
     json_t *opts;
     int rc, opened;
-    /* the latency the ladder bounds: the --slo statistic, else the --percentile (else p95) */
-    int avg = pc->slo.target_s > 0 && pc->slo.pct == 0;
-    double pct = pc->slo.target_s > 0     ? pc->slo.pct
-                 : pc->cfg.percentile > 0 ? pc->cfg.percentile
-                                          : 95;
+    /* the latency target, whose statistic the ladder bounds: --slo, else the --percentile
+     * (else p95) with no target */
+    struct slo slo = pc->slo.target_s > 0
+                         ? pc->slo
+                         : (struct slo){pc->cfg.percentile > 0 ? pc->cfg.percentile : 95, 0};
     point_list_init(&done);
     if (pc->out && pc->resume) {
         /* a torn last record (power loss) is set aside, not a reason to stop (issue 27.11) */
@@ -511,8 +511,7 @@ static int run_levels_locked(struct probe_cli *pc)
     so.options = opts;
     so.give_up_s = pc->give_up_s;
     so.remeasure = pc->remeasure;
-    so.latency_pct = pct;
-    so.latency_avg = avg;
+    so.latency = slo;
     so.recheck_tables = 1;
     memset(&d, 0, sizeof d);
     d.target = pc->target;
@@ -524,8 +523,7 @@ static int run_levels_locked(struct probe_cli *pc)
     d.done = pc->resume ? &done : NULL;
     d.history = &done;
     d.done_name = pc->out;
-    d.latency_pct = pct;
-    d.latency_avg = avg;
+    d.slo = slo;
     /* this database's probe tables for this run alone; the parts of a multi-client level
      * leave it to their launcher (probes/dblock.h) */
     d.lock_conn = pc->cfg.client_count ? NULL : &pc->cfg.conn;
@@ -533,7 +531,7 @@ static int run_levels_locked(struct probe_cli *pc)
     /* calibrated: in passes (advisor/passes.h) */
     probe_drive_passes(&d, &pc->cfg,
                        pc->threads.auto_threads ? pc->ladder.max_points : pc->threads.n,
-                       pc->replicates, pc->budget_s, pc->slo.pct, pc->slo.target_s * 1e3);
+                       pc->replicates, pc->budget_s);
     rc = cli_exit_of_drive(probe_curve_run(&so, &d, NULL, &opened, stderr));
     /* resumed in passes: the new level records pool the replicates the older ones did, and
      * more; the older ones go (levelfile.h) */

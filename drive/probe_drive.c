@@ -66,7 +66,7 @@ static enum drive_status start(struct probe_session *s, const struct probe_drive
 }
 
 void probe_drive_passes(struct probe_drive_opts *o, const struct probe_config *cfg, size_t levels,
-                        unsigned replicates, double budget_s, double slo_pct, double slo_ms)
+                        unsigned replicates, double budget_s)
 {
     o->passes = cfg->precision > 0;
     o->popts = passes_opts_default();
@@ -90,9 +90,8 @@ void probe_drive_passes(struct probe_drive_opts *o, const struct probe_config *c
     o->popts.budget_s = budget_s > 0 ? budget_s : (double)levels * cfg->max_time_s;
     o->popts.all_decide = !o->auto_threads;
     o->popts.seed = cfg->rand_seed ? cfg->rand_seed : (unsigned)time(NULL);
-    if (slo_ms > 0) {
-        o->popts.slo.pct = slo_pct;
-        o->popts.slo.target_s = slo_ms / 1e3;
+    if (o->slo.target_s > 0) {
+        o->popts.slo = o->slo;
     }
 }
 
@@ -168,10 +167,11 @@ static void level_timed(struct probe_session *s, unsigned threads,
         lv->cost_s = now_s() - t0;
 }
 
-/* The latency of a point that the ladder bounds: its mean or its latency_pct percentile, ms. */
+/* The latency of a point that the ladder bounds: o->slo's statistic (the mean or a
+ * percentile), ms. */
 static double point_latency(const struct point *p, const struct probe_drive_opts *o)
 {
-    return o->latency_avg ? p->latency_ms.avg : point_percentile(p, o->latency_pct);
+    return o->slo.pct == 0 ? p->latency_ms.avg : point_percentile(p, o->slo.pct);
 }
 
 /* The pass a replicate's record says it was measured in (extra.interval.pass), else 1. */

@@ -33,6 +33,7 @@
 #include "passes.h"
 #include "point.h"
 #include "session.h"
+#include "slo.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -51,11 +52,12 @@ struct probe_drive_opts {
      * those of this curve (o->target and o->workload) are left out when done is set, since
      * their replicates are taken again */
     const struct point_list *history;
-    const char *done_name;    /* where they are, for messages */
-    double latency_pct;       /* the percentile the ladder bounds (max_latency_ms) */
-    int latency_avg;          /* 1: the ladder bounds the mean latency instead */
-    FILE *progress;           /* progress lines; NULL = none */
-    int passes;               /* 1: measure in passes (calibrated levels only) */
+    const char *done_name; /* where they are, for messages */
+    struct slo slo; /* the latency target: its statistic (pct 0: the mean) is the one the auto
+                     * ladder bounds at ladder.max_latency_ms and the passes aim at; target_s 0:
+                     * no target (the statistic then is the probe's --percentile) */
+    FILE *progress; /* progress lines; NULL = none */
+    int passes;     /* 1: measure in passes (calibrated levels only) */
     struct passes_opts popts; /* their options (precision, replicates, budget, lengths) */
     /* take this database's lock (probes/dblock.h) once the server answered and the tables
      * passed their check, held until the levels end; NULL: the caller holds it (a study) or
@@ -87,10 +89,10 @@ struct probe_drive_result {
  * precision, min and max time from cfg, first-pass replicates at most 10 s (or --max-time when
  * that is not above --min-time, or with one pass), replicates most per level (1..PASSES_MAX_REPS),
  * budget_s (0: levels x max time, today's longest), every level deciding for a list, the latency
- * target (slo_ms 0: none), the shuffle seeded from cfg->rand_seed or the time.
+ * target (o->slo; target_s 0: none), the shuffle seeded from cfg->rand_seed or the time.
  */
 void probe_drive_passes(struct probe_drive_opts *o, const struct probe_config *cfg, size_t levels,
-                        unsigned replicates, double budget_s, double slo_pct, double slo_ms);
+                        unsigned replicates, double budget_s);
 
 /**
  * Open the session (connect, max_connections), check the tables, then measure the levels

@@ -165,14 +165,13 @@ static enum probe_level_status make_parts(const struct client_job *jobs, unsigne
  * when the point does not count, else PROBE_LEVEL_OK. */
 static enum probe_level_status merged_figures(const struct point *m, const struct client_job *jobs,
                                               unsigned clients, unsigned threads,
-                                              double latency_pct, int latency_avg,
+                                              const struct slo *stat,
                                               const struct study_clients_out *o, char *flags,
                                               size_t cap, struct probe_level *lv)
 {
     enum probe_level_status st = PROBE_LEVEL_OK;
     lv->tps = m->tps;
-    lv->latency_ms =
-        latency_avg ? m->latency_ms.avg : point_percentile(m, latency_pct > 0 ? latency_pct : 95);
+    lv->latency_ms = stat->pct == 0 ? m->latency_ms.avg : point_percentile(m, stat->pct);
     fault_flags(m, flags, cap);
     lv->counts = curve_point_counts(m) && m->transactions > 0;
     lv->kept_s = m->duration_s;
@@ -180,7 +179,7 @@ static enum probe_level_status merged_figures(const struct point *m, const struc
         fprintf(o->log,
                 "%u threads over %u clients (merged): %.2f tps, latency %s %.2f ms, "
                 "%.0f transactions%s%s\n",
-                threads, clients, m->tps, latency_avg ? "avg" : "percentile", lv->latency_ms,
+                threads, clients, m->tps, stat->pct == 0 ? "avg" : "percentile", lv->latency_ms,
                 (double)m->transactions, flags[0] ? ", flagged " : "", flags);
         fflush(o->log);
     }
@@ -196,7 +195,7 @@ static enum probe_level_status merged_figures(const struct point *m, const struc
 }
 
 enum probe_level_status study_clients_level(const struct probe_config *cfg, unsigned clients,
-                                            unsigned threads, double latency_pct, int latency_avg,
+                                            unsigned threads, const struct slo *stat,
                                             const struct study_clients_out *o,
                                             struct probe_level *lv)
 {
@@ -248,8 +247,7 @@ enum probe_level_status study_clients_level(const struct probe_config *cfg, unsi
         st = PROBE_LEVEL_FAILED;
         goto out;
     }
-    st = merged_figures(&merged.items[0], jobs, clients, threads, latency_pct, latency_avg, o,
-                        flags, sizeof flags, lv);
+    st = merged_figures(&merged.items[0], jobs, clients, threads, stat, o, flags, sizeof flags, lv);
 out:
     lv->status = st;
     for (size_t k = 0; jobs && k < started; k++)

@@ -25,6 +25,7 @@
 
 #include "probe.h"
 #include "session.h"
+#include "slo.h"
 
 #include <stdio.h>
 
@@ -46,13 +47,14 @@ struct study_clients_out {
  * @param cfg  the candidate's configuration (time_s > 0 fixed, precision 0: the caller's);
  *             copied per client with client_index, client_count and start_at set
  * @param lv   filled as probe_session_level() fills it (threads, status, counts, tps, latency
- *             at latency_pct or the mean when latency_avg, flags); lv->record is NULL
+ *             of stat's statistic: the mean when stat->pct is 0, else that percentile;
+ *             flags); lv->record is NULL
  * @return lv->status: PROBE_LEVEL_OK, _FLAGGED, _INTERRUPTED, _UNREACHABLE, _FATAL, _REFUSED
  *         (no connection could be made or prepared: nothing recorded), _FAILED (set-up, the
  *         merge or a write failed; said on stderr).
  */
 enum probe_level_status study_clients_level(const struct probe_config *cfg, unsigned clients,
-                                            unsigned threads, double latency_pct, int latency_avg,
+                                            unsigned threads, const struct slo *stat,
                                             const struct study_clients_out *o,
                                             struct probe_level *lv);
 

@@ -205,8 +205,7 @@ static enum drive_status clients_curve(const struct study_probes *sp, size_t i, 
             continue;
         fprintf(stderr, "study: %s: %s, %ld threads over %ld clients, %.0f s\n", c->target,
                 s->wl[w].name, s->ladder[k], c->clients, cfg.time_s);
-        st = study_clients_level(&cfg, (unsigned)c->clients, (unsigned)s->ladder[k],
-                                 s->target.pct > 0 ? s->target.pct : 95, s->target.pct == 0, &o,
+        st = study_clients_level(&cfg, (unsigned)c->clients, (unsigned)s->ladder[k], &s->target, &o,
                                  &lv);
         switch (st) {
         case PROBE_LEVEL_OK:
@@ -646,14 +645,12 @@ static double curve_opts(const struct study *s, const struct study_candidate *c,
             d->history = hist;
     }
     d->done_name = f->results;
-    d->latency_pct = s->target.pct > 0 ? s->target.pct : 95;
-    d->latency_avg = s->target.pct == 0;
+    d->slo = s->target;
     d->progress = stderr;
     /* calibrated levels measured in passes, as `probe run` does; the budget leaves room
      * for the deciding levels' replicates beyond the first pass (study.h) */
     budget_s = s->budget_s > 0 ? s->budget_s : STUDY_BUDGET_FACTOR * (double)nlv * cfg->max_time_s;
-    probe_drive_passes(d, cfg, nlv, STUDY_REPLICATES, budget_s, s->target.pct,
-                       s->target.target_s * 1e3);
+    probe_drive_passes(d, cfg, nlv, STUDY_REPLICATES, budget_s);
     return budget_s;
 }
 

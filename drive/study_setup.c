@@ -43,7 +43,7 @@ struct ladder_opts study_setup_ladder(const struct study *s)
     struct ladder_opts lo = ladder_opts_default();
     lo.max_threads = (unsigned)s->max_threads;
     lo.max_points = (size_t)s->max_points;
-    lo.max_latency_ms = 4 * s->target.target_s * 1e3;
+    lo.max_latency_ms = ladder_latency_bound_ms(&s->target);
     return lo;
 }
 
@@ -90,8 +90,7 @@ struct probe_session *study_setup_session(const struct study_candidate *c,
     so.options = options;
     so.give_up_s = STUDY_GIVE_UP_S;
     so.remeasure = STUDY_REMEASURE;
-    so.latency_pct = s->target.pct > 0 ? s->target.pct : 95;
-    so.latency_avg = s->target.pct == 0;
+    so.latency = s->target;
     so.recheck_tables = 1;
     ps = probe_session_new(&so, err, sizeof err);
     if (!ps)

@@ -347,9 +347,9 @@ static void progress_lines(struct probe_session *s, const struct probe_result *r
                 r->warmup_s, r->kept_s, r->elapsed_s);
     }
     /* the statistic asked (--slo, else --percentile), not a fixed p95 (issue 28.15) */
-    pct = s->o.latency_pct > 0 ? s->o.latency_pct : cfg->percentile > 0 ? cfg->percentile : 95;
-    lat = s->o.latency_avg ? level_avg_ms(r) : level_pct_ms(r, pct);
-    if (s->o.latency_avg)
+    pct = s->o.latency.pct;
+    lat = pct == 0 ? level_avg_ms(r) : level_pct_ms(r, pct);
+    if (pct == 0)
         snprintf(stat, sizeof stat, "avg");
     else
         snprintf(stat, sizeof stat, "p%g", pct);
@@ -497,9 +497,7 @@ static const char *level_figures(struct probe_session *s, const struct probe_res
     lv->kept_s = r->calibrated ? r->kept_s : r->elapsed_s;
     lv->cost_s = now_s() - t0;
     lv->steady = r->calibrated && r->steady;
-    lv->latency_ms = s->o.latency_avg
-                         ? level_avg_ms(r)
-                         : level_pct_ms(r, s->o.latency_pct > 0 ? s->o.latency_pct : 95);
+    lv->latency_ms = s->o.latency.pct == 0 ? level_avg_ms(r) : level_pct_ms(r, s->o.latency.pct);
     flags = fault_flags(s, r);
     lv->counts = !changed && !flags[0] && r->end == PROBE_END_OK &&
                  (r->calibrated ? r->kept.events : r->tot.events) > 0;

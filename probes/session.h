@@ -24,6 +24,7 @@
 #define SIZEUP_PROBES_SESSION_H
 
 #include "probe.h"
+#include "slo.h"
 
 #include <jansson.h>
 #include <stddef.h>
@@ -38,8 +39,8 @@ struct probe_session_opts {
     const json_t *options;          /* the records' options object (copied into each); NULL */
     double give_up_s;               /* how long to wait for the server after a fault, s */
     unsigned remeasure;             /* times a flagged level is measured again (0..10) */
-    double latency_pct;             /* the percentile a level reports for the ladder, e.g. 95 */
-    int latency_avg;                /* 1: a level reports its mean latency instead */
+    struct slo latency;             /* the statistic a level reports for the ladder: pct 0 the
+                                       mean, else that percentile (target_s not read) */
     int recheck_tables; /* 1: the tables are checked to be sizeup's (sbtables_check) before
                            every level and after one that ended well: a table that is not,
                            before, refuses the level (PROBE_LEVEL_REFUSED, nothing run); after,

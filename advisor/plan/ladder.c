@@ -268,3 +268,8 @@ unsigned ladder_next(struct ladder *l, struct usl_workspace *ws)
     }
     return 0;
 }
+
+double ladder_latency_bound_ms(const struct slo *slo)
+{
+    return slo && slo->target_s > 0 ? LADDER_LATENCY_FACTOR * slo->target_s * 1e3 : 0;
+}

@@ -26,6 +26,7 @@
 #ifndef SIZEUP_ADVISOR_LADDER_H
 #define SIZEUP_ADVISOR_LADDER_H
 
+#include "slo.h"
 #include "usl.h"
 
 #include <stddef.h>
@@ -43,6 +44,17 @@ struct ladder_opts {
 
 /** Defaults: max_threads 64, max_points 10, min_gain 0.05, no latency bound, narrow 0.5. */
 struct ladder_opts ladder_opts_default(void);
+
+/* The auto ladder stops doubling once a level's latency is this many times the target: past it
+ * the curve only shows where the target was left behind. */
+#define LADDER_LATENCY_FACTOR 4
+
+/**
+ * The ladder's latency bound for a latency target: LADDER_LATENCY_FACTOR x slo->target_s, in
+ * ms (the max_latency_ms `probe run --slo` and a study use unless given one); 0 (no bound) when
+ * slo is NULL or has no target (target_s 0).
+ */
+double ladder_latency_bound_ms(const struct slo *slo);
 
 enum ladder_phase { LADDER_DOUBLING = 0, LADDER_REFINING = 1, LADDER_DONE = 2 };
 
