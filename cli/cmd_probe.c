@@ -65,6 +65,8 @@ struct probe_cli {
     const char *client;          /* --client; NULL when not given */
     const char *start_at;        /* --start-at */
     struct launch_client launch; /* this process's share, resolved for `run` */
+    struct myconn_where where;   /* cmd_probe_from_record: what the connection resolved to (the
+                                  * options point into it) */
 };
 
 #define STR_(x) #x
@@ -379,6 +381,97 @@ static int parse_args(int argc, char **argv, struct probe_cli *pc, const char **
     if (strcmp(*command, "run") == 0)
         return client_share_check(pc, cli_given(&cmd_probe_cli, &a, "time"));
     return CLI_RUN;
+}
+
+/* One member of a record's options object as `--name=value` for the probe's option table (its
+ * key with '-' for '_'), into buf; 0, or -1 when the table has no such option or the value is
+ * not a scalar (nested objects, the thread list, a client's share: not a configuration). */
+static int record_arg(const char *key, const json_t *v, char *buf, size_t cap)
+{
+    static const char *const skip[] = {"threads", "client", "start-at", "out", "resume", NULL};
+    char name[64];
+    const struct cli_opt *o;
+    size_t k;
+    for (k = 0; key[k] && k + 1 < sizeof name; k++)
+        name[k] = key[k] == '_' ? '-' : key[k];
+    name[k] = '\0';
+    for (size_t i = 0; skip[i]; i++)
+        if (strcmp(name, skip[i]) == 0)
+            return -1;
+    for (o = cmd_probe_cli.options; o->name && strcmp(o->name, name) != 0; o++)
+        ;
+    if (!o->name)
+        return -1;
+    if (json_is_string(v))
+        return snprintf(buf, cap, "--%s=%s", name, json_string_value(v)) < (int)cap ? 0 : -1;
+    if (json_is_boolean(v))
+        return snprintf(buf, cap, "--%s=%s", name, json_is_true(v) ? "on" : "off") < (int)cap ? 0
+                                                                                              : -1;
+    if (!json_is_number(v))
+        return -1;
+    switch (o->type) {
+    case CLI_SECONDS:
+        snprintf(buf, cap, "--%s=%.17gs", name, json_number_value(v));
+        break;
+    case CLI_FRACTION:
+        snprintf(buf, cap, "--%s=%.17g", name, json_number_value(v));
+        break;
+    default:
+        if (json_is_integer(v))
+            snprintf(buf, cap, "--%s=%lld", name, (long long)json_integer_value(v));
+        else
+            snprintf(buf, cap, "--%s=%.17g", name, json_number_value(v));
+    }
+    return 0;
+}
+
+struct probe_cli *cmd_probe_from_record(const json_t *options)
+{
+    enum { MAX_ARGS = 96 };
+    static char arg_buf[MAX_ARGS][320];
+    char *argv[MAX_ARGS + 3];
+    char probe[] = "probe", run[] = "run";
+    const char *key, *command = NULL;
+    const json_t *v;
+    struct probe_cli *pc;
+    int argc = 0;
+    if (!json_is_object(options) || !(pc = malloc(sizeof *pc)))
+        return NULL;
+    probe_cli_init(pc);
+    argv[argc++] = probe;
+    json_object_foreach((json_t *)options, key, v)
+    {
+        if (argc - 1 >= MAX_ARGS)
+            break;
+        if (record_arg(key, v, arg_buf[argc - 1], sizeof arg_buf[0]) == 0) {
+            argv[argc] = arg_buf[argc - 1];
+            argc++;
+        }
+    }
+    argv[argc++] = run;
+    argv[argc] = NULL;
+    if (parse_args(argc, argv, pc, &command) != CLI_RUN ||
+        conn_cli_open(&pc->cfg.conn, &pc->cc, &pc->where) != CLI_RUN) {
+        cmd_probe_record_free(pc);
+        return NULL;
+    }
+    pc->cfg.out = NULL;
+    pc->cfg.progress = stderr;
+    pc->cfg.stop = stopflag_get();
+    return pc;
+}
+
+const struct probe_config *cmd_probe_record_config(const struct probe_cli *pc)
+{
+    return &pc->cfg;
+}
+
+void cmd_probe_record_free(struct probe_cli *pc)
+{
+    if (!pc)
+        return;
+    conn_cli_close(&pc->cc);
+    free(pc);
 }
 
 int cmd_probe_config_default(struct probe_config *cfg)

@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "outfile.h"
 #include "rank_cli.h"
+#include "rank_confirm.h"
 #include "rank_output.h"
 #include "suite_rank.h"
 
@@ -19,6 +20,8 @@ struct rank_cmd {
     const char *output;
     const char *suites[RANK_CLI_MAX_FILES];
     size_t n_suites;
+    int confirm;             /* --confirm */
+    const char *confirm_out; /* --confirm-out */
 };
 
 static const struct cli_opt rank_options[] = {
@@ -33,6 +36,12 @@ static const struct cli_opt rank_options[] = {
              "and say how many more there are; --json and --csv hold every row"},
     {"output", 'o', CLI_PATH, CLI_AT(struct rank_cmd, output),
      .help = "write to FILE (replaced whole) instead of stdout"},
+    {"confirm", 0, CLI_FLAG, CLI_AT(struct rank_cmd, confirm),
+     .help = "run the first-ranked configuration again open loop (Poisson arrivals) at the "
+             "throughput it claims, on the server its sizeup probe records name, and say "
+             "whether the latency target held (the password as probe finds one)"},
+    {"confirm-out", 0, CLI_PATH, CLI_AT(struct rank_cmd, confirm_out), .arg_name = "FILE",
+     .help = "with --confirm: append the open-loop run's sizeup.point/1 record to FILE"},
     {"suite", 0, CLI_PATH, CLI_LIST(struct rank_cmd, suites, n_suites), .arg_name = "FILE",
      .help = "rank by the cost of one run of the query suites in FILE instead of points "
              "(repeatable; --workload picks one suite)"},
@@ -160,6 +169,11 @@ int cmd_rank(int argc, char **argv)
     rc = cli_parse(&cmd_rank_cli, argc, argv, &o, &args);
     if (rc == CLI_RUN && o.json + o.csv + o.markdown > 1)
         rc = cli_usage_error("rank", "give one of --json, --csv, --markdown");
+    if (rc == CLI_RUN && o.confirm_out && !o.confirm)
+        rc = cli_usage_error("rank", "--confirm-out is the record of --confirm's run: give both");
+    if (rc == CLI_RUN && o.confirm && (o.n_suites > 0 || o.in.opt.n_mix > 1 || o.in.require))
+        rc = cli_usage_error("rank", "--confirm runs one workload's answer: rank one --workload "
+                                     "of measured points (not a mix, --require or --suite)");
     if (rc == CLI_RUN && o.n_suites > 0) {
         rc = rank_suites(&o, &args);
         rank_cli_destroy(&o.in);
@@ -181,6 +195,15 @@ int cmd_rank(int argc, char **argv)
                           : RANK_FMT_TEXT;
     if (outfile_emit(o.output, "the ranking", write_ranking, &ro) != 0)
         status = SIZEUP_EXIT_FAIL;
+    if (o.confirm) {
+        /* after the ranking; on stderr when stdout holds records (JSON Lines, CSV) */
+        int crc = rank_confirm(&s, &pts, o.in.maps, o.in.n_maps, o.confirm_out,
+                               ro.fmt == RANK_FMT_TEXT || ro.fmt == RANK_FMT_MARKDOWN
+                                   ? (o.output ? stderr : stdout)
+                                   : stderr);
+        if (crc != SIZEUP_EXIT_OK && status == SIZEUP_EXIT_OK)
+            status = crc;
+    }
     ranking_destroy(&s);
     cat_catalog_free(cat);
     point_list_destroy(&pts);

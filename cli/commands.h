@@ -13,6 +13,8 @@
 
 #include "cli.h"
 
+#include <jansson.h>
+
 /* The commands of `sizeup` (name, function, summary, option table), ending with a NULL name:
  * main.c dispatches through it and the --help test walks it. */
 extern const struct cli_cmd sizeup_cli;
@@ -39,11 +41,26 @@ struct probe_config;
 /**
  * The configuration `sizeup probe` has before any option is given: every default of
  * cmd_probe_cli's option table (the one place they are written, the same that --help prints)
- * plus what no option sets (oltp_opts_default(), the 5 s handshake limit); a calibrated level
- * (time_s 0). No stream, stop flag or password. A study's probes start from it.
+ * over probes/' probe_config_defaults (which sets what no option does); a calibrated level
+ * (time_s 0). No stream, stop flag or password. test_cli_help holds it equal to
+ * probe_config_defaults, where a study's probes start.
  * @return 0, or -1 when the table's defaults do not parse (a defect test_cli_help catches).
  */
 int cmd_probe_config_default(struct probe_config *cfg);
+
+/**
+ * The probe configuration a sizeup probe record was measured with, rebuilt from its options
+ * object (probe_config_json's keys, sysbench's names) through `probe run`'s own option table,
+ * so every default and check is the probe's; the connection from the record's mysql_* keys and
+ * the password as `probe` finds one (MYSQL_PWD, the option files), never from the record.
+ * Scalars only; the thread list and a client's share are not a configuration.
+ * @return the probe's options (free with cmd_probe_record_free; its configuration through
+ *         cmd_probe_record_config), or NULL (the reason on stderr as `probe` says it).
+ */
+struct probe_cli;
+struct probe_cli *cmd_probe_from_record(const json_t *options);
+const struct probe_config *cmd_probe_record_config(const struct probe_cli *pc);
+void cmd_probe_record_free(struct probe_cli *pc);
 /** sizeup observe [-o WORKLOAD] : sample a running server read-only (cmd_observe.c). */
 int cmd_observe(int argc, char **argv);
 extern const struct cli_cmd cmd_observe_cli;

@@ -1,5 +1,6 @@
 /* study_probe.c - a study's probed candidates, in-process (see study_probe.h). */
 #include "study_probe.h"
+#include "confirm.h"
 
 #include "curve.h"
 #include "dblock.h"
@@ -318,13 +319,11 @@ static void note_noise(struct study_probes *sp, const char *target, const char *
 
 /* Open-loop confirmation (issue 28.4): each workload of candidate i run at the throughput its
  * own curve claims at the target (curve_at_target on what the results hold), Poisson arrivals
- * (cfg.rate) over STUDY_CONFIRM_CONNS(n) connections for max_time, its record to f->confirm
+ * (cfg.rate) over DRIVE_CONFIRM_CONNS(n) connections for max_time, its record to f->confirm
  * (never a point of the curve); a "confirm:" line says whether the target held, with both
  * figures. A curve confirmed by an earlier run of the study (a record of it that counts in
  * f->confirm: a resumed study) is said again from that record, not run again; one whose run was
  * interrupted (its record incomplete) is run again. */
-#define STUDY_CONFIRM_CONNS(n) ((unsigned)fmax(4, 2 * ceil(n)))
-
 /* The last record of (target, workload) in the confirmation file that counts, or NULL. */
 static const struct point *confirmed(const struct point_list *cf, const char *target,
                                      const char *workload)
@@ -398,32 +397,6 @@ static int all_confirmed(const struct study *s, const struct study_candidate *c,
     return all;
 }
 
-/* The "confirm:" line of a confirmation record (options.confirm holds the closed loop's
- * figures), into line. */
-static void confirm_line(const struct study *s, const struct point *p, const char *earlier,
-                         char *line, size_t cap)
-{
-    const json_t *cl = p->options ? json_object_get(p->options, "confirm") : NULL;
-    double n = json_number_value(json_object_get(cl, "closed_loop_threads"));
-    double lc = json_number_value(json_object_get(cl, "closed_loop_latency_ms"));
-    double lo = s->target.pct > 0 ? point_latency_pct(p, s->target.pct, NULL) : p->latency_ms.avg;
-    int held = isfinite(lo) && lo <= s->target.target_s * 1e3;
-    char slo[SLO_TEXT_MAX], stat[16];
-    slo_format(&s->target, slo, sizeof slo);
-    if (s->target.pct > 0)
-        snprintf(stat, sizeof stat, "p%g", s->target.pct);
-    else
-        snprintf(stat, sizeof stat, "avg");
-    snprintf(line, cap,
-             "%sopen loop at %.1f tps (the closed loop's answer at %s), Poisson arrivals over %lld "
-             "connections for %.0f s: %s %.2f ms at %.1f tps, the target %s%s; closed loop: %s "
-             "%.2f ms at %.1f threads%s",
-             earlier, p->rate, slo, (long long)p->threads, p->duration_s, stat, lo, p->tps,
-             held ? "held" : "was NOT held",
-             held ? "" : " (production traffic arrives open loop: size for less)", stat, lc, n,
-             p->n_flags ? " (the run was flagged: read it with care)" : "");
-}
-
 static int confirm(struct study_probes *sp, size_t i, const struct probe_config *cfg0,
                    const struct study_probe_files *f, struct dblock *lock)
 {
@@ -465,7 +438,7 @@ static int confirm(struct study_probes *sp, size_t i, const struct probe_config 
         unsigned conns;
         json_t *opts;
         if (done) {
-            confirm_line(s, done, "(an earlier run) ", line, sizeof line);
+            drive_confirm_line(&s->target, done, "(an earlier run) ", line, sizeof line);
             add_line(sp, "confirm", c->target, s->wl[w].name, line);
             continue;
         }
@@ -481,7 +454,7 @@ static int confirm(struct study_probes *sp, size_t i, const struct probe_config 
         cfg.precision = 0;
         cfg.time_s = s->max_time_s;
         cfg.rate = at.x.value;
-        conns = STUDY_CONFIRM_CONNS(at.n);
+        conns = DRIVE_CONFIRM_CONNS(at.n);
         opts = json_pack("{s:{s:f,s:f,s:f}}", "confirm", "closed_loop_tps", at.x.value,
                          "closed_loop_threads", at.n, "closed_loop_latency_ms", at.latency_s * 1e3);
         /* the session borrows opts until it is freed */
@@ -511,10 +484,11 @@ static int confirm(struct study_probes *sp, size_t i, const struct probe_config 
                 c->target, s->wl[w].name, cfg.rate, conns, cfg.time_s);
         st = probe_session_level(ps, conns, &lv);
         if ((st == PROBE_LEVEL_OK || st == PROBE_LEVEL_FLAGGED) && lv.record) {
-            confirm_line(s, lv.record, "", line, sizeof line);
+            drive_confirm_line(&s->target, lv.record, "", line, sizeof line);
             add_line(sp, "confirm", c->target, s->wl[w].name, line);
             fprintf(stderr, "study: %s: confirm %s: %s\n", c->target, s->wl[w].name,
-                    strstr(line, "was NOT held") ? "the target was NOT held" : "the target held");
+                    drive_confirm_held(&s->target, lv.record) ? "the target held"
+                                                              : "the target was NOT held");
         } else if (st == PROBE_LEVEL_INTERRUPTED) {
             rc = DRIVE_INTERRUPTED;
         } else {
