@@ -188,6 +188,15 @@ int cat_set_apply(struct cat_catalog *cat, const struct cat_set *set, enum cat_p
         free(cost);
         return CAT_EINVAL;
     }
+    if (strcmp(in->name, "instance") == 0 && !(set->value > 0)) {
+        /* as the catalog refuses it at load: a free instance has no throughput per cost */
+        snprintf(err, cap,
+                 "%s: an instance's price must be above 0 (throughput per cost needs a "
+                 "cost)",
+                 set->text);
+        free(cost);
+        return CAT_EINVAL;
+    }
     if (!(set->value >= in->min && set->value <= in->max) ||
         (set->has_range && !(set->low >= in->min && set->high <= in->max))) {
         snprintf(err, cap, "%s: %s %s outside the values it can take, %g to %g%s%s", set->text,

@@ -370,22 +370,37 @@ static int load_scores(const struct predict_args *a, const struct predict_transf
             return SIZEUP_EXIT_INPUT;
         }
     }
-    for (size_t i = 0; i < a->n_transfer; i++) {
-        const char *spec = transfer[i].spec[0] ? transfer[i].spec : score_best_spec(sc);
-        if (!transfer[i].score)
-            continue;
-        if (!a->scores)
-            return cli_usage_error("predict", "--transfer %s: give --scores FILE",
-                                   a->transfer_text[i]);
-        if (!spec || !score_calibration(sc, spec)) {
-            fprintf(stderr,
-                    "sizeup: --transfer %s: %s has no calibrated error for %s: measure it with "
-                    "sizeup predict --calibrate-transfer %s and add the entry to the file's "
-                    "\"calibration\"\n",
-                    a->transfer_text[i], a->scores, spec ? spec : "any score",
-                    spec ? spec : "BENCH.KIND");
-            return SIZEUP_EXIT_USAGE;
-        }
+    {
+        char err[512];
+        size_t k = 0;
+        if (predict_score_check(transfer, a->transfer_text, a->n_transfer, a->scores ? sc : NULL,
+                                a->scores, err, sizeof err) != 0)
+            return cli_usage_error("predict", "%s", err);
+        while (k < a->n_transfer && !transfer[k].score)
+            k++;
+        if (a->scores && !a->n_calibrate && k == a->n_transfer)
+            return cli_usage_error("predict", "--scores is for --transfer F=FROM:score rules and "
+                                              "--calibrate-transfer, and none is given: the "
+                                              "scores would change nothing");
+    }
+    for (size_t i = 0; i < a->n_calibrate; i++) {
+        /* a BENCH.KIND the file has rows of: an unknown one calibrated nothing (exit 0, inf) */
+        char bench[64];
+        int all, found = 0;
+        if (score_spec_split(a->calibrate[i], bench, sizeof bench, &all) != 0)
+            return cli_usage_error("predict",
+                                   "--calibrate-transfer takes BENCH.single or BENCH.all (e.g. "
+                                   "geekbench6.single), not '%s'",
+                                   a->calibrate[i]);
+        for (size_t r = 0; r < sc->n && !found; r++)
+            found = strcmp(sc->rows[r].benchmark, bench) == 0 &&
+                    !isnan(all ? sc->rows[r].all : sc->rows[r].single);
+        if (!found)
+            return cli_usage_error("predict",
+                                   "--calibrate-transfer %s: %s has no %s scores of "
+                                   "benchmark '%s'",
+                                   a->calibrate[i], a->scores, all ? "all-core" : "single-core",
+                                   bench);
     }
     return CLI_RUN;
 }
@@ -479,6 +494,7 @@ int cmd_predict(int argc, char **argv)
     struct cat_catalog *cat = NULL;
     struct predict_transfer transfer[PREDICT_MAX_TRANSFER];
     struct score_table sc;
+    char check_err[600];
     int rc, status = SIZEUP_EXIT_OK;
 
     memset(&a, 0, sizeof a);
@@ -501,6 +517,9 @@ int cmd_predict(int argc, char **argv)
     point_list_init(&pts);
     if ((rc = load_inputs(&a, &cat, &pts, &status)) != SIZEUP_EXIT_OK)
         ; /* said on stderr */
+    else if (predict_transfer_check(transfer, a.transfer_text, a.n_transfer, cat, check_err,
+                                    sizeof check_err) != 0)
+        rc = cli_usage_error("predict", "%s", check_err);
     else if (a.n_disks > 0)
         rc = predict_disks(&a, &pts, cat, status);
     else if (a.n_calibrate)

@@ -334,9 +334,18 @@ int rank_cli_run(const struct rank_cli *o, const char *cmd, struct point_list *p
         rc = SIZEUP_EXIT_INPUT;
     }
     if (rc == 0 && o->predict &&
-        predict_score_check(tr, o->transfer, o->n_transfer, o->scores ? &sc : NULL, o->scores, err,
-                            sizeof err) != 0)
+        (predict_transfer_check(tr, o->transfer, o->n_transfer, *cat, err, sizeof err) != 0 ||
+         predict_score_check(tr, o->transfer, o->n_transfer, o->scores ? &sc : NULL, o->scores, err,
+                             sizeof err) != 0))
         rc = cli_usage_error(cmd, "%s", err);
+    if (rc == 0 && o->scores) {
+        size_t k = 0;
+        while (k < o->n_transfer && !tr[k].score)
+            k++;
+        if (k == o->n_transfer)
+            rc = cli_usage_error(cmd, "--scores is for --transfer F=FROM:score rules, and none "
+                                      "is given: the scores would change nothing");
+    }
     if (rc != 0) {
         score_table_destroy(&sc);
         cat_catalog_free(*cat);

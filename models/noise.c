@@ -168,6 +168,13 @@ int noise_pool(const struct noise_obs *o, size_t m, struct noise_pool *out)
         known += L[i].known;
     }
     free(L);
+    if (out->nu > 0 && ss == 0) {
+        /* replicates that agree exactly (copies of one run, or figures rounded alike) show no
+         * noise, not a noise of 0: nothing is pooled, and the levels fall back to what their
+         * own runs say (noise.h) */
+        out->levels = out->reps = 0;
+        out->nu = 0;
+    }
     if (out->nu == 0)
         return NOISE_OK;
     out->cv = sqrt(ss / out->nu);

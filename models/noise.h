@@ -74,6 +74,10 @@
  * or not) whose own relative variance passes the same test against the pool takes its own:
  * v_i = s_i^2 / r_i with r_i - 1 degrees of freedom, when that is wider than the pool's.
  *
+ * Replicates that all agree exactly (a spread of 0: copies of one run, or figures rounded
+ * alike) say nothing about the noise: nothing is pooled (nu 0), so a level's interval is its
+ * runs' own or unknown, never a width of 0.
+ *
  * How long a replicate should run: two-stage sampling's optimum (Cochran, "Sampling
  * Techniques", 3rd ed. 1977, ch. 10, the optimum number of second-stage units per first-stage
  * unit; K&J's optimal repetition counts are the same rule). A run of kept length T has within

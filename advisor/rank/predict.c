@@ -531,3 +531,70 @@ int predict_score_check(const struct predict_transfer *tr, const char *const *te
     }
     return 0;
 }
+
+/* 1 when some instance of cat is of family f. */
+static int has_family(const struct cat_catalog *cat, const char *f)
+{
+    char buf[64];
+    for (size_t i = 0; i < cat->n_instances; i++) {
+        const char *g = cat_instance_family(&cat->instances[i], buf, sizeof buf);
+        if (g && strcmp(g, f) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* 1 when g is an item of the ", "-separated list. */
+static int listed(const char *list, const char *g)
+{
+    size_t n = strlen(g);
+    for (const char *p = list; (p = strstr(p, g)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ','))
+            return 1;
+    return 0;
+}
+
+/* The catalogs' families, "c5, c5a, ..." (the first that fit), into buf. */
+static const char *families(const struct cat_catalog *cat, char *buf, size_t cap)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < cat->n_instances; i++) {
+        char one[64];
+        const char *g = cat_instance_family(&cat->instances[i], one, sizeof one);
+        if (!g || listed(buf, g))
+            continue;
+        if (len + strlen(g) + 8 >= cap) {
+            snprintf(buf + len, cap - len, ", ...");
+            break;
+        }
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", g);
+    }
+    return buf;
+}
+
+int predict_transfer_check(const struct predict_transfer *tr, const char *const *text, size_t n,
+                           const struct cat_catalog *cat, char *err, size_t cap)
+{
+    char have[400];
+    for (size_t i = 0; i < n; i++) {
+        const char *bad = !has_family(cat, tr[i].family) ? tr[i].family
+                          : !has_family(cat, tr[i].from) ? tr[i].from
+                                                         : NULL;
+        if (strcmp(tr[i].family, tr[i].from) == 0) {
+            snprintf(err, cap,
+                     "--transfer %s: a family predicted from itself (its own sizes "
+                     "predict it without a transfer)",
+                     text[i]);
+            return -1;
+        }
+        if (bad) {
+            snprintf(err, cap,
+                     "--transfer %s: no instance of family '%s' in the catalogs (they "
+                     "have: %s)",
+                     text[i], bad, families(cat, have, sizeof have));
+            return -1;
+        }
+    }
+    return 0;
+}

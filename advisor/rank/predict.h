@@ -71,6 +71,17 @@ struct predict_transfer {
 int predict_transfer_parse(const char *s, struct predict_transfer *out, char *err, size_t cap);
 
 /**
+ * Check that both families of every transfer rule have an instance in the catalogs (a name
+ * misspelt there matched nothing and the rule was silently unused) and that a family is not
+ * predicted from itself.
+ * @param text  the rules as given (for messages), n of them
+ * @return 0; -1 with err ("--transfer m6i=zz9:score: no instance of family 'zz9' in the
+ *         catalogs (they have: c5, c5a, ...)").
+ */
+int predict_transfer_check(const struct predict_transfer *tr, const char *const *text, size_t n,
+                           const struct cat_catalog *cat, char *err, size_t cap);
+
+/**
  * Check the score rules among n parsed transfers against a loaded score file: each needs the
  * file (sc non-NULL) and a calibrated error for its BENCH.KIND (or, without one, the file's
  * best calibrated one), since that error is the interval the transferred rows carry.

@@ -33,6 +33,10 @@ void score_table_destroy(struct score_table *t)
     memset(t, 0, sizeof *t);
 }
 
+/* The largest score accepted: far above any benchmark's (Geekbench 6 multi-core of the largest
+ * servers is about 1e5, stress-ng bogo ops/s 1e7), so a typo'd exponent is refused. */
+#define SCORES_MAX 1e12
+
 /* Largest score file read, bytes. */
 #define SCORES_MAX_FILE_BYTES (64u << 20)
 
@@ -51,8 +55,8 @@ static int read_row(struct jr *r, const json_t *o, struct score_row *row)
         (rc = jr_get_str(r, o, "family", 0, &row->family)) != JR_OK ||
         (rc = jr_get_str(r, o, "benchmark", JR_REQUIRED, &row->benchmark)) != JR_OK ||
         (rc = jr_get_int(r, o, "vcpu", JR_REQUIRED, 1, 1 << 20, 0, &vcpu)) != JR_OK ||
-        (rc = jr_get_num(r, o, "single", 0, 0, INFINITY, NAN, &row->single)) != JR_OK ||
-        (rc = jr_get_num(r, o, "all", 0, 0, INFINITY, NAN, &row->all)) != JR_OK ||
+        (rc = jr_get_num(r, o, "single", 0, 0, SCORES_MAX, NAN, &row->single)) != JR_OK ||
+        (rc = jr_get_num(r, o, "all", 0, 0, SCORES_MAX, NAN, &row->all)) != JR_OK ||
         (rc = jr_get_str(r, o, "processor", 0, &row->processor)) != JR_OK ||
         (rc = jr_get_date(r, o, "date", 0, &row->date)) != JR_OK ||
         (rc = jr_get_str(r, o, "source", 0, &row->source)) != JR_OK)
@@ -119,6 +123,13 @@ static int read_table(struct jr *r, const json_t *root, struct score_table *t)
         n = jr_push_key(r, "scores");
         jr_push_index(r, i);
         rc = read_row(r, json_array_get(rows, i), &t->rows[t->n++]);
+        for (size_t k = 0; rc == JR_OK && k + 1 < t->n; k++)
+            if (strcmp(t->rows[k].server, t->rows[t->n - 1].server) == 0 &&
+                strcmp(t->rows[k].benchmark, t->rows[t->n - 1].benchmark) == 0)
+                rc = jr_fail(r,
+                             "a second row of server '%s' and benchmark '%s' (the first is "
+                             "scores[%zu]): give each once",
+                             t->rows[k].server, t->rows[k].benchmark, k);
         jr_pop(r, n);
         if (rc != JR_OK)
             return rc;

@@ -224,7 +224,9 @@ def main():
            ("idc-nvme.capital=12000:13000..15000", ["does not hold the value"]),
            ("idc-nvme.capital=abc", ["'abc' is not a number"]),
            ("idc-nvme=5", ["CONFIG.INPUT"]),
-           ("idc-nvme.capital=1e999", ["is not a number"]))
+           ("idc-nvme.capital=1e999", ["is not a number"]),
+           # an instance free of charge: no throughput per cost (it printed -nan and inf)
+           ("cloud-essd.instance=0", ["instance's price must be above 0"]))
     for arg, names in bad:
         for cmd in (["catalog", "cost", "idc-nvme", "--catalog", CAT],
                     ["rank", "--points", CSV, "--catalog", CAT, "--slo", "avg:20ms"]):

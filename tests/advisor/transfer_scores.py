@@ -162,7 +162,11 @@ cases = [("vcpu 0", lambda d: d["scores"][3].__setitem__("vcpu", 0), "$.scores[3
          ("coverage 1.5", lambda d: d["calibration"][0].__setitem__("coverage", 1.5),
           "$.calibration[0].coverage"),
          ("a score of 0", lambda d: d["scores"][0].__setitem__("single", 0), "$.scores[0].single"),
-         ("another schema", lambda d: d.__setitem__("schema", "sizeup.point/1"), "$.schema")]
+         ("another schema", lambda d: d.__setitem__("schema", "sizeup.point/1"), "$.schema"),
+         ("a score of 1e308", lambda d: d["scores"][1].__setitem__("single", 1e308),
+          "$.scores[1].single"),
+         ("a row twice", lambda d: d["scores"].append(dict(d["scores"][0])),
+          "$.scores[%d]: a second row of server" % len(good["scores"]))]
 for name, edit, want in cases:
     d = json.loads(json.dumps(good))
     edit(d)
@@ -177,4 +181,22 @@ for name, edit, want in cases:
           line[0].startswith("sizeup: " + fo.name + ":") and r.stdout == "",
           f"bad score file ({name}): exit {r.returncode}, {line[:1]}")
 print(f"bad score files: {len(cases)} refused with their position")
+
+# misuse: exit 2 naming it (a typo'd family was silently unused; an unknown benchmark
+# calibrated nothing and exited 0)
+misuse = [(["rank", "--points", CSV, "--catalog", CAT, "--predict", "--transfer", "m6i=zz9:score",
+            "--scores", SCORES], "no instance of family 'zz9'"),
+          (["predict", "--points", CSV, "--catalog", CAT, "--transfer", "zz8=c5:0.9"],
+           "no instance of family 'zz8'"),
+          (["rank", "--points", CSV, "--catalog", CAT, "--predict", "--scores", SCORES],
+           "the scores would change nothing"),
+          (["predict", "--points", CSV, "--catalog", CAT, "--scores", SCORES,
+            "--calibrate-transfer", "foo.single"], "no single-core scores of benchmark 'foo'"),
+          (["predict", "--points", CSV, "--catalog", CAT, "--scores", SCORES,
+            "--calibrate-transfer", "geekbench6"], "takes BENCH.single or BENCH.all")]
+for args, want in misuse:
+    r = subprocess.run([BIN, *args], capture_output=True, text=True)
+    check(r.returncode == 2 and want in r.stderr and r.stdout == "",
+          f"{' '.join(args[:1] + args[-2:])}: exit {r.returncode}, {r.stderr.strip()[:200]}")
+print(f"misuse: {len(misuse)} refused, exit 2")
 sys.exit(1 if failed else 0)

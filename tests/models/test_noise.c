@@ -315,6 +315,15 @@ static void outlier_level(void)
     CHECK_INT_EQ(lv.own, 0);
     CHECK_NEAR(lv.half95, 2.446911851144969 * 100 * 0.01 / sqrt(3), 1e-9);
     CHECK_NEAR(noise_outlier_f(2, 6, 4), 19.104189, 1e-5);
+    /* replicates that agree exactly show no noise, not a noise of 0: nothing pooled */
+    {
+        struct noise_obs same[4] = {ob(1, 100, NAN, 0), ob(1, 100, NAN, 0), ob(2, 180, NAN, 0),
+                                    ob(2, 180, NAN, 0)};
+        CHECK_INT_EQ(noise_pool(same, 4, &p), NOISE_OK);
+        CHECK_NEAR(p.nu, 0, 0);
+        CHECK_INT_EQ(noise_level(&p, same, 2, &lv), NOISE_OK);
+        CHECK_INT_EQ((int)lv.method, NOISE_NONE);
+    }
     /* the three agreeing levels alone: no outlier among them */
     CHECK_INT_EQ(noise_pool(o, 9, &p), NOISE_OK);
     CHECK_INT_EQ((int)p.excluded, 0);
