@@ -78,6 +78,79 @@ static char *not_predicted_text(const struct rankpred_stats *st)
     return t;
 }
 
+/* Text gathered for the trailer. */
+struct notes_text {
+    char *text; /* owned, NULL when empty */
+    size_t len;
+};
+
+/* Append one line to t (dropped when out of memory). */
+static void notes_add_line(struct notes_text *t, const char *line)
+{
+    size_t n = strlen(line);
+    char *p = realloc(t->text, t->len + n + 2);
+    if (!p)
+        return;
+    memcpy(p + t->len, line, n);
+    p[t->len + n] = '\n';
+    p[t->len + n + 1] = '\0';
+    t->text = p;
+    t->len += n + 1;
+}
+
+/* One line per family predicted across families (--transfer), saying how and with what error,
+ * each once: a row predicted that way must not read as a prediction from its own family. */
+static void transfer_text(const struct predict_set *ps, struct notes_text *t)
+{
+    for (size_t c = 0; c < ps->n_curves; c++) {
+        const struct predict_curve *cv = &ps->curves[c];
+        char fbuf[64], line[400], how[200];
+        const char *fam;
+        int seen = 0;
+        if (!cv->transfer || !cv->instance)
+            continue;
+        fam = cat_instance_family(cv->instance, fbuf, sizeof fbuf);
+        for (size_t d = 0; d < c && !seen && fam; d++) {
+            char f2[64];
+            const struct predict_curve *dv = &ps->curves[d];
+            const char *g = dv->transfer && dv->instance
+                                ? cat_instance_family(dv->instance, f2, sizeof f2)
+                                : NULL;
+            seen = g && dv->group == cv->group && strcmp(g, fam) == 0;
+        }
+        if (seen || !fam)
+            continue;
+        if (cv->score_spec)
+            snprintf(how, sizeof how,
+                     "by the ratio of CPU scores\n  (%s); each row's interval is at least +/-%.1f "
+                     "%%, the score file's calibrated error",
+                     cv->score_spec, 100 * cv->score_error);
+        else if (cv->ratio_from_clock)
+            snprintf(how, sizeof how, "by the ratio of the instances' clocks");
+        else
+            snprintf(how, sizeof how,
+                     "at the stated per-core ratio %g\n  (a guess that carries no error of its "
+                     "own: --transfer F=G:score gives a measured one)",
+                     cv->ratio);
+        snprintf(line, sizeof line, "across families: %s predicted from %s's measured sizes %s",
+                 fam, ps->groups[cv->group].family, how);
+        notes_add_line(t, line);
+    }
+}
+
+/* The transfer lines after the ranking's other notes (s->trailer). */
+static void transfer_notes(struct rank_set *s, const struct notes_text *t)
+{
+    size_t old = s->trailer ? strlen(s->trailer) : 0;
+    char *p;
+    if (!t->text)
+        return;
+    if (!(p = realloc(s->trailer, old + t->len + 1)))
+        return; /* out of memory: the notes go */
+    memcpy(p + old, t->text, t->len + 1);
+    s->trailer = p;
+}
+
 /* The catalogs' predicted sizes join the ranking. 0, or -1 (out of memory: s destroyed). */
 static int add_predicted(struct rank_set *s, const struct point_list *pts,
                          const struct cat_catalog *cat, const struct ranking_ask *a, FILE *err)
@@ -85,6 +158,7 @@ static int add_predicted(struct rank_set *s, const struct point_list *pts,
     struct predict_options po;
     struct predict_set ps;
     struct rankpred_stats st;
+    struct notes_text ps_notes = {NULL, 0};
     int rc;
     memset(&po, 0, sizeof po);
     po.transfer = a->transfer;
@@ -100,6 +174,8 @@ static int add_predicted(struct rank_set *s, const struct point_list *pts,
         return 0; /* the measured ranking stands */
     }
     rc = rankpred_add(s, &ps, &st, err);
+    if (rc >= 0)
+        transfer_text(&ps, &ps_notes);
     predict_set_destroy(&ps);
     if (rc < 0)
         return -1;
@@ -112,6 +188,8 @@ static int add_predicted(struct rank_set *s, const struct point_list *pts,
                 st.mem_unchecked == 1 ? "it holds" : "they hold");
     if (st.not_predicted || st.no_memory || st.no_clock || st.other)
         s->trailer = not_predicted_text(&st); /* NULL when out of memory: the notes go */
+    transfer_notes(s, &ps_notes);
+    free(ps_notes.text);
     return 0;
 }
 

@@ -149,6 +149,13 @@ for x in m6i:
           f"rank: {x['config']} interval [{lo}, {hi}] narrower than +/-"
           f"{cal['rel_error']:.3f} x {v}")
 print(f"rank --scores: {len(m6i)} m6i rows, each interval at least +/-{cal['rel_error']:.3f}")
+# the text says how those rows were predicted (they read like same-family predictions before)
+r = subprocess.run([BIN, "rank", "--points", CSV, "--catalog", CAT, "--predict", "--transfer",
+                    f"m6i=c5:score:{spec}", "--scores", SCORES, "--slo", "p95:50ms"],
+                   capture_output=True, text=True)
+want = ("across families: m6i predicted from c5's measured sizes by the ratio of CPU scores\n"
+        f"  ({spec}); each row's interval is at least +/-{100 * cal['rel_error']:.1f} %")
+check(r.stdout.count(want) == 1, f"rank: the transfer note, once: {want!r} not in the text")
 r = subprocess.run([BIN, "rank", "--points", CSV, "--catalog", CAT, "--predict", "--transfer",
                     "m6i=c5:score", "--slo", "p95:50ms"], capture_output=True, text=True)
 check(r.returncode == 2 and "give --scores FILE" in r.stderr,
