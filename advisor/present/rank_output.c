@@ -359,26 +359,21 @@ static void curve_notes(struct notes *nl, const struct rank_set *s, size_t i)
             snprintf(who, sizeof who, "%s / %s", r->config, s->opt.mix[k].workload);
         else
             snprintf(who, sizeof who, "%s", r->config);
-        if (at->binds == CURVE_BINDS_PEAK && cu->shape.cls == SHAPE_PLATEAU) {
-            snprintf(line, sizeof line,
-                     "a plateau: the most throughput meeting the target is at %.4g %s (%s); "
-                     "more %s meet it but give no more",
-                     at->n, xn_at,
-                     at->x_basis == CURVE_BASIS_PREDICTED  ? "the predicted points"
-                     : at->x_basis == CURVE_BASIS_MEASURED ? "measured"
-                     : at->x_from_model                    ? "the model"
-                                                           : "the measured curve",
-                     xn);
-            notes_add(nl, who, line);
-        } else if (at->binds == CURVE_BINDS_PEAK) {
-            snprintf(line, sizeof line,
-                     "throughput peaks at %.4g %s (%s); more %s meet the target but give less",
-                     at->n, xn_at,
-                     at->x_basis == CURVE_BASIS_PREDICTED  ? "the predicted points"
-                     : at->x_basis == CURVE_BASIS_MEASURED ? "measured"
-                     : at->x_from_model                    ? "the model"
-                                                           : "the measured curve",
-                     xn);
+        if (at->binds == CURVE_BINDS_PEAK) {
+            /* where the figure at the peak comes from */
+            const char *from = at->x_basis == CURVE_BASIS_PREDICTED  ? "the predicted points"
+                               : at->x_basis == CURVE_BASIS_MEASURED ? "measured"
+                               : at->x_from_model                    ? "the model"
+                                                                     : "the measured curve";
+            if (cu->shape.cls == SHAPE_PLATEAU)
+                snprintf(line, sizeof line,
+                         "a plateau: the most throughput meeting the target is at %.4g %s (%s); "
+                         "more %s meet it but give no more",
+                         at->n, xn_at, from, xn);
+            else
+                snprintf(line, sizeof line,
+                         "throughput peaks at %.4g %s (%s); more %s meet the target but give less",
+                         at->n, xn_at, from, xn);
             notes_add(nl, who, line);
         }
         if (at->x_basis == CURVE_BASIS_EXTRAPOLATED) {
