@@ -134,12 +134,6 @@ static int add_rep(struct passes *ps, struct reps *rp, unsigned threads, unsigne
     return 0;
 }
 
-/* 1 when p is a level record of earlier passes (extra.interval.method "replicates"). */
-static int is_level_record(const struct point *p)
-{
-    return point_is_level_record(p);
-}
-
 /* The wall time a record took: extra.calibration.elapsed_s, else its duration. */
 static double record_cost(const struct point *p)
 {
@@ -191,8 +185,8 @@ static int take_level(const struct probe_drive_opts *o, struct passes *ps, struc
     for (size_t i = 0; i < o->done->n; i++) {
         const struct point *p = &o->done->items[i];
         if (p->threads != (int64_t)threads || strcmp(p->target, o->target) != 0 ||
-            strcmp(p->workload, o->workload) != 0 || is_level_record(p) || !curve_point_counts(p) ||
-            isnan(p->tps))
+            strcmp(p->workload, o->workload) != 0 || point_is_level_record(p) ||
+            !curve_point_counts(p) || isnan(p->tps))
             continue;
         if (add_rep(ps, rp, threads, record_pass(p), p, 1, p->tps, p->ci95_tps, p->duration_s,
                     record_cost(p), point_latency(p, o)) != 0)
@@ -222,7 +216,7 @@ static int same_level_record_before(const struct point_list *h, size_t i)
     for (size_t j = 0; j < i; j++) {
         const struct point *q = &h->items[j];
         const char *qa;
-        if (q->threads != p->threads || !is_level_record(q) || !q->target || !q->workload ||
+        if (q->threads != p->threads || !point_is_level_record(q) || !q->target || !q->workload ||
             !p->workload || strcmp(q->target, p->target) != 0 ||
             strcmp(q->workload, p->workload) != 0)
             continue;
@@ -247,7 +241,7 @@ static size_t history_obs(const struct probe_drive_opts *o, struct noise_obs **o
         const struct point *p = &h->items[i];
         json_t *iv, *list, *e;
         size_t k;
-        if (!is_level_record(p) || !p->target || strcmp(p->target, o->target) != 0 ||
+        if (!point_is_level_record(p) || !p->target || strcmp(p->target, o->target) != 0 ||
             !curve_point_counts(p))
             continue;
         if (o->done && p->workload && strcmp(p->workload, o->workload) == 0)

@@ -77,12 +77,6 @@ const struct curve_group *curve_groups_find(const struct curve_groups *g, const 
     return NULL;
 }
 
-/* The pooled list of a level record (extra.interval.method "replicates"), or NULL. */
-static json_t *pooled_list(const struct point *p)
-{
-    return point_level_pooled(p);
-}
-
 /* 1 when q is the replicate entry e of level record r (same x, started_at and tps). */
 static int is_entry(const struct point *r, const struct point *q, json_t *e)
 {
@@ -100,7 +94,7 @@ static int split_pooled(struct curve_group *g, const struct point_list *pts)
     size_t *mark, kept = 0, np = 0;
     int any = 0;
     for (size_t a = 0; a < g->n && !any; a++)
-        any = pooled_list(&pts->items[g->idx[a]]) != NULL;
+        any = point_level_pooled(&pts->items[g->idx[a]]) != NULL;
     if (!any)
         return 0;
     mark = calloc(g->n, sizeof *mark);
@@ -108,14 +102,14 @@ static int split_pooled(struct curve_group *g, const struct point_list *pts)
         return -1;
     for (size_t a = 0; a < g->n; a++) {
         const struct point *r = &pts->items[g->idx[a]];
-        json_t *l = pooled_list(r), *e;
+        json_t *l = point_level_pooled(r), *e;
         size_t k;
         if (!l)
             continue;
         json_array_foreach(l, k, e)
         {
             for (size_t b = 0; b < g->n; b++)
-                if (!mark[b] && b != a && !pooled_list(&pts->items[g->idx[b]]) &&
+                if (!mark[b] && b != a && !point_level_pooled(&pts->items[g->idx[b]]) &&
                     is_entry(r, &pts->items[g->idx[b]], e)) {
                     mark[b] = 1;
                     break;
@@ -156,7 +150,7 @@ int curve_same_measurement(const struct point *a, const struct point *b)
     if (a->source_file && b->source_file && strcmp(a->source_file, b->source_file) == 0 &&
         a->source_line != b->source_line)
         return 0; /* two rows of one table: two measurements, however rounded */
-    if ((pooled_list(a) != NULL) != (pooled_list(b) != NULL))
+    if ((point_level_pooled(a) != NULL) != (point_level_pooled(b) != NULL))
         return 0; /* a level record of one replicate and that replicate: the record counts */
     if (a->threads != b->threads || a->nodes != b->nodes || a->transactions != b->transactions ||
         !same_double(a->tps, b->tps) || !same_double(a->qps, b->qps) ||
