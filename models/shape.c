@@ -29,8 +29,8 @@ double shape_noise(double x, double half95)
     return isfinite(half95) && half95 > floor ? half95 : floor;
 }
 
-int shape_classify(const double *n, const double *x, const double *half95, size_t m,
-                   struct shape *out)
+int shape_classify(const double *n, const double *x, const double *half95, const int *between,
+                   size_t m, struct shape *out)
 {
     double e[2] = {0, 0};
     memset(out, 0, sizeof *out);
@@ -43,7 +43,10 @@ int shape_classify(const double *n, const double *x, const double *half95, size_
             memset(out, 0, sizeof *out);
             return -1;
         }
-#define NOISE(i) shape_noise(x[i], half95 ? half95[i] : NAN)
+#define NOISE(i)                                                                                   \
+    (between && between[i] && half95 && isfinite(half95[i]) && half95[i] >= 0                      \
+         ? half95[i]                                                                               \
+         : shape_noise(x[i], half95 ? half95[i] : NAN))
     out->m = m;
     for (size_t i = 1; i < m; i++)
         if (x[i] > x[out->best])

@@ -5,12 +5,17 @@
  *
  * Input: m levels (x_i, X_i) sorted by x, each with a 95 % half-width h_i of its mean (from
  * replicates or the points' own intervals; NAN when unknown). The noise of a level is
- *     e_i = max(h_i, SHAPE_NOISE_REL * X_i)
+ *     e_i = h_i                           when h_i includes the run-to-run noise (replicates
+ *                                         pooled over the curve: noise.h)
+ *     e_i = max(h_i, SHAPE_NOISE_REL * X_i) otherwise
  * (SHAPE_NOISE_REL = 5 %: the run-to-run spread of a single benchmark point of unknown
- * precision. The published AWS table's 136 levels with 2-3 runs have a median relative standard
- * deviation of 1.4 % and a 90th percentile of 5.6 %, i.e. a 95 % half-width of 3-11 % for one
- * run; 5 % is also the gain below which the auto ladder calls a doubling flat.) A difference of
- * two levels is beyond the noise when |X_a - X_b| > sqrt(e_a^2 + e_b^2).
+ * precision, whose own interval, if any, is the run's alone. The published AWS table's 136
+ * levels with 2-3 runs have a median relative standard deviation of 1.4 % and a 90th percentile
+ * of 5.6 %, i.e. a 95 % half-width of 3-11 % for one run; 5 % is also the gain below which the
+ * auto ladder calls a doubling flat. Where replicates measured the noise, the floor would hide
+ * what they show: c5a.4xlarge's 128-thread level, 5 % below its best with replicates within
+ * 1 %, read as a plateau.) A difference of two levels is beyond the noise when
+ * |X_a - X_b| > sqrt(e_a^2 + e_b^2).
  *
  * The rule, applied in this order (b = the level with the highest X, the first of equals):
  *   collapse  some neighbours i, i+1 with log-log slope ln(X_{i+1}/X_i) / ln(x_{i+1}/x_i) < -2
@@ -74,11 +79,13 @@ double shape_noise(double x, double half95);
  * @param x       mean throughput of each level, > 0
  * @param half95  95 % half-width of each level's mean, NAN when unknown; may be NULL (all
  *                unknown)
+ * @param between 1 for a level whose half95 includes the run-to-run noise (no 5 % floor);
+ *                may be NULL (none does)
  * @param m       levels, >= 1
  * @return 0, or -1 when m is 0, a value is not finite and > 0, or n is not increasing (out is
  *         then zeroed).
  */
-int shape_classify(const double *n, const double *x, const double *half95, size_t m,
-                   struct shape *out);
+int shape_classify(const double *n, const double *x, const double *half95, const int *between,
+                   size_t m, struct shape *out);
 
 #endif

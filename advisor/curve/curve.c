@@ -122,6 +122,8 @@ static int pool_levels(struct curve *c, const struct curve_obs *v, size_t m)
         l->x = lv.mean;
         l->lat_s = k ? lat / (double)k : NAN;
         l->half95 = lv.method == NOISE_NONE ? NAN : lv.half95;
+        l->between_runs = lv.method == NOISE_POOLED || lv.method == NOISE_FLOOR ||
+                          (lv.method != NOISE_NONE && n_pooled == j - i);
         /* the latency's relative noise (top of curve.h, "Latency's noise") */
         xrel = l->x > 0 ? curve_level_half(l) / l->x : SHAPE_NOISE_REL;
         l->lat_rel95 = NAN;
@@ -146,15 +148,20 @@ static int classify(const struct curve_level *lv, size_t lo, size_t hi, struct s
 {
     size_t m = hi - lo + 1;
     double *b = malloc(3 * m * sizeof *b);
-    int rc;
-    if (!b)
+    int *between = malloc(m * sizeof *between), rc;
+    if (!b || !between) {
+        free(b);
+        free(between);
         return CURVE_ENOMEM;
+    }
     for (size_t i = 0; i < m; i++) {
         b[i] = lv[lo + i].n;
         b[m + i] = lv[lo + i].x;
         b[2 * m + i] = lv[lo + i].half95;
+        between[i] = lv[lo + i].between_runs;
     }
-    rc = shape_classify(b, b + m, b + 2 * m, m, out) == 0 ? CURVE_OK : CURVE_EINVAL;
+    rc = shape_classify(b, b + m, b + 2 * m, between, m, out) == 0 ? CURVE_OK : CURVE_EINVAL;
+    free(between);
     free(b);
     return rc;
 }

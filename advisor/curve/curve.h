@@ -239,6 +239,9 @@ struct curve_level {
     double x;         /* mean throughput */
     double half95;    /* 95 % half-width of the mean (top of file); NAN when unknown */
     size_t reps;      /* points pooled */
+    int between_runs; /* 1: half95 includes the run-to-run noise (replicates pooled over the
+                         curve, or level records that pooled them); the shape then takes it
+                         without the 5 % floor (models/shape.h) */
     double lat_s;     /* mean measured latency of the statistic, seconds; NAN when none */
     double lat_rel95; /* 95 % half-width of lat_s relative to it (top of file, "Latency's
                          noise"); NAN when lat_s is */

@@ -12,7 +12,8 @@ pool when s_i^2 over the rest's pooled variance (> 0, with >= 2 df) exceeds the 
 F(1 - 0.01 / k; r_i - 1, rest df), k the levels in; and a level whose s_i^2 over the pool's
 exceeds F(1 - 0.01 / K; r_i - 1, nu) (K every replicated level) has the half-width
 t(0.975, r_i - 1) mean s_i / sqrt(r_i) when that is wider (F and t from tests/tdist.py).
-Noise of a level: e = max(half-width, 5 % of its mean). Two levels differ beyond the noise when
+Noise of a level: its half-width when the curve's replicates gave one (it includes the
+run-to-run noise), else 5 % of its mean. Two levels differ beyond the noise when
 |X_a - X_b| > sqrt(e_a^2 + e_b^2).
 
 Shape (the documented rule, models/shape.h), in order, b = the level with the most throughput:
@@ -132,7 +133,9 @@ def levels(points, xkey, stat=None):
 
 
 def noise(lv):
-    return max(lv[2] or 0, NOISE * lv[1])
+    # a half-width from pooled replicates includes the run-to-run noise: taken as it is;
+    # without one, a single run's 5 % (models/shape.h)
+    return lv[2] if lv[2] is not None else NOISE * lv[1]
 
 
 def shape(L):

@@ -28,36 +28,47 @@ static void test_classes(void)
     double sup[5] = {500, 1200, 1300, 1320, 1310};
     double h[5] = {NAN, NAN, NAN, NAN, 300};
 
-    CHECK_INT_EQ(shape_classify(n, rise, NULL, 5, &s), 0);
+    CHECK_INT_EQ(shape_classify(n, rise, NULL, NULL, 5, &s), 0);
     CHECK_INT_EQ(s.cls, SHAPE_RISING);
-    CHECK_INT_EQ(shape_classify(n, flat, NULL, 5, &s), 0);
+    CHECK_INT_EQ(shape_classify(n, flat, NULL, NULL, 5, &s), 0);
     CHECK_INT_EQ(s.cls, SHAPE_PLATEAU);
     CHECK_INT_EQ(s.top_lo, 2);
     CHECK_INT_EQ(s.top_hi, 4);
-    CHECK_INT_EQ(shape_classify(n, peak, NULL, 5, &s), 0);
+    CHECK_INT_EQ(shape_classify(n, peak, NULL, NULL, 5, &s), 0);
     CHECK_INT_EQ(s.cls, SHAPE_PEAKED);
     CHECK_INT_EQ(s.best, 2);
-    CHECK_INT_EQ(shape_classify(n, fall, NULL, 5, &s), 0);
+    CHECK_INT_EQ(shape_classify(n, fall, NULL, NULL, 5, &s), 0);
     CHECK_INT_EQ(s.cls, SHAPE_FALLING);
-    CHECK_INT_EQ(shape_classify(n, cliff, NULL, 5, &s), 0);
+    CHECK_INT_EQ(shape_classify(n, cliff, NULL, NULL, 5, &s), 0);
     CHECK_INT_EQ(s.cls, SHAPE_COLLAPSE);
     CHECK_INT_EQ(s.collapse_at, 2);
-    CHECK_INT_EQ(shape_classify(n, sup, NULL, 5, &s), 0);
+    CHECK_INT_EQ(shape_classify(n, sup, NULL, NULL, 5, &s), 0);
     CHECK(s.superlinear_start);
     CHECK_INT_EQ(s.cls, SHAPE_PLATEAU);
     CHECK_NEAR_REL(s.start_ratio, 2.4, 1e-12);
-    CHECK_INT_EQ(shape_classify(n, rise, NULL, 5, &s), 0);
+    CHECK_INT_EQ(shape_classify(n, rise, NULL, NULL, 5, &s), 0);
     CHECK(!s.superlinear_start); /* 400 = 2 x 200: not more than its share */
     /* a wide interval on the last level makes the rise of the rising curve noise */
-    CHECK_INT_EQ(shape_classify(n, rise, h, 5, &s), 0);
+    CHECK_INT_EQ(shape_classify(n, rise, h, NULL, 5, &s), 0);
     CHECK_INT_EQ(s.cls, SHAPE_PLATEAU);
-    CHECK_INT_EQ(shape_classify(n, rise, NULL, 1, &s), 0);
+    CHECK_INT_EQ(shape_classify(n, rise, NULL, NULL, 1, &s), 0);
     CHECK_INT_EQ(s.cls, SHAPE_SINGLE);
+    /* a level whose interval includes the run-to-run noise (replicates pooled) takes it without
+     * the 5 % floor: 1000 -> 950 at +/-1 % each falls beyond sqrt(10^2 + 9.5^2) = 13.8, not
+     * beyond the floored sqrt(50^2 + 47.5^2) = 69.0 */
+    {
+        double n2[3] = {1, 2, 4}, x2[3] = {500, 1000, 950}, h2[3] = {5, 10, 9.5};
+        int pooled[3] = {1, 1, 1};
+        CHECK_INT_EQ(shape_classify(n2, x2, h2, NULL, 3, &s), 0);
+        CHECK_INT_EQ(s.cls, SHAPE_PLATEAU);
+        CHECK_INT_EQ(shape_classify(n2, x2, h2, pooled, 3, &s), 0);
+        CHECK_INT_EQ(s.cls, SHAPE_PEAKED);
+    }
     /* bad input */
     {
         double bad_n[3] = {1, 4, 2}, x[3] = {1, 2, 3};
-        CHECK_INT_EQ(shape_classify(bad_n, x, NULL, 3, &s), -1);
-        CHECK_INT_EQ(shape_classify(n, x, NULL, 0, &s), -1);
+        CHECK_INT_EQ(shape_classify(bad_n, x, NULL, NULL, 3, &s), -1);
+        CHECK_INT_EQ(shape_classify(n, x, NULL, NULL, 0, &s), -1);
     }
 }
 
