@@ -665,6 +665,26 @@ int ranking_write_text(FILE *f, const struct ranking *rk)
     return ferror(f) ? -1 : 0;
 }
 
+/* setnotes_row's callback for Markdown: one list item per set input. */
+static void set_md_line(void *ctx, const char *config, const char *line)
+{
+    char a[256], b[1024];
+    fprintf(ctx, "- %s: %s\n", textsafe_md(config, a, sizeof a), textsafe_md(line, b, sizeof b));
+}
+
+/* The inputs the user set (--set), not the catalog's, of the rows the table shows. */
+static void set_inputs_md(FILE *f, const struct rank_set *s)
+{
+    int said = 0;
+    for (size_t i = 0; i < rank_set_text_rows(s); i++) {
+        if (setnotes_row(s, i, NULL, NULL) == 0)
+            continue;
+        if (!said++)
+            fprintf(f, "\nInputs set, not the catalog's:\n\n");
+        setnotes_row(s, i, set_md_line, f);
+    }
+}
+
 int ranking_write_markdown(FILE *f, const struct ranking *rk)
 {
     const struct rank_set *s = &rk->set;
@@ -727,6 +747,7 @@ int ranking_write_markdown(FILE *f, const struct ranking *rk)
             p += n + (p[n] == '\n');
         }
     }
+    set_inputs_md(f, s);
     if (decision_write_markdown(f, rk) != 0)
         return -1;
     return ferror(f) ? -1 : 0;

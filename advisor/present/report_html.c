@@ -243,13 +243,6 @@ static void set_html_line(void *ctx, const char *config, const char *line)
     esc(sh->f, line);
 }
 
-/* The same as Markdown list items. */
-static void set_md_line(void *ctx, const char *config, const char *line)
-{
-    char a[256], b[1024];
-    fprintf(ctx, "- %s: %s\n", textsafe_md(config, a, sizeof a), textsafe_md(line, b, sizeof b));
-}
-
 static void inputs(FILE *f, const struct rank_set *s, const struct report_inputs *in)
 {
     char slo[SLO_TEXT_MAX + 8], wl[256];
@@ -566,16 +559,5 @@ int report_write_markdown(FILE *f, const struct ranking *rk, const struct report
     fprintf(f, " (%s, as of %s).\n",
             textsafe_md(s->cat->name ? s->cat->name : "unnamed", md, sizeof md),
             textsafe_md(s->cat->as_of ? s->cat->as_of : "?", md2, sizeof md2));
-    {
-        /* the inputs the user set (--set), not the catalog's, on the rows the tables show */
-        int said = 0;
-        for (size_t i = 0; i < report_page_rows(s); i++) {
-            if (setnotes_row(s, i, NULL, NULL) == 0)
-                continue;
-            if (!said++)
-                fprintf(f, "\nInputs set, not the catalog's:\n\n");
-            setnotes_row(s, i, set_md_line, f);
-        }
-    }
     return ferror(f) ? -1 : 0;
 }

@@ -165,6 +165,13 @@ def main():
             a = adv * cw / (cw + (end - 10000) * per_capital)
             check(close(d[0][key], a, 1e-9), "%s %s, by hand %s" % (key, d[0][key], a))
 
+    # the set figure said in every form of the ranking (rank --markdown left it out)
+    for fmt in ([], ["--markdown"], ["--json"]):
+        p = run("rank", "--points", CSV, "--catalog", CAT, "--slo", "avg:20ms", "--set",
+                "idc-nvme.capital=12000", *fmt)
+        check(p.returncode == 0 and "idc-nvme.capital=12000" in p.stdout,
+              "rank %s says the set figure" % fmt)
+
     # a catalog's licence (issue 26.2) in both reports' inputs and in catalog cost
     lic = copy.deepcopy(cat)
     lic["licence"] = "CC BY 4.0 <test>"
