@@ -29,8 +29,8 @@ static int number(const char *s, const char *end, double *v)
         return -1;
     memcpy(buf, s, n);
     buf[n] = '\0';
-    if (buf[0] == ' ' || buf[0] == '\t')
-        return -1;
+    if (buf[0] == ' ' || buf[0] == '\t' || strpbrk(buf, "xXpP"))
+        return -1; /* a decimal figure: strtod would read "0x10" as 16 */
     errno = 0;
     *v = strtod(buf, &e);
     return *e || errno || !isfinite(*v) ? -1 : 0;

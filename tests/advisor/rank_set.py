@@ -230,6 +230,7 @@ def main():
            ("idc-nvme.pue=0.5:0.5..2", ["pue", "1 to 5"]),
            ("idc-nvme.capital=12000:13000..15000", ["does not hold the value"]),
            ("idc-nvme.capital=abc", ["'abc' is not a number"]),
+           ("idc-nvme.capital=0x2710", ["'0x2710' is not a number"]),
            ("idc-nvme=5", ["CONFIG.INPUT"]),
            ("idc-nvme.capital=1e999", ["is not a number"]),
            # an instance free of charge: no throughput per cost (it printed -nan and inf)
