@@ -35,15 +35,6 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
     return SIZEUP_EXIT_USAGE;
 }
 
-size_t cli_table_count(const struct cli_cmd *cmd)
-{
-    size_t n = 0;
-    if (cmd->options)
-        while (cmd->options[n].name)
-            n++;
-    return n;
-}
-
 /* ---- values ------------------------------------------------------------------------------ */
 
 /* Store v (in range for the field) into an integer field of size bytes. */
@@ -92,23 +83,6 @@ static void int_range(const struct cli_opt *o, long long *lo, long long *hi)
 static int in_range(const struct cli_opt *o, double v)
 {
     return (o->min == 0 && o->max == 0) || (v >= o->min && v <= o->max);
-}
-
-const char *cli_table_choices(const struct cli_opt *o, char *buf, size_t cap)
-{
-    size_t n = 0, len = 0;
-    buf[0] = '\0';
-    if (!o->choices)
-        return buf;
-    while (o->choices[n].name)
-        n++;
-    for (size_t i = 0; i < n && len < cap; i++)
-        len += (size_t)snprintf(buf + len, cap - len, "%s%s",
-                                i == 0       ? ""
-                                : i + 1 == n ? " or "
-                                             : ", ",
-                                o->choices[i].name);
-    return buf;
 }
 
 /* The range of a number as text: " from 1 to 64", " >= 0", "" when unbounded. */
@@ -395,11 +369,6 @@ int cli_exit_of_drive(enum drive_status st)
         break;
     }
     return SIZEUP_EXIT_FAIL;
-}
-
-const char *cli_default_text(const struct cli_opt *o)
-{
-    return o->dflt ? o->dflt : o->dflt_doc;
 }
 
 int cli_check_table(const struct cli_cmd *cmd, char *err, size_t cap)

@@ -31,8 +31,8 @@
  *
  * Thread-safety: cli_parse uses getopt_long's globals (optind, optarg): one thread at a time.
  *
- * This header fronts cli.c (parsing, misuse messages, the table checks) and cli_help.c (cli_help:
- * --help rendered from the table).
+ * This header fronts cli.c (parsing, misuse messages, the table checks), cli_table.c
+ * (cli_default_text) and cli_help.c (cli_help: --help rendered from the table).
  */
 #ifndef SIZEUP_CLI_H
 #define SIZEUP_CLI_H
