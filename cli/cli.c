@@ -1,7 +1,6 @@
 /* cli.c - option tables as data: one parser, dispatch (cli.h); --help is cli_help.c. */
 #include "cli.h"
 
-#include "cli_table.h"
 #include "textsafe.h"
 
 #include <ctype.h>

@@ -247,4 +247,15 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
  */
 int cli_exit_of_drive(enum drive_status st);
 
+/* ---- cli_table.c: what the parser and --help read of a table ------------------------------ */
+
+/** The number of options of cmd's table (up to its {0} end); 0 when it has none. */
+size_t cli_table_count(const struct cli_cmd *cmd);
+
+/**
+ * o's choices for people, "usl, amdahl, piecewise or auto", into buf (cap bytes, cut to fit);
+ * "" when o has none. @return buf.
+ */
+const char *cli_table_choices(const struct cli_opt *o, char *buf, size_t cap);
+
 #endif

@@ -1,8 +1,6 @@
 /* cli_help.c - a command's --help rendered from its option table (cli_help in cli.h). */
 #include "cli.h"
 
-#include "cli_table.h"
-
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,7 @@
 /*
  * cli_table.c - what the option parser (cli.c) and --help (cli_help.c) read of an option table
- * (cli_table.h; cli_default_text in cli.h). It calls neither of them.
+ * (declared in cli.h). It calls neither of them.
  */
-#include "cli_table.h"
 #include "cli.h"
 
 #include <stdio.h>
