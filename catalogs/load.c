@@ -421,6 +421,11 @@ int cat_load_document(struct cat_jr *ld, json_t *root)
         (rc = jr_get_str(&ld->jr, root, "name", 0, &c->name)) != CAT_OK ||
         (rc = jr_get_str(&ld->jr, root, "licence", 0, &c->licence)) != CAT_OK)
         return rc;
+    if (c->licence && (!*c->licence || strpbrk(c->licence, "\r\n")))
+        /* one line, printed after "licence of FILE: " */
+        return jr_fail_key(&ld->jr, "licence",
+                           "a licence is one line of text, e.g. \"CC BY-SA "
+                           "4.0\"");
     if ((v = json_object_get(root, "description")) && !json_is_string(v)) {
         size_t n = jr_push_key(&ld->jr, "description");
         rc = jr_fail(&ld->jr, "expected a string, got %s", jr_type_name(v));

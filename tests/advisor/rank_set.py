@@ -183,6 +183,12 @@ def main():
         p = run("report", "--points", CSV, "--catalog", lic_path, "--slo", "avg:20ms", "-o", out,
                 *fmt)
         check(p.returncode == 0 and want in open(out).read(), "report %s: %s" % (fmt, want))
+    for bad in ("a\nb", ""):
+        lic["licence"] = bad
+        json.dump(lic, open(lic_path + ".bad", "w"))
+        p = run("catalog", "check", lic_path + ".bad")
+        check(p.returncode == 3 and "$.licence: a licence is one line" in p.stderr,
+              "licence %r refused: exit %d %s" % (bad, p.returncode, p.stderr))
     p = run("catalog", "cost", "idc-nvme", "--catalog", lic_path)
     check(p.stdout.endswith("\nlicence of %s: CC BY 4.0 <test>\n" % lic_path), "catalog cost licence")
 
