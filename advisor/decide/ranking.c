@@ -102,24 +102,32 @@ static void notes_add_line(struct notes_text *t, const char *line)
  * each once: a row predicted that way must not read as a prediction from its own family. */
 static void transfer_text(const struct predict_set *ps, struct notes_text *t)
 {
+    /* the (family, source group) pairs said: a few, against every curve of a catalog that may
+     * hold a million (bench/run-predict.sh transfers every family) */
+    struct said {
+        char fam[64];
+        size_t group;
+    } *said = NULL;
+    size_t n_said = 0;
     for (size_t c = 0; c < ps->n_curves; c++) {
         const struct predict_curve *cv = &ps->curves[c];
         char fbuf[64], line[400], how[200];
         const char *fam;
-        int seen = 0;
-        if (!cv->transfer || !cv->instance)
+        size_t k;
+        struct said *grown;
+        if (!cv->transfer || !cv->instance ||
+            !(fam = cat_instance_family(cv->instance, fbuf, sizeof fbuf)))
             continue;
-        fam = cat_instance_family(cv->instance, fbuf, sizeof fbuf);
-        for (size_t d = 0; d < c && !seen && fam; d++) {
-            char f2[64];
-            const struct predict_curve *dv = &ps->curves[d];
-            const char *g = dv->transfer && dv->instance
-                                ? cat_instance_family(dv->instance, f2, sizeof f2)
-                                : NULL;
-            seen = g && dv->group == cv->group && strcmp(g, fam) == 0;
-        }
-        if (seen || !fam)
+        for (k = 0; k < n_said && !(said[k].group == cv->group && strcmp(said[k].fam, fam) == 0);
+             k++)
+            ;
+        if (k < n_said)
             continue;
+        if (!(grown = realloc(said, (n_said + 1) * sizeof *said)))
+            break; /* out of memory: the rest of the notes go */
+        said = grown;
+        snprintf(said[n_said].fam, sizeof said[n_said].fam, "%s", fam);
+        said[n_said++].group = cv->group;
         if (cv->score_spec)
             snprintf(how, sizeof how,
                      "by the ratio of CPU scores\n  (%s); each row's interval is at least +/-%.1f "
@@ -136,6 +144,7 @@ static void transfer_text(const struct predict_set *ps, struct notes_text *t)
                  fam, ps->groups[cv->group].family, how);
         notes_add_line(t, line);
     }
+    free(said);
 }
 
 /* The transfer lines after the ranking's other notes (s->trailer). */
