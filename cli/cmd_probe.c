@@ -67,6 +67,8 @@ struct probe_cli {
     struct launch_client launch; /* this process's share, resolved for `run` */
     struct myconn_where where;   /* cmd_probe_from_record: what the connection resolved to (the
                                   * options point into it) */
+    char *record_args;           /* cmd_probe_from_record: the argv texts the options point into
+                                  * (owned) */
 };
 
 #define STR_(x) #x
@@ -427,8 +429,7 @@ static int record_arg(const char *key, const json_t *v, char *buf, size_t cap)
 
 struct probe_cli *cmd_probe_from_record(const json_t *options)
 {
-    enum { MAX_ARGS = 96 };
-    static char arg_buf[MAX_ARGS][320];
+    enum { MAX_ARGS = 96, ARG_LEN = 320 };
     char *argv[MAX_ARGS + 3];
     char probe[] = "probe", run[] = "run";
     const char *key, *command = NULL;
@@ -438,15 +439,18 @@ struct probe_cli *cmd_probe_from_record(const json_t *options)
     if (!json_is_object(options) || !(pc = malloc(sizeof *pc)))
         return NULL;
     probe_cli_init(pc);
+    if (!(pc->record_args = malloc(MAX_ARGS * ARG_LEN))) {
+        free(pc);
+        return NULL;
+    }
     argv[argc++] = probe;
     json_object_foreach((json_t *)options, key, v)
     {
         if (argc - 1 >= MAX_ARGS)
             break;
-        if (record_arg(key, v, arg_buf[argc - 1], sizeof arg_buf[0]) == 0) {
-            argv[argc] = arg_buf[argc - 1];
-            argc++;
-        }
+        char *arg = pc->record_args + (size_t)(argc - 1) * ARG_LEN;
+        if (record_arg(key, v, arg, ARG_LEN) == 0)
+            argv[argc++] = arg;
     }
     argv[argc++] = run;
     argv[argc] = NULL;
@@ -471,6 +475,7 @@ void cmd_probe_record_free(struct probe_cli *pc)
     if (!pc)
         return;
     conn_cli_close(&pc->cc);
+    free(pc->record_args);
     free(pc);
 }
 
