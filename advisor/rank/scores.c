@@ -100,6 +100,47 @@ static int read_cal(struct jr *r, const json_t *o, struct score_cal *c)
     return JR_OK;
 }
 
+/* Rows (pointers into one array) in (server, benchmark, file order) order, for no_twice. */
+static int cmp_row(const void *a, const void *b)
+{
+    const struct score_row *p = *(const struct score_row *const *)a,
+                           *q = *(const struct score_row *const *)b;
+    int c = strcmp(p->server, q->server);
+    if (!c)
+        c = strcmp(p->benchmark, q->benchmark);
+    return c ? c : (p > q) - (p < q);
+}
+
+/* Each (server, benchmark) once: the second row of a pair is refused at its position. Sorted,
+ * O(n log n): a score file can hold every server of a provider. */
+static int no_twice(struct jr *r, const struct score_table *t)
+{
+    const struct score_row **ix = malloc((t->n + 1) * sizeof *ix), *dup = NULL, *first = NULL;
+    int rc = JR_OK;
+    if (!ix)
+        return jr_nomem(r);
+    for (size_t i = 0; i < t->n; i++)
+        ix[i] = &t->rows[i];
+    qsort(ix, t->n, sizeof *ix, cmp_row);
+    for (size_t i = 1; i < t->n; i++)
+        if (strcmp(ix[i]->server, ix[i - 1]->server) == 0 &&
+            strcmp(ix[i]->benchmark, ix[i - 1]->benchmark) == 0 && (!dup || ix[i] < dup)) {
+            dup = ix[i]; /* the earliest second row in the file */
+            first = ix[i - 1];
+        }
+    if (dup) {
+        size_t n = jr_push_key(r, "scores");
+        jr_push_index(r, (size_t)(dup - t->rows));
+        rc = jr_fail(r,
+                     "a second row of server '%s' and benchmark '%s' (the first is scores[%zu]): "
+                     "give each once",
+                     dup->server, dup->benchmark, (size_t)(first - t->rows));
+        jr_pop(r, n);
+    }
+    free(ix);
+    return rc;
+}
+
 /* The document: schema, description, scores, calibration. */
 static int read_table(struct jr *r, const json_t *root, struct score_table *t)
 {
@@ -123,17 +164,12 @@ static int read_table(struct jr *r, const json_t *root, struct score_table *t)
         n = jr_push_key(r, "scores");
         jr_push_index(r, i);
         rc = read_row(r, json_array_get(rows, i), &t->rows[t->n++]);
-        for (size_t k = 0; rc == JR_OK && k + 1 < t->n; k++)
-            if (strcmp(t->rows[k].server, t->rows[t->n - 1].server) == 0 &&
-                strcmp(t->rows[k].benchmark, t->rows[t->n - 1].benchmark) == 0)
-                rc = jr_fail(r,
-                             "a second row of server '%s' and benchmark '%s' (the first is "
-                             "scores[%zu]): give each once",
-                             t->rows[k].server, t->rows[k].benchmark, k);
         jr_pop(r, n);
         if (rc != JR_OK)
             return rc;
     }
+    if ((rc = no_twice(r, t)) != JR_OK)
+        return rc;
     for (size_t i = 0; i < json_array_size(cal); i++) {
         n = jr_push_key(r, "calibration");
         jr_push_index(r, i);
