@@ -1,5 +1,5 @@
 /*
- * drive_status.c - names and order of a measurement run's ending (drive_status.h).
+ * drive_status.c - the name of a measurement run's ending (drive_status.h).
  */
 #include "drive_status.h"
 
@@ -16,9 +16,4 @@ const char *drive_status_name(enum drive_status st)
         return "interrupted";
     }
     return "unknown";
-}
-
-enum drive_status drive_status_worse(enum drive_status a, enum drive_status b)
-{
-    return a > b ? a : b;
 }

@@ -20,8 +20,4 @@ enum drive_status {
  *  static string, never NULL. */
 const char *drive_status_name(enum drive_status st);
 
-/** The worse of two statuses (interrupted > unreachable > failed > ok): what a run of several
- *  parts reports. */
-enum drive_status drive_status_worse(enum drive_status a, enum drive_status b);
-
 #endif
